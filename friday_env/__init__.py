@@ -1,0 +1,37 @@
+"""friday-env: the rules of *Friday* as a seeded engine, and a Gymnasium environment on top.
+
+The engine (``Game``, ``scenario``, ``GameRecord``) imports no gymnasium, torch or rendering
+library; see ``README.md`` for the API and the card keys.
+"""
+
+from friday_env.actions import NUM_ACTIONS, Phase, action_name
+from friday_env.engine import Game
+from friday_env.errors import (
+    FridayError,
+    IllegalActionError,
+    InvalidLevelError,
+    RecordError,
+    ScenarioError,
+)
+from friday_env.information import determinized, public_view
+from friday_env.record import GameRecord, replay
+from friday_env.scenario import scenario
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "NUM_ACTIONS",
+    "FridayError",
+    "Game",
+    "GameRecord",
+    "IllegalActionError",
+    "InvalidLevelError",
+    "Phase",
+    "RecordError",
+    "ScenarioError",
+    "action_name",
+    "determinized",
+    "public_view",
+    "replay",
+    "scenario",
+]

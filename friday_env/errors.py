@@ -1,0 +1,30 @@
+"""Exceptions of the engine. All are ``ValueError`` subclasses: each names what was wrong."""
+
+from __future__ import annotations
+
+
+class FridayError(ValueError):
+    """Base class of every error the engine raises on bad input."""
+
+
+class IllegalActionError(FridayError):
+    """An action that is not legal in the pending decision. The state is unchanged."""
+
+
+class InvalidLevelError(FridayError):
+    """A level other than the integers 1, 2, 3, 4."""
+
+
+class ScenarioError(FridayError):
+    """A scenario that names unknown cards or cannot exist (too many copies, bad pile...)."""
+
+
+class RecordError(FridayError):
+    """A game record that is malformed or does not replay to what it claims."""
+
+
+def check_level(level: object) -> int:
+    """Return ``level`` if it is one of 1..4, else raise :class:`InvalidLevelError`."""
+    if isinstance(level, bool) or not isinstance(level, int) or not 1 <= level <= 4:
+        raise InvalidLevelError(f"unknown level {level!r}: levels are the integers 1, 2, 3, 4")
+    return level

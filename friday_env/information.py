@@ -1,0 +1,127 @@
+"""Open information (R26): what the player may know, and resampling what they may not.
+
+The rulebook says Friday "is not a memory game": both discard piles, destroyed cards, the
+counts of every stack and both pirates are open; so is the multiset of the Robinson stack,
+except the identity of aging cards shuffled in unseen, and any order learned by sorting.
+:func:`public_view` reports exactly that. :func:`determinized` gives search agents a copy of
+the game in which everything hidden has been resampled consistently with the public view.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from friday_env.cards import KEY
+from friday_env.engine import STEP_NAMES, Game, _is_difficult, level_aging_cards, seed_from
+
+if TYPE_CHECKING:
+    import numpy as np
+
+
+def known_top_cards(game: Game) -> list[int]:
+    """The cards at the top of the Robinson stack whose order the player knows, top first."""
+    return game.stack[::-1][: game.known_top]
+
+
+def stack_known_cards(game: Game) -> list[int]:
+    """The Robinson stack's cards that the player can name (all but unseen aging cards),
+    sorted so no order leaks."""
+    return sorted(c for c in game.stack if c not in game.unseen)
+
+
+def unknown_aging_pool(game: Game) -> list[int]:
+    """Aging cards whose whereabouts are hidden: the aging stack plus the unseen aging cards
+    in the Robinson stack. The player knows this multiset, sorted, not which is where."""
+    return sorted(game.aging + game.unseen)
+
+
+def hazard_stack_cards(game: Game) -> list[int]:
+    """The hazard stack's multiset, sorted (derivable from the open piles)."""
+    return sorted(game.hazard_stack)
+
+
+def public_view(game: Game) -> dict[str, Any]:
+    """Everything the player may know, as a JSON-friendly dict of card keys and numbers."""
+
+    def keys(cards: list[int]) -> list[str]:
+        return [KEY[c] for c in cards]
+
+    return {
+        "level": game.level,
+        "step": STEP_NAMES[game.step],
+        "phase": game.phase.name,
+        "life": game.life,
+        "reserve": game.reserve,
+        "robinson_discard": keys(game.discard),
+        "hazard_discard": keys(game.hazard_discard),
+        "destroyed": keys(game.destroyed),
+        "robinson_stack_count": len(game.stack),
+        "robinson_stack_known": keys(stack_known_cards(game)),
+        "robinson_stack_unseen_aging": len(game.unseen),
+        "robinson_stack_known_top": keys(known_top_cards(game)),
+        "hazard_stack_count": len(game.hazard_stack),
+        "hazard_stack_cards": keys(hazard_stack_cards(game)),
+        "aging_stack_count": len(game.aging),
+        "unknown_aging_pool": keys(unknown_aging_pool(game)),
+        "pirates": keys(game.pirates),
+        "beaten_pirates": keys(game.beaten),
+        "offer": keys(game.offer),
+        "hazard": KEY[game.hazard] if game.hazard >= 0 else None,
+        "table": [
+            {"card": KEY[c], "flags": f} for c, f in zip(game.table, game.flags, strict=True)
+        ],
+        "free_total": game.free_total,
+        "free_used": game.free_used,
+        "step_down": game.step_down,
+        "fight_total": game.fight_total() if game.hazard >= 0 else None,
+        "fight_value": game.fight_value() if game.hazard >= 0 else None,
+        "sort_taken": keys(game.sort_taken),
+        "budget": game.budget,
+        "legal_actions": list(game.legal_actions()),
+        "score": game.score(),
+        "won": game.won,
+    }
+
+
+def determinized(game: Game, seed: int | np.random.Generator) -> Game:
+    """A clone in which all hidden information is resampled: the order of the Robinson stack
+    below its known top, which aging cards are the unseen ones, the aging stack's order
+    (normal cards still above difficult ones) and the hazard stack's order. The clone gets
+    ``seed`` for its future shuffles. Nothing hidden in ``game`` influences the result."""
+    sample = game.clone()
+    sample.seed = seed_from(seed)
+    sample.shuffles = 0
+    _resample_aging(sample)
+    _resample_stack(sample)
+    sample._shuffle(sample.hazard_stack)
+    sample._legal = None
+    return sample
+
+
+def _resample_aging(game: Game) -> None:
+    """Redeal the unknown aging pool between the unseen slots and the aging stack, keeping
+    what the player knows: how many cards have left the aging stack (normal ones first)."""
+    in_game = level_aging_cards(game.level)
+    normal_total = sum(1 for c in in_game if not _is_difficult(c))
+    gone = game.aging_total - len(game.aging)
+    seen_gone = [c for c in in_game if c not in game.aging and c not in game.unseen]
+    unseen_normal = min(gone, normal_total) - sum(1 for c in seen_gone if not _is_difficult(c))
+    pool = unknown_aging_pool(game)
+    normal = game._shuffled([c for c in pool if not _is_difficult(c)])
+    difficult = game._shuffled([c for c in pool if _is_difficult(c)])
+    unseen_difficult = len(game.unseen) - unseen_normal
+    new_unseen = normal[:unseen_normal] + difficult[:unseen_difficult]
+    game.aging = difficult[unseen_difficult:] + normal[unseen_normal:]
+    replacement = iter(game._shuffled(new_unseen))
+    game.stack = [next(replacement) if c in game.unseen else c for c in game.stack]
+    game.unseen = new_unseen
+
+
+def _resample_stack(game: Game) -> None:
+    """Shuffle the part of the Robinson stack below the known top cards."""
+    hidden_count = len(game.stack) - game.known_top
+    hidden = game.stack[:hidden_count]
+    game._shuffle(hidden)
+    game.stack[:hidden_count] = hidden
+
+

@@ -1,0 +1,121 @@
+"""Game records: a game as its setup plus its action list, saved as JSON and replayed.
+
+A record holds how the game was set up (``{"level", "seed"}`` or ``{"scenario": ...}``), the
+actions, and what the game came to (phase, won, score, life, a digest of the final state).
+:func:`replay` plays the actions again and checks every claim, so a malformed or tampered
+record raises :class:`~friday_env.errors.RecordError` instead of replaying to something else.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from friday_env.engine import Game
+from friday_env.errors import FridayError, RecordError
+
+FORMAT = "friday-env/game-record"
+VERSION = 1
+
+
+def state_digest(game: Game) -> str:
+    """A short hash of the whole state (hidden order included): equal digests, equal games."""
+    parts = [
+        game.level, game.seed, game.shuffles, int(game.phase), game.step, game.life,
+        game.reserve, game.won, game.hazard, game.free_used, game.free_total, game.step_down,
+        game.budget, game.known_top, game.pirate_value,
+    ]  # fmt: skip
+    parts += [getattr(game, name) for name in Game._LIST_FIELDS if name != "history"]
+    return hashlib.sha256(repr(parts).encode()).hexdigest()[:16]
+
+
+@dataclass
+class GameRecord:
+    origin: dict[str, Any]
+    actions: list[int]
+    result: dict[str, Any] = field(default_factory=dict)
+
+    @classmethod
+    def of(cls, game: Game) -> GameRecord:
+        """The record of ``game`` as it is now."""
+        return cls(dict(game.origin), list(game.history), _result(game))
+
+    def to_json(self) -> str:
+        return json.dumps(
+            {
+                "format": FORMAT,
+                "version": VERSION,
+                "origin": self.origin,
+                "actions": self.actions,
+                "result": self.result,
+            }
+        )
+
+    @classmethod
+    def from_json(cls, text: str) -> GameRecord:
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as err:
+            raise RecordError(f"game record is not valid JSON: {err}") from None
+        if not isinstance(data, dict) or data.get("format") != FORMAT:
+            raise RecordError(f"not a game record: expected format {FORMAT!r}")
+        if data.get("version") != VERSION:
+            raise RecordError(f"unsupported game record version {data.get('version')!r}")
+        for key, kind in (("origin", dict), ("actions", list), ("result", dict)):
+            if not isinstance(data.get(key), kind):
+                raise RecordError(f"game record field {key!r} must be a {kind.__name__}")
+        if not all(isinstance(a, int) and not isinstance(a, bool) for a in data["actions"]):
+            raise RecordError("game record actions must be integers")
+        return cls(data["origin"], data["actions"], data["result"])
+
+    def save(self, path: str | Path) -> None:
+        Path(path).write_text(self.to_json() + "\n")
+
+    @classmethod
+    def load(cls, path: str | Path) -> GameRecord:
+        return cls.from_json(Path(path).read_text())
+
+
+def _result(game: Game) -> dict[str, Any]:
+    return {
+        "phase": game.phase.name,
+        "won": game.won,
+        "score": game.score(),
+        "life": game.life,
+        "digest": state_digest(game),
+    }
+
+
+def start(origin: dict[str, Any]) -> Game:
+    """The game a record's origin describes, before any action."""
+    from friday_env.scenario import from_spec
+
+    try:
+        if "scenario" in origin:
+            return from_spec(origin["scenario"])
+        if set(origin) != {"level", "seed"}:
+            raise RecordError(f"game record origin needs 'level' and 'seed', got {origin!r}")
+        return Game.new(origin["level"], origin["seed"])
+    except (FridayError, TypeError, ValueError) as err:
+        if isinstance(err, RecordError):
+            raise
+        raise RecordError(f"game record origin {origin!r} is invalid: {err}") from None
+
+
+def replay(record: GameRecord) -> Game:
+    """Replay a record and check that it ends where it says it does."""
+    game = start(record.origin)
+    for index, action in enumerate(record.actions):
+        try:
+            game.apply(action)
+        except FridayError as err:
+            raise RecordError(f"game record action #{index} ({action}) is illegal: {err}") from None
+    if record.result and _result(game) != record.result:
+        raise RecordError(
+            f"game record does not replay to its result: recorded {record.result}, "
+            f"replayed {_result(game)}"
+        )
+    return game
