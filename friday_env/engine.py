@@ -207,7 +207,7 @@ class Game:
 
     def apply(self, action: int) -> None:
         """Play one legal action. Raises :class:`IllegalActionError` (state untouched)."""
-        if action not in self.legal_actions() or isinstance(action, bool):
+        if not _is_action_id(action) or action not in self.legal_actions():
             raise IllegalActionError(self._illegal_message(action))
         action = int(action)
         self._legal = None
@@ -277,7 +277,10 @@ class Game:
         if phase == Phase.FIGHT:
             self._fight_action(a)
         elif phase == Phase.TARGET:
-            self._resolve_target(a - act.TARGET_0)
+            if a == act.STOP_EXCHANGING:
+                self.phase = Phase.FIGHT
+            else:
+                self._resolve_target(a - act.TARGET_0)
         elif phase == Phase.LOSS_DESTROY:
             self._loss_destroy_action(a)
         elif phase == Phase.CHOOSE_HAZARD:
@@ -476,9 +479,6 @@ class Game:
             self.exchanges_left = 2 if ability == Ability.EXCHANGE_2 else 1
 
     def _resolve_target(self, slot: int) -> None:
-        if slot == act.STOP_EXCHANGING - act.TARGET_0:
-            self.phase = Phase.FIGHT
-            return
         ability = self.resolving
         self.phase = Phase.FIGHT
         if ability == Ability.DESTROY:
@@ -730,7 +730,12 @@ def _is_difficult(card: int) -> bool:
 
 
 def _is_action_id(action: object) -> bool:
-    return isinstance(action, (int, np.integer)) and 0 <= int(action) < act.NUM_ACTIONS
+    """An int (numpy ints too, bools not) within the action layout."""
+    return (
+        isinstance(action, (int, np.integer))
+        and not isinstance(action, bool)
+        and 0 <= int(action) < act.NUM_ACTIONS
+    )
 
 
 __all__ = ["Game", "ABILITY_NAMES", "STEP_NAMES"]

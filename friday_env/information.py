@@ -105,11 +105,14 @@ def _resample_aging(game: Game) -> None:
     normal_total = sum(1 for c in in_game if not _is_difficult(c))
     gone = game.aging_total - len(game.aging)
     seen_gone = [c for c in in_game if c not in game.aging and c not in game.unseen]
-    unseen_normal = min(gone, normal_total) - sum(1 for c in seen_gone if not _is_difficult(c))
+    expected_normal = min(gone, normal_total) - sum(1 for c in seen_gone if not _is_difficult(c))
     pool = unknown_aging_pool(game)
     normal = game._shuffled([c for c in pool if not _is_difficult(c)])
     difficult = game._shuffled([c for c in pool if _is_difficult(c)])
-    unseen_difficult = len(game.unseen) - unseen_normal
+    # A scenario may stack the aging cards in any order: keep the counts feasible then.
+    unseen = len(game.unseen)
+    unseen_normal = max(unseen - len(difficult), min(expected_normal, unseen, len(normal)))
+    unseen_difficult = unseen - unseen_normal
     new_unseen = normal[:unseen_normal] + difficult[:unseen_difficult]
     game.aging = difficult[unseen_difficult:] + normal[unseen_normal:]
     replacement = iter(game._shuffled(new_unseen))
