@@ -93,6 +93,7 @@ def determinized(game: Game, seed: int | np.random.Generator) -> Game:
     sample.shuffles = 0
     _resample_aging(sample)
     _resample_stack(sample)
+    sample.hazard_stack.sort()  # from a canonical order: the true order must not show through
     sample._shuffle(sample.hazard_stack)
     sample._legal = None
     return sample
@@ -123,7 +124,7 @@ def _resample_aging(game: Game) -> None:
 def _resample_stack(game: Game) -> None:
     """Shuffle the part of the Robinson stack below the known top cards."""
     hidden_count = len(game.stack) - game.known_top
-    hidden = game.stack[:hidden_count]
+    hidden = sorted(game.stack[:hidden_count])  # a shuffle of the true order would leak it
     game._shuffle(hidden)
     game.stack[:hidden_count] = hidden
 
