@@ -349,7 +349,8 @@ class Game:
                 legal.append(act.DRAW_FREE)
             elif self.life >= self.paid_draw_cost():
                 legal.append(act.DRAW_PAID)
-        if self.table or not can_draw:  # R06; D01 when nothing at all can be drawn
+        # R06: a card first; D01 when nothing can be drawn; D10 when no card is free
+        if self.table or not can_draw or not self.free_total:
             if self.step < PIRATES or self.fight_total() >= self.fight_value():
                 legal.append(act.END_FIGHT)
         flags = self.flags
