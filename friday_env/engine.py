@@ -326,8 +326,8 @@ class Game:
         if phase == Phase.TARGET:
             return self._target_actions()
         if phase == Phase.LOSS_DESTROY:
-            return [act.DESTROY_0 + s for s in self._affordable_destroys()] + [
-                act.FINISH_DESTROYING
+            return [act.FINISH_DESTROYING] + [
+                act.DESTROY_0 + s for s in self._affordable_destroys()
             ]
         if phase == Phase.CHOOSE_HAZARD:
             return [act.CHOOSE_HAZARD_0, act.CHOOSE_HAZARD_1]
@@ -389,7 +389,7 @@ class Game:
     def _target_actions(self) -> list[int]:
         legal = [act.TARGET_0 + s for s in self._targets(self.resolving, self.source)]
         if self.resolving == Ability.EXCHANGE_2 and self.exchanges_left == 1:
-            legal.append(act.STOP_EXCHANGING)
+            legal.insert(0, act.STOP_EXCHANGING)  # the lowest id: the list stays ascending
         return legal
 
     # ------------------------------------------------------------- drawing

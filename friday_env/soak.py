@@ -1,0 +1,397 @@
+"""Soak run: play many seeded games and check every invariant after every action.
+
+``python -m friday_env.soak --games 100000 --levels 1-4`` plays that many games per level
+with a seeded policy, checks :mod:`friday_env.invariants` after every action, and prints
+games/s and actions/s per level. ``--no-checks`` measures the engine alone. The first
+failure stops the run with exit status 1 and prints how to reproduce it; ``--failures DIR``
+also saves it as JSON (origin, actions, error).
+
+The drivers used here (the policies, random deals, :func:`play_checked`) are shared with the
+tests and the golden playthroughs. Every game is seeded from ``(seed, level, index)``, so a
+run is reproducible and a failing game can be replayed on its own.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from friday_env import actions as act
+from friday_env.actions import Phase
+from friday_env.cards import (
+    AGING_IDS,
+    HAZARD_IDS,
+    HAZARD_VALUES,
+    KEY,
+    PIRATE_IDS,
+    SCORE_VALUE,
+    STARTING_IDS,
+    VERY_STUPID_ID,
+)
+from friday_env.engine import PIRATES, STEP_NAMES, Game, level_life
+from friday_env.invariants import InvariantViolation, Snapshot, check_state, check_transition
+from friday_env.scenario import scenario
+
+Policy = Callable[[Game], int]
+#: Far beyond any game seen in random or greedy play (at most a few hundred actions); a
+#: game that reaches it counts as a failure to terminate.
+DEFAULT_MAX_ACTIONS = 5000
+
+
+# ---------------------------------------------------------------- policies
+
+
+def random_policy(rng: random.Random) -> Policy:
+    """Uniformly random among the legal actions."""
+
+    def choose(game: Game) -> int:
+        return rng.choice(game.legal_actions())
+
+    return choose
+
+
+def greedy_policy(rng: random.Random) -> Policy:
+    """A simple player that gets further than random play: it fights the lower hazard,
+    draws free cards, uses abilities, pays for cards only when close, ends a fight as soon
+    as it is won, and destroys its worst cards after a loss. Ties are broken with ``rng``."""
+
+    def choose(game: Game) -> int:
+        legal = game.legal_actions()
+        phase = game.phase
+        if phase == Phase.CHOOSE_HAZARD:
+            values = [HAZARD_VALUES[h][game.step] for h in game.offer]
+            return act.CHOOSE_HAZARD_0 if values[0] <= values[1] else act.CHOOSE_HAZARD_1
+        if phase == Phase.FIGHT:
+            return _greedy_fight(game, legal, rng)
+        if phase == Phase.LOSS_DESTROY and len(legal) > 1:
+            destroys = [a for a in legal if a != act.FINISH_DESTROYING]
+            return min(destroys, key=lambda a: SCORE_VALUE[game.table[a - act.DESTROY_0]])
+        return rng.choice(legal)
+
+    return choose
+
+
+def _greedy_fight(game: Game, legal: list[int], rng: random.Random) -> int:
+    if act.END_FIGHT in legal and game.fight_total() >= game.fight_value():
+        return act.END_FIGHT
+    if act.DRAW_FREE in legal:
+        return act.DRAW_FREE
+    uses = [a for a in legal if a >= act.USE_0]
+    if uses:
+        return rng.choice(uses)
+    deficit = game.fight_value() - game.fight_total()
+    close = deficit <= 3 and game.life > 8
+    if act.DRAW_PAID in legal and (game.step == PIRATES or close):
+        return act.DRAW_PAID
+    if act.END_FIGHT in legal:
+        return act.END_FIGHT
+    return rng.choice(legal)
+
+
+POLICIES: dict[str, Callable[[random.Random], Policy]] = {
+    "random": random_policy,
+    "greedy": greedy_policy,
+}
+
+
+# ---------------------------------------------------------------- random deals
+
+
+def random_deal(level: int, rng: random.Random, step: str | None = None) -> Game:
+    """A random legal scenario at ``level``: each card of the level placed at random where
+    it could be at ``step`` (random if None), random life and known top. A random
+    ``strength`` decides how many knowledge cards Robinson has won and how many starting
+    and aging cards he has lost, so some deals are strong enough to beat the pirates. It
+    reaches situations random play from the start rarely does (the pirates, thin decks)."""
+    step = step or rng.choice(STEP_NAMES)
+    strength = rng.random()
+    piles: dict[str, list[str]] = {
+        name: [] for name in ("robinson", "hazard_stack", "hazard_discard", "aging_stack")
+    }
+    hazard_places = ["hazard_discard", "box"] + (["hazard_stack"] if step != "pirates" else [])
+    for card in HAZARD_IDS:
+        won = rng.random() < strength
+        _put(piles, "robinson" if won else rng.choice(hazard_places), card)
+    for card in AGING_IDS:
+        if card != VERY_STUPID_ID or level >= 3:
+            added = rng.random() < 0.5 * (1 - strength)
+            _put(piles, "robinson" if added else rng.choice(["aging_stack", "box"]), card)
+    for card in STARTING_IDS:
+        _put(piles, "box" if rng.random() < 0.6 * strength else "robinson", card)
+    for name in ("robinson", "hazard_stack", "aging_stack"):
+        rng.shuffle(piles[name])
+    robinson = piles.pop("robinson")
+    split = rng.randint(0, len(robinson))
+    total = level_life(level) + 2
+    return scenario(
+        level,
+        step,
+        robinson_stack=robinson[:split],
+        robinson_discard=robinson[split:],
+        pirates=[KEY[c] for c in rng.sample(PIRATE_IDS, 2)],
+        life=rng.randint(1, total),
+        known_top=rng.randint(0, split),
+        seed=rng.getrandbits(32),
+        **piles,
+    )
+
+
+def _put(piles: dict[str, list[str]], place: str, card: int) -> None:
+    if place != "box":
+        piles[place].append(KEY[card])
+
+
+# ---------------------------------------------------------------- playing
+
+
+@dataclass
+class PlayStats:
+    """What one checked game came to."""
+
+    actions: int
+    won: bool
+    score: int
+    reached_pirates: bool
+    phases: set[Phase] = field(default_factory=set)
+
+
+def play_checked(
+    game: Game, policy: Policy, max_actions: int = DEFAULT_MAX_ACTIONS, checks: bool = True
+) -> PlayStats:
+    """Play ``game`` to its end with ``policy``, checking every invariant before the first
+    action and after each one. Raises :class:`InvariantViolation` on a broken invariant or
+    when the game has not ended after ``max_actions`` actions."""
+    phases = set()
+    if checks:
+        check_state(game)
+    played = 0
+    while not game.done:
+        if played >= max_actions:
+            raise InvariantViolation(
+                f"the game did not end within {max_actions} actions (phase {game.phase.name}, "
+                f"step {STEP_NAMES[game.step]})"
+            )
+        phases.add(game.phase)
+        action = policy(game)
+        if checks:
+            before = Snapshot.of(game)
+            game.apply(action)
+            check_transition(before, game, action)
+            check_state(game)
+        else:
+            game.apply(action)
+        played += 1
+    return PlayStats(played, game.won, game.score(), game.step == PIRATES, phases)
+
+
+def game_seed(seed: int, level: int, index: int) -> int:
+    """The seed of game ``index`` at ``level`` in a run seeded with ``seed``."""
+    return (seed << 40) | (level << 32) | index
+
+
+STARTS = ("new", "deal")
+
+
+def make_game(start: str, policy: str, level: int, seed: int) -> tuple[Game, Policy]:
+    """Game and policy for one soak game: ``start`` is ``new`` (a new game, R24) or ``deal``
+    (a :func:`random_deal`), ``policy`` a name in :data:`POLICIES`; both seeded by ``seed``."""
+    rng = random.Random(seed)
+    game = random_deal(level, rng) if start == "deal" else Game.new(level, seed)
+    return game, POLICIES[policy](rng)
+
+
+# ---------------------------------------------------------------- the command
+
+
+@dataclass
+class LevelTotals:
+    games: int = 0
+    actions: int = 0
+    wins: int = 0
+    pirates: int = 0
+    longest: int = 0
+    seconds: float = 0.0
+
+    def add(self, stats: PlayStats) -> None:
+        self.games += 1
+        self.actions += stats.actions
+        self.wins += stats.won
+        self.pirates += stats.reached_pirates
+        self.longest = max(self.longest, stats.actions)
+
+
+class Progress:
+    """One status line on stderr, redrawn in place on a terminal, every 10% otherwise."""
+
+    def __init__(self, label: str, total: int, enabled: bool) -> None:
+        self.label, self.total, self.enabled = label, total, enabled
+        self.tty = sys.stderr.isatty()
+        self.start = time.perf_counter()
+        self.last = 0.0
+        self.next_tenth = 1
+
+    def update(self, totals: LevelTotals, force: bool = False) -> None:
+        if not self.enabled:
+            return
+        now = time.perf_counter()
+        elapsed = max(now - self.start, 1e-9)
+        tenth = totals.games * 10 // max(self.total, 1)
+        due = now - self.last >= 0.5 if self.tty else tenth >= self.next_tenth
+        if not (due or force):
+            return
+        self.last, self.next_tenth = now, tenth + 1
+        rate = totals.games / elapsed
+        eta = (self.total - totals.games) / rate if rate else 0.0
+        line = (
+            f"{self.label}: {totals.games:,}/{self.total:,} games  {rate:,.0f} games/s  "
+            f"{totals.actions / elapsed:,.0f} actions/s  eta {eta:,.0f}s"
+        )
+        sys.stderr.write(f"\r{line}\033[K" if self.tty else line + "\n")
+        if self.tty and force:
+            sys.stderr.write("\n")
+        sys.stderr.flush()
+
+
+def parse_levels(text: str) -> list[int]:
+    """``"1-4"``, ``"2"`` or ``"1,3"`` as a list of levels."""
+    levels: list[int] = []
+    try:
+        for part in text.split(","):
+            low, _, high = part.partition("-")
+            levels += range(int(low), int(high or low) + 1)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"levels must look like 1-4, 2 or 1,3: {text!r}") from None
+    if not levels or any(not 1 <= level <= 4 for level in levels):
+        raise argparse.ArgumentTypeError(f"levels are 1..4, got {text!r}")
+    return levels
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="python -m friday_env.soak",
+        description="Play many seeded games, check every engine invariant after every "
+        "action, and report games/s and actions/s per level.",
+        epilog="Example: python -m friday_env.soak --games 100000 --levels 1-4",
+    )
+    parser.add_argument("--games", type=int, default=10_000, help="games per level (10000)")
+    parser.add_argument(
+        "--levels",
+        type=parse_levels,
+        default=[1, 2, 3, 4],
+        help="levels to play: 1-4, 2 or 1,3 (all)",
+    )
+    parser.add_argument(
+        "--policy",
+        choices=sorted(POLICIES),
+        default="random",
+        help="random: uniform among the legal actions; greedy: a simple player that gets "
+        "further (random)",
+    )
+    parser.add_argument(
+        "--start",
+        choices=STARTS,
+        default="new",
+        help="new: new games set up as the rulebook says; deal: random scenario deals at "
+        "every step, the pirates included (new)",
+    )
+    parser.add_argument("--seed", type=int, default=0, help="run seed (0)")
+    parser.add_argument(
+        "--no-checks",
+        action="store_true",
+        help="skip the invariant checks: measures the engine alone",
+    )
+    parser.add_argument(
+        "--max-actions",
+        type=int,
+        default=DEFAULT_MAX_ACTIONS,
+        help=f"a game longer than this fails ({DEFAULT_MAX_ACTIONS})",
+    )
+    parser.add_argument(
+        "--failures", type=Path, default=None, help="directory to save the failing game as JSON"
+    )
+    parser.add_argument("--quiet", action="store_true", help="no progress line")
+    return parser
+
+
+def soak_level(args: argparse.Namespace, level: int) -> LevelTotals:
+    """Play ``args.games`` games at ``level``; raises on the first failure."""
+    totals = LevelTotals()
+    progress = Progress(f"level {level}", args.games, not args.quiet)
+    start = time.perf_counter()
+    for index in range(args.games):
+        seed = game_seed(args.seed, level, index)
+        game, policy = make_game(args.start, args.policy, level, seed)
+        try:
+            stats = play_checked(game, policy, args.max_actions, checks=not args.no_checks)
+        except Exception as err:
+            raise SoakFailure(level, seed, game, err) from err
+        totals.add(stats)
+        progress.update(totals)
+    totals.seconds = time.perf_counter() - start
+    progress.update(totals, force=True)
+    return totals
+
+
+class SoakFailure(Exception):
+    """A game of the soak run failed: an invariant, the action cap or an engine exception."""
+
+    def __init__(self, level: int, seed: int, game: Game, error: Exception) -> None:
+        super().__init__(f"level {level}, game seed {seed}: {type(error).__name__}: {error}")
+        self.report = {
+            "level": level,
+            "game_seed": seed,
+            "origin": game.origin,
+            "actions": list(game.history),
+            "error": f"{type(error).__name__}: {error}",
+        }
+
+
+def print_table(args: argparse.Namespace, results: dict[int, LevelTotals]) -> None:
+    checks = "no checks" if args.no_checks else "invariants checked after every action"
+    print(f"start {args.start}, policy {args.policy}, seed {args.seed}, {checks}")
+    print(
+        f"{'level':>5} {'games':>9} {'actions':>11} {'seconds':>8} {'games/s':>9} "
+        f"{'actions/s':>10} {'mean len':>8} {'max len':>7} {'pirates':>8} {'wins':>6}"
+    )
+    for level, t in results.items():
+        seconds = max(t.seconds, 1e-9)
+        print(
+            f"{level:>5} {t.games:>9,} {t.actions:>11,} {t.seconds:>8.1f} "
+            f"{t.games / seconds:>9,.0f} {t.actions / seconds:>10,.0f} "
+            f"{t.actions / max(t.games, 1):>8.1f} {t.longest:>7} {t.pirates:>8,} {t.wins:>6,}"
+        )
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.games < 1:
+        print("--games must be at least 1", file=sys.stderr)
+        return 2
+    results: dict[int, LevelTotals] = {}
+    try:
+        for level in args.levels:
+            results[level] = soak_level(args, level)
+    except SoakFailure as failure:
+        print(f"\nFAILED: {failure}", file=sys.stderr)
+        print(f"reproduce: {json.dumps(failure.report)}", file=sys.stderr)
+        if args.failures:
+            args.failures.mkdir(parents=True, exist_ok=True)
+            path = args.failures / f"failure-{failure.report['game_seed']}.json"
+            path.write_text(json.dumps(failure.report, indent=1) + "\n")
+            print(f"saved to {path}", file=sys.stderr)
+        return 1
+    print_table(args, results)
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    return run(build_parser().parse_args(argv))
+
+
+if __name__ == "__main__":
+    sys.exit(main())
