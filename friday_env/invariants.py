@@ -391,7 +391,7 @@ def _legal_fight(game: Game, legal: list[int]) -> list[str]:
         problems.append("a draw offered with no card anywhere (R08)")
     if act.DRAW_PAID in legal and game.life < game.paid_draw_cost():
         problems.append(f"paid draw offered with life {game.life} (R05)")
-    may_end = bool(game.table) or not can_draw  # R06, D01
+    may_end = bool(game.table) or not can_draw or not game.free_total  # R06, D01, D10
     if game.step < PIRATES and (act.END_FIGHT in legal) != may_end:
         problems.append(f"END_FIGHT legal={act.END_FIGHT in legal} with table {game.table} (R06)")
     pirate_end = game.step == PIRATES and act.END_FIGHT in legal

@@ -86,7 +86,7 @@ def _greedy_fight(game: Game, legal: list[int], rng: random.Random) -> int:
     if uses:
         return rng.choice(uses)
     deficit = game.fight_value() - game.fight_total()
-    close = deficit <= 3 and game.life > 8
+    close = deficit <= 2 and game.life > 10
     if act.DRAW_PAID in legal and (game.step == PIRATES or close):
         return act.DRAW_PAID
     if act.END_FIGHT in legal:
