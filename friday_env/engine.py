@@ -93,6 +93,7 @@ class Game:
     _LIST_FIELDS = (
         "stack", "discard", "hazard_stack", "hazard_discard", "aging", "destroyed", "box",
         "pirates", "beaten", "offer", "table", "flags", "sort_taken", "unseen", "history",
+        "spent",
     )  # fmt: skip
 
     def __init__(self) -> None:
@@ -125,6 +126,7 @@ class Game:
         self.free_used = 0
         self.step_down = 0  # uses of "step -1" in this fight (R15)
         self.table: list[int] = []
+        self.spent: list[int] = []  # cards whose ability was used in this fight (D11)
         self.flags: list[int] = []
         # the ability being resolved
         self.source = -1  # table slot of the card whose ability is resolving
@@ -255,6 +257,7 @@ class Game:
         self.offer = []
         self.free_used = 0
         self.step_down = 0
+        self.spent = []
         self.phase = Phase.FIGHT
         if self.step < PIRATES:
             self.free_total = FREE[card]
@@ -315,6 +318,7 @@ class Game:
         else:
             slot = a - act.USE_0
             self.flags[slot] |= USED
+            self.spent.append(self.table[slot])
             self._resolve(ABILITY[self.table[slot]], slot)
 
     # ------------------------------------------------------- legal actions
@@ -438,7 +442,12 @@ class Game:
 
     def _place(self, card: int, left: bool) -> None:
         self.table.append(card)
-        self.flags.append(LEFT if left else 0)
+        self.flags.append(self._arrival_flags(card, LEFT if left else 0))
+
+    def _arrival_flags(self, card: int, side: int) -> int:
+        """Flags of a card arriving on the table: its side, and USED if its ability was
+        already used in this fight before it left (D11: once per fight, R09)."""
+        return side | USED if card in self.spent else side
 
     # ------------------------------------------------------- life tokens
 
@@ -496,8 +505,9 @@ class Game:
     def _exchange(self, slot: int) -> None:
         """R17: the target goes to the discard pile, a new card takes its place and side."""
         self.discard.append(self.table[slot])
-        self.table[slot] = self._draw()
-        self.flags[slot] &= LEFT
+        card = self._draw()
+        self.table[slot] = card
+        self.flags[slot] = self._arrival_flags(card, self.flags[slot] & LEFT)
         self.exchanges_left -= 1
         if self.exchanges_left > 0:
             self.phase = Phase.TARGET

@@ -204,3 +204,39 @@ def test_d10_a_pirate_with_no_free_card_and_value_0_is_beaten_without_a_card():
     play(game, act.END_FIGHT)
     assert keys(game.beaten) == ["pirate/all-hazards"]
     assert keys([game.hazard]) == ["pirate/20"] and top_first(game) == ["genius", "weak"]
+
+
+# ------------------------------------ D11 a card back on the table in the same fight
+
+
+def test_d11_a_card_put_below_and_drawn_again_keeps_its_ability_used():
+    game = fight("exploring/weapon", robinson_stack=["raft/deception", "raft/food"], life=18)
+    play(game, act.DRAW_FREE, act.DRAW_FREE)
+    use(game, "raft/food")  # 19
+    use(game, "raft/deception")
+    target(game, "raft/food")  # the whole stack now, and its free draw comes back
+    play(game, act.DRAW_FREE)
+    assert table(game) == ["raft/deception", "raft/food"]
+    assert not can_use(game, "raft/food")  # used once in this fight already
+    assert (game.life, game.reserve) == (19, 3)
+
+
+def test_d11_an_exchanged_card_drawn_back_keeps_its_ability_used():
+    game = fight("exploring/weapon", robinson_stack=["further/strategy", "raft/food"], life=18)
+    play(game, act.DRAW_FREE, act.DRAW_FREE)
+    use(game, "raft/food")
+    use(game, "further/strategy")
+    target(game, "raft/food")  # discarded first, then the reshuffle brings it back (R08)
+    assert table(game) == ["further/strategy", "raft/food"]
+    assert not can_use(game, "raft/food")
+
+
+def test_d11_the_next_fight_starts_with_every_ability_fresh():
+    game = fight("exploring/weapon", robinson_stack=["raft/food", "genius"], life=18)
+    play(game, act.DRAW_FREE)
+    use(game, "raft/food")
+    play(game, act.DRAW_FREE, act.END_FIGHT, act.CHOOSE_HAZARD_0)  # won; the next fight
+    play(game, act.DRAW_FREE)  # a reshuffle: the discard pile holds food, genius, the hazard
+    while "raft/food" not in table(game):
+        play(game, act.DRAW_FREE)
+    assert can_use(game, "raft/food")
