@@ -354,14 +354,18 @@ class Game:
             elif self.life >= self.paid_draw_cost():
                 legal.append(act.DRAW_PAID)
         # R06: a card first; D01 when nothing can be drawn; D10 when no card is free
-        if self.table or not can_draw or not self.free_total:
-            if self.step < PIRATES or self.fight_total() >= self.fight_value():
-                legal.append(act.END_FIGHT)
+        may_end = self.table or not can_draw or not self.free_total
+        if may_end and (self.step < PIRATES or self.fight_total() >= self.fight_value()):
+            legal.append(act.END_FIGHT)
         flags = self.flags
         for slot, card in enumerate(self.table):
-            if not flags[slot] & (USED | DOWN) and ABILITY[card] in PLAYER_ABILITIES:
-                if self._has_effect(ABILITY[card], slot):
-                    legal.append(act.USE_0 + slot)
+            ability = ABILITY[card]
+            if (
+                not flags[slot] & (USED | DOWN)
+                and ability in PLAYER_ABILITIES
+                and self._has_effect(ability, slot)
+            ):
+                legal.append(act.USE_0 + slot)
         return legal
 
     def _has_effect(self, ability: Ability, source: int) -> bool:
@@ -588,11 +592,10 @@ class Game:
                 scared += 1
             values.append(VALUE[card] * 2 if flags[slot] & DOUBLED else VALUE[card])
         for _ in range(scared):  # each zeroes the highest positive card not doubled
-            best = -1
-            for slot, card in enumerate(self.table):
-                if values[slot] > 0 and not flags[slot] & (DOUBLED | DOWN):
-                    if best < 0 or values[slot] > values[best]:
-                        best = slot
+            best, best_value = -1, 0
+            for slot, value in enumerate(values):
+                if value > best_value and not flags[slot] & (DOUBLED | DOWN):
+                    best, best_value = slot, value
             if best >= 0:
                 values[best] = 0
         return values
@@ -731,7 +734,8 @@ class Game:
     def __repr__(self) -> str:
         return (
             f"Game(level={self.level}, step={STEP_NAMES[self.step]}, life={self.life}, "
-            f"phase={self.phase.name}, hazard={card_label(self.hazard) if self.hazard >= 0 else None}, "
+            f"phase={self.phase.name}, "
+            f"hazard={card_label(self.hazard) if self.hazard >= 0 else None}, "
             f"table={[KEY[c] for c in self.table]})"
         )
 
@@ -749,4 +753,4 @@ def _is_action_id(action: object) -> bool:
     )
 
 
-__all__ = ["Game", "ABILITY_NAMES", "STEP_NAMES"]
+__all__ = ["ABILITY_NAMES", "STEP_NAMES", "Game"]
