@@ -1,0 +1,273 @@
+"""The Gymnasium environment ``Friday-v0``: a thin adapter over :class:`~friday_env.engine.Game`.
+
+The engine's action ids are the env's actions and its legal actions are the mask; the env
+only adds seeding, observation encoding (:mod:`friday_env.observation`), rewards, rendering
+(:mod:`friday_env.render`) and the option checks.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar, SupportsFloat
+
+import gymnasium as gym
+import numpy as np
+from gymnasium import spaces
+from gymnasium.error import ResetNeeded
+
+from friday_env.actions import ACTION_NAMES, NUM_ACTIONS
+from friday_env.engine import Game
+from friday_env.errors import FridayError, IllegalActionError, check_level
+from friday_env.observation import ENCODERS, action_mask, make_encoder
+from friday_env.scenario import scenario
+
+#: Reward modes: ``"win_loss"`` gives +1/-1 at the end, ``"score"`` the final score (R25)
+#: divided by :data:`SCORE_SCALE`.
+REWARD_MODES = ("win_loss", "score")
+#: Divisor of the final score in ``reward="score"``: scores run from about -150 to 200, so
+#: rewards stay within a few units, the scale PPO's value function learns well.
+SCORE_SCALE = 100.0
+ILLEGAL_ACTION_MODES = ("raise", "loss")
+RENDER_MODES = ("ansi", "human", "rgb_array")
+RESET_OPTIONS = ("scenario",)
+
+
+class EnvOptionError(FridayError):
+    """An unknown or malformed option of :class:`FridayEnv` (at ``make`` or ``reset``)."""
+
+
+def _choice(name: str, value: object, allowed: tuple[str, ...]) -> str:
+    if not isinstance(value, str) or value not in allowed:
+        raise EnvOptionError(f"unknown {name} {value!r}; choose one of {', '.join(allowed)}")
+    return value
+
+
+class FridayEnv(gym.Env[Any, np.int64]):
+    """Friedemann Friese's solo deck-building game *Friday*, one decision per step.
+
+    ## Description
+
+    Robinson is stranded; you (Friday) build his deck by fighting hazards through a green,
+    yellow and red step, then beat two pirates. A fight: draw free cards (more for life),
+    use abilities, end the fight; a won hazard joins the deck as knowledge, a lost fight
+    costs life and lets you destroy weak cards. Every decision of the rulebook is an action
+    of the engine (:class:`friday_env.Game`), which this env exposes unchanged. Rulings
+    R01-R26 of ``shared/RULINGS.md`` apply; observations hold only open information (R26).
+
+    ## Action Space
+
+    ``Discrete(199)``, the same at every level: the engine's flat action codec
+    (:mod:`friday_env.actions`; layout table in ``README.md``): hazard and pirate choices,
+    free and paid draws, ending the fight, the "+2 cards" and "sort 3 cards" sub-decisions,
+    and per table slot (59 slots, every fighting card of the game) "use the ability",
+    "target this card" and "destroy this card". Only some are legal at each step: the mask
+    is ``env.action_masks()`` (sb3-contrib's contract) and ``info["action_mask"]``, both
+    exactly ``game.legal_actions()``, never all False before the episode ends.
+    ``action_names()`` names every id; ``describe_action(a)`` names it in context.
+
+    ## Observation Space
+
+    Chosen with ``observation=``:
+
+    - ``"flat"`` (default): ``Box(float32, (991,))`` of named pieces
+      (:data:`friday_env.observation.FLAT_LAYOUT`, table in ``README.md``), for ``MlpPolicy``;
+    - ``"dict"``: a ``Dict`` of integer arrays: scalars, counts per card type for every pile,
+      the table as slot arrays (card, side, used, face down, doubled, value), the hazard or
+      pirate, the pending decision and its context, the known top of the stack;
+    - ``"flat_mask"``: ``Dict(observation=flat, action_mask=int8 mask)`` (PettingZoo style).
+
+    The encoders work without an env: ``FlatEncoder().encode(game)``.
+
+    ## Starting State
+
+    A new game of the chosen level set up by the rulebook (R24), its shuffles seeded from
+    ``self.np_random``; or ``reset(options={"scenario": {...}})``, the keyword arguments of
+    :func:`friday_env.scenario` (``level`` defaults to the env's level, ``seed`` to one drawn
+    from ``self.np_random``).
+
+    ## Rewards
+
+    0 on every step but the last. ``reward="win_loss"`` (default): +1 for beating both
+    pirates, -1 for any loss. ``reward="score"``: the final score (R25, for wins and losses
+    alike) divided by 100.
+
+    ## Episode End
+
+    Terminates when the game is over: both pirates beaten, or Robinson cannot pay what he
+    owes, or a pirate fight cannot be won (R22). There is no truncation; wrap with
+    ``TimeLimit`` if you want one. The last ``info`` also holds ``final_score``, ``won``,
+    ``level``, ``fights`` (fights finished) and ``steps`` (decisions taken).
+
+    ## Arguments
+
+    ```python
+    gymnasium.make("Friday-v0", level=1, observation="flat", reward="win_loss",
+                   illegal_action="raise", render_mode=None)
+    ```
+
+    - ``level``: 1-4 (R24).
+    - ``observation``: ``"flat"``, ``"dict"`` or ``"flat_mask"``.
+    - ``reward``: ``"win_loss"`` or ``"score"``.
+    - ``illegal_action``: ``"raise"`` (default) raises the engine's ``IllegalActionError``
+      and leaves the game untouched; ``"loss"`` ends the episode as a loss instead (reward
+      -1, or the current score / 100 in score mode; ``info["illegal_action"]`` is True). An
+      action outside ``Discrete(199)`` always raises.
+    - ``render_mode``: ``"ansi"`` (text), ``"human"`` (prints the text) or ``"rgb_array"``
+      (the table drawn as an image).
+
+    Unknown values raise :class:`EnvOptionError` (or ``InvalidLevelError``) at ``make``.
+
+    ## Version History
+
+    - v0: initial version.
+    """
+
+    metadata: ClassVar[dict[str, Any]] = {"render_modes": list(RENDER_MODES), "render_fps": 2}
+
+    def __init__(
+        self,
+        level: int = 1,
+        observation: str = "flat",
+        reward: str = "win_loss",
+        illegal_action: str = "raise",
+        render_mode: str | None = None,
+    ) -> None:
+        self.level = check_level(level)
+        self.observation_name = _choice("observation encoder", observation, tuple(ENCODERS))
+        self.reward_mode = _choice("reward mode", reward, REWARD_MODES)
+        self.illegal_action = _choice("illegal_action mode", illegal_action, ILLEGAL_ACTION_MODES)
+        if render_mode is not None:
+            _choice("render mode", render_mode, RENDER_MODES)
+        self.render_mode = render_mode
+        self.encoder = make_encoder(self.observation_name)
+        self.observation_space = self.encoder.space
+        self.action_space = spaces.Discrete(NUM_ACTIONS)
+        self.game: Game | None = None
+        self._over = True
+        self._mask = np.zeros(NUM_ACTIONS, np.bool_)
+        self._steps = 0
+        self._last_action = ""
+
+    # ------------------------------------------------------------------ API
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[Any, dict[str, Any]]:
+        super().reset(seed=seed)
+        game_seed = int(self.np_random.integers(0, 2**63 - 1))
+        self.game = self._new_game(game_seed, options or {})
+        self._over = self.game.done
+        self._steps = 0
+        self._last_action = ""
+        return self.encoder.encode(self.game), self._info()
+
+    def step(self, action: Any) -> tuple[Any, SupportsFloat, bool, bool, dict[str, Any]]:
+        game = self.game
+        if game is None or self._over:
+            raise ResetNeeded("the episode is over (or never began): call reset() first")
+        try:
+            description = game.describe(action) if self.render_mode else ""
+            game.apply(action)
+        except IllegalActionError:
+            if self.illegal_action == "raise" or not self.action_space.contains(action):
+                raise
+            return self._illegal_loss(action)
+        self._steps += 1
+        self._last_action = description
+        terminated = game.done
+        self._over = terminated
+        reward = self._final_reward() if terminated else 0.0
+        info = self._info()
+        if terminated:
+            info |= self._final_info()
+        if self.render_mode == "human":
+            self.render()
+        return self.encoder.encode(game), reward, terminated, False, info
+
+    def action_masks(self) -> np.ndarray:
+        """The legal actions as a bool array (sb3-contrib's ``MaskablePPO`` contract); all
+        False once the episode is over."""
+        return self._mask.copy()
+
+    @staticmethod
+    def action_names() -> tuple[str, ...]:
+        """A context-free name for every action id."""
+        return ACTION_NAMES
+
+    def describe_action(self, action: int) -> str:
+        """The name of ``action`` in the current situation, e.g. "use weak (slot 2): ..."."""
+        return self._require_game().describe(action)
+
+    def render(self) -> Any:
+        if self.render_mode is None:
+            gym.logger.warn("render() called without a render_mode; pass one to make()")
+            return None
+        from friday_env import render as drawing
+
+        game = self._require_game()
+        legal = np.flatnonzero(self._mask).tolist()
+        if self.render_mode == "rgb_array":
+            return drawing.render_rgb(game, legal, self._last_action)
+        text = drawing.render_text(game, legal, self._last_action)
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    # -------------------------------------------------------------- helpers
+
+    def _new_game(self, game_seed: int, options: dict[str, Any]) -> Game:
+        unknown = sorted(set(options) - set(RESET_OPTIONS))
+        if unknown:
+            raise EnvOptionError(
+                f"unknown reset options {unknown}; known: {', '.join(RESET_OPTIONS)}"
+            )
+        if "scenario" not in options:
+            return Game.new(self.level, game_seed)
+        spec = options["scenario"]
+        if not isinstance(spec, dict):
+            raise EnvOptionError(
+                f"options['scenario'] must be a dict of friday_env.scenario arguments, "
+                f"got {type(spec).__name__}"
+            )
+        spec = {"level": self.level, "seed": game_seed, **spec}
+        try:
+            return scenario(**spec)
+        except TypeError as err:
+            raise EnvOptionError(f"bad options['scenario']: {err}") from None
+
+    def _require_game(self) -> Game:
+        if self.game is None:
+            raise ResetNeeded("no game yet: call reset() first")
+        return self.game
+
+    def _info(self) -> dict[str, Any]:
+        if self._over:
+            self._mask.fill(False)
+        else:
+            self._mask = action_mask(self.game)
+        return {"action_mask": self._mask.copy()}
+
+    def _final_reward(self) -> float:
+        game = self.game
+        if self.reward_mode == "score":
+            return game.score() / SCORE_SCALE
+        return 1.0 if game.won else -1.0
+
+    def _final_info(self) -> dict[str, Any]:
+        game = self.game
+        return {
+            "final_score": game.score(),
+            "won": game.won,
+            "level": game.level,
+            "fights": game.fights,
+            "steps": self._steps,
+        }
+
+    def _illegal_loss(self, action: Any) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        """``illegal_action="loss"``: the episode ends as a lost game at this point."""
+        game = self.game
+        self._over = True
+        self._last_action = f"illegal action {action!r}: game lost"
+        reward = game.score() / SCORE_SCALE if self.reward_mode == "score" else -1.0
+        info = self._info() | self._final_info() | {"won": False, "illegal_action": True}
+        return self.encoder.encode(game), reward, True, False, info

@@ -1,0 +1,740 @@
+"""Observation encoders: a :class:`~friday_env.engine.Game` turned into arrays for a policy.
+
+Three encoders, all pure objects of a game (an agent can encode engine states without an
+env) and all built only from what :mod:`friday_env.information` calls public (R26):
+
+- :class:`FlatEncoder` (``"flat"``): one ``float32`` vector made of named pieces
+  (:data:`FLAT_LAYOUT`), for ``MlpPolicy``;
+- :class:`DictEncoder` (``"dict"``): the same situation as named integer arrays (counts per
+  card type, the table as slot arrays), for structured policies and for reading;
+- :class:`FlatMaskEncoder` (``"flat_mask"``): ``{"observation": flat, "action_mask": mask}``,
+  the PettingZoo convention for policies that read the mask from the observation.
+
+What is never encoded (R26): the order of the Robinson stack below its ``known_top`` cards,
+which aging cards are the unseen ones (only their count and the pool they come from), the
+order of the aging and hazard stacks, the seed and shuffle counter. Physical card ids never
+leak either: every pile is encoded by card *type*.
+
+Speed. The flat encoder writes into preallocated arrays: per-pile type counts are one small
+matrix product (card presence per pile times a card-to-type matrix), one-hot entries are
+collected as indices and set with one fancy assignment, and per-card table features are rows
+of precomputed tables. This keeps an encoding at a few microseconds, which the env's
+steps-per-second target needs.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+
+from friday_env.actions import MAX_SLOTS, NUM_ACTIONS, SORT_SIZE, Phase
+from friday_env.cards import (
+    ABILITY,
+    CARD_TYPE,
+    CARD_TYPES,
+    FIGHTING_TYPES,
+    FREE,
+    HAZARD_VALUES,
+    KIND,
+    NUM_CARDS,
+    PIRATE_TYPES,
+    VALUE,
+    Ability,
+    Kind,
+)
+from friday_env.engine import DOUBLED, DOWN, LEFT, PIRATES, USED, Game, level_life
+
+# ----------------------------------------------------------------- card type index spaces
+
+#: Fighting types by kind, as positions within ``FIGHTING_TYPES`` (starting 0-4, aging 5-13,
+#: knowledge 14-37: contiguous, so a pile's counts over one kind are a slice).
+_KIND_OF_FIGHTING = [CARD_TYPES[t].kind for t in FIGHTING_TYPES]
+AGING_SLICE = slice(_KIND_OF_FIGHTING.index(Kind.AGING), _KIND_OF_FIGHTING.index(Kind.HAZARD))
+HAZARD_SLICE = slice(_KIND_OF_FIGHTING.index(Kind.HAZARD), len(FIGHTING_TYPES))
+NUM_FIGHTING = len(FIGHTING_TYPES)
+NUM_AGING_TYPES = AGING_SLICE.stop - AGING_SLICE.start
+NUM_HAZARD_TYPES = HAZARD_SLICE.stop - HAZARD_SLICE.start
+NUM_PIRATE_TYPES = len(PIRATE_TYPES)
+
+_FIGHTING_POS = {t: i for i, t in enumerate(FIGHTING_TYPES)}
+_PIRATE_POS = {t: i for i, t in enumerate(PIRATE_TYPES)}
+
+#: Card codes of the dict encoding: 0 = no card, then every non-step card type in
+#: ``cards.CARD_TYPES`` order (fighting types 1-38, pirates 39-48).
+CODE_OF_TYPE = {t: i + 1 for i, t in enumerate(FIGHTING_TYPES + PIRATE_TYPES)}
+NUM_CODES = len(CODE_OF_TYPE) + 1
+CARD_CODE = np.array([CODE_OF_TYPE[CARD_TYPE[c]] for c in range(NUM_CARDS)], dtype=np.int64)
+
+#: Abilities in one-hot features: every ability but NONE.
+_ABILITIES = [a for a in Ability if a != Ability.NONE]
+#: Abilities that ask for a target, i.e. the ones a TARGET decision can be resolving.
+TARGET_ABILITIES = (
+    Ability.DESTROY,
+    Ability.DOUBLE,
+    Ability.COPY,
+    Ability.EXCHANGE_1,
+    Ability.EXCHANGE_2,
+    Ability.BELOW,
+)
+_FIGHTING_KINDS = (Kind.STARTING, Kind.AGING, Kind.HAZARD)
+
+MAX_LIFE = max(level_life(level) for level in range(1, 5)) + 2  # all life tokens (R01)
+MAX_FIGHTS = 50  # 15 turns per hazard step at most, plus two pirates
+_RED_VALUES = sum(
+    CARD_TYPES[t].count * CARD_TYPES[t].hazard_values[2] for t in FIGHTING_TYPES[HAZARD_SLICE]
+)
+#: The highest value to reach: the "all-hazards" pirate against every hazard (R23).
+MAX_FIGHT_VALUE = max(_RED_VALUES, max(CARD_TYPES[t].hazard_values[0] for t in PIRATE_TYPES))
+MAX_FREE = max(
+    sum(CARD_TYPES[t].count * CARD_TYPES[t].free for t in FIGHTING_TYPES[HAZARD_SLICE]),
+    max(CARD_TYPES[t].free for t in PIRATE_TYPES),
+)
+_POSITIVE = sum(CARD_TYPES[t].count * max(CARD_TYPES[t].value, 0) for t in FIGHTING_TYPES)
+_NEGATIVE = sum(CARD_TYPES[t].count * min(CARD_TYPES[t].value, 0) for t in FIGHTING_TYPES)
+#: Bounds of a fight total: every card on the table, the biggest doubled (four doubling
+#: cards at most: two "repeat", two "mimicry"), plus one per card against "plus-one" (R23).
+MAX_CARD_VALUE = max(CARD_TYPES[t].value for t in FIGHTING_TYPES)
+MIN_CARD_VALUE = min(CARD_TYPES[t].value for t in FIGHTING_TYPES)
+MAX_FIGHT_TOTAL = 2 * _POSITIVE + MAX_SLOTS
+MIN_FIGHT_TOTAL = 2 * _NEGATIVE
+NUM_AGING = sum(CARD_TYPES[t].count for t in FIGHTING_TYPES[AGING_SLICE])
+NUM_HAZARDS = sum(CARD_TYPES[t].count for t in FIGHTING_TYPES[HAZARD_SLICE])
+
+
+# --------------------------------------------------------------------------- the layout
+
+
+@dataclass(frozen=True)
+class Piece:
+    """One named piece of the flat vector: ``size`` entries in ``[low, high]``."""
+
+    name: str
+    size: int
+    low: float
+    high: float
+    meaning: str
+
+
+@dataclass(frozen=True)
+class Scalar:
+    """A number of the flat vector, stored as ``raw / divisor``."""
+
+    name: str
+    divisor: float
+    low: float
+    high: float
+    meaning: str
+
+
+#: Scalars of the flat vector in order; raw values come from :func:`_scalars`.
+FLAT_SCALARS: tuple[Scalar, ...] = (
+    Scalar("life", MAX_LIFE, 0, MAX_LIFE, "Robinson's life points"),
+    Scalar("reserve", MAX_LIFE, 0, MAX_LIFE, "life points in the reserve"),
+    Scalar("stack_count", MAX_SLOTS, 0, MAX_SLOTS, "cards in the Robinson stack"),
+    Scalar("stack_unseen", NUM_AGING, 0, NUM_AGING, "unseen aging cards in the stack"),
+    Scalar("known_top_count", 10, 0, MAX_SLOTS, "top stack cards whose order is known"),
+    Scalar("discard_count", MAX_SLOTS, 0, MAX_SLOTS, "cards in the Robinson discard pile"),
+    Scalar("destroyed_count", MAX_SLOTS, 0, MAX_SLOTS, "destroyed cards"),
+    Scalar("aging_count", NUM_AGING, 0, NUM_AGING, "cards in the aging stack"),
+    Scalar("hazard_stack_count", NUM_HAZARDS, 0, NUM_HAZARDS, "cards in the hazard stack"),
+    Scalar("hazard_discard_count", NUM_HAZARDS, 0, NUM_HAZARDS, "hazard discard pile"),
+    Scalar("fights", MAX_FIGHTS, 0, MAX_FIGHTS, "fights finished so far"),
+    Scalar("beaten_pirates", 2, 0, 2, "pirates beaten"),
+    Scalar("table_count", 20, 0, MAX_SLOTS, "cards on the table (all slots)"),
+    Scalar("free_total", 10, 0, MAX_FREE, "free cards of the fight"),
+    Scalar("free_left", 10, 0, MAX_FREE, "free draws left"),
+    Scalar("step_down", 2, 0, 4, 'uses of "step -1" in this fight'),
+    Scalar("fight_value", 20, 0, MAX_FIGHT_VALUE, "hazard value to reach (0 outside a fight)"),
+    Scalar("fight_total", 20, MIN_FIGHT_TOTAL, MAX_FIGHT_TOTAL, "fighting points now (0 outside)"),
+    Scalar("budget", MAX_LIFE, 0, MAX_LIFE, "lost fight: destroy points left"),
+    Scalar("exchanges_left", 2, 0, 2, "2x exchange: exchanges left (TARGET only)"),
+    Scalar("sort_placed", SORT_SIZE, 0, SORT_SIZE, "sort 3 cards: cards put back so far"),
+    Scalar("overflow_count", 20, 0, MAX_SLOTS, "table cards beyond the encoded slots"),
+    Scalar(
+        "overflow_value",
+        20,
+        MIN_FIGHT_TOTAL,
+        MAX_FIGHT_TOTAL,
+        "their summed current values",
+    ),
+)
+
+#: Table slots of the flat vector. A table can hold every fighting card (the action space
+#: addresses all of them); the flat vector details the first ones and sums up the rest in
+#: ``overflow_count``/``overflow_value`` (random play never exceeds 15 cards).
+FLAT_TABLE_SLOTS = 20
+#: Known top cards of the Robinson stack detailed in the flat vector (sort 3 puts back 3).
+FLAT_KNOWN_TOP = SORT_SIZE
+
+#: Per-card features (table, sort hand, known top): present, value / 5, kind one-hot
+#: (starting, aging, knowledge), ability one-hot (every ability but none).
+CARD_FEATURES = 1 + 1 + len(_FIGHTING_KINDS) + len(_ABILITIES)
+#: Per-slot features of the table: the card features, then current value / 5 (after
+#: doubling, destroying, "highest card = 0"), flags left/used/down/doubled, "is the source".
+TABLE_FEATURES = CARD_FEATURES + 1 + 4 + 1
+_VALUE_SCALE = 5.0
+_MIN_SLOT_VALUE = 2 * MIN_CARD_VALUE / _VALUE_SCALE
+_MAX_SLOT_VALUE = 2 * MAX_CARD_VALUE / _VALUE_SCALE
+
+
+def _one_hot(name: str, size: int, meaning: str) -> Piece:
+    return Piece(name, size, 0.0, 1.0, meaning)
+
+
+def _shares(name: str, size: int, meaning: str) -> Piece:
+    return Piece(name, size, 0.0, 1.0, f"{meaning}: count / copies of the type")
+
+
+#: The piles counted by type, in layout order, each with its type index space.
+PILE_PIECES = (
+    "stack_known",
+    "discard",
+    "destroyed",
+    "hazard_discard",
+    "hazard_stack",
+    "unknown_aging",
+)
+
+
+def _flat_pieces() -> tuple[Piece, ...]:
+    """The layout. Pieces rewritten at every encoding come first, then the table and the
+    pile counts, which the encoder rewrites only when the table or pile changed."""
+    scalars = [
+        Piece(s.name, 1, s.low / s.divisor, s.high / s.divisor, f"{s.meaning} / {s.divisor:g}")
+        for s in FLAT_SCALARS
+    ]
+    card_feature_bounds = (min(-1.0, MIN_CARD_VALUE / _VALUE_SCALE), 1.0)
+    return (
+        _one_hot("level", 4, "level 1-4, one-hot"),
+        _one_hot("step", 4, "green, yellow, red, pirates, one-hot"),
+        _one_hot("phase", len(Phase), "pending decision (friday_env.Phase), one-hot"),
+        *scalars,
+        _one_hot("resolving", len(TARGET_ABILITIES), "TARGET: ability being resolved, one-hot"),
+        _one_hot("fight_hazard", NUM_HAZARD_TYPES, "hazard fought, by knowledge type, one-hot"),
+        _one_hot("fight_pirate", NUM_PIRATE_TYPES, "pirate fought, one-hot"),
+        _one_hot("offer", 2 * NUM_HAZARD_TYPES, "the two hazards offered, one-hot each"),
+        Piece("offer_values", 4, 0.0, 3.0, "per offered hazard: free cards / 5, value now / 5"),
+        _one_hot("pirates", 2 * NUM_PIRATE_TYPES, "undefeated pirates in order, one-hot each"),
+        Piece(
+            "sort_hand",
+            SORT_SIZE * CARD_FEATURES,
+            *card_feature_bounds,
+            "sort 3 cards: the taken cards, card features each",
+        ),
+        Piece(
+            "known_top",
+            FLAT_KNOWN_TOP * CARD_FEATURES,
+            *card_feature_bounds,
+            "known top cards of the stack, top first, card features each",
+        ),
+        Piece(
+            "table",
+            FLAT_TABLE_SLOTS * TABLE_FEATURES,
+            min(card_feature_bounds[0], _MIN_SLOT_VALUE),
+            max(1.0, _MAX_SLOT_VALUE),
+            f"table slots 0-{FLAT_TABLE_SLOTS - 1}, table features each",
+        ),
+        _shares("stack_known", NUM_FIGHTING, "stack by type, unseen aging cards left out (R26)"),
+        _shares("discard", NUM_FIGHTING, "Robinson discard pile by type"),
+        _shares("destroyed", NUM_FIGHTING, "destroyed cards by type"),
+        _shares("hazard_discard", NUM_HAZARD_TYPES, "hazard discard pile by type"),
+        _shares("hazard_stack", NUM_HAZARD_TYPES, "hazard stack by type (order hidden)"),
+        _shares("unknown_aging", NUM_AGING_TYPES, "aging stack + unseen aging cards, by type"),
+    )
+
+
+@dataclass(frozen=True)
+class Layout:
+    """Named pieces laid end to end; ``offsets[name]`` is where a piece starts."""
+
+    pieces: tuple[Piece, ...]
+
+    @property
+    def size(self) -> int:
+        return sum(p.size for p in self.pieces)
+
+    @property
+    def offsets(self) -> dict[str, int]:
+        out, at = {}, 0
+        for piece in self.pieces:
+            out[piece.name] = at
+            at += piece.size
+        return out
+
+    def slice(self, name: str) -> slice:
+        start = self.offsets[name]
+        return slice(start, start + self[name].size)
+
+    def __getitem__(self, name: str) -> Piece:
+        for piece in self.pieces:
+            if piece.name == name:
+                return piece
+        raise KeyError(f"no piece {name!r} in the layout; pieces: {[p.name for p in self.pieces]}")
+
+    def bounds(self) -> tuple[np.ndarray, np.ndarray]:
+        low = np.concatenate([np.full(p.size, p.low, np.float32) for p in self.pieces])
+        high = np.concatenate([np.full(p.size, p.high, np.float32) for p in self.pieces])
+        return low, high
+
+    def names(self) -> list[str]:
+        """A name for every entry, e.g. ``table[3].value`` (for inspecting a vector)."""
+        names: list[str] = []
+        for piece in self.pieces:
+            names += _entry_names(piece)
+        return names
+
+
+FLAT_LAYOUT = Layout(_flat_pieces())
+FLAT_SIZE = FLAT_LAYOUT.size
+
+
+# ------------------------------------------------------------------ lookup tables
+
+
+def _card_feature_rows() -> np.ndarray:
+    """``rows[card]``: the card features of a physical card (zeros for non-fighting cards)."""
+    rows = np.zeros((NUM_CARDS, CARD_FEATURES), np.float32)
+    for card in range(NUM_CARDS):
+        if KIND[card] not in _FIGHTING_KINDS:
+            continue
+        rows[card, 0] = 1.0
+        rows[card, 1] = VALUE[card] / _VALUE_SCALE
+        rows[card, 2 + _FIGHTING_KINDS.index(KIND[card])] = 1.0
+        if ABILITY[card] != Ability.NONE:
+            rows[card, 2 + len(_FIGHTING_KINDS) + _ABILITIES.index(ABILITY[card])] = 1.0
+    return rows
+
+
+def _flag_rows() -> np.ndarray:
+    """``rows[flags]``: the four flag bits as floats (left, used, down, doubled)."""
+    rows = np.zeros((16, 4), np.float32)
+    for flags in range(16):
+        rows[flags] = [bool(flags & bit) for bit in (LEFT, USED, DOWN, DOUBLED)]
+    return rows
+
+
+CARD_ROWS = _card_feature_rows()
+FLAG_ROWS = _flag_rows()
+#: ``SLOT_ROWS[card * 16 + flags]``: a table slot's card features and flags in one row.
+SLOT_ROWS = np.concatenate(
+    [
+        np.repeat(CARD_ROWS, 16, axis=0),
+        np.zeros((NUM_CARDS * 16, 1), np.float32),
+        np.tile(FLAG_ROWS, (NUM_CARDS, 1)),
+    ],
+    axis=1,
+)
+_HAZARD_POS = [
+    _FIGHTING_POS[CARD_TYPE[c]] - HAZARD_SLICE.start if KIND[c] == Kind.HAZARD else -1
+    for c in range(NUM_CARDS)
+]
+_PIRATE_CARD_POS = [
+    _PIRATE_POS[CARD_TYPE[c]] if KIND[c] == Kind.PIRATE else -1 for c in range(NUM_CARDS)
+]
+_TARGET_POS = {a: i for i, a in enumerate(TARGET_ABILITIES)}
+_SCALAR_SCALE = np.array([1.0 / s.divisor for s in FLAT_SCALARS], np.float32)
+
+
+def _pile_index(types: slice) -> tuple[list[int], np.ndarray]:
+    """Per card: its position within the fighting types ``types`` (-1 for other cards), and
+    ``1 / copies`` of each of those types."""
+    positions = [-1] * NUM_CARDS
+    for card in range(NUM_CARDS):
+        position = _FIGHTING_POS.get(CARD_TYPE[card], -1)
+        if types.start <= position < types.stop:
+            positions[card] = position - types.start
+    inverse = np.array([1.0 / CARD_TYPES[t].count for t in FIGHTING_TYPES[types]], np.float32)
+    return positions, inverse
+
+
+_ROBINSON_INDEX = _pile_index(slice(0, NUM_FIGHTING))
+_HAZARD_INDEX = _pile_index(HAZARD_SLICE)
+_AGING_INDEX = _pile_index(AGING_SLICE)
+
+
+def fight_numbers(game: Game) -> tuple[int, int]:
+    """``(fight_total, fight_value)`` during a fight, ``(0, 0)`` outside one."""
+    if game.hazard < 0:
+        return 0, 0
+    return game.fight_total(), game.fight_value()
+
+
+def _scalars(game: Game, total: int, value: int, values: list[int]) -> list[float]:
+    """Raw scalar values in :data:`FLAT_SCALARS` order."""
+    targeting = game.phase == Phase.TARGET
+    fighting = game.hazard >= 0
+    overflow = values[FLAT_TABLE_SLOTS:]
+    return [
+        game.life,
+        game.reserve,
+        len(game.stack),
+        len(game.unseen),
+        game.known_top,
+        len(game.discard),
+        len(game.destroyed),
+        len(game.aging),
+        len(game.hazard_stack),
+        len(game.hazard_discard),
+        game.fights,
+        len(game.beaten),
+        len(game.table),
+        game.free_total if fighting else 0,
+        game.free_total - game.free_used if fighting else 0,
+        game.step_down if fighting else 0,
+        value,
+        total,
+        game.budget,
+        game.exchanges_left if targeting else 0,
+        game.sort_placed,
+        len(overflow),
+        sum(overflow),
+    ]
+
+
+def _pile_keys(game: Game) -> tuple[tuple[int, ...], ...]:
+    """What each counted pile depends on, in :data:`PILE_PIECES` order."""
+    unseen = tuple(game.unseen)
+    return (
+        (*game.stack, -1, *unseen),
+        tuple(game.discard),
+        tuple(game.destroyed),
+        tuple(game.hazard_discard),
+        tuple(game.hazard_stack),
+        (*game.aging, -1, *unseen),
+    )
+
+
+def _pile_cards(game: Game, pile: int) -> list[int]:
+    """The cards counted in pile number ``pile`` of :data:`PILE_PIECES`."""
+    if pile == 0:
+        return [c for c in game.stack if c not in game.unseen] if game.unseen else game.stack
+    if pile == 5:
+        return game.aging + game.unseen
+    return (game.discard, game.destroyed, game.hazard_discard, game.hazard_stack)[pile - 1]
+
+
+_PILE_INDEX = (
+    _ROBINSON_INDEX,
+    _ROBINSON_INDEX,
+    _ROBINSON_INDEX,
+    _HAZARD_INDEX,
+    _HAZARD_INDEX,
+    _AGING_INDEX,
+)
+
+
+class FlatEncoder:
+    """The flat ``float32`` observation (``observation="flat"``), laid out by
+    :data:`FLAT_LAYOUT`. ``encode(game)`` returns a new array; ``encode_into(game, out)``
+    fills a given one (e.g. a row of a batch).
+
+    The encoder keeps the last encoding: the table block and each pile's counts are
+    recomputed only when the table or that pile changed (each is a pure function of its key),
+    so encoding the next state of a game costs little more than its changes."""
+
+    name = "flat"
+
+    def __init__(self) -> None:
+        low, high = FLAT_LAYOUT.bounds()
+        self.space = spaces.Box(low=low, high=high, dtype=np.float32)
+        self._buf = np.zeros(FLAT_SIZE, np.float32)
+        off = FLAT_LAYOUT.offsets
+        self._off = off
+        self._scalars = self._buf[off[FLAT_SCALARS[0].name] : off[FLAT_SCALARS[-1].name] + 1]
+        self._volatile_end = off["table"]
+        self._table = self._buf[FLAT_LAYOUT.slice("table")].reshape(
+            FLAT_TABLE_SLOTS, TABLE_FEATURES
+        )
+        self._piles = [self._buf[FLAT_LAYOUT.slice(name)] for name in PILE_PIECES]
+        self._pile_keys: list[tuple[int, ...] | None] = [None] * len(PILE_PIECES)
+        self._table_key: tuple[object, ...] | None = ()
+
+    def encode(self, game: Game) -> np.ndarray:
+        self._update(game)
+        return self._buf.copy()
+
+    def encode_into(self, game: Game, out: np.ndarray) -> None:
+        """Overwrite ``out`` (shape ``(FLAT_SIZE,)``, float32) with the encoding of ``game``."""
+        self._update(game)
+        out[:] = self._buf
+
+    def _update(self, game: Game) -> None:
+        buf, off = self._buf, self._off
+        buf[: self._volatile_end] = 0.0
+        total, value = fight_numbers(game)
+        values = game.card_values() if game.table else []
+        hot = [
+            off["level"] + game.level - 1,
+            off["step"] + game.step,
+            off["phase"] + game.phase,
+        ]
+        self._scalars[:] = _scalars(game, total, value, values)
+        self._scalars *= _SCALAR_SCALE
+        self._fight_and_offer(game, hot)
+        self._cards(game.sort_taken, off["sort_hand"], SORT_SIZE)
+        if game.known_top:
+            top = game.stack[-1 : -1 - min(game.known_top, FLAT_KNOWN_TOP) : -1]
+            self._cards(top, off["known_top"], FLAT_KNOWN_TOP)
+        buf[hot] = 1.0
+        self._update_table(game, values)
+        self._update_piles(game)
+
+    def _fight_and_offer(self, game: Game, hot: list[int]) -> None:
+        buf, off = self._buf, self._off
+        if game.phase == Phase.TARGET:
+            hot.append(off["resolving"] + _TARGET_POS[game.resolving])
+        if game.hazard >= 0:
+            if game.step == PIRATES:
+                hot.append(off["fight_pirate"] + _PIRATE_CARD_POS[game.hazard])
+            else:
+                hot.append(off["fight_hazard"] + _HAZARD_POS[game.hazard])
+        step = min(game.step, 2)
+        for k, card in enumerate(game.offer):
+            hot.append(off["offer"] + k * NUM_HAZARD_TYPES + _HAZARD_POS[card])
+            buf[off["offer_values"] + 2 * k] = FREE[card] / _VALUE_SCALE
+            buf[off["offer_values"] + 2 * k + 1] = HAZARD_VALUES[card][step] / _VALUE_SCALE
+        for k, card in enumerate(game.pirates):
+            hot.append(off["pirates"] + k * NUM_PIRATE_TYPES + _PIRATE_CARD_POS[card])
+
+    def _cards(self, cards: list[int], start: int, slots: int) -> None:
+        if cards:
+            block = self._buf[start : start + slots * CARD_FEATURES]
+            block.reshape(slots, CARD_FEATURES)[: len(cards)] = CARD_ROWS[cards[:slots]]
+
+    def _update_table(self, game: Game, values: list[int]) -> None:
+        source = game.source if game.phase == Phase.TARGET else -1
+        key = (tuple(game.table), tuple(game.flags), source)
+        if key == self._table_key:
+            return
+        self._table_key = key
+        block = self._table
+        block.fill(0.0)
+        n = min(len(game.table), FLAT_TABLE_SLOTS)
+        if n:
+            rows = [
+                card * 16 + flags
+                for card, flags in zip(game.table[:n], game.flags[:n], strict=True)
+            ]
+            np.take(SLOT_ROWS, rows, axis=0, out=block[:n, : TABLE_FEATURES - 1])
+            block[:n, CARD_FEATURES] = values[:n]
+            block[:n, CARD_FEATURES] /= _VALUE_SCALE
+        if 0 <= source < n:
+            block[source, TABLE_FEATURES - 1] = 1.0
+
+    def _update_piles(self, game: Game) -> None:
+        for pile, key in enumerate(_pile_keys(game)):
+            if key == self._pile_keys[pile]:
+                continue
+            self._pile_keys[pile] = key
+            positions, inverse = _PILE_INDEX[pile]
+            counts = [0] * len(inverse)
+            for card in _pile_cards(game, pile):
+                counts[positions[card]] += 1
+            view = self._piles[pile]
+            view[:] = counts
+            view *= inverse
+
+
+# ------------------------------------------------------------------ dict encoding
+
+
+def _counts_space() -> spaces.Box:
+    high = np.array([CARD_TYPES[t].count for t in FIGHTING_TYPES], np.int64)
+    return spaces.Box(low=0, high=high, shape=(NUM_FIGHTING,), dtype=np.int64)
+
+
+#: Integer scalars of the dict encoding (key ``"numbers"``), in order, with bounds.
+DICT_NUMBERS: tuple[Scalar, ...] = tuple(
+    Scalar(s.name, 1, s.low, s.high, s.meaning)
+    for s in FLAT_SCALARS
+    if not s.name.startswith("overflow")
+)
+
+#: Count vectors of the dict encoding: key -> meaning.
+DICT_PILES = {
+    "stack_known": "Robinson stack by type, unseen aging cards excluded (R26)",
+    "discard": "Robinson discard pile by type",
+    "destroyed": "destroyed cards by type",
+    "hazard_discard": "hazard discard pile by type",
+    "hazard_stack": "hazard stack by type (its order is hidden)",
+    "unknown_aging": "aging stack + unseen aging cards in the stack, by type",
+}
+
+
+def _dict_space() -> spaces.Dict:
+    numbers_low = np.array([s.low for s in DICT_NUMBERS], np.int64)
+    numbers_high = np.array([s.high for s in DICT_NUMBERS], np.int64)
+    slot_codes = spaces.MultiDiscrete(np.full(MAX_SLOTS, NUM_CODES, np.int64))
+    return spaces.Dict(
+        {
+            "level": spaces.Discrete(4),
+            "step": spaces.Discrete(4),
+            "phase": spaces.Discrete(len(Phase)),
+            "numbers": spaces.Box(numbers_low, numbers_high, dtype=np.int64),
+            **{key: _counts_space() for key in DICT_PILES},
+            "hazard": spaces.Discrete(NUM_CODES),
+            "offer": spaces.MultiDiscrete([NUM_CODES, NUM_CODES]),
+            "pirates": spaces.MultiDiscrete([NUM_CODES, NUM_CODES]),
+            "beaten": spaces.MultiDiscrete([NUM_CODES, NUM_CODES]),
+            "resolving": spaces.Discrete(len(Ability)),
+            "source": spaces.Discrete(MAX_SLOTS + 1),
+            "sort_hand": spaces.MultiDiscrete(np.full(SORT_SIZE, NUM_CODES, np.int64)),
+            "known_top": slot_codes,
+            "table_card": slot_codes,
+            "table_left": spaces.MultiBinary(MAX_SLOTS),
+            "table_used": spaces.MultiBinary(MAX_SLOTS),
+            "table_down": spaces.MultiBinary(MAX_SLOTS),
+            "table_doubled": spaces.MultiBinary(MAX_SLOTS),
+            "table_value": spaces.Box(
+                2 * MIN_CARD_VALUE, 2 * MAX_CARD_VALUE, (MAX_SLOTS,), np.int64
+            ),
+        }
+    )
+
+
+#: What each key of the dict encoding holds (README table).
+DICT_KEYS = {
+    "level": "level - 1",
+    "step": "0 green, 1 yellow, 2 red, 3 pirates",
+    "phase": "pending decision (friday_env.Phase)",
+    "numbers": "integer scalars: " + ", ".join(s.name for s in DICT_NUMBERS),
+    **{key: f"{meaning}, counts over cards.FIGHTING_TYPES" for key, meaning in DICT_PILES.items()},
+    "hazard": "card code of the hazard or pirate fought (0 outside a fight)",
+    "offer": "card codes of the hazards offered",
+    "pirates": "card codes of the undefeated pirates, in choice order",
+    "beaten": "card codes of the beaten pirates",
+    "resolving": "TARGET: the ability being resolved (cards.Ability), else 0",
+    "source": "TARGET: 1 + table slot of the card whose ability resolves, else 0",
+    "sort_hand": "sort 3 cards: card codes of the taken cards",
+    "known_top": "card codes of the known top stack cards, top first",
+    "table_card": "card code per table slot (0 = empty)",
+    "table_left": "per slot: drawn free (left side)",
+    "table_used": "per slot: ability used",
+    "table_down": "per slot: destroyed (face down)",
+    "table_doubled": "per slot: value doubled",
+    "table_value": "per slot: current value (doubling, destroying, highest = 0 applied)",
+}
+
+
+def _codes(cards: list[int], size: int) -> np.ndarray:
+    out = np.zeros(size, np.int64)
+    if cards:
+        out[: len(cards)] = CARD_CODE[cards[:size]]
+    return out
+
+
+def _type_counts(cards: list[int]) -> np.ndarray:
+    counts = np.zeros(NUM_FIGHTING, np.int64)
+    for card in cards:
+        counts[_FIGHTING_POS[CARD_TYPE[card]]] += 1
+    return counts
+
+
+class DictEncoder:
+    """The structured observation (``observation="dict"``): named integer arrays, card
+    codes per :data:`CODE_OF_TYPE` (0 = no card). Keys and meanings: :data:`DICT_KEYS`."""
+
+    name = "dict"
+
+    def __init__(self) -> None:
+        self.space = _dict_space()
+
+    def encode(self, game: Game) -> dict[str, Any]:
+        total, value = fight_numbers(game)
+        values = game.card_values() if game.table else []
+        numbers = _scalars(game, total, value, values)[: len(DICT_NUMBERS)]
+        targeting = game.phase == Phase.TARGET
+        unseen = set(game.unseen)
+        obs: dict[str, Any] = {
+            "level": np.int64(game.level - 1),
+            "step": np.int64(game.step),
+            "phase": np.int64(game.phase),
+            "numbers": np.array(numbers, np.int64),
+            "stack_known": _type_counts([c for c in game.stack if c not in unseen]),
+            "discard": _type_counts(game.discard),
+            "destroyed": _type_counts(game.destroyed),
+            "hazard_discard": _type_counts(game.hazard_discard),
+            "hazard_stack": _type_counts(game.hazard_stack),
+            "unknown_aging": _type_counts(game.aging + game.unseen),
+            "hazard": np.int64(CARD_CODE[game.hazard] if game.hazard >= 0 else 0),
+            "offer": _codes(game.offer, 2),
+            "pirates": _codes(game.pirates, 2),
+            "beaten": _codes(game.beaten, 2),
+            "resolving": np.int64(game.resolving if targeting else 0),
+            "source": np.int64(game.source + 1 if targeting else 0),
+            "sort_hand": _codes(game.sort_taken, SORT_SIZE),
+            "known_top": _codes(game.stack[::-1][: game.known_top], MAX_SLOTS),
+            "table_card": _codes(game.table, MAX_SLOTS),
+        }
+        flags = np.zeros(MAX_SLOTS, np.int64)
+        flags[: len(game.flags)] = game.flags
+        for key, bit in (("left", LEFT), ("used", USED), ("down", DOWN), ("doubled", DOUBLED)):
+            obs[f"table_{key}"] = ((flags & bit) != 0).astype(np.int8)
+        table_value = np.zeros(MAX_SLOTS, np.int64)
+        table_value[: len(values)] = values
+        obs["table_value"] = table_value
+        return obs
+
+
+# ------------------------------------------------------------- flat + mask encoding
+
+
+def action_mask(game: Game, dtype: type = np.bool_) -> np.ndarray:
+    """The legal actions of ``game`` as a ``NUM_ACTIONS`` mask (all False once it is over)."""
+    mask = np.zeros(NUM_ACTIONS, dtype)
+    mask[game.legal_actions()] = 1
+    return mask
+
+
+class FlatMaskEncoder:
+    """``{"observation": flat vector, "action_mask": int8 mask}`` (``observation="flat_mask"``),
+    the PettingZoo convention, for policies that take the mask from the observation."""
+
+    name = "flat_mask"
+
+    def __init__(self) -> None:
+        self.flat = FlatEncoder()
+        self.space = spaces.Dict(
+            {
+                "observation": self.flat.space,
+                "action_mask": spaces.Box(0, 1, (NUM_ACTIONS,), np.int8),
+            }
+        )
+
+    def encode(self, game: Game) -> dict[str, np.ndarray]:
+        return {"observation": self.flat.encode(game), "action_mask": action_mask(game, np.int8)}
+
+
+ENCODERS = {"flat": FlatEncoder, "dict": DictEncoder, "flat_mask": FlatMaskEncoder}
+
+
+def make_encoder(name: str) -> FlatEncoder | DictEncoder | FlatMaskEncoder:
+    """The encoder called ``name`` (see :data:`ENCODERS`)."""
+    if name not in ENCODERS:
+        raise ValueError(f"unknown observation encoder {name!r}; choose one of {sorted(ENCODERS)}")
+    return ENCODERS[name]()
+
+
+# ------------------------------------------------------------------- entry names
+
+
+def _entry_names(piece: Piece) -> list[str]:
+    if piece.name in ("table", "sort_hand", "known_top"):
+        per = TABLE_FEATURES if piece.name == "table" else CARD_FEATURES
+        features = _card_feature_names()[:per] + _TABLE_EXTRA[: per - CARD_FEATURES]
+        return [f"{piece.name}[{i}].{f}" for i in range(piece.size // per) for f in features]
+    if piece.size == 1:
+        return [piece.name]
+    return [f"{piece.name}[{i}]" for i in range(piece.size)]
+
+
+_TABLE_EXTRA = ["value_now", "left", "used", "down", "doubled", "source"]
+
+
+def _card_feature_names() -> list[str]:
+    kinds = [f"kind={k.name.lower()}" for k in _FIGHTING_KINDS]
+    abilities = [f"ability={a.name.lower()}" for a in _ABILITIES]
+    return ["present", "value", *kinds, *abilities]
