@@ -121,10 +121,16 @@ def test_r25_score_of_a_lost_game_has_no_life_points():
 
 
 def _mid_game() -> Game:
-    """A level-2 game in a fight with an unseen aging card in the stack."""
-    game = Game.new(level=2, seed=11)
-    play(game, act.CHOOSE_HAZARD_0, act.DRAW_FREE)
-    assert len(game.unseen) == 1
+    """A level-2 fight with an unseen aging card in the stack and hidden orders everywhere."""
+    game = fight(
+        "further/food",
+        level=2,
+        robinson_stack=["weak", "genius", "stupid", "focused", "distracted", "eating", "weak"],
+        robinson_discard=["distracted"],
+        aging_stack=["hungry", "scared", "very tired", "moronic", "suicidal", "very hungry"],
+    )
+    play(game, act.DRAW_FREE)
+    assert keys(game.unseen) == ["stupid"]
     return game
 
 
@@ -168,7 +174,7 @@ def test_r26_a_sorted_order_is_public_and_the_rest_is_not():
 
 def test_r26_determinized_keeps_the_public_information():
     game = _mid_game()
-    play(game, act.DRAW_PAID)
+    play(game, act.DRAW_FREE)
     for seed in range(5):
         sample = determinized(game, seed)
         assert public_view(sample) == public_view(game)
