@@ -376,7 +376,8 @@ def test_r16_take_three_discard_one_and_choose_the_order():
     assert game.phase == Phase.SORT_DISCARD  # three taken: no more
     assert game.legal_actions() == [act.SORT_KEEP_ALL] + [act.SORT_DISCARD_0 + k for k in range(3)]
     play(game, act.SORT_DISCARD_0 + sort_index(game, "distracted"))
-    assert game.phase == Phase.SORT_ORDER
+    assert game.phase == Phase.SORT_ORDER  # at most one discarded: only the order is left
+    assert game.legal_actions() == [act.SORT_PLACE_0, act.SORT_PLACE_0 + 1]
     play(game, act.SORT_PLACE_0 + sort_index(game, "genius"))  # genius on top
     assert game.phase == Phase.FIGHT  # the last card goes back by itself (D04)
     assert top_first(game) == ["genius", "weak", "focused"]
@@ -574,3 +575,16 @@ def test_r19_aging_ability_is_cancelled_when_the_card_leaves():
     assert sorted(game.card_values()) == [0, 0, 2]  # one of the two 2s counts 0
     play(game, act.END_FIGHT)  # 2 against 4: lost by 2, no penalty
     assert (game.life, game.budget, game.phase) == (18, 2, Phase.LOSS_DESTROY)
+
+
+def test_r19_destroying_a_scared_card_cancels_highest_card_zero():
+    stack = ["raft/realization", "scared", "genius"]
+    game = fight("further/food", robinson_stack=stack)
+    play(game, *[act.DRAW_FREE] * 3)
+    assert game.fight_total() == 0
+    use(game, "raft/realization")
+    target(game, "scared")
+    assert game.fight_total() == 2
+    play(game, act.END_FIGHT)  # won
+    assert keys(game.destroyed) == ["scared"]
+    assert bag(game.discard) == ["further/food", "genius", "raft/realization"]

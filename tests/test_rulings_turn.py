@@ -308,6 +308,16 @@ def test_r07_free_draws_come_back_when_stop_card_goes_below():
     assert act.DRAW_FREE not in game.legal_actions()  # 3 of 3 used
 
 
+def test_r07_stop_card_exchanged_onto_the_left_stops_free_draws():
+    stack = ["further/strategy", "distracted", "very tired", "genius"]
+    game = fight("animals/vision", robinson_stack=stack)
+    play(game, act.DRAW_FREE, act.DRAW_FREE)
+    use(game, "further/strategy")
+    play(game, act.TARGET_0 + 1)  # distracted out, very tired on its (left) spot
+    assert table(game) == ["further/strategy", "very tired"] and game.flags[1] & LEFT
+    assert game.free_used == 2 and act.DRAW_FREE not in game.legal_actions()
+
+
 # ---------------------------------------------------------- R08 reshuffle
 
 
