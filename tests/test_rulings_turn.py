@@ -8,7 +8,7 @@ raft 0/1/3 (1), exploring 1/3/6 (2), further 2/5/8 (3), animals 4/7/11 (4), cann
 from __future__ import annotations
 
 import pytest
-from conftest import bag, destroy, fight, keys, play, table, top_first, use
+from conftest import bag, can_use, destroy, fight, keys, play, table, top_first, use
 
 from friday_env import Game, Phase, ScenarioError, public_view, scenario
 from friday_env import actions as act
@@ -32,7 +32,7 @@ def test_r01_life_never_rises_above_22():
     play(game, act.DRAW_FREE, act.DRAW_FREE)
     use(game, "eating")  # +2 life, but only 1 token is left in the reserve
     assert (game.life, game.reserve) == (22, 0)
-    assert act.USE_0 + 1 not in game.legal_actions()  # food: nothing left to take (R09)
+    assert not can_use(game, "raft/food")  # nothing left in the reserve to take (R09)
 
 
 def test_r01_level_4_has_20_tokens():
