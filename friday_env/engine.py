@@ -182,7 +182,10 @@ class Game:
     # ------------------------------------------------------------- randomness
 
     def _shuffle(self, cards: list[int]) -> None:
-        random.Random((self.seed << 32) | self.shuffles).shuffle(cards)
+        # A string key is hashed (SHA-512) into the generator's seed. An integer key such as
+        # ``seed << 32 | k`` is not: Mersenne Twister adds each key word's index to it, so
+        # seed 0's k-th shuffle equalled seed k-1's (seeds 0 and 1 dealt the same stack).
+        random.Random(f"{self.seed}:{self.shuffles}").shuffle(cards)
         self.shuffles += 1
 
     def _shuffled(self, cards: list[int]) -> list[int]:

@@ -169,17 +169,17 @@ def _to_the_pirates() -> tuple[Game, Policy]:
         aging_stack=["scared", "very tired", "moronic"],
         pirates=["pirate/half", "pirate/aging"],
         life=16,
-        seed=11,
+        seed=20,
     )  # fmt: skip
-    return game, POLICIES["greedy"](random.Random(11))
+    return game, POLICIES["greedy"](random.Random(20))
 
 
 RANDOM_PLAY = "uniformly random legal play"
 
 GOLDEN: tuple[Golden, ...] = (
-    Golden("level1-random", f"level 1, seed 356, {RANDOM_PLAY}", _seeded(1, "random", 356)),
-    Golden("level2-greedy", "level 2, seed 92, the greedy player", _seeded(2, "greedy", 92)),
-    Golden("level4-random", f"level 4, seed 358, {RANDOM_PLAY}", _seeded(4, "random", 358)),
+    Golden("level1-random", f"level 1, seed 175, {RANDOM_PLAY}", _seeded(1, "random", 175)),
+    Golden("level2-greedy", "level 2, seed 209, the greedy player", _seeded(2, "greedy", 209)),
+    Golden("level4-random", f"level 4, seed 208, {RANDOM_PLAY}", _seeded(4, "random", 208)),
     Golden(
         "scenario-pirates",
         "level 3 scenario from the red step to the pirates, the greedy player",
