@@ -41,6 +41,13 @@ def _choice(name: str, value: object, allowed: tuple[str, ...]) -> str:
     return value
 
 
+def _is_action_id(action: object) -> bool:
+    """An integer id of ``Discrete(NUM_ACTIONS)`` (numpy integers too; bools and floats not,
+    as the engine refuses them)."""
+    is_int = isinstance(action, (int, np.integer)) and not isinstance(action, (bool, np.bool_))
+    return is_int and 0 <= int(action) < NUM_ACTIONS
+
+
 class FridayEnv(gym.Env[Any, np.int64]):
     """Friedemann Friese's solo deck-building game *Friday*, one decision per step.
 
@@ -168,7 +175,7 @@ class FridayEnv(gym.Env[Any, np.int64]):
             description = game.describe(action) if self.render_mode else ""
             game.apply(action)
         except IllegalActionError:
-            if self.illegal_action == "raise" or not self.action_space.contains(action):
+            if self.illegal_action == "raise" or not _is_action_id(action):
                 raise
             return self._illegal_loss(action)
         self._steps += 1
