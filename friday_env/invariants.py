@@ -239,12 +239,31 @@ def _check_table(game: Game) -> list[str]:
             problems.append(f"slot {slot} has unknown flags {flags}")
         if flags & USED and _ABILITY[card] not in _CHOSEN_ABILITIES:
             problems.append(f"slot {slot} ({_TYPES[card].key}) is used but has no such ability")
+    problems += _check_spent(game)
     if game.hazard >= 0:
         left = sum(1 for f in game.flags if f & LEFT)
         if left != game.free_used:
             problems.append(f"{left} cards on the left but {game.free_used} free draws used")
     elif game.table:
         problems.append(f"cards on the table outside a fight: {game.table}")
+    return problems
+
+
+def _check_spent(game: Game) -> list[str]:
+    """D11: a table card is turned (used) exactly when its ability was used in this fight,
+    even if it left the table and came back."""
+    spent = game.spent
+    if game.hazard < 0:
+        return []
+    problems = []
+    if len(set(spent)) != len(spent):
+        problems.append(f"an ability is spent twice in one fight: {spent}")
+    for slot, (card, flags) in enumerate(zip(game.table, game.flags, strict=True)):
+        if bool(flags & USED) != (card in spent):
+            problems.append(
+                f"slot {slot} ({_TYPES[card].key}) used={bool(flags & USED)} but "
+                f"spent={card in spent} (D11)"
+            )
     return problems
 
 

@@ -240,6 +240,7 @@ CORRUPTIONS = {
         "1 cards taken by sort 3 in FIGHT",
     ),
     "table flags out of step": (lambda g: g.flags.pop(), "table cards but"),
+    "spent ability not turned": (lambda g: g.spent.append(g.table[0]), "spent=True (D11)"),
 }
 
 
