@@ -66,6 +66,7 @@ def scenario(
     }
     if pirates is not None:
         piles["pirates"] = pirates
+    _check_lists(piles)
     spec = {"level": level, "step": STEP_NAMES[step_index], "seed": seed_from(seed)}
     spec |= {name: list(keys) for name, keys in piles.items()}
     game = Game()
@@ -108,6 +109,15 @@ def _step_index(step: str | int) -> int:
     raise ScenarioError(f"unknown step {step!r}: steps are {', '.join(STEP_NAMES)}")
 
 
+def _check_lists(piles: dict[str, Sequence[str]]) -> None:
+    """Each pile is a list (or tuple) of keys: a string, None or a dict is a mistake."""
+    for name, keys in piles.items():
+        if isinstance(keys, str):
+            raise ScenarioError(f"{name} must be a list of card keys, not the string {keys!r}")
+        if not isinstance(keys, Sequence):
+            raise ScenarioError(f"{name} must be a list of card keys, not {keys!r}")
+
+
 def _assign_ids(level: int, piles: dict[str, Sequence[str]]) -> dict[str, list[int]]:
     """Turn keys into physical card ids, checking kinds and counts."""
     in_game = _cards_in_game(level)
@@ -116,8 +126,6 @@ def _assign_ids(level: int, piles: dict[str, Sequence[str]]) -> dict[str, list[i
         free.setdefault(CARD_TYPE[card], []).append(card)
     ids: dict[str, list[int]] = {}
     for name, keys in piles.items():
-        if isinstance(keys, str):
-            raise ScenarioError(f"{name} must be a list of card keys, not the string {keys!r}")
         ids[name] = []
         for key in keys:
             ids[name].append(_take(free, name, key, level))
