@@ -17,10 +17,12 @@ from __future__ import annotations
 from agents.heuristic_rules import (
     DEATH,
     HeuristicParams,
+    _gain,
+    bad_cards,
     best_double_gain,
-    destroy_gain,
     face_up_cards,
     life_utility,
+    with_bad_card,
 )
 from agents.knowledge import FIGHT_POINTS, WORTH, DrawPile, table_badness
 from friday_env import Game
@@ -154,17 +156,15 @@ def should_pay(game: Game, deficit: int, params: HeuristicParams) -> bool:
     than losing now. Life is valued with :func:`life_utility` (concave, death far below), so
     a big loss can make a risky paid draw the better choice."""
     cost = game.paid_draw_cost()
-    table = face_up_cards(game)
     reward = WORTH[game.hazard] + params.win_bonus
     next_cards = DrawPile(game).next_cards()
 
-    def lose(gap: int, life: int, cards: list[int]) -> float:
+    def lose(gap: int, life: int, bad: tuple[int, ...]) -> float:
         if gap > life:
             return -DEATH
-        gain = params.destroy_weight * destroy_gain(cards, gap)
-        return life_utility(life - gap, params) + gain
+        return life_utility(life - gap, params) + params.destroy_weight * _gain(bad, gap)
 
-    def pay(gap: int, life: int, cards: list[int], depth: int) -> float:
+    def pay(gap: int, life: int, bad: tuple[int, ...], depth: int) -> float:
         life -= cost
         value = 0.0
         for prob, card in next_cards:
@@ -172,11 +172,12 @@ def should_pay(game: Game, deficit: int, params: HeuristicParams) -> bool:
             if new_gap <= 0:
                 value += prob * (life_utility(life, params) + reward)
                 continue
-            after = [*cards, card]
+            after = with_bad_card(bad, card)
             best = lose(new_gap, life, after)
             if depth > 1 and life >= cost:
                 best = max(best, pay(new_gap, life, after, depth - 1))
             value += prob * best
         return value
 
-    return pay(deficit, game.life, table, 2) > lose(deficit, game.life, table)
+    bad = bad_cards(face_up_cards(game))
+    return pay(deficit, game.life, bad, 2) > lose(deficit, game.life, bad)

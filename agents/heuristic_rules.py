@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import lru_cache
 
 from agents.knowledge import WORTH, DrawPile, table_badness
 from friday_env import Game
@@ -157,7 +158,35 @@ def destroy_order(cards: list[int], budget: int) -> list[int]:
 
 def destroy_gain(cards: list[int], budget: int) -> float:
     """Deck worth gained by destroying what :func:`destroy_order` picks."""
-    return -sum(WORTH[cards[i]] for i in destroy_order(cards, budget))
+    return _gain(bad_cards(cards), budget)
+
+
+#: The order in which a loss budget destroys cards: aging first, then the worst.
+def _destroy_rank(card: int) -> tuple[bool, float]:
+    return (not IS_AGING[card], WORTH[card])
+
+
+def bad_cards(cards: list[int]) -> tuple[int, ...]:
+    """The cards a loss budget would consider destroying, in :func:`destroy_order`'s order
+    (a hashable summary: the lookahead of paying or losing caches on it)."""
+    return tuple(sorted((c for c in cards if WORTH[c] < 0), key=_destroy_rank))
+
+
+def with_bad_card(bad: tuple[int, ...], card: int) -> tuple[int, ...]:
+    """``bad`` after one more card lands on the table."""
+    if WORTH[card] >= 0:
+        return bad
+    return tuple(sorted((*bad, card), key=_destroy_rank))
+
+
+@lru_cache(maxsize=1 << 16)
+def _gain(bad: tuple[int, ...], budget: int) -> float:
+    gain = 0.0
+    for card in bad:
+        if DESTROY_COST[card] <= budget:
+            gain -= WORTH[card]
+            budget -= DESTROY_COST[card]
+    return gain
 
 
 def face_up_cards(game: Game) -> list[int]:

@@ -163,10 +163,8 @@ def table_badness(game: Game, slot: int) -> float:
     destroy, exchange or put below."""
     card = game.table[slot]
     ability = ABILITY[card]
-    badness = -fight_points(card)
-    if ability == Ability.STOP and game.flags[slot] & LEFT:
-        badness += 2.0  # it blocks the free draws (R07)
     if ability == Ability.HIGHEST_ZERO:
-        values = [VALUE[c] for c in game.table]
-        badness = max(1.0, float(max(values)))
-    return badness
+        return max(1.0, float(max(VALUE[c] for c in game.table)))
+    if ability == Ability.STOP and game.flags[slot] & LEFT:
+        return 2.0  # it blocks the free draws (R07)
+    return -FIGHT_POINTS[card]

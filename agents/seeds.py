@@ -1,0 +1,42 @@
+"""Which deals are for evaluation and which for training, fixed once for everyone.
+
+Evaluation deal ``i`` of level ``L`` has the seed ``10_000_000 + L * 1_000_000 + i``
+(``i`` below one million): every agent plays the same deals, and results are comparable
+across runs and machines. Training, tuning and fitting use seeds below
+:data:`TRAINING_SEED_LIMIT` = 10,000,000 only, so no evaluation deal is ever trained on.
+"""
+
+from __future__ import annotations
+
+from friday_env.errors import check_level
+
+#: Every training seed is below this; every evaluation seed is at or above it.
+TRAINING_SEED_LIMIT = 10_000_000
+EVAL_SEED_BASE = 10_000_000
+EVAL_SEEDS_PER_LEVEL = 1_000_000
+
+
+def evaluation_seed(level: int, index: int) -> int:
+    """The seed of evaluation deal ``index`` (0-based) of ``level``."""
+    check_level(level)
+    if not 0 <= index < EVAL_SEEDS_PER_LEVEL:
+        raise ValueError(f"evaluation deal index must be in 0..{EVAL_SEEDS_PER_LEVEL - 1}")
+    return EVAL_SEED_BASE + level * EVAL_SEEDS_PER_LEVEL + index
+
+
+def evaluation_seeds(level: int, games: int) -> list[int]:
+    """The first ``games`` evaluation seeds of ``level``."""
+    return [evaluation_seed(level, i) for i in range(games)]
+
+
+def training_seed(level: int, index: int) -> int:
+    """A training seed: ``level * 1_000_000 + index`` (``index`` below one million), always
+    below :data:`TRAINING_SEED_LIMIT` and distinct per level."""
+    check_level(level)
+    if not 0 <= index < 1_000_000:
+        raise ValueError("training deal index must be in 0..999999")
+    return level * 1_000_000 + index
+
+
+def is_evaluation_seed(seed: int) -> bool:
+    return seed >= TRAINING_SEED_LIMIT

@@ -1,0 +1,105 @@
+"""Fit the search agent's value estimate: ``python -m agents.value_fit``.
+
+Plays the heuristic on training seeds (below :data:`agents.seeds.TRAINING_SEED_LIMIT`, never
+the evaluation seeds), records the public features of every state between fights
+(:func:`agents.value.features`) with the score the game finally reached, and fits one ridge
+regression per level and step. The weights go to ``agents/value_weights.json``; the printed
+R² says how much of the final score each model explains. Deterministic: the same arguments
+write the same file.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+import numpy as np
+
+from agents.heuristic import heuristic_action
+from agents.seeds import training_seed
+from agents.value import FEATURE_NAMES, WEIGHTS_FILE, features
+from friday_env import Game, Phase
+from friday_env.engine import STEP_NAMES
+
+BETWEEN_FIGHTS = (Phase.CHOOSE_HAZARD, Phase.LAST_HAZARD, Phase.CHOOSE_PIRATE)
+
+
+def collect(level: int, games: int) -> tuple[list[int], np.ndarray, np.ndarray]:
+    """Steps, feature rows and final scores of every between-fights state of ``games``
+    heuristic games at ``level``."""
+    steps: list[int] = []
+    rows: list[np.ndarray] = []
+    targets: list[float] = []
+    for index in range(games):
+        game = Game.new(level, training_seed(level, index))
+        visited = []
+        while not game.done:
+            if game.phase in BETWEEN_FIGHTS:
+                visited.append((game.step, features(game)))
+            game.apply(heuristic_action(game))
+        for step, row in visited:
+            steps.append(step)
+            rows.append(row)
+            targets.append(float(game.score()))
+    return steps, np.array(rows), np.array(targets)
+
+
+def ridge_fit(x: np.ndarray, y: np.ndarray, ridge: float) -> np.ndarray:
+    """Least squares with an L2 penalty on every weight but the bias."""
+    penalty = ridge * np.eye(x.shape[1])
+    penalty[0, 0] = 0.0
+    return np.linalg.solve(x.T @ x + penalty, x.T @ y)
+
+
+def r_squared(x: np.ndarray, y: np.ndarray, w: np.ndarray) -> float:
+    residual = y - x @ w
+    spread = float(((y - y.mean()) ** 2).sum())
+    return 1.0 - float((residual**2).sum()) / spread if spread else 0.0
+
+
+def fit_level(level: int, games: int, ridge: float) -> tuple[dict[str, list[float]], list[str]]:
+    steps, x, y = collect(level, games)
+    weights: dict[str, list[float]] = {}
+    report = []
+    step_of = np.array(steps)
+    for step in range(len(STEP_NAMES)):
+        chosen = step_of == step
+        if chosen.sum() < 2 * x.shape[1]:
+            raise RuntimeError(f"level {level}: too few {STEP_NAMES[step]} states to fit")
+        w = ridge_fit(x[chosen], y[chosen], ridge)
+        weights[str(step)] = [round(float(v), 6) for v in w]
+        r2 = r_squared(x[chosen], y[chosen], w)
+        report.append(
+            f"level {level} {STEP_NAMES[step]:8} {int(chosen.sum()):6} states  R² {r2:.3f}"
+        )
+    return weights, report
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m agents.value_fit", description=__doc__)
+    parser.add_argument("--games", type=int, default=3000, help="heuristic games per level")
+    parser.add_argument("--ridge", type=float, default=1.0, help="L2 penalty")
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--out", type=Path, default=WEIGHTS_FILE)
+    args = parser.parse_args(argv)
+    levels = [1, 2, 3, 4]
+    with ProcessPoolExecutor(args.workers) as pool:
+        results = list(pool.map(fit_level, levels, [args.games] * 4, [args.ridge] * 4))
+    for _, report in results:
+        print("\n".join(report))
+    data = {
+        "features": list(FEATURE_NAMES),
+        "games_per_level": args.games,
+        "ridge": args.ridge,
+        "weights": {str(level): w for level, (w, _) in zip(levels, results, strict=True)},
+    }
+    args.out.write_text(json.dumps(data, indent=1) + "\n")
+    print(f"wrote {args.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
