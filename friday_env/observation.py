@@ -724,17 +724,17 @@ def make_encoder(name: str) -> FlatEncoder | DictEncoder | FlatMaskEncoder:
 def _entry_names(piece: Piece) -> list[str]:
     if piece.name in ("table", "sort_hand", "known_top"):
         per = TABLE_FEATURES if piece.name == "table" else CARD_FEATURES
-        features = _card_feature_names()[:per] + _TABLE_EXTRA[: per - CARD_FEATURES]
+        features = card_feature_names()[:per] + TABLE_EXTRA_FEATURES[: per - CARD_FEATURES]
         return [f"{piece.name}[{i}].{f}" for i in range(piece.size // per) for f in features]
     if piece.size == 1:
         return [piece.name]
     return [f"{piece.name}[{i}]" for i in range(piece.size)]
 
 
-_TABLE_EXTRA = ["value_now", "left", "used", "down", "doubled", "source"]
+TABLE_EXTRA_FEATURES = ["value_now", "left", "used", "down", "doubled", "source"]
 
 
-def _card_feature_names() -> list[str]:
+def card_feature_names() -> list[str]:
     kinds = [f"kind={k.name.lower()}" for k in _FIGHTING_KINDS]
     abilities = [f"ability={a.name.lower()}" for a in _ABILITIES]
     return ["present", "value", *kinds, *abilities]

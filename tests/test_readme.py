@@ -1,0 +1,49 @@
+"""The README's card and environment sections are generated from the code and up to date."""
+
+from __future__ import annotations
+
+import pytest
+
+from friday_env import actions as act
+from friday_env.observation import FLAT_LAYOUT, FLAT_SIZE
+from friday_env.readme import README, main, rewrite
+
+
+def test_readme_generated_sections_are_up_to_date():
+    text = README.read_text(encoding="utf-8")
+    assert rewrite(text) == text, "README.md is out of date: run python -m friday_env.readme"
+
+
+def test_check_mode_reports_an_outdated_readme(tmp_path, capsys):
+    stale = README.read_text(encoding="utf-8").replace("| `genius` |", "| `genious` |")
+    path = tmp_path / "README.md"
+    path.write_text(stale, encoding="utf-8")
+    assert main(["--check", "--readme", str(path)]) == 1
+    assert "out of date" in capsys.readouterr().out
+    assert main(["--readme", str(path)]) == 0
+    assert main(["--check", "--readme", str(path)]) == 0
+    assert path.read_text(encoding="utf-8") == README.read_text(encoding="utf-8")
+
+
+def test_rewrite_touches_only_the_marked_sections_and_needs_the_markers():
+    text = (
+        "intro\n<!-- section:cards -->\nold\n<!-- /section:cards -->\nmiddle\n"
+        "<!-- section:env -->\n<!-- /section:env -->\nend\n"
+    )
+    new = rewrite(text)
+    assert new.startswith("intro\n<!-- section:cards -->\n## Card keys")
+    assert "\n<!-- /section:cards -->\nmiddle\n<!-- section:env -->\n## The Gymnasium" in new
+    assert new.endswith("<!-- /section:env -->\nend\n")
+    assert rewrite(new) == new
+    with pytest.raises(ValueError, match="section:env"):
+        rewrite("<!-- section:cards --><!-- /section:cards -->")
+
+
+def test_readme_tables_hold_the_codes_numbers():
+    text = README.read_text(encoding="utf-8")
+    assert f"Discrete({act.NUM_ACTIONS})" in text
+    assert f"Box(float32, ({FLAT_SIZE},))" in text
+    for piece in FLAT_LAYOUT.pieces:
+        assert f"| {FLAT_LAYOUT.offsets[piece.name]} | {piece.size} | `{piece.name}` |" in text
+    assert f"| {act.USE_0}–{act.TARGET_0 - 1} | `USE_k` |" in text
+    assert "| `very stupid` | aging | -3 |" in text
