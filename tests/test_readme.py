@@ -47,3 +47,14 @@ def test_readme_tables_hold_the_codes_numbers():
         assert f"| {FLAT_LAYOUT.offsets[piece.name]} | {piece.size} | `{piece.name}` |" in text
     assert f"| {act.USE_0}–{act.TARGET_0 - 1} | `USE_k` |" in text
     assert "| `very stupid` | aging | -3 |" in text
+
+
+def test_readme_quickstart_runs(capsys):
+    text = README.read_text(encoding="utf-8")
+    section = text[text.index("<!-- section:env -->") :]
+    code = section.split("```python\n", 1)[1].split("```", 1)[0]
+    namespace: dict = {}
+    exec(compile(code, "README quickstart", "exec"), namespace)
+    assert namespace["terminated"] is True
+    assert namespace["reward"] in (-1.0, 1.0)
+    assert "draw a free card" in capsys.readouterr().out
