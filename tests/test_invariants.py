@@ -7,10 +7,13 @@ corruption: a checker that cannot fail would make the random-play tests worthles
 
 from __future__ import annotations
 
+import argparse
+import json
 import random
 
 import pytest
 
+from friday_env import GameRecord, replay, soak
 from friday_env import actions as act
 from friday_env.actions import Phase
 from friday_env.cards import KEY, VERY_STUPID_ID
@@ -302,3 +305,54 @@ def test_card_keys_in_messages_are_real_keys():
     game = _fight_with_two_cards()
     card = game.stack.pop()
     assert f"({KEY[card]}) is in no place" in " ".join(violations(game))
+
+
+# ---------------------------------------------------------------- the soak command
+
+
+def test_soak_command_reports_speed_per_level(capsys):
+    assert soak.main(["--games", "20", "--levels", "1,3", "--quiet"]) == 0
+    out = capsys.readouterr().out
+    assert "invariants checked after every action" in out
+    rows = [line.split() for line in out.splitlines() if line.split()[:1] in (["1"], ["3"])]
+    assert [row[0] for row in rows] == ["1", "3"]
+    assert all(row[1] == "20" for row in rows)  # games per level
+
+
+def test_soak_command_stops_at_a_failure_and_saves_a_replayable_report(tmp_path, capsys):
+    code = soak.main(["--games", "5", "--levels", "2", "--max-actions", "3", "--quiet",
+                      "--failures", str(tmp_path)])  # fmt: skip
+    assert code == 1
+    assert "did not end within 3 actions" in capsys.readouterr().err
+    (saved,) = tmp_path.glob("failure-*.json")
+    report = json.loads(saved.read_text())
+    assert report["level"] == 2 and len(report["actions"]) == 3
+    game = replay(GameRecord(report["origin"], report["actions"]))
+    assert game.history == report["actions"]
+
+
+@pytest.mark.parametrize(
+    ("text", "levels"), [("1-4", [1, 2, 3, 4]), ("2", [2]), ("1,3", [1, 3]), ("2-3,1", [2, 3, 1])]
+)
+def test_soak_levels_argument(text, levels):
+    assert soak.parse_levels(text) == levels
+
+
+@pytest.mark.parametrize("text", ["0", "5", "x", "1-5", ""])
+def test_soak_levels_argument_refuses_unknown_levels(text):
+    with pytest.raises(argparse.ArgumentTypeError, match="levels"):
+        soak.parse_levels(text)
+
+
+def test_soak_help_explains_the_options():
+    text = soak.build_parser().format_help()
+    for option in ("--games", "--levels", "--policy", "--start", "--no-checks", "--failures"):
+        assert option in text
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("start", ["new", "deal"])
+def test_soak_many_games_on_every_level(start, capsys):
+    """The soak run at scale (20,000 games per level): `pytest -m slow`."""
+    assert soak.main(["--games", "20000", "--levels", "1-4", "--start", start, "--quiet"]) == 0
+    assert "games/s" in capsys.readouterr().out

@@ -93,3 +93,10 @@ def test_regenerate_writes_every_file(tmp_path):
     assert main(["--regenerate", "--out", str(tmp_path)]) == 0
     for golden in GOLDEN:
         assert (tmp_path / f"{golden.name}.txt").read_text() == golden.text()
+
+
+def test_help_says_how_to_regenerate():
+    from friday_env.playthrough import build_parser
+
+    text = build_parser().format_help()
+    assert "--regenerate" in text and "--level" in text and "--golden" in text
