@@ -1,0 +1,85 @@
+"""Confidence intervals for the evaluation: Wilson for win rates, bootstrap for scores.
+
+Win rates near 0 (random play never wins) make the normal approximation useless: the Wilson
+score interval stays inside [0, 1] and is honest for 0 wins. Scores are skewed (a won game is
+worth far more than a lost one), so their mean and median get percentile bootstrap intervals,
+seeded so a report is reproducible.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from statistics import NormalDist
+
+import numpy as np
+
+DEFAULT_RESAMPLES = 2000
+
+
+def z_value(confidence: float) -> float:
+    """The two-sided normal quantile: 1.959963... for 0.95."""
+    if not 0.0 < confidence < 1.0:
+        raise ValueError(f"confidence must be between 0 and 1, got {confidence}")
+    return NormalDist().inv_cdf(0.5 + confidence / 2.0)
+
+
+def wilson_interval(successes: int, trials: int, confidence: float = 0.95) -> tuple[float, float]:
+    """Wilson score interval for a binomial proportion ``successes / trials``."""
+    if trials <= 0:
+        raise ValueError(f"trials must be positive, got {trials}")
+    if not 0 <= successes <= trials:
+        raise ValueError(f"successes must be in 0..{trials}, got {successes}")
+    z = z_value(confidence)
+    p = successes / trials
+    denominator = 1.0 + z * z / trials
+    centre = (p + z * z / (2.0 * trials)) / denominator
+    half = z * math.sqrt(p * (1.0 - p) / trials + z * z / (4.0 * trials * trials)) / denominator
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def bootstrap_interval(
+    values: Sequence[float],
+    statistic: Callable[[np.ndarray], np.ndarray] | str = "mean",
+    *,
+    confidence: float = 0.95,
+    resamples: int = DEFAULT_RESAMPLES,
+    seed: int = 0,
+) -> tuple[float, float]:
+    """Percentile bootstrap interval of ``statistic`` ("mean", "median" or a function mapping
+    a ``(resamples, n)`` array to ``resamples`` values along its last axis)."""
+    data = np.asarray(values, dtype=float)
+    if data.ndim != 1 or data.size == 0:
+        raise ValueError("bootstrap needs a non-empty 1-d sequence of values")
+    z_value(confidence)  # validates the level
+    rng = np.random.default_rng(seed)
+    samples = data[rng.integers(0, data.size, size=(resamples, data.size))]
+    if statistic == "mean":
+        estimates = samples.mean(axis=1)
+    elif statistic == "median":
+        estimates = np.median(samples, axis=1)
+    elif callable(statistic):
+        estimates = np.asarray(statistic(samples))
+    else:
+        raise ValueError(f"unknown statistic {statistic!r}: use 'mean', 'median' or a function")
+    alpha = (1.0 - confidence) / 2.0
+    low, high = np.quantile(estimates, [alpha, 1.0 - alpha])
+    return float(low), float(high)
+
+
+def paired_difference_interval(
+    first: Sequence[float],
+    second: Sequence[float],
+    *,
+    confidence: float = 0.95,
+    resamples: int = DEFAULT_RESAMPLES,
+    seed: int = 0,
+) -> tuple[float, float, float]:
+    """Mean of ``second - first`` over paired observations (the same deals) and its
+    bootstrap interval: ``(mean, low, high)``."""
+    a, b = np.asarray(first, dtype=float), np.asarray(second, dtype=float)
+    if a.shape != b.shape:
+        raise ValueError(f"paired samples differ in length: {a.size} and {b.size}")
+    diff = b - a
+    low, high = bootstrap_interval(diff, confidence=confidence, resamples=resamples, seed=seed)
+    return float(diff.mean()), low, high
