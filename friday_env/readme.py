@@ -138,6 +138,9 @@ model = MaskablePPO("MlpPolicy", make_vec_env("Friday-v0", n_envs=4, env_kwargs=
 model.learn(100_000)
 ```
 
+With `SubprocVecEnv`, use the id `"friday_env:Friday-v0"`: each worker process then imports
+`friday_env`, which registers the env there.
+
 An agent can encode engine states without an env: `friday_env.FlatEncoder().encode(game)`."""
 
 
