@@ -49,7 +49,6 @@ FIGHT_PHASES = frozenset(
         Phase.LOSS_DESTROY,
     }
 )
-_SORT_PHASES = frozenset({Phase.SORT_TAKE, Phase.SORT_DISCARD, Phase.SORT_ORDER})
 
 #: The action ids each pending decision may ever offer.
 PHASE_ACTIONS: dict[Phase, frozenset[int]] = {
