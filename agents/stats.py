@@ -35,7 +35,10 @@ def wilson_interval(successes: int, trials: int, confidence: float = 0.95) -> tu
     denominator = 1.0 + z * z / trials
     centre = (p + z * z / (2.0 * trials)) / denominator
     half = z * math.sqrt(p * (1.0 - p) / trials + z * z / (4.0 * trials * trials)) / denominator
-    return max(0.0, centre - half), min(1.0, centre + half)
+    # the bounds are exactly 0 with no successes and 1 with no failures; say so exactly
+    low = 0.0 if successes == 0 else max(0.0, centre - half)
+    high = 1.0 if successes == trials else min(1.0, centre + half)
+    return low, high
 
 
 def bootstrap_interval(

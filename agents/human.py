@@ -1,0 +1,121 @@
+"""``friday play``: play Friday in the terminal.
+
+Each decision shows the situation (:func:`friday_env.render.render_text`, open information
+only) and a numbered menu of the legal actions by name; type a number. A decision with one
+legal action is played for you and shown. ``q`` (or the end of input) stops the game.
+``--save FILE`` writes the game record (finished or not) for ``friday replay FILE``;
+``--hint`` shows what the heuristic agent would choose.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable
+
+import numpy as np
+
+from friday_env import Game, GameRecord
+from friday_env.errors import FridayError
+from friday_env.render import render_text
+
+
+class QuitGame(Exception):
+    """The player asked to stop (``q`` or end of input)."""
+
+
+class HumanAgent:
+    """A person choosing from a numbered menu of the named legal actions.
+
+    ## Description
+
+    Shows the open information of the game and the legal actions described in context
+    (``game.describe``), then reads a choice. Invalid input is explained and asked again.
+
+    ## Arguments
+
+    - ``read`` — returns one line of input per call (``input`` by default); raising
+      ``EOFError`` means the input has ended.
+    - ``write`` — prints one block of text (``print`` by default).
+    - ``hint`` — also show the heuristic agent's choice.
+    """
+
+    name = "human"
+
+    def __init__(
+        self,
+        read: Callable[[str], str] = input,
+        write: Callable[[str], None] = print,
+        hint: bool = False,
+    ) -> None:
+        self.read = read
+        self.write = write
+        self.hint = hint
+
+    def reset(self, seed: int) -> None:
+        """A person needs no seed."""
+
+    def act(self, game: Game) -> int:
+        legal = game.legal_actions()
+        self.write(render_text(game, legal=()))
+        if len(legal) == 1:
+            self.write(f"  (only choice) {game.describe(legal[0])}")
+            return legal[0]
+        for number, action in enumerate(legal, 1):
+            self.write(f"  {number:>2}. {game.describe(action)}")
+        if self.hint:
+            from agents.heuristic import heuristic_action
+
+            suggestion = legal.index(heuristic_action(game)) + 1
+            self.write(f"  hint: the heuristic would choose {suggestion}")
+        return legal[self._choose(len(legal)) - 1]
+
+    def _choose(self, options: int) -> int:
+        while True:
+            try:
+                text = self.read(f"choose 1-{options} (q to quit): ").strip().lower()
+            except EOFError:
+                raise QuitGame from None
+            if text in ("q", "quit", "exit"):
+                raise QuitGame
+            if text.isdigit() and 1 <= int(text) <= options:
+                return int(text)
+            self.write(f"  please type a number from 1 to {options}, or q to quit")
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--level", type=int, default=1, help="level 1-4 (default 1)")
+    parser.add_argument("--seed", type=int, help="the deal (default: a fresh one, printed)")
+    parser.add_argument("--save", metavar="FILE", help="write the game record to FILE at the end")
+    parser.add_argument("--hint", action="store_true", help="show the heuristic agent's choice")
+
+
+def run(args: argparse.Namespace) -> int:
+    seed = args.seed
+    if seed is None:
+        seed = int(np.random.SeedSequence().entropy % 2**31)
+    try:
+        game = Game.new(args.level, seed)
+    except (FridayError, TypeError, ValueError) as err:
+        print(f"friday play: error: {err}", file=sys.stderr)
+        return 2
+    print(f"Friday, level {args.level}, deal {seed} (replay this deal with --seed {seed})\n")
+    status = play(game, HumanAgent(hint=args.hint))
+    if args.save:
+        GameRecord.of(game).save(args.save)
+        print(f"saved the game record to {args.save} (view it with: friday replay {args.save})")
+    return status
+
+
+def play(game: Game, agent: HumanAgent) -> int:
+    """Play until the game ends (0) or the player quits (1)."""
+    try:
+        while not game.done:
+            game.apply(agent.act(game))
+    except QuitGame:
+        agent.write(f"\nstopped after {len(game.history)} actions; score now {game.score()}")
+        return 1
+    agent.write(render_text(game, legal=()))
+    outcome = "Robinson leaves the island: you won" if game.won else "Robinson is lost"
+    agent.write(f"{outcome}. Score {game.score()}.")
+    return 0
