@@ -21,6 +21,7 @@ AGENTS: dict[str, str] = {
     "random": "agents.random_agent:RandomAgent",
     "heuristic": "agents.heuristic:HeuristicAgent",
     "search": "agents.search:SearchAgent",
+    "ppo": "agents.ppo:PPOAgent",
 }
 
 
