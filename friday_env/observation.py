@@ -335,24 +335,37 @@ _PIRATE_CARD_POS = [
     _PIRATE_POS[CARD_TYPE[c]] if KIND[c] == Kind.PIRATE else -1 for c in range(NUM_CARDS)
 ]
 _TARGET_POS = {a: i for i, a in enumerate(TARGET_ABILITIES)}
-_SCALAR_SCALE = np.array([1.0 / s.divisor for s in FLAT_SCALARS], np.float32)
 
 
-def _pile_index(types: slice) -> tuple[list[int], np.ndarray]:
-    """Per card: its position within the fighting types ``types`` (-1 for other cards), and
-    ``1 / copies`` of each of those types."""
+def _pile_index(types: slice) -> tuple[list[int], list[list[float]]]:
+    """Per card: its position within the fighting types ``types`` (-1 for other cards); per
+    position: the encoded share ``count / copies`` for every possible count (float32 values,
+    so a cached and a fresh encoding are bit for bit equal)."""
     positions = [-1] * NUM_CARDS
     for card in range(NUM_CARDS):
         position = _FIGHTING_POS.get(CARD_TYPE[card], -1)
         if types.start <= position < types.stop:
             positions[card] = position - types.start
-    inverse = np.array([1.0 / CARD_TYPES[t].count for t in FIGHTING_TYPES[types]], np.float32)
-    return positions, inverse
+    shares = []
+    for t in FIGHTING_TYPES[types]:
+        copies = CARD_TYPES[t].count
+        shares.append([float(np.float32(k) / np.float32(copies)) for k in range(copies + 1)])
+    return positions, shares
 
 
 _ROBINSON_INDEX = _pile_index(slice(0, NUM_FIGHTING))
 _HAZARD_INDEX = _pile_index(HAZARD_SLICE)
 _AGING_INDEX = _pile_index(AGING_SLICE)
+#: Counted piles in :data:`PILE_PIECES` order: their card-position and share tables.
+_PILE_INDEX = (
+    _ROBINSON_INDEX,
+    _ROBINSON_INDEX,
+    _ROBINSON_INDEX,
+    _HAZARD_INDEX,
+    _HAZARD_INDEX,
+    _AGING_INDEX,
+)
+_SCALE = [1.0 / s.divisor for s in FLAT_SCALARS]
 
 
 def fight_numbers(game: Game) -> tuple[int, int]:
@@ -394,16 +407,16 @@ def _scalars(game: Game, total: int, value: int, values: list[int]) -> list[floa
     ]
 
 
-def _pile_keys(game: Game) -> tuple[tuple[int, ...], ...]:
-    """What each counted pile depends on, in :data:`PILE_PIECES` order."""
-    unseen = tuple(game.unseen)
+def _pile_sources(game: Game) -> tuple[list[int], ...]:
+    """The lists each counted pile depends on, in :data:`PILE_PIECES` order (the stack and
+    the aging pool also depend on ``game.unseen``, compared separately)."""
     return (
-        (*game.stack, -1, *unseen),
-        tuple(game.discard),
-        tuple(game.destroyed),
-        tuple(game.hazard_discard),
-        tuple(game.hazard_stack),
-        (*game.aging, -1, *unseen),
+        game.stack,
+        game.discard,
+        game.destroyed,
+        game.hazard_discard,
+        game.hazard_stack,
+        game.aging,
     )
 
 
@@ -413,17 +426,7 @@ def _pile_cards(game: Game, pile: int) -> list[int]:
         return [c for c in game.stack if c not in game.unseen] if game.unseen else game.stack
     if pile == 5:
         return game.aging + game.unseen
-    return (game.discard, game.destroyed, game.hazard_discard, game.hazard_stack)[pile - 1]
-
-
-_PILE_INDEX = (
-    _ROBINSON_INDEX,
-    _ROBINSON_INDEX,
-    _ROBINSON_INDEX,
-    _HAZARD_INDEX,
-    _HAZARD_INDEX,
-    _AGING_INDEX,
-)
+    return _pile_sources(game)[pile]
 
 
 class FlatEncoder:
@@ -431,9 +434,10 @@ class FlatEncoder:
     :data:`FLAT_LAYOUT`. ``encode(game)`` returns a new array; ``encode_into(game, out)``
     fills a given one (e.g. a row of a batch).
 
-    The encoder keeps the last encoding: the table block and each pile's counts are
-    recomputed only when the table or that pile changed (each is a pure function of its key),
-    so encoding the next state of a game costs little more than its changes."""
+    The encoder keeps its last encoding and rewrites only what changed: table slots whose
+    card or flags changed, and type counts whose pile changed (a draw rewrites one slot and
+    one count). Every cached entry is a pure function of what it was computed from, so any
+    sequence of states, from any games, encodes exactly as a fresh encoder would."""
 
     name = "flat"
 
@@ -443,14 +447,19 @@ class FlatEncoder:
         self._buf = np.zeros(FLAT_SIZE, np.float32)
         off = FLAT_LAYOUT.offsets
         self._off = off
-        self._scalars = self._buf[off[FLAT_SCALARS[0].name] : off[FLAT_SCALARS[-1].name] + 1]
+        first = off[FLAT_SCALARS[0].name]
+        self._scalar_index = list(range(first, first + len(FLAT_SCALARS)))
         self._volatile_end = off["table"]
         self._table = self._buf[FLAT_LAYOUT.slice("table")].reshape(
             FLAT_TABLE_SLOTS, TABLE_FEATURES
         )
+        self._slot_rows: list[int] = []  # card * 16 + flags of the encoded slots
+        self._values: list[int] | None = []
+        self._source = -1
         self._piles = [self._buf[FLAT_LAYOUT.slice(name)] for name in PILE_PIECES]
-        self._pile_keys: list[tuple[int, ...] | None] = [None] * len(PILE_PIECES)
-        self._table_key: tuple[object, ...] | None = ()
+        self._pile_lists: list[list[int] | None] = [None] * len(PILE_PIECES)
+        self._unseen: list[int] | None = None
+        self._counts = [[0] * len(shares) for _, shares in _PILE_INDEX]
 
     def encode(self, game: Game) -> np.ndarray:
         self._update(game)
@@ -466,24 +475,32 @@ class FlatEncoder:
         buf[: self._volatile_end] = 0.0
         total, value = fight_numbers(game)
         values = game.card_values() if game.table else []
-        hot = [
-            off["level"] + game.level - 1,
-            off["step"] + game.step,
-            off["phase"] + game.phase,
-        ]
-        self._scalars[:] = _scalars(game, total, value, values)
-        self._scalars *= _SCALAR_SCALE
-        self._fight_and_offer(game, hot)
+        index = list(self._scalar_index)
+        scalars = _scalars(game, total, value, values)
+        data = [raw * scale for raw, scale in zip(scalars, _SCALE, strict=True)]
+        self._fight_and_offer(game, index, data)
+        index += [off["level"] + game.level - 1, off["step"] + game.step, off["phase"] + game.phase]
+        data += [1.0] * (len(index) - len(data))
+        buf.put(index, data)
         self._cards(game.sort_taken, off["sort_hand"], SORT_SIZE)
         if game.known_top:
             top = game.stack[-1 : -1 - min(game.known_top, FLAT_KNOWN_TOP) : -1]
             self._cards(top, off["known_top"], FLAT_KNOWN_TOP)
-        buf[hot] = 1.0
         self._update_table(game, values)
         self._update_piles(game)
 
-    def _fight_and_offer(self, game: Game, hot: list[int]) -> None:
-        buf, off = self._buf, self._off
+    def _fight_and_offer(self, game: Game, index: list[int], data: list[float]) -> None:
+        """Append the offer's values to ``index``/``data``, then one-hot entries to ``index``
+        (their 1.0 data is added by the caller)."""
+        off = self._off
+        step = min(game.step, 2)
+        hot = []
+        for k, card in enumerate(game.offer):
+            index += [off["offer_values"] + 2 * k, off["offer_values"] + 2 * k + 1]
+            data += [FREE[card] / _VALUE_SCALE, HAZARD_VALUES[card][step] / _VALUE_SCALE]
+            hot.append(off["offer"] + k * NUM_HAZARD_TYPES + _HAZARD_POS[card])
+        for k, card in enumerate(game.pirates):
+            hot.append(off["pirates"] + k * NUM_PIRATE_TYPES + _PIRATE_CARD_POS[card])
         if game.phase == Phase.TARGET:
             hot.append(off["resolving"] + _TARGET_POS[game.resolving])
         if game.hazard >= 0:
@@ -491,13 +508,7 @@ class FlatEncoder:
                 hot.append(off["fight_pirate"] + _PIRATE_CARD_POS[game.hazard])
             else:
                 hot.append(off["fight_hazard"] + _HAZARD_POS[game.hazard])
-        step = min(game.step, 2)
-        for k, card in enumerate(game.offer):
-            hot.append(off["offer"] + k * NUM_HAZARD_TYPES + _HAZARD_POS[card])
-            buf[off["offer_values"] + 2 * k] = FREE[card] / _VALUE_SCALE
-            buf[off["offer_values"] + 2 * k + 1] = HAZARD_VALUES[card][step] / _VALUE_SCALE
-        for k, card in enumerate(game.pirates):
-            hot.append(off["pirates"] + k * NUM_PIRATE_TYPES + _PIRATE_CARD_POS[card])
+        index += hot
 
     def _cards(self, cards: list[int], start: int, slots: int) -> None:
         if cards:
@@ -505,37 +516,54 @@ class FlatEncoder:
             block.reshape(slots, CARD_FEATURES)[: len(cards)] = CARD_ROWS[cards[:slots]]
 
     def _update_table(self, game: Game, values: list[int]) -> None:
-        source = game.source if game.phase == Phase.TARGET else -1
-        key = (tuple(game.table), tuple(game.flags), source)
-        if key == self._table_key:
-            return
-        self._table_key = key
+        """Rewrite the slots whose card or flags changed, the value column if any value
+        changed, and the source mark if it moved."""
         block = self._table
-        block.fill(0.0)
         n = min(len(game.table), FLAT_TABLE_SLOTS)
-        if n:
-            rows = [
-                card * 16 + flags
-                for card, flags in zip(game.table[:n], game.flags[:n], strict=True)
-            ]
-            np.take(SLOT_ROWS, rows, axis=0, out=block[:n, : TABLE_FEATURES - 1])
-            block[:n, CARD_FEATURES] = values[:n]
-            block[:n, CARD_FEATURES] /= _VALUE_SCALE
-        if 0 <= source < n:
-            block[source, TABLE_FEATURES - 1] = 1.0
+        rows = [
+            card * 16 + flags for card, flags in zip(game.table[:n], game.flags[:n], strict=True)
+        ]
+        old = self._slot_rows
+        if rows != old:
+            for slot, row in enumerate(rows):
+                if slot >= len(old) or old[slot] != row:
+                    block[slot, : TABLE_FEATURES - 1] = SLOT_ROWS[row]
+            if len(old) > n:
+                block[n : len(old)] = 0.0
+            self._slot_rows = rows
+            self._values = None  # the rows written carry a zero value column
+            self._source = -1 if self._source >= n else self._source
+        values = values[:n]
+        if values != self._values:
+            block[:n, CARD_FEATURES] = [v / _VALUE_SCALE for v in values]
+            self._values = values
+        source = game.source if game.phase == Phase.TARGET and game.source < n else -1
+        if source != self._source:
+            if 0 <= self._source < len(rows):
+                block[self._source, TABLE_FEATURES - 1] = 0.0
+            if source >= 0:
+                block[source, TABLE_FEATURES - 1] = 1.0
+            self._source = source
 
     def _update_piles(self, game: Game) -> None:
-        for pile, key in enumerate(_pile_keys(game)):
-            if key == self._pile_keys[pile]:
+        """Recount the piles whose cards changed; write only the counts that changed."""
+        unseen_changed = game.unseen != self._unseen
+        if unseen_changed:
+            self._unseen = list(game.unseen)
+        for pile, cards in enumerate(_pile_sources(game)):
+            depends_on_unseen = pile in (0, 5)
+            if cards == self._pile_lists[pile] and not (depends_on_unseen and unseen_changed):
                 continue
-            self._pile_keys[pile] = key
-            positions, inverse = _PILE_INDEX[pile]
-            counts = [0] * len(inverse)
+            self._pile_lists[pile] = list(cards)
+            positions, shares = _PILE_INDEX[pile]
+            counts = [0] * len(shares)
             for card in _pile_cards(game, pile):
                 counts[positions[card]] += 1
-            view = self._piles[pile]
-            view[:] = counts
-            view *= inverse
+            view, old = self._piles[pile], self._counts[pile]
+            for position, count in enumerate(counts):
+                if count != old[position]:
+                    view[position] = shares[position][count]
+            self._counts[pile] = counts
 
 
 # ------------------------------------------------------------------ dict encoding
