@@ -64,7 +64,7 @@ def _table_lines(game: Game) -> list[str]:
     for slot, card in enumerate(game.table):
         label = card_label(card)
         lines.append(
-            f"  {slot:>2}  {label:<40} {_flag_text(game.flags[slot]):<24} counts {values[slot]}"
+            f"  {slot:>2}  {label:<46} {_flag_text(game.flags[slot]):<24} counts {values[slot]}"
         )
     lines.append(f"  total {game.fight_total()} against {game.fight_value()}")
     return lines
