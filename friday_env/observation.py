@@ -546,24 +546,44 @@ class FlatEncoder:
             self._source = source
 
     def _update_piles(self, game: Game) -> None:
-        """Recount the piles whose cards changed; write only the counts that changed."""
+        """Recount the piles whose cards changed; write only the counts that changed. A pile
+        that lost cards from its end (a draw) or gained cards at its end (a discard) is
+        updated by those cards alone."""
         unseen_changed = game.unseen != self._unseen
         if unseen_changed:
             self._unseen = list(game.unseen)
         for pile, cards in enumerate(_pile_sources(game)):
-            depends_on_unseen = pile in (0, 5)
-            if cards == self._pile_lists[pile] and not (depends_on_unseen and unseen_changed):
+            old = self._pile_lists[pile]
+            if cards == old and not (unseen_changed and pile in (0, 5)):
                 continue
             self._pile_lists[pile] = list(cards)
-            positions, shares = _PILE_INDEX[pile]
-            counts = [0] * len(shares)
-            for card in _pile_cards(game, pile):
-                counts[positions[card]] += 1
-            view, old = self._piles[pile], self._counts[pile]
-            for position, count in enumerate(counts):
-                if count != old[position]:
-                    view[position] = shares[position][count]
-            self._counts[pile] = counts
+            if old is None or (pile in (0, 5) and (game.unseen or unseen_changed)):
+                self._recount(pile, _pile_cards(game, pile))
+            elif len(cards) < len(old) and cards == old[: len(cards)]:
+                self._adjust(pile, old[len(cards) :], -1)
+            elif len(cards) > len(old) and cards[: len(old)] == old:
+                self._adjust(pile, cards[len(old) :], 1)
+            else:
+                self._recount(pile, _pile_cards(game, pile))
+
+    def _recount(self, pile: int, cards: list[int]) -> None:
+        positions, shares = _PILE_INDEX[pile]
+        counts = [0] * len(shares)
+        for card in cards:
+            counts[positions[card]] += 1
+        view, old = self._piles[pile], self._counts[pile]
+        for position, count in enumerate(counts):
+            if count != old[position]:
+                view[position] = shares[position][count]
+        self._counts[pile] = counts
+
+    def _adjust(self, pile: int, cards: list[int], change: int) -> None:
+        positions, shares = _PILE_INDEX[pile]
+        counts, view = self._counts[pile], self._piles[pile]
+        for card in cards:
+            position = positions[card]
+            counts[position] += change
+            view[position] = shares[position][counts[position]]
 
 
 # ------------------------------------------------------------------ dict encoding
