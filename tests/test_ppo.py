@@ -1,0 +1,115 @@
+"""PPOAgent: loads a checkpoint, plays legal games, plugs into ``friday eval``."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from agents.base import play_game
+from agents.cli import build_parser, main
+from agents.ppo import PPOAgent, PPOCheckpointError, default_checkpoint
+from agents.registry import AgentSpecError, make_agent
+from agents.seeds import evaluation_seeds
+from agents.train import train
+from agents.train_config import config_from_args
+from friday_env import Game
+
+
+@pytest.fixture(scope="module")
+def checkpoint(tmp_path_factory) -> Path:
+    """A policy trained for a few seconds (it plays badly, but it is a real checkpoint)."""
+    out = tmp_path_factory.mktemp("ppo")
+    args = build_parser().parse_args(
+        ["train", "--total-timesteps", "256", "--n-envs", "2", "--n-steps", "64"]
+        + ["--batch-size", "64", "--n-epochs", "1", "--eval-freq", "0", "--checkpoint-freq", "0"]
+        + ["--net-arch", "16", "--progress-bar", "false", "--out-dir", str(out)]
+    )
+    return train(config_from_args(args)).policy
+
+
+def test_plays_whole_legal_games_on_every_level(checkpoint):
+    agent = PPOAgent(model=str(checkpoint))
+    for level in (1, 2, 3, 4):
+        game = play_game(agent, level, evaluation_seeds(level, 1)[0])  # raises if illegal
+        assert game.done
+
+
+def test_deterministic_agent_repeats_itself(checkpoint):
+    agent = PPOAgent(model=str(checkpoint))
+    first = play_game(agent, 1, 123).history
+    assert play_game(agent, 1, 123).history == first
+
+
+def test_sampling_agent_uses_its_own_seeded_generator(checkpoint):
+    agent = PPOAgent(model=str(checkpoint), deterministic=0)
+    histories = [play_game(agent, 1, 77, agent_seed=s).history for s in (5, 5, 6, 7, 8)]
+    assert histories[0] == histories[1]
+    assert len({tuple(h) for h in histories}) > 1
+
+
+def test_agent_does_not_change_the_game(checkpoint):
+    agent = PPOAgent(model=str(checkpoint))
+    game = Game.new(2, 9)
+    before = game.clone()
+    action = agent.act(game)
+    assert action in game.legal_actions()
+    public = {k: v for k, v in game.__dict__.items() if k != "_legal"}  # _legal: a cache
+    assert public == {k: v for k, v in before.__dict__.items() if k != "_legal"}
+
+
+def test_missing_checkpoint_is_a_clear_error(tmp_path):
+    with pytest.raises(PPOCheckpointError, match="does not exist"):
+        PPOAgent(model=str(tmp_path / "nope.zip"))
+    with pytest.raises(AgentSpecError, match="does not exist"):
+        make_agent(f"ppo:model={tmp_path / 'nope.zip'}")
+
+
+def test_corrupt_checkpoint_is_a_clear_error(tmp_path):
+    broken = tmp_path / "broken.zip"
+    broken.write_bytes(b"not a zip at all")
+    with pytest.raises(PPOCheckpointError, match="corrupt"):
+        PPOAgent(model=str(broken))
+
+
+def test_friday_eval_with_a_given_checkpoint(checkpoint, tmp_path, capsys):
+    out = tmp_path / "eval"
+    code = main(
+        ["eval", "--agents", f"random,ppo:model={checkpoint}", "--levels", "1", "--games", "3"]
+        + ["--workers", "1", "--no-progress", "--out", str(out)]
+    )
+    assert code == 0
+    rows = [json.loads(line) for line in (out / "games.jsonl").read_text().splitlines()]
+    ppo_rows = [r for r in rows if r["agent"].startswith("ppo")]
+    assert len(ppo_rows) == 3
+    assert "ppo" in capsys.readouterr().out
+
+
+def test_friday_eval_with_a_missing_checkpoint_exits_2(tmp_path, capsys):
+    code = main(
+        ["eval", "--agents", f"ppo:model={tmp_path / 'nope.zip'}", "--levels", "1"]
+        + ["--games", "1", "--workers", "1", "--no-progress", "--out", str(tmp_path / "e")]
+    )
+    assert code == 2
+    assert "does not exist" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("level", [1, 2, 3, 4])
+def test_committed_default_checkpoints_load_and_play(level):
+    """``friday eval --agents ppo`` works out of the box: a committed policy per level that
+    fits the current observation encoder."""
+    assert default_checkpoint(level).is_file(), "run experiments/train_ppo.sh to make it"
+    game = play_game(PPOAgent(), level, evaluation_seeds(level, 1)[0])
+    assert game.done
+
+
+def test_friday_eval_with_the_default_checkpoints(tmp_path):
+    out = tmp_path / "eval"
+    code = main(
+        ["eval", "--agents", "ppo", "--levels", "1-4", "--games", "1", "--workers", "1"]
+        + ["--no-progress", "--out", str(out)]
+    )
+    assert code == 0
+    rows = [json.loads(line) for line in (out / "games.jsonl").read_text().splitlines()]
+    assert sorted(r["level"] for r in rows) == [1, 2, 3, 4]
