@@ -22,9 +22,12 @@ def checkpoint(tmp_path_factory) -> Path:
     """A policy trained for a few seconds (it plays badly, but it is a real checkpoint)."""
     out = tmp_path_factory.mktemp("ppo")
     args = build_parser().parse_args(
-        ["train", "--total-timesteps", "256", "--n-envs", "2", "--n-steps", "64"]
-        + ["--batch-size", "64", "--n-epochs", "1", "--eval-freq", "0", "--checkpoint-freq", "0"]
-        + ["--net-arch", "16", "--progress-bar", "false", "--out-dir", str(out)]
+        [
+            *["train", "--total-timesteps", "256", "--n-envs", "2", "--n-steps", "64"],
+            *["--batch-size", "64"],
+            *["--n-epochs", "1", "--eval-freq", "0", "--checkpoint-freq", "0", "--net-arch", "16"],
+            *["--progress-bar", "false", "--out-dir", str(out)],
+        ]
     )
     return train(config_from_args(args)).policy
 
@@ -76,8 +79,10 @@ def test_corrupt_checkpoint_is_a_clear_error(tmp_path):
 def test_friday_eval_with_a_given_checkpoint(checkpoint, tmp_path, capsys):
     out = tmp_path / "eval"
     code = main(
-        ["eval", "--agents", f"random,ppo:model={checkpoint}", "--levels", "1", "--games", "3"]
-        + ["--workers", "1", "--no-progress", "--out", str(out)]
+        [
+            *["eval", "--agents", f"random,ppo:model={checkpoint}", "--levels", "1"],
+            *["--games", "3", "--workers", "1", "--no-progress", "--out", str(out)],
+        ]
     )
     assert code == 0
     rows = [json.loads(line) for line in (out / "games.jsonl").read_text().splitlines()]
@@ -88,8 +93,10 @@ def test_friday_eval_with_a_given_checkpoint(checkpoint, tmp_path, capsys):
 
 def test_friday_eval_with_a_missing_checkpoint_exits_2(tmp_path, capsys):
     code = main(
-        ["eval", "--agents", f"ppo:model={tmp_path / 'nope.zip'}", "--levels", "1"]
-        + ["--games", "1", "--workers", "1", "--no-progress", "--out", str(tmp_path / "e")]
+        [
+            *["eval", "--agents", f"ppo:model={tmp_path / 'nope.zip'}", "--levels", "1"],
+            *["--games", "1", "--workers", "1", "--no-progress", "--out", str(tmp_path / "e")],
+        ]
     )
     assert code == 2
     assert "does not exist" in capsys.readouterr().err
@@ -107,8 +114,10 @@ def test_committed_default_checkpoints_load_and_play(level):
 def test_friday_eval_with_the_default_checkpoints(tmp_path):
     out = tmp_path / "eval"
     code = main(
-        ["eval", "--agents", "ppo", "--levels", "1-4", "--games", "1", "--workers", "1"]
-        + ["--no-progress", "--out", str(out)]
+        [
+            *["eval", "--agents", "ppo", "--levels", "1-4", "--games", "1", "--workers", "1"],
+            *["--no-progress", "--out", str(out)],
+        ]
     )
     assert code == 0
     rows = [json.loads(line) for line in (out / "games.jsonl").read_text().splitlines()]
