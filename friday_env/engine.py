@@ -24,7 +24,8 @@ Rulings: ``shared/RULINGS.md`` R01-R26; decisions the rulings leave open are in
 from __future__ import annotations
 
 import random
-from typing import Any
+from collections.abc import Callable
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -63,6 +64,20 @@ DOUBLED = 8  # its value counts twice (R13)
 GREEN, YELLOW, RED, PIRATES = 0, 1, 2, 3
 STEP_NAMES = ("green", "yellow", "red", "pirates")
 MAX_SORT = act.SORT_SIZE
+
+# Abilities grouped as the rules test them, built once: looking up an ``Ability`` member
+# (``Ability.STOP``) costs a fifth of a microsecond in CPython 3.11, too much in the loops
+# over the table that run at every decision.
+LIFE_ABILITIES = frozenset({Ability.LIFE_1, Ability.LIFE_2})
+DRAW_ABILITIES = frozenset({Ability.CARDS_1, Ability.CARDS_2, Ability.SORT_3})
+STOP_CARDS = frozenset(c for c, ability in enumerate(ABILITY) if ability == Ability.STOP)
+HIGHEST_ZERO_CARDS = frozenset(
+    c for c, ability in enumerate(ABILITY) if ability == Ability.HIGHEST_ZERO
+)
+#: Life each card costs at the end of a fight while face up (R19): "-1 life", "-2 life".
+END_OF_FIGHT_LIFE = tuple(
+    {Ability.LOSE_LIFE_1: 1, Ability.LOSE_LIFE_2: 2}.get(ability, 0) for ability in ABILITY
+)
 
 
 def level_life(level: int) -> int:
@@ -219,7 +234,7 @@ class Game:
         self.history.append(action)
         self._dispatch(action)
         self._legal = None
-        if self.phase == Phase.FIGHT and self.step == PIRATES and not self.legal_actions():
+        if self.step == PIRATES and self.phase == Phase.FIGHT and not self.legal_actions():
             self._lose()  # no action can still win this pirate fight (R22)
 
     def _illegal_message(self, action: object) -> str:
@@ -279,35 +294,37 @@ class Game:
     # ------------------------------------------------------------ dispatching
 
     def _dispatch(self, a: int) -> None:
-        phase = self.phase
-        if phase == Phase.FIGHT:
-            self._fight_action(a)
-        elif phase == Phase.TARGET:
-            if a == act.STOP_EXCHANGING:
-                self.phase = Phase.FIGHT
-            else:
-                self._resolve_target(a - act.TARGET_0)
-        elif phase == Phase.LOSS_DESTROY:
-            self._loss_destroy_action(a)
-        elif phase == Phase.CHOOSE_HAZARD:
-            chosen = self.offer[a - act.CHOOSE_HAZARD_0]
-            self.hazard_discard.append(self.offer[1 - (a - act.CHOOSE_HAZARD_0)])
-            self._start_fight(chosen)
-        elif phase == Phase.LAST_HAZARD:
-            if a == act.FIGHT_LAST_HAZARD:
-                self._start_fight(self.offer[0])
-            else:
-                self.hazard_discard.append(self.offer.pop())
-                self._advance_step()
-                self._next_turn()
-        elif phase == Phase.CHOOSE_PIRATE:
-            self._start_fight(self.pirates[a - act.CHOOSE_PIRATE_0])
-        elif phase == Phase.DRAW_MORE:
-            if a == act.DRAW_ANOTHER:
-                self._place(self._draw(), left=False)
+        self._ACTION_HANDLERS[self.phase](self, a)
+
+    def _choose_hazard_action(self, a: int) -> None:
+        """R04: fight one of the two hazards drawn; the other goes to the discard pile."""
+        chosen = self.offer[a - act.CHOOSE_HAZARD_0]
+        self.hazard_discard.append(self.offer[1 - (a - act.CHOOSE_HAZARD_0)])
+        self._start_fight(chosen)
+
+    def _last_hazard_action(self, a: int) -> None:
+        """R04: the last hazard of a step is fought, or skipped to the next step."""
+        if a == act.FIGHT_LAST_HAZARD:
+            self._start_fight(self.offer[0])
+        else:
+            self.hazard_discard.append(self.offer.pop())
+            self._advance_step()
+            self._next_turn()
+
+    def _choose_pirate_action(self, a: int) -> None:
+        self._start_fight(self.pirates[a - act.CHOOSE_PIRATE_0])
+
+    def _draw_more_action(self, a: int) -> None:
+        """ "+2 cards": the second card is optional."""
+        if a == act.DRAW_ANOTHER:
+            self._place(self._draw(), left=False)
+        self.phase = Phase.FIGHT
+
+    def _target_action(self, a: int) -> None:
+        if a == act.STOP_EXCHANGING:
             self.phase = Phase.FIGHT
         else:
-            self._sort_action(a)
+            self._resolve_target(a - act.TARGET_0)
 
     def _fight_action(self, a: int) -> None:
         if a == act.DRAW_FREE:
@@ -327,26 +344,25 @@ class Game:
     # ------------------------------------------------------- legal actions
 
     def _compute_legal(self) -> list[int]:
-        phase = self.phase
-        if phase == Phase.FIGHT:
-            return self._fight_actions()
-        if phase == Phase.TARGET:
-            return self._target_actions()
-        if phase == Phase.LOSS_DESTROY:
-            return [act.FINISH_DESTROYING] + [
-                act.DESTROY_0 + s for s in self._affordable_destroys()
-            ]
-        if phase == Phase.CHOOSE_HAZARD:
-            return [act.CHOOSE_HAZARD_0, act.CHOOSE_HAZARD_1]
-        if phase == Phase.LAST_HAZARD:
-            return [act.FIGHT_LAST_HAZARD, act.SKIP_LAST_HAZARD]
-        if phase == Phase.CHOOSE_PIRATE:
-            return [act.CHOOSE_PIRATE_0 + i for i in range(len(self.pirates))]
-        if phase == Phase.DRAW_MORE:
-            return [act.DRAW_ANOTHER, act.STOP_DRAWING]
-        if phase == Phase.GAME_OVER:
-            return []
-        return self._sort_actions()
+        return self._LEGAL_ACTIONS[self.phase](self)
+
+    def _choose_hazard_actions(self) -> list[int]:
+        return [act.CHOOSE_HAZARD_0, act.CHOOSE_HAZARD_1]
+
+    def _last_hazard_actions(self) -> list[int]:
+        return [act.FIGHT_LAST_HAZARD, act.SKIP_LAST_HAZARD]
+
+    def _choose_pirate_actions(self) -> list[int]:
+        return [act.CHOOSE_PIRATE_0 + i for i in range(len(self.pirates))]
+
+    def _draw_more_actions(self) -> list[int]:
+        return [act.DRAW_ANOTHER, act.STOP_DRAWING]
+
+    def _loss_destroy_actions(self) -> list[int]:
+        return [act.FINISH_DESTROYING] + [act.DESTROY_0 + s for s in self._affordable_destroys()]
+
+    def _game_over_actions(self) -> list[int]:
+        return []
 
     def _fight_actions(self) -> list[int]:
         legal = []
@@ -373,9 +389,9 @@ class Game:
 
     def _has_effect(self, ability: Ability, source: int) -> bool:
         """R09: an ability is offered only when it can change something."""
-        if ability in (Ability.LIFE_1, Ability.LIFE_2):
+        if ability in LIFE_ABILITIES:
             return self.reserve > 0
-        if ability in (Ability.CARDS_1, Ability.CARDS_2, Ability.SORT_3):
+        if ability in DRAW_ABILITIES:
             return self.can_draw()
         if ability == Ability.STEP_DOWN:
             return self.step < PIRATES and self.step - self.step_down > GREEN
@@ -384,13 +400,14 @@ class Game:
     def _targets(self, ability: Ability, source: int) -> list[int]:
         """Slots an ability from ``source`` may target (R10, R13, R14)."""
         flags = self.flags
+        doubling, copying = ability == Ability.DOUBLE, ability == Ability.COPY
         targets = []
         for slot, card in enumerate(self.table):
             if slot == source or flags[slot] & DOWN:
                 continue
-            if ability == Ability.DOUBLE and flags[slot] & DOUBLED:
+            if doubling and flags[slot] & DOUBLED:
                 continue
-            if ability == Ability.COPY and not (
+            if copying and not (
                 ABILITY[card] in COPYABLE_ABILITIES and self._has_effect(ABILITY[card], source)
             ):
                 continue
@@ -415,7 +432,7 @@ class Game:
             return False
         flags = self.flags
         for slot, card in enumerate(self.table):
-            if ABILITY[card] == Ability.STOP and flags[slot] & LEFT and not flags[slot] & DOWN:
+            if card in STOP_CARDS and flags[slot] & LEFT and not flags[slot] & DOWN:
                 return False
         return True
 
@@ -591,7 +608,7 @@ class Game:
             if flags[slot] & DOWN:
                 values.append(0)
                 continue
-            if ABILITY[card] == Ability.HIGHEST_ZERO:
+            if card in HIGHEST_ZERO_CARDS:
                 scared += 1
             values.append(VALUE[card] * 2 if flags[slot] & DOUBLED else VALUE[card])
         for _ in range(scared):  # each zeroes the highest positive card not doubled
@@ -630,14 +647,9 @@ class Game:
 
     def end_of_fight_penalty(self) -> int:
         """Life lost to face-up "-1 life"/"-2 life" aging cards (R19)."""
-        penalty = 0
-        for slot, card in enumerate(self.table):
-            if not self.flags[slot] & DOWN:
-                if ABILITY[card] == Ability.LOSE_LIFE_1:
-                    penalty += 1
-                elif ABILITY[card] == Ability.LOSE_LIFE_2:
-                    penalty += 2
-        return penalty
+        flags = self.flags
+        face_up = (card for slot, card in enumerate(self.table) if not flags[slot] & DOWN)
+        return sum(END_OF_FIGHT_LIFE[card] for card in face_up)
 
     def _end_fight(self) -> None:
         """R03, R06, R20, R21: compare, pay everything owed at once, then clean up."""
@@ -742,6 +754,36 @@ class Game:
             f"table={[KEY[c] for c in self.table]})"
         )
 
+    # ------------------------------------------------------------ dispatch tables
+
+    # What each pending decision allows, and how each answers an action: one lookup per call
+    # instead of a chain of comparisons with ``Phase`` members (slow to look up in CPython).
+    _LEGAL_ACTIONS: ClassVar[dict[Phase, Callable[[Game], list[int]]]] = {
+        Phase.CHOOSE_HAZARD: _choose_hazard_actions,
+        Phase.LAST_HAZARD: _last_hazard_actions,
+        Phase.CHOOSE_PIRATE: _choose_pirate_actions,
+        Phase.FIGHT: _fight_actions,
+        Phase.TARGET: _target_actions,
+        Phase.DRAW_MORE: _draw_more_actions,
+        Phase.SORT_TAKE: _sort_actions,
+        Phase.SORT_DISCARD: _sort_actions,
+        Phase.SORT_ORDER: _sort_actions,
+        Phase.LOSS_DESTROY: _loss_destroy_actions,
+        Phase.GAME_OVER: _game_over_actions,
+    }
+    _ACTION_HANDLERS: ClassVar[dict[Phase, Callable[[Game, int], None]]] = {
+        Phase.CHOOSE_HAZARD: _choose_hazard_action,
+        Phase.LAST_HAZARD: _last_hazard_action,
+        Phase.CHOOSE_PIRATE: _choose_pirate_action,
+        Phase.FIGHT: _fight_action,
+        Phase.TARGET: _target_action,
+        Phase.DRAW_MORE: _draw_more_action,
+        Phase.SORT_TAKE: _sort_action,
+        Phase.SORT_DISCARD: _sort_action,
+        Phase.SORT_ORDER: _sort_action,
+        Phase.LOSS_DESTROY: _loss_destroy_action,
+    }
+
 
 def _is_difficult(card: int) -> bool:
     return KEY[card] in ("moronic", "suicidal", "very hungry")
@@ -749,6 +791,8 @@ def _is_difficult(card: int) -> bool:
 
 def _is_action_id(action: object) -> bool:
     """An int (numpy ints too, bools not) within the action layout."""
+    if type(action) is int:  # the common case, answered without the isinstance checks
+        return 0 <= action < act.NUM_ACTIONS
     return (
         isinstance(action, (int, np.integer))
         and not isinstance(action, bool)
