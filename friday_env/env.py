@@ -7,7 +7,7 @@ only adds seeding, observation encoding (:mod:`friday_env.observation`), rewards
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, SupportsFloat
+from typing import Any, SupportsFloat
 
 import gymnasium as gym
 import numpy as np
@@ -44,8 +44,9 @@ def _choice(name: str, value: object, allowed: tuple[str, ...]) -> str:
 def _is_action_id(action: object) -> bool:
     """An integer id of ``Discrete(NUM_ACTIONS)`` (numpy integers too; bools and floats not,
     as the engine refuses them)."""
-    is_int = isinstance(action, (int, np.integer)) and not isinstance(action, (bool, np.bool_))
-    return is_int and 0 <= int(action) < NUM_ACTIONS
+    if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
+        return False
+    return 0 <= int(action) < NUM_ACTIONS
 
 
 class FridayEnv(gym.Env[Any, np.int64]):
@@ -128,7 +129,8 @@ class FridayEnv(gym.Env[Any, np.int64]):
     - v0: initial version.
     """
 
-    metadata: ClassVar[dict[str, Any]] = {"render_modes": list(RENDER_MODES), "render_fps": 2}
+    # an instance attribute in gymnasium.Env, so not a ClassVar here
+    metadata: dict[str, Any] = {"render_modes": list(RENDER_MODES), "render_fps": 2}  # noqa: RUF012
 
     def __init__(
         self,
@@ -251,17 +253,17 @@ class FridayEnv(gym.Env[Any, np.int64]):
         if self._over:
             self._mask.fill(False)
         else:
-            self._mask = action_mask(self.game)
+            self._mask = action_mask(self._require_game())
         return {"action_mask": self._mask.copy()}
 
     def _final_reward(self) -> float:
-        game = self.game
+        game = self._require_game()
         if self.reward_mode == "score":
             return game.score() / SCORE_SCALE
         return 1.0 if game.won else -1.0
 
     def _final_info(self) -> dict[str, Any]:
-        game = self.game
+        game = self._require_game()
         return {
             "final_score": game.score(),
             "won": game.won,
@@ -272,7 +274,7 @@ class FridayEnv(gym.Env[Any, np.int64]):
 
     def _illegal_loss(self, action: Any) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         """``illegal_action="loss"``: the episode ends as a lost game at this point."""
-        game = self.game
+        game = self._require_game()
         self._over = True
         self._last_action = f"illegal action {action!r}: game lost"
         reward = game.score() / SCORE_SCALE if self.reward_mode == "score" else -1.0

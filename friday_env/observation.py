@@ -69,7 +69,7 @@ NUM_CODES = len(CODE_OF_TYPE) + 1
 CARD_CODE = np.array([CODE_OF_TYPE[CARD_TYPE[c]] for c in range(NUM_CARDS)], dtype=np.int64)
 
 #: Abilities in one-hot features: every ability but NONE.
-_ABILITIES = [a for a in Ability if a != Ability.NONE]
+_ABILITIES: list[Ability] = [a for a in Ability if a != Ability.NONE]
 #: Abilities that ask for a target, i.e. the ones a TARGET decision can be resolving.
 TARGET_ABILITIES = (
     Ability.DESTROY,
@@ -732,7 +732,7 @@ class DictEncoder:
 
 def action_mask(game: Game, dtype: type = np.bool_) -> np.ndarray:
     """The legal actions of ``game`` as a ``NUM_ACTIONS`` mask (all False once it is over)."""
-    mask = np.zeros(NUM_ACTIONS, dtype)
+    mask: np.ndarray = np.zeros(NUM_ACTIONS, dtype)
     mask[game.legal_actions()] = 1
     return mask
 
@@ -756,10 +756,15 @@ class FlatMaskEncoder:
         return {"observation": self.flat.encode(game), "action_mask": action_mask(game, np.int8)}
 
 
-ENCODERS = {"flat": FlatEncoder, "dict": DictEncoder, "flat_mask": FlatMaskEncoder}
+Encoder = FlatEncoder | DictEncoder | FlatMaskEncoder
+ENCODERS: dict[str, type[Encoder]] = {
+    "flat": FlatEncoder,
+    "dict": DictEncoder,
+    "flat_mask": FlatMaskEncoder,
+}
 
 
-def make_encoder(name: str) -> FlatEncoder | DictEncoder | FlatMaskEncoder:
+def make_encoder(name: str) -> Encoder:
     """The encoder called ``name`` (see :data:`ENCODERS`)."""
     if name not in ENCODERS:
         raise ValueError(f"unknown observation encoder {name!r}; choose one of {sorted(ENCODERS)}")

@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import re
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 
 from gymnasium import spaces
@@ -40,7 +41,7 @@ README = Path(__file__).resolve().parent.parent / "README.md"
 SECTIONS = ("cards", "env")
 
 
-def _table(header: list[str], rows: list[list[object]], align: str = "") -> list[str]:
+def _table(header: list[str], rows: Sequence[Sequence[object]], align: str = "") -> list[str]:
     """A Markdown table; ``align`` holds one of ``l``/``r`` per column (default left)."""
     align = align or "l" * len(header)
     rule = ["---:" if a == "r" else "---" for a in align]

@@ -314,7 +314,8 @@ def _fight_summary(canvas: _Canvas, game: Game, xy: tuple[int, int]) -> None:
 
 
 def _legend(canvas: _Canvas, xy: tuple[int, int]) -> None:
-    x, y = xy
+    x: float = xy[0]
+    y = xy[1]
     for kind, label in (
         (Kind.STARTING, "starting"),
         (Kind.AGING, "aging"),
