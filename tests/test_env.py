@@ -252,6 +252,32 @@ def test_mask_equals_the_legal_actions_after_reset_and_every_step(level):
         assert not env.action_masks().any()
 
 
+def test_mask_is_a_bijection_with_the_actions_the_engine_accepts():
+    """Over many random states (mid-game positions included): every id the mask allows is
+    accepted by the engine, every id it forbids is refused with the state untouched."""
+    from test_observation import random_states
+
+    from friday_env.observation import action_mask  # what the env's mask is made with
+
+    accepted = refused = 0
+    for game in random_states(250, seed=3):
+        if game.done:
+            continue
+        mask = action_mask(game)
+        for action in range(act.NUM_ACTIONS):
+            trial = game.clone()
+            try:
+                trial.apply(action)
+            except IllegalActionError:
+                assert not mask[action], (action, game)
+                assert trial.history == game.history
+                refused += 1
+            else:
+                assert mask[action], (action, game)
+                accepted += 1
+    assert accepted > 500 and refused > 10_000
+
+
 def test_action_masks_returns_a_copy():
     env = FridayEnv()
     env.reset(seed=0)
