@@ -349,8 +349,10 @@ def plot_curve(
                 value = numbers[0] if key == "win_rate" else numbers[1]
                 axis.axhline(value, linestyle="--", color=f"C{index + 1}", label=name)
         axis.set_xlabel("timesteps")
+        axis.xaxis.set_major_formatter(lambda x, _: f"{x / 1000:g}k")
         axis.set_title(label)
         axis.grid(alpha=0.3)
+    axes[0].set_ylim(-0.02, max(0.2, *(row["win_rate"] * 1.2 for row in rows)))
     axes[1].legend(fontsize=8)
     figure.suptitle(title)
     figure.tight_layout()
@@ -421,7 +423,7 @@ def train(config: TrainConfig) -> TrainResult:
     plot_curve(
         curve,
         out / "curve.png",
-        title=f"MaskablePPO on Friday-v0, levels {config.curriculum or config.level}",
+        title=_title(config),
     )
     return TrainResult(
         timesteps=model.num_timesteps - first,
@@ -430,6 +432,14 @@ def train(config: TrainConfig) -> TrainResult:
         policy=out / "policy.zip",
         curve_csv=curve,
         curve_png=out / "curve.png",
+    )
+
+
+def _title(config: TrainConfig) -> str:
+    where = f"curriculum {config.curriculum}" if config.curriculum else f"level {config.level}"
+    return (
+        f"MaskablePPO on Friday-v0, {where}: reward {config.reward}, seed {config.seed}, "
+        f"held-out deals ({config.eval_games} per point)"
     )
 
 

@@ -27,6 +27,7 @@ from agents.train_env import (
     training_deals,
 )
 from friday_env import Game
+from friday_env.observation import FlatEncoder
 
 #: A budget of a few seconds: 4 rollouts of 2 envs x 64 steps, evaluated 3 times on 2 deals.
 TINY = [
@@ -171,8 +172,9 @@ def test_deals_wrapper_plays_the_chosen_deal_with_its_mask():
     assert env.unwrapped.game.legal_actions() == expected.legal_actions()
     assert np.flatnonzero(info["action_mask"]).tolist() == expected.legal_actions()
     assert np.array_equal(env.action_masks(), info["action_mask"])
-    env.reset()
+    obs, _ = env.reset()
     assert env.unwrapped.game.seed == Game.new(2, 12).seed
+    assert np.array_equal(obs, FlatEncoder().encode(Game.new(2, 12)))  # the new deal's view
     env.reset(seed=5)  # any reset seed restarts the list
     assert env.unwrapped.game.seed == expected.seed
 
