@@ -15,11 +15,11 @@ which aging cards are the unseen ones (only their count and the pool they come f
 order of the aging and hazard stacks, the seed and shuffle counter. Physical card ids never
 leak either: every pile is encoded by card *type*.
 
-Speed. The flat encoder writes into preallocated arrays: per-pile type counts are one small
-matrix product (card presence per pile times a card-to-type matrix), one-hot entries are
-collected as indices and set with one fancy assignment, and per-card table features are rows
-of precomputed tables. This keeps an encoding at a few microseconds, which the env's
-steps-per-second target needs.
+Speed. ``env.step`` with the flat encoder has a steps-per-second target (1.5x Blackjack-v1),
+and numpy calls on tiny arrays cost about a microsecond each, so the flat encoder makes few
+of them: it keeps its last encoding in a preallocated buffer, writes scalars and one-hot
+entries with one ``put``, rewrites only the table slots and type counts that changed (from
+precomputed per-card rows and per-count shares), and copies the buffer out.
 """
 
 from __future__ import annotations
@@ -94,8 +94,8 @@ MAX_FREE = max(
 )
 _POSITIVE = sum(CARD_TYPES[t].count * max(CARD_TYPES[t].value, 0) for t in FIGHTING_TYPES)
 _NEGATIVE = sum(CARD_TYPES[t].count * min(CARD_TYPES[t].value, 0) for t in FIGHTING_TYPES)
-#: Bounds of a fight total: every card on the table, the biggest doubled (four doubling
-#: cards at most: two "repeat", two "mimicry"), plus one per card against "plus-one" (R23).
+#: Safe bounds of a fight total: every positive (negative) fighting card on the table and
+#: doubled, plus one per card against the "plus-one" pirate (R23).
 MAX_CARD_VALUE = max(CARD_TYPES[t].value for t in FIGHTING_TYPES)
 MIN_CARD_VALUE = min(CARD_TYPES[t].value for t in FIGHTING_TYPES)
 MAX_FIGHT_TOTAL = 2 * _POSITIVE + MAX_SLOTS
@@ -188,7 +188,7 @@ def _shares(name: str, size: int, meaning: str) -> Piece:
     return Piece(name, size, 0.0, 1.0, f"{meaning}: count / copies of the type")
 
 
-#: The piles counted by type, in layout order, each with its type index space.
+#: The piles counted by type, in layout order.
 PILE_PIECES = (
     "stack_known",
     "discard",
