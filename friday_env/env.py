@@ -167,14 +167,19 @@ class FridayEnv(gym.Env[Any, np.int64]):
         self._over = self.game.done
         self._steps = 0
         self._last_action = ""
-        return self.encoder.encode(self.game), self._info()
+        info = self._info()
+        if self.render_mode == "human":
+            self.render()
+        return self.encoder.encode(self.game), info
 
     def step(self, action: Any) -> tuple[Any, SupportsFloat, bool, bool, dict[str, Any]]:
         game = self.game
         if game is None or self._over:
             raise ResetNeeded("the episode is over (or never began): call reset() first")
         try:
-            description = game.describe(action) if self.render_mode else ""
+            # the action in words, for the picture (only a legal id has a meaning now)
+            named = self.render_mode is not None and _is_action_id(action)
+            description = game.describe(action) if named else ""
             game.apply(action)
         except IllegalActionError:
             if self.illegal_action == "raise" or not _is_action_id(action):

@@ -55,9 +55,9 @@ def test_ansi_text_of_a_hazard_choice_lists_the_offer():
 def test_human_mode_prints_every_step(capsys):
     env = gym.make("Friday-v0", render_mode="human")
     _, info = env.reset(seed=1)
+    assert "Friday level 1" in capsys.readouterr().out
     assert env.render() is None
-    printed = capsys.readouterr().out
-    assert "Friday level 1" in printed
+    assert "Friday level 1" in capsys.readouterr().out
     env.step(int(np.flatnonzero(info["action_mask"])[0]))
     assert "Last: fight" in capsys.readouterr().out
 
@@ -115,3 +115,14 @@ def test_render_without_a_mode_warns_and_returns_none():
     env.reset(seed=0)
     with pytest.warns(UserWarning, match="render_mode"):
         assert env.render() is None
+
+
+@pytest.mark.parametrize("mode", ["ansi", "rgb_array"])
+def test_rendering_envs_refuse_bad_actions_like_the_others(mode):
+    from friday_env.errors import IllegalActionError
+
+    env = FridayEnv(render_mode=mode)
+    env.reset(seed=0)
+    for action in ("0", 2.5, -3, act.END_FIGHT):
+        with pytest.raises(IllegalActionError):
+            env.step(action)
