@@ -274,3 +274,12 @@ def test_curriculum_trains_each_level_in_turn(tmp_path):
         (256, 2),
         (512, 2),
     ]
+
+
+@pytest.mark.slow
+def test_subproc_vec_env_trains(tmp_path):
+    """One process per env: the deal streams and wrappers travel to the workers."""
+    config = tiny_config(tmp_path / "subproc", vec_env="subproc", checkpoint_freq=0)
+    result = train(config)
+    assert result.timesteps == 512
+    assert len(read_curve(tmp_path / "subproc" / "curve.csv")) == 3
