@@ -53,7 +53,7 @@ class TrainConfig:
         "reward: win_loss (+1/-1 at the end), score (final R25 score / 100), "
         "score_delta (score change after every decision / 100: dense, same total), "
         "progress (win_loss + 0.1 per hazard beaten)",
-        "score_delta",
+        "progress",
     )
     total_timesteps: int = _help("environment steps to train for (all stages together)", 200_000)
     n_envs: int = _help("parallel environments", 8)
