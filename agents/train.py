@@ -352,7 +352,7 @@ def plot_curve(
         axis.xaxis.set_major_formatter(lambda x, _: f"{x / 1000:g}k")
         axis.set_title(label)
         axis.grid(alpha=0.3)
-    axes[0].set_ylim(-0.02, max(0.2, *(row["win_rate"] * 1.2 for row in rows)))
+    axes[0].set_ylim(-0.02, max([0.2, *(row["win_rate"] * 1.2 for row in rows)]))
     axes[1].legend(fontsize=8)
     figure.suptitle(title)
     figure.tight_layout()
