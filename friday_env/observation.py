@@ -365,7 +365,7 @@ _PILE_INDEX = (
     _HAZARD_INDEX,
     _AGING_INDEX,
 )
-_SCALE = [1.0 / s.divisor for s in FLAT_SCALARS]
+_SCALE = np.array([1.0 / s.divisor for s in FLAT_SCALARS], np.float32)
 
 
 def fight_numbers(game: Game) -> tuple[int, int]:
@@ -449,6 +449,7 @@ class FlatEncoder:
         self._off = off
         first = off[FLAT_SCALARS[0].name]
         self._scalar_index = list(range(first, first + len(FLAT_SCALARS)))
+        self._scalar_view = self._buf[first : first + len(FLAT_SCALARS)]
         self._volatile_end = off["table"]
         self._table = self._buf[FLAT_LAYOUT.slice("table")].reshape(
             FLAT_TABLE_SLOTS, TABLE_FEATURES
@@ -476,12 +477,12 @@ class FlatEncoder:
         total, value = fight_numbers(game)
         values = game.card_values() if game.table else []
         index = list(self._scalar_index)
-        scalars = _scalars(game, total, value, values)
-        data = [raw * scale for raw, scale in zip(scalars, _SCALE, strict=True)]
+        data = _scalars(game, total, value, values)
         self._fight_and_offer(game, index, data)
         index += [off["level"] + game.level - 1, off["step"] + game.step, off["phase"] + game.phase]
         data += [1.0] * (len(index) - len(data))
         buf.put(index, data)
+        np.multiply(self._scalar_view, _SCALE, out=self._scalar_view)
         self._cards(game.sort_taken, off["sort_hand"], SORT_SIZE)
         if game.known_top:
             top = game.stack[-1 : -1 - min(game.known_top, FLAT_KNOWN_TOP) : -1]
