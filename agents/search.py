@@ -17,11 +17,13 @@ action) costs no simulation.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 
 from agents.heuristic import heuristic_action
 from agents.heuristic_rules import DEFAULT_PARAMS
-from agents.value import state_value
+from agents.value import WEIGHTS_FILE, ValueModel, load_value_model
 from friday_env import Game, Phase, determinized
 
 #: Phases at which a fight is over and the next turn waits: rollouts stop there.
@@ -31,7 +33,7 @@ BETWEEN_FIGHTS = frozenset({Phase.CHOOSE_HAZARD, Phase.LAST_HAZARD, Phase.GAME_O
 MAX_ROLLOUT_ACTIONS = 400
 
 
-def rollout(game: Game) -> float:
+def rollout(game: Game, model: ValueModel) -> float:
     """Play the heuristic on ``game`` (a clone, modified) to the end of the current fight and
     return the value of where it ends."""
     for _ in range(MAX_ROLLOUT_ACTIONS):
@@ -39,7 +41,7 @@ def rollout(game: Game) -> float:
             break
         legal = game.legal_actions()
         game.apply(legal[0] if len(legal) == 1 else heuristic_action(game, DEFAULT_PARAMS))
-    return state_value(game)
+    return model.value(game)
 
 
 class SearchAgent:
@@ -54,6 +56,8 @@ class SearchAgent:
 
     - ``sims`` — simulation budget per decision: ``max(1, sims // candidates)`` worlds, each
       playing every candidate action once (default 64).
+    - ``value`` — a value-model file from ``python -m agents.value_fit`` (default: the one
+      shipped beside :mod:`agents.value`).
 
     ## Speed
 
@@ -62,10 +66,11 @@ class SearchAgent:
 
     name = "search"
 
-    def __init__(self, sims: int = 64) -> None:
+    def __init__(self, sims: int = 64, value: str = "") -> None:
         if not isinstance(sims, int) or sims < 1:
             raise ValueError(f"sims must be a positive integer, got {sims!r}")
         self.sims = sims
+        self.model = load_value_model(Path(value) if value else WEIGHTS_FILE)
         self.rng = np.random.default_rng(0)
 
     def reset(self, seed: int) -> None:
@@ -83,7 +88,7 @@ class SearchAgent:
             for i, action in enumerate(legal):
                 trial = world.clone()
                 trial.apply(action)
-                totals[i] += rollout(trial)
+                totals[i] += rollout(trial, self.model)
         best = float(totals.max())
         if totals[legal.index(default)] >= best - 1e-9:
             return default

@@ -2,17 +2,20 @@
 
 Between two fights the game is summed up by a few public numbers (R26) — life, the step and
 how far into it, the size and quality of Robinson's deck, the aging cards still to come —
-and :func:`state_value` maps them to the final score the heuristic would reach from there, by
+and :class:`ValueModel` maps them to the final score the heuristic would reach from there, by
 one linear model per level and step (the pirates' step too: the state before choosing
 a pirate). The weights are fitted on games the heuristic plays on
 training seeds (``python -m agents.value_fit``) and stored in ``value_weights.json`` beside
-this module. A finished game is worth its actual score.
+this module. The fitting target may add a bonus for a win (a lost game's score hardly
+depends on how far Robinson got, so the score alone does not value survival); a finished
+game is valued the same way, by its real score and result.
 """
 
 from __future__ import annotations
 
 import json
 import math
+from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
@@ -90,25 +93,38 @@ def features(game: Game) -> np.ndarray:
     )
 
 
-@lru_cache(maxsize=1)
-def _weights() -> dict[tuple[int, int], np.ndarray]:
-    if not WEIGHTS_FILE.exists():
-        raise FileNotFoundError(
-            f"{WEIGHTS_FILE} is missing: fit it with `python -m agents.value_fit`"
-        )
-    data = json.loads(WEIGHTS_FILE.read_text())
+@dataclass(frozen=True)
+class ValueModel:
+    """Fitted linear models by (level, step), and the bonus a win adds to the score in
+    their target (a finished game is valued the same way)."""
+
+    models: dict[tuple[int, int], np.ndarray]
+    win_bonus: float
+
+    def value(self, game: Game) -> float:
+        """Expected final score (plus the win bonus times the chance of winning)."""
+        if game.done:
+            return game.score() + self.win_bonus * game.won
+        return float(features(game) @ self.models[(game.level, game.step)])
+
+
+@lru_cache(maxsize=8)
+def load_value_model(path: Path = WEIGHTS_FILE) -> ValueModel:
+    """The value model fitted into ``path`` by ``python -m agents.value_fit``."""
+    if not Path(path).exists():
+        raise FileNotFoundError(f"{path} is missing: fit it with `python -m agents.value_fit`")
+    data = json.loads(Path(path).read_text())
     if tuple(data["features"]) != FEATURE_NAMES:
-        raise ValueError(f"{WEIGHTS_FILE} was fitted for other features: refit it")
-    return {
+        raise ValueError(f"{path} was fitted for other features: refit it")
+    models = {
         (int(level), int(step)): np.array(w)
         for level, steps in data["weights"].items()
         for step, w in steps.items()
     }
+    return ValueModel(models, float(data.get("win_bonus", 0.0)))
 
 
 def state_value(game: Game) -> float:
-    """Expected final score from ``game`` (its score if the game is over). Meant for states
+    """The default model's value of ``game`` (see :class:`ValueModel`). Meant for states
     between fights; inside a pirate fight the search plays on to the end instead."""
-    if game.done:
-        return float(game.score())
-    return float(features(game) @ _weights()[(game.level, game.step)])
+    return load_value_model().value(game)

@@ -24,12 +24,15 @@ from agents.value import FEATURE_NAMES, WEIGHTS_FILE, features
 from friday_env import Game, Phase
 from friday_env.engine import STEP_NAMES
 
+#: A lost game's score barely depends on how far Robinson got, so a target of the score
+#: alone does not value survival; a bonus for winning does.
+DEFAULT_WIN_BONUS = 100.0
 BETWEEN_FIGHTS = (Phase.CHOOSE_HAZARD, Phase.LAST_HAZARD, Phase.CHOOSE_PIRATE)
 
 
-def collect(level: int, games: int) -> tuple[list[int], np.ndarray, np.ndarray]:
-    """Steps, feature rows and final scores of every between-fights state of ``games``
-    heuristic games at ``level``."""
+def collect(level: int, games: int, win_bonus: float) -> tuple[list[int], np.ndarray, np.ndarray]:
+    """Steps, feature rows and targets (final score, plus ``win_bonus`` for a win) of every
+    between-fights state of ``games`` heuristic games at ``level``."""
     steps: list[int] = []
     rows: list[np.ndarray] = []
     targets: list[float] = []
@@ -43,7 +46,7 @@ def collect(level: int, games: int) -> tuple[list[int], np.ndarray, np.ndarray]:
         for step, row in visited:
             steps.append(step)
             rows.append(row)
-            targets.append(float(game.score()))
+            targets.append(game.score() + win_bonus * game.won)
     return steps, np.array(rows), np.array(targets)
 
 
@@ -60,8 +63,10 @@ def r_squared(x: np.ndarray, y: np.ndarray, w: np.ndarray) -> float:
     return 1.0 - float((residual**2).sum()) / spread if spread else 0.0
 
 
-def fit_level(level: int, games: int, ridge: float) -> tuple[dict[str, list[float]], list[str]]:
-    steps, x, y = collect(level, games)
+def fit_level(
+    level: int, games: int, ridge: float, win_bonus: float
+) -> tuple[dict[str, list[float]], list[str]]:
+    steps, x, y = collect(level, games, win_bonus)
     weights: dict[str, list[float]] = {}
     report = []
     step_of = np.array(steps)
@@ -82,18 +87,27 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m agents.value_fit", description=__doc__)
     parser.add_argument("--games", type=int, default=3000, help="heuristic games per level")
     parser.add_argument("--ridge", type=float, default=1.0, help="L2 penalty")
+    parser.add_argument(
+        "--win-bonus",
+        type=float,
+        default=DEFAULT_WIN_BONUS,
+        help="added to the final score of a won game in the target",
+    )
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--out", type=Path, default=WEIGHTS_FILE)
     args = parser.parse_args(argv)
     levels = [1, 2, 3, 4]
     with ProcessPoolExecutor(args.workers) as pool:
-        results = list(pool.map(fit_level, levels, [args.games] * 4, [args.ridge] * 4))
+        results = list(
+            pool.map(fit_level, levels, [args.games] * 4, [args.ridge] * 4, [args.win_bonus] * 4)
+        )
     for _, report in results:
         print("\n".join(report))
     data = {
         "features": list(FEATURE_NAMES),
         "games_per_level": args.games,
         "ridge": args.ridge,
+        "win_bonus": args.win_bonus,
         "weights": {str(level): w for level, (w, _) in zip(levels, results, strict=True)},
     }
     args.out.write_text(json.dumps(data, indent=1) + "\n")

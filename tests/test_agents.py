@@ -18,7 +18,7 @@ from agents.seeds import (
     is_evaluation_seed,
     training_seed,
 )
-from agents.value import features, state_value
+from agents.value import features, load_value_model, state_value
 from friday_env import Game, determinized
 from friday_env.record import state_digest
 from friday_env.soak import random_deal
@@ -161,9 +161,11 @@ def test_search_rejects_bad_budget():
         SearchAgent(sims=0)
 
 
-def test_state_value_of_finished_game_is_its_score():
-    game = play_game(HeuristicAgent(), 1, training_seed(1, 1))
-    assert state_value(game) == game.score()
+def test_state_value_of_a_finished_game_is_its_score_and_result():
+    model = load_value_model()
+    for index in range(30):
+        game = play_game(HeuristicAgent(), 1, training_seed(1, index))
+        assert state_value(game) == game.score() + model.win_bonus * game.won
 
 
 # -------------------------------------------------------------- registry
