@@ -152,7 +152,6 @@ class FridayEnv(gym.Env[Any, np.int64]):
         self.action_space = spaces.Discrete(NUM_ACTIONS)
         self.game: Game | None = None
         self._over = True
-        self._mask = np.zeros(NUM_ACTIONS, np.bool_)
         self._steps = 0
         self._last_action = ""
 
@@ -200,7 +199,9 @@ class FridayEnv(gym.Env[Any, np.int64]):
     def action_masks(self) -> np.ndarray:
         """The legal actions as a bool array (sb3-contrib's ``MaskablePPO`` contract); all
         False once the episode is over."""
-        return self._mask.copy()
+        if self._over or self.game is None:
+            return np.zeros(NUM_ACTIONS, np.bool_)
+        return action_mask(self.game)
 
     @staticmethod
     def action_names() -> tuple[str, ...]:
@@ -218,7 +219,7 @@ class FridayEnv(gym.Env[Any, np.int64]):
         from friday_env import render as drawing
 
         game = self._require_game()
-        legal = np.flatnonzero(self._mask).tolist()
+        legal = [] if self._over else game.legal_actions()
         if self.render_mode == "rgb_array":
             return drawing.render_rgb(game, legal, self._last_action)
         text = drawing.render_text(game, legal, self._last_action)
@@ -255,11 +256,7 @@ class FridayEnv(gym.Env[Any, np.int64]):
         return self.game
 
     def _info(self) -> dict[str, Any]:
-        if self._over:
-            self._mask.fill(False)
-        else:
-            self._mask = action_mask(self._require_game())
-        return {"action_mask": self._mask.copy()}
+        return {"action_mask": self.action_masks()}
 
     def _final_reward(self) -> float:
         game = self._require_game()
