@@ -45,7 +45,7 @@ from friday_env.cards import (
     Ability,
     Kind,
 )
-from friday_env.engine import DOUBLED, DOWN, LEFT, PIRATES, USED, Game, level_life
+from friday_env.engine import DOUBLED, DOWN, LEFT, USED, Game, level_life
 
 # ----------------------------------------------------------------- card type index spaces
 
@@ -334,7 +334,44 @@ _HAZARD_POS = [
 _PIRATE_CARD_POS = [
     _PIRATE_POS[CARD_TYPE[c]] if KIND[c] == Kind.PIRATE else -1 for c in range(NUM_CARDS)
 ]
-_TARGET_POS = {a: i for i, a in enumerate(TARGET_ABILITIES)}
+
+
+_OFF = FLAT_LAYOUT.offsets
+_TARGET_PHASE = int(Phase.TARGET)
+#: Flat indices of one-hot entries, by card (or ability): looked up, not computed, per step.
+_OFFER_HOT = [
+    [_OFF["offer"] + k * NUM_HAZARD_TYPES + max(_HAZARD_POS[c], 0) for c in range(NUM_CARDS)]
+    for k in range(2)
+]
+_PIRATE_HOT = [
+    [_OFF["pirates"] + k * NUM_PIRATE_TYPES + max(_PIRATE_CARD_POS[c], 0) for c in range(NUM_CARDS)]
+    for k in range(2)
+]
+_FIGHT_HOT = [
+    _OFF["fight_pirate"] + _PIRATE_CARD_POS[c]
+    if KIND[c] == Kind.PIRATE
+    else _OFF["fight_hazard"] + max(_HAZARD_POS[c], 0)
+    for c in range(NUM_CARDS)
+]
+_RESOLVING_HOT = {a: _OFF["resolving"] + i for i, a in enumerate(TARGET_ABILITIES)}
+_OFFER_VALUE_INDEX = [
+    [_OFF["offer_values"] + 2 * k, _OFF["offer_values"] + 2 * k + 1] for k in range(2)
+]
+
+
+def _offer_values(step: int) -> list[list[float]]:
+    """Per card: an offered hazard's free cards and value in ``step``, scaled (hazards only
+    are ever offered)."""
+    return [
+        [FREE[c] / _VALUE_SCALE, HAZARD_VALUES[c][step] / _VALUE_SCALE]
+        if KIND[c] == Kind.HAZARD
+        else [0.0, 0.0]
+        for c in range(NUM_CARDS)
+    ]
+
+
+#: ``_OFFER_VALUES[step][card]`` for the green, yellow and red steps.
+_OFFER_VALUES = [_offer_values(step) for step in range(3)]
 
 
 def _pile_index(types: slice) -> tuple[list[int], list[list[float]]]:
@@ -492,24 +529,18 @@ class FlatEncoder:
 
     def _fight_and_offer(self, game: Game, index: list[int], data: list[float]) -> None:
         """Append the offer's values to ``index``/``data``, then one-hot entries to ``index``
-        (their 1.0 data is added by the caller)."""
-        off = self._off
-        step = min(game.step, 2)
-        hot = []
-        for k, card in enumerate(game.offer):
-            index += [off["offer_values"] + 2 * k, off["offer_values"] + 2 * k + 1]
-            data += [FREE[card] / _VALUE_SCALE, HAZARD_VALUES[card][step] / _VALUE_SCALE]
-            hot.append(off["offer"] + k * NUM_HAZARD_TYPES + _HAZARD_POS[card])
-        for k, card in enumerate(game.pirates):
-            hot.append(off["pirates"] + k * NUM_PIRATE_TYPES + _PIRATE_CARD_POS[card])
-        if game.phase == Phase.TARGET:
-            hot.append(off["resolving"] + _TARGET_POS[game.resolving])
+        (their 1.0 data is added by the caller). Indices come from per-card tables."""
+        if game.offer:
+            values = _OFFER_VALUES[min(game.step, 2)]
+            for k, card in enumerate(game.offer):
+                index += _OFFER_VALUE_INDEX[k]
+                data += values[card]
+            index += [_OFFER_HOT[k][card] for k, card in enumerate(game.offer)]
+        index += [_PIRATE_HOT[k][card] for k, card in enumerate(game.pirates)]
+        if game.phase == _TARGET_PHASE:
+            index.append(_RESOLVING_HOT[game.resolving])
         if game.hazard >= 0:
-            if game.step == PIRATES:
-                hot.append(off["fight_pirate"] + _PIRATE_CARD_POS[game.hazard])
-            else:
-                hot.append(off["fight_hazard"] + _HAZARD_POS[game.hazard])
-        index += hot
+            index.append(_FIGHT_HOT[game.hazard])
 
     def _cards(self, cards: list[int], start: int, slots: int) -> None:
         if cards:
