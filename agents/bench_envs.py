@@ -1,0 +1,81 @@
+"""A stand-in for ``Friday-v0`` with the same spaces and no game: the baseline of
+``friday bench``'s training-speed ratio.
+
+MaskablePPO's frames/s on this env is what training would reach if the game cost nothing;
+``Friday-v0``'s frames/s as a fraction of it is the share of training time the game itself
+does not take.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+import gymnasium as gym
+import numpy as np
+from gymnasium import spaces
+
+from friday_env import FlatEncoder, Game
+from friday_env.actions import NUM_ACTIONS
+
+
+class TrivialMaskedEnv(gym.Env[np.ndarray, np.int64]):
+    """``Friday-v0``'s spaces with trivial dynamics.
+
+    ## Description
+
+    Every step returns the same observation (the flat encoding of a new level-1 game) and
+    ends the episode after :attr:`EPISODE_STEPS` steps; any action is accepted.
+
+    ## Action Space
+
+    ``Discrete(199)``, as ``Friday-v0``. The mask (``info["action_mask"]`` and
+    ``action_masks()``) allows a few actions, a different few at each step.
+
+    ## Observation Space
+
+    The ``Box(float32, (991,))`` of ``Friday-v0``'s flat encoder.
+
+    ## Rewards
+
+    0, and +1 on the last step.
+
+    ## Episode End
+
+    Terminates after :attr:`EPISODE_STEPS` steps.
+    """
+
+    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["rgb_array"], "render_fps": 2}
+    #: About the length of a game played at random.
+    EPISODE_STEPS = 48
+
+    def __init__(self, render_mode: str | None = None) -> None:
+        # stable-baselines3's make_vec_env asks for render_mode="rgb_array", as for Friday-v0
+        self.render_mode = render_mode
+        encoder = FlatEncoder()
+        self.observation_space = encoder.space
+        self.action_space = spaces.Discrete(NUM_ACTIONS)
+        self._observation = encoder.encode(Game.new(1, 0))
+        self._masks = np.zeros((4, NUM_ACTIONS), np.bool_)
+        for k, mask in enumerate(self._masks):
+            mask[k : k + 3] = True
+        self._t = 0
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[np.ndarray, dict[str, Any]]:
+        super().reset(seed=seed)
+        self._t = 0
+        return self._observation.copy(), {"action_mask": self.action_masks()}
+
+    def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
+        self._t += 1
+        terminated = self._t >= self.EPISODE_STEPS
+        reward = 1.0 if terminated else 0.0
+        info = {"action_mask": self.action_masks()}
+        return self._observation.copy(), reward, terminated, False, info
+
+    def render(self) -> np.ndarray:
+        return np.zeros((8, 8, 3), np.uint8)
+
+    def action_masks(self) -> np.ndarray:
+        return self._masks[self._t % len(self._masks)].copy()

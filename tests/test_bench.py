@@ -1,0 +1,206 @@
+"""``friday bench``: the quick run completes and records every measurement; the README's
+performance section is the rendering of the committed full run."""
+
+from __future__ import annotations
+
+import json
+import math
+import statistics
+from dataclasses import asdict
+from pathlib import Path
+
+import pytest
+
+from agents.bench import DEFAULT_OUT, GROUPS, TARGETS, Results, full_budget
+from agents.bench_report import BEGIN, END, markdown_section, rewrite_readme, text_table
+from agents.cli import main
+
+ROOT = Path(__file__).resolve().parent.parent
+
+#: Every measurement of issue 6, (a) to (h).
+EXPECTED_KEYS = {
+    "engine_actions_per_s",  # (a)
+    "friday_steps_per_s",  # (b)
+    "blackjack_steps_per_s",  # (c)
+    "friday_over_blackjack",
+    "games_per_s_level_1",  # (d)
+    "games_per_s_level_2",
+    "games_per_s_level_3",
+    "games_per_s_level_4",
+    "clone_us",  # (e)
+    "ppo_fps_friday",  # (f)
+    "ppo_fps_trivial",
+    "ppo_fps_ratio",
+    "memory_per_env_mb",  # (g)
+    "vec_async_1",  # (h)
+    "vec_async_2",
+    "vec_subproc_1",
+    "vec_subproc_2",
+}
+
+
+@pytest.fixture(scope="module")
+def quick_run(tmp_path_factory):
+    out = tmp_path_factory.mktemp("bench") / "quick.json"
+    code = main(["bench", "--quick", "--out", str(out)])
+    return code, out
+
+
+def test_quick_bench_completes_and_writes_every_measurement(quick_run, capsys):
+    code, out = quick_run
+    assert code == 0
+    doc = json.loads(out.read_text(encoding="utf-8"))
+    assert set(doc["results"]) == EXPECTED_KEYS
+    repeats = doc["meta"]["repeats"]
+    for key, result in doc["results"].items():
+        assert len(result["runs"]) == repeats, key
+        assert all(math.isfinite(r) and r > 0 for r in result["runs"]), key
+        assert result["median"] == statistics.median(result["runs"]), key
+        assert result["label"] and result["unit"], key
+    for level in (1, 2, 3, 4):
+        assert doc["results"][f"games_per_s_level_{level}"]["decisions_per_game"] > 1
+
+
+def test_quick_bench_checks_every_target(quick_run):
+    _, out = quick_run
+    doc = json.loads(out.read_text(encoding="utf-8"))
+    assert set(doc["targets"]) == set(TARGETS)
+    for key, target in doc["targets"].items():
+        median = doc["results"][key]["median"]
+        at_least, bound = TARGETS[key]
+        assert target["met"] == (median >= bound if at_least else median <= bound)
+
+
+def test_quick_bench_records_how_it_was_run(quick_run):
+    _, out = quick_run
+    meta = json.loads(out.read_text(encoding="utf-8"))["meta"]
+    assert meta["quick"] is True
+    assert meta["command"] == f"friday bench --quick --out {out}"
+    assert meta["groups"] == list(GROUPS)
+    assert meta["cpu_count"] >= 1 and meta["python"].startswith("3.")
+    assert set(meta["load_average"]) == {"start", "end"}
+    assert meta["versions"]["gymnasium"] != "not installed"
+
+
+def test_ratios_are_taken_within_each_repeat(quick_run):
+    _, out = quick_run
+    results = json.loads(out.read_text(encoding="utf-8"))["results"]
+    pairs = (
+        ("friday_over_blackjack", "friday_steps_per_s", "blackjack_steps_per_s"),
+        ("ppo_fps_ratio", "ppo_fps_friday", "ppo_fps_trivial"),
+    )
+    for ratio, top, bottom in pairs:
+        expected = [
+            a / b for a, b in zip(results[top]["runs"], results[bottom]["runs"], strict=True)
+        ]
+        assert results[ratio]["runs"] == pytest.approx(expected)
+
+
+def test_table_lists_every_measurement_and_target(quick_run):
+    _, out = quick_run
+    doc = json.loads(out.read_text(encoding="utf-8"))
+    table = text_table(doc)
+    for result in doc["results"].values():
+        assert result["label"] in table
+    assert table.count("≥") + table.count("≤") == len(TARGETS)
+
+
+def test_from_json_rewrites_a_readme_without_measuring(quick_run, tmp_path, capsys):
+    _, out = quick_run
+    readme = tmp_path / "README.md"
+    readme.write_text(f"intro\n{BEGIN}\nold\n{END}\nend\n", encoding="utf-8")
+    assert main(["bench", "--from-json", str(out), "--readme", str(readme)]) == 0
+    text = readme.read_text(encoding="utf-8")
+    doc = json.loads(out.read_text(encoding="utf-8"))
+    assert text == f"intro\n{BEGIN}\n{markdown_section(doc)}{END}\nend\n"
+    assert f"friday bench --quick --out {out}" in text
+    assert "performance section rewritten" in capsys.readouterr().out
+
+
+def test_readme_performance_section_is_the_committed_full_run():
+    doc = json.loads((ROOT / DEFAULT_OUT).read_text(encoding="utf-8"))
+    assert doc["meta"]["quick"] is False, "the README must show a full run"
+    assert set(doc["results"]) == EXPECTED_KEYS
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert rewrite_readme(text, doc) == text, (
+        f"README.md's performance section is not the rendering of {DEFAULT_OUT}: run "
+        f"friday bench --from-json {DEFAULT_OUT} --readme README.md"
+    )
+
+
+def test_rewrite_needs_the_markers():
+    with pytest.raises(ValueError, match="section:performance"):
+        rewrite_readme("no markers here", {"meta": {}, "results": {}, "targets": {}})
+
+
+def test_missed_targets_are_named_in_the_section():
+    results = Results()
+    results.add("clone_us", "(e) Game.clone()", "µs", [12.0, 14.0, 13.0])
+    results.add("engine_actions_per_s", "(a) engine", "actions/s", [160_000.0])
+    doc = {
+        "meta": {
+            "command": "friday bench --out x.json",
+            "json": "x.json",
+            "date": "today",
+            "repeats": 3,
+            "cpu": "a cpu",
+            "cpu_count": 2,
+            "python": "3.11",
+            "load_average": {"start": 1.0, "end": 1.5},
+            "note": "shared",
+            "budget": asdict(full_budget(3)),
+        },
+        "results": results.items,
+        "targets": results.targets(),
+    }
+    assert doc["targets"]["clone_us"]["met"] is False
+    assert doc["targets"]["engine_actions_per_s"]["met"] is True
+    section = markdown_section(doc)
+    assert "Targets missed in this run:\n\n- (e) Game.clone(): 13.00 µs against ≤ 10.00 µs" in (
+        section
+    )
+    assert "(a) engine: " not in section.split("Targets missed")[1]
+    assert "(shared)" in section
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--only", "engine,warp"], "unknown groups ['warp']"),
+        (["--repeats", "0"], "--repeats must be at least 1"),
+    ],
+)
+def test_bad_options_are_refused_with_a_message(argv, message, capsys, tmp_path):
+    assert main(["bench", *argv, "--out", str(tmp_path / "x.json")]) == 2
+    assert message in capsys.readouterr().err
+    assert not (tmp_path / "x.json").exists()
+
+
+def test_help_names_every_measurement(capsys):
+    with pytest.raises(SystemExit):
+        main(["bench", "--help"])
+    text = capsys.readouterr().out
+    for words in ("Blackjack-v1", "clone()", "MaskablePPO", "SubprocVecEnv", "--quick", "--out"):
+        assert words in text
+
+
+def test_trivial_env_has_friday_spaces_and_passes_the_env_checker():
+    import gymnasium as gym
+    from gymnasium.utils.env_checker import check_env
+
+    import friday_env  # noqa: F401
+    from agents.bench_envs import TrivialMaskedEnv
+
+    env, friday = TrivialMaskedEnv(), gym.make("Friday-v0")
+    assert env.observation_space == friday.observation_space
+    assert env.action_space == friday.action_space
+    check_env(env, skip_render_check=True)
+    _, info = env.reset(seed=0)
+    steps = 0
+    terminated = False
+    while not terminated:
+        assert info["action_mask"].any()
+        assert (info["action_mask"] == env.action_masks()).all()
+        _, _, terminated, _, info = env.step(int(info["action_mask"].argmax()))
+        steps += 1
+    assert steps == TrivialMaskedEnv.EPISODE_STEPS
