@@ -72,8 +72,9 @@ def test_reimport_does_not_register_twice():
     assert "Friday-v0" in gym.registry
 
 
-def test_make_vec_steps_with_the_mask_from_info():
-    envs = gym.make_vec("Friday-v0", num_envs=2, vectorization_mode="sync", level=2)
+@pytest.mark.parametrize("mode", ["sync", "async"])
+def test_make_vec_steps_with_the_mask_from_info(mode):
+    envs = gym.make_vec("Friday-v0", num_envs=2, vectorization_mode=mode, level=2)
     obs, info = envs.reset(seed=5)
     assert obs.shape == (2, FLAT_SIZE)
     rng = np.random.default_rng(0)
