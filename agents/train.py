@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import csv
+import json
 import sys
 import time
 import zipfile
@@ -433,6 +434,14 @@ def train(config: TrainConfig) -> TrainResult:
         curve_csv=curve,
         curve_png=out / "curve.png",
     )
+
+
+def replot(run_dir: str | Path) -> Path:
+    """Redraw a run's ``curve.png`` from its ``curve.csv`` and ``config.json``."""
+    run = Path(run_dir)
+    config = TrainConfig.from_dict(json.loads((run / "config.json").read_text()))
+    plot_curve(run / "curve.csv", run / "curve.png", title=_title(config))
+    return run / "curve.png"
 
 
 def _title(config: TrainConfig) -> str:

@@ -12,7 +12,7 @@ import pytest
 
 from agents.cli import build_parser, main
 from agents.seeds import TRAINING_SEED_LIMIT, evaluation_seeds
-from agents.train import CheckpointError, load_model, read_curve, train
+from agents.train import CheckpointError, load_model, read_curve, replot, train
 from agents.train_config import (
     TrainConfig,
     TrainConfigError,
@@ -223,6 +223,8 @@ def test_run_writes_config_curve_checkpoints_and_plot(tiny_run):
         "ppo_512_steps.zip",
     ]
     assert load_model(tiny_run / "policy.zip").num_timesteps == 512
+    (tiny_run / "curve.png").unlink()
+    assert replot(tiny_run).stat().st_size > 10_000
 
 
 def test_same_seed_same_curve_and_weights(tiny_run, tmp_path):
