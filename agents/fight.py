@@ -14,6 +14,8 @@ Order of thought, each step only if the earlier ones found nothing to do:
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from agents.heuristic_rules import (
     DEATH,
     HeuristicParams,
@@ -155,9 +157,29 @@ def should_pay(game: Game, deficit: int, params: HeuristicParams) -> bool:
     """Pay life for one more card if a two-card lookahead over the draw pile expects more
     than losing now. Life is valued with :func:`life_utility` (concave, death far below), so
     a big loss can make a risky paid draw the better choice."""
-    cost = game.paid_draw_cost()
-    reward = WORTH[game.hazard] + params.win_bonus
-    next_cards = DrawPile(game).next_cards()
+    return _pay_beats_losing(
+        deficit,
+        game.life,
+        game.paid_draw_cost(),
+        WORTH[game.hazard] + params.win_bonus,
+        bad_cards(face_up_cards(game)),
+        tuple(DrawPile(game).next_cards()),
+        params,
+    )
+
+
+@lru_cache(maxsize=1 << 14)
+def _pay_beats_losing(
+    deficit: int,
+    life: int,
+    cost: int,
+    reward: float,
+    bad: tuple[int, ...],
+    next_cards: tuple[tuple[float, int], ...],
+    params: HeuristicParams,
+) -> bool:
+    """:func:`should_pay` on its public inputs (cached: a search asks the same question in
+    many sampled worlds)."""
 
     def lose(gap: int, life: int, bad: tuple[int, ...]) -> float:
         if gap > life:
@@ -179,5 +201,4 @@ def should_pay(game: Game, deficit: int, params: HeuristicParams) -> bool:
             value += prob * best
         return value
 
-    bad = bad_cards(face_up_cards(game))
-    return pay(deficit, game.life, bad, 2) > lose(deficit, game.life, bad)
+    return pay(deficit, life, bad, 2) > lose(deficit, life, bad)

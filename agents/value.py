@@ -61,15 +61,19 @@ FEATURE_NAMES: tuple[str, ...] = (
 
 def features(game: Game) -> np.ndarray:
     """The public summary of a game between fights (see :data:`FEATURE_NAMES`)."""
-    known = stack_known_cards(game) + game.discard + game.sort_taken
+    in_stack = stack_known_cards(game)
+    known = in_stack + game.discard + game.sort_taken
     known += [c for s, c in enumerate(game.table) if not game.flags[s] & DOWN]
     values = [VALUE[c] for c in known if not IS_AGING[c]]
     groups = [0.0] * len(ABILITY_GROUPS)
+    aging = hazards = 0
     for card in known:
         group = _GROUP_OF.get(ABILITY[card])
         if group is not None:
             groups[group] += 1.0
-    unseen = len(game.stack) - len(stack_known_cards(game))
+        aging += IS_AGING[card]
+        hazards += KIND[card] == Kind.HAZARD
+    unseen = len(game.stack) - len(in_stack)
     return np.array(
         [
             1.0,
@@ -81,13 +85,13 @@ def features(game: Game) -> np.ndarray:
             sum(v for v in values if v > 0),
             sum(1 for v in values if v == 0),
             sum(1 for v in values if v < 0),
-            sum(1 for c in known if IS_AGING[c]),
+            aging,
             unseen,
             len(game.aging),
             len(game.stack),
             len(game.hazard_stack),
             len(game.hazard_discard),
-            sum(1 for c in known if KIND[c] == Kind.HAZARD),
+            hazards,
             *groups,
         ]
     )
