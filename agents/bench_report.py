@@ -73,6 +73,9 @@ def _rows(doc: dict[str, Any]) -> list[tuple[str, str, str, str]]:
                 ("yes" if target["met"] else "NO") if target else "",
             )
         )
+        if "per_cpu_second" in result:
+            per_cpu = format_value(result["per_cpu_second"], unit)
+            rows.append(("(a) same, per second of the process's CPU time", per_cpu, "", ""))
     return rows
 
 
