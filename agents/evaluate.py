@@ -33,7 +33,7 @@ from agents.runner import (
 
 DEFAULT_AGENTS = "random,heuristic,search"
 DEFAULT_LEVELS = "1-4"
-DEFAULT_GAMES = "50"
+DEFAULT_GAMES = "100,search=25"
 DEFAULT_SEARCH_SIMS = 16
 DEFAULT_OUT = Path("results/eval")
 
@@ -109,8 +109,9 @@ def parse_levels(text: str) -> tuple[int, ...]:
     return tuple(sorted(levels))
 
 
-def parse_games(text: str, agents: tuple[str, ...]) -> dict[str, int]:
-    """``"N"`` or ``"N,name=M,..."`` -> games per level for each agent spec."""
+def parse_games(text: str, agents: tuple[str, ...], strict: bool = True) -> dict[str, int]:
+    """``"N"`` or ``"N,name=M,..."`` -> games per level for each agent spec. ``strict``:
+    a count for an agent not being evaluated is an error (the default counts are not)."""
     default: int | None = None
     per_name: dict[str, int] = {}
     for part in text.split(","):
@@ -127,7 +128,7 @@ def parse_games(text: str, agents: tuple[str, ...]) -> dict[str, int]:
             default = number
     names = {parse_spec(a)[0] for a in agents}
     unknown = sorted(set(per_name) - names)
-    if unknown:
+    if unknown and strict:
         raise UsageError(f"--games names agents not being evaluated: {', '.join(unknown)}")
     games = {}
     for spec in agents:
@@ -158,7 +159,7 @@ def config_from_args(args: argparse.Namespace) -> EvalConfig:
     return EvalConfig(
         agents=agents,
         levels=parse_levels(args.levels or DEFAULT_LEVELS),
-        games=parse_games(args.games or DEFAULT_GAMES, agents),
+        games=parse_games(args.games or DEFAULT_GAMES, agents, strict=args.games is not None),
         search_sims=sims,
         save_games=bool(args.save_games),
     )

@@ -27,6 +27,15 @@ SEED_RULE = (
     f"deal i of level L has seed {EVAL_SEED_BASE:_} + L * {EVAL_SEEDS_PER_LEVEL:_} + i "
     "(agents.seeds.evaluation_seed)"
 )
+#: One line per known agent for the Markdown report; other agents are listed by spec.
+AGENT_NOTES = {
+    "random": "uniform over the legal actions (`agents/random_agent.py`)",
+    "heuristic": "hand-written rules: hazard choice, free draws, pay-or-lose lookahead, "
+    "deliberate losses destroying aging and bad cards, abilities (`agents/heuristic.py`)",
+    "search": "determinized Monte-Carlo over engine clones: every candidate action tried in "
+    "the same sampled worlds, heuristic rollouts to the end of the fight, a value fitted on "
+    "heuristic games (`agents/search.py`, `agents/value.py`)",
+}
 README_START = "<!-- section:results -->"
 README_END = "<!-- /section:results -->"
 
@@ -189,6 +198,8 @@ def markdown(results: dict) -> str:
         f"({results['games_played']} games; {results['seeds']}). Win rates with 95% Wilson "
         "intervals, scores with 95% bootstrap intervals; games/s on one core.",
         "",
+        *_agent_lines(results),
+        "",
         "| " + " | ".join(HEADERS) + " |",
         "|" + "|".join("---" for _ in HEADERS) + "|",
     ]
@@ -212,6 +223,18 @@ def markdown(results: dict) -> str:
                 f"{score[0]:+.1f} {_interval(*score[1:])} | {c['beats_by'] or 'no'} |"
             )
     return "\n".join(lines) + "\n"
+
+
+def _agent_lines(results: dict) -> list[str]:
+    sims = results["config"]["search_sims"]
+    lines = []
+    for spec in results["config"]["agents"]:
+        name = spec.split(":")[0]
+        note = AGENT_NOTES.get(name, "")
+        if name == "search" and "sims=" not in spec:
+            note += f"; {sims} simulations per decision"
+        lines.append(f"- **{spec}**: {note}" if note else f"- **{spec}**")
+    return lines
 
 
 # --------------------------------------------------------------- files

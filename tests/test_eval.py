@@ -136,6 +136,7 @@ def test_parsers():
     }
     with pytest.raises(UsageError, match="no count for agent 'random'"):
         parse_games("search=2", agents)
+    assert parse_games("7,search=2", ("random",), strict=False) == {"random": 7}
 
 
 def test_command_line_reproduces_the_config():
