@@ -26,7 +26,8 @@ def state_digest(game: Game) -> str:
     parts = [
         game.level, game.seed, game.shuffles, int(game.phase), game.step, game.life,
         game.reserve, game.won, game.hazard, game.free_used, game.free_total, game.step_down,
-        game.budget, game.known_top, game.pirate_value,
+        game.budget, game.known_top, game.pirate_value, game.aging_total, game.fights,
+        game.source, int(game.resolving), game.exchanges_left, game.sort_placed,
     ]  # fmt: skip
     parts += [getattr(game, name) for name in Game._LIST_FIELDS if name != "history"]
     return hashlib.sha256(repr(parts).encode()).hexdigest()[:16]

@@ -86,7 +86,8 @@ def scenario(
     game.known_top = _known_top(known_top, len(game.stack))
     hidden = game.stack[: len(game.stack) - game.known_top]
     game.unseen = [c for c in hidden if CARD_TYPES[CARD_TYPE[c]].kind == Kind.AGING]
-    spec |= {"pirates": [CARD_TYPES[CARD_TYPE[c]].key for c in game.pirates]}
+    if pirates is not None:  # drawn pirates are drawn again from the seed (one shuffle)
+        spec |= {"pirates": [CARD_TYPES[CARD_TYPE[c]].key for c in game.pirates]}
     spec |= {"life": game.life, "known_top": game.known_top}
     game.origin = {"scenario": spec}
     game._next_turn()

@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import json
 import random
+from enum import IntEnum
 
 import numpy as np
 import pytest
 
 from friday_env import GameRecord, RecordError, replay
+from friday_env import actions as act
 from friday_env.engine import Game
 from friday_env.record import state_digest
 from friday_env.scenario import scenario
@@ -301,3 +303,85 @@ def test_malformed_scenario_origin_is_refused():
     data["origin"]["scenario"] = {"level": 1, "colour": "blue"}
     with pytest.raises(RecordError, match="colour"):
         _replay_text(data)
+
+
+# ---------------------------------------------------------------- found by these tests
+
+
+def test_record_of_a_scenario_with_drawn_pirates_replays():
+    """A scenario whose pirates are drawn with its seed used one shuffle for them; its record
+    must rebuild that, not name the pirates (which skipped the shuffle and shifted every
+    later shuffle, so an honest record failed to replay)."""
+    game = scenario(
+        1,
+        robinson_stack=["weak", "genius", "focused"],
+        hazard_stack=["raft/food", "exploring/food", "further/food", "animals/vision"],
+        seed=3,
+    )
+    choose = random_policy(random.Random(1))
+    while not game.done:
+        game.apply(choose(game))
+    assert game.shuffles > 1  # reshuffles happened after the pirates were drawn
+    replayed = replay(GameRecord.from_json(GameRecord.of(game).to_json()))
+    assert state_digest(replayed) == state_digest(game)
+    assert replayed.pirates == game.pirates
+
+
+def _copying(target_slot: int) -> Game:
+    """Mimicry copies either the (used) destroy or the (used) double: the two states
+    differ only in the ability being resolved."""
+    game = scenario(
+        1,
+        robinson_stack=[
+            "raft/mimicry", "exploring/realization", "exploring/repeat", "weak", "focused",
+        ],
+        hazard_stack=["cannibals/weapon", "raft/food"],
+    )  # fmt: skip
+    game.apply(act.CHOOSE_HAZARD_0)
+    for _ in range(5):
+        game.apply(act.DRAW_FREE)
+    game.apply(act.USE_0 + 1)  # destroy ...
+    game.apply(act.TARGET_0 + 3)  # ... the weak card
+    game.apply(act.USE_0 + 2)  # double ...
+    game.apply(act.TARGET_0 + 4)  # ... the focused card
+    game.apply(act.USE_0 + 0)  # copy ...
+    game.apply(act.TARGET_0 + target_slot)
+    return game
+
+
+def test_digest_tells_apart_states_that_differ_only_in_the_ability_resolving():
+    copies_destroy, copies_double = _copying(1), _copying(2)
+    assert copies_destroy.legal_actions() != copies_double.legal_actions()
+    assert state_digest(copies_destroy) != state_digest(copies_double)
+
+
+def test_record_with_a_changed_copy_target_is_refused():
+    honest = GameRecord.of(_copying(1))
+    tampered = GameRecord(honest.origin, _copying(2).history, honest.result)
+    with pytest.raises(RecordError, match="does not replay to its result"):
+        replay(tampered)
+
+
+def _changed(value: object) -> object:
+    if isinstance(value, list):
+        return [*value, 0]
+    if isinstance(value, bool):
+        return not value
+    if isinstance(value, IntEnum):
+        return next(member for member in type(value) if member != value)
+    if isinstance(value, int):
+        return value + 1
+    raise TypeError(f"no way to change {value!r}: teach this test the new kind of field")
+
+
+def test_digest_covers_every_field_of_the_state():
+    """Changing any one field of a game changes its digest (history, the legal-action cache
+    and the setup description aside): equal digests mean equal games."""
+    game = _copying(1)
+    reference = state_digest(game)
+    for name, value in vars(game).items():
+        if name in ("history", "_legal", "origin"):
+            continue
+        changed = game.clone()
+        setattr(changed, name, _changed(value))
+        assert state_digest(changed) != reference, f"the digest ignores {name}"
