@@ -64,6 +64,7 @@ DOUBLED = 8  # its value counts twice (R13)
 GREEN, YELLOW, RED, PIRATES = 0, 1, 2, 3
 STEP_NAMES = ("green", "yellow", "red", "pirates")
 MAX_SORT = act.SORT_SIZE
+_GAME_OVER = Phase.GAME_OVER  # ``done`` runs after every decision: skip the Enum lookup
 
 # Abilities grouped as the rules test them, built once: looking up an ``Ability`` member
 # (``Ability.STOP``) costs a fifth of a microsecond in CPython 3.11, too much in the loops
@@ -212,7 +213,7 @@ class Game:
 
     @property
     def done(self) -> bool:
-        return self.phase == Phase.GAME_OVER
+        return self.phase == _GAME_OVER
 
     @property
     def in_pirate_fight(self) -> bool:
@@ -222,7 +223,7 @@ class Game:
         """The legal action ids, ascending; empty only when the game is over.
         The list is cached: do not modify it."""
         if self._legal is None:
-            self._legal = self._compute_legal()
+            self._legal = self._LEGAL_ACTIONS[self.phase](self)
         return self._legal
 
     def apply(self, action: int) -> None:
@@ -232,7 +233,7 @@ class Game:
         action = int(action)
         self._legal = None
         self.history.append(action)
-        self._dispatch(action)
+        self._ACTION_HANDLERS[self.phase](self, action)
         self._legal = None
         if self.step == PIRATES and self.phase == Phase.FIGHT and not self.legal_actions():
             self._lose()  # no action can still win this pirate fight (R22)
@@ -293,9 +294,6 @@ class Game:
 
     # ------------------------------------------------------------ dispatching
 
-    def _dispatch(self, a: int) -> None:
-        self._ACTION_HANDLERS[self.phase](self, a)
-
     def _choose_hazard_action(self, a: int) -> None:
         """R04: fight one of the two hazards drawn; the other goes to the discard pile."""
         chosen = self.offer[a - act.CHOOSE_HAZARD_0]
@@ -342,9 +340,6 @@ class Game:
             self._resolve(ABILITY[self.table[slot]], slot)
 
     # ------------------------------------------------------- legal actions
-
-    def _compute_legal(self) -> list[int]:
-        return self._LEGAL_ACTIONS[self.phase](self)
 
     def _choose_hazard_actions(self) -> list[int]:
         return [act.CHOOSE_HAZARD_0, act.CHOOSE_HAZARD_1]
