@@ -129,12 +129,14 @@ def random_deal(level: int, rng: random.Random, step: str | None = None) -> Game
     robinson = piles.pop("robinson")
     split = rng.randint(0, len(robinson))
     total = level_life(level) + 2
+    # half the deals name their pirates, half let the scenario draw them from its seed
+    pirates = [KEY[c] for c in rng.sample(PIRATE_IDS, 2)] if rng.random() < 0.5 else None
     return scenario(
         level,
         step,
         robinson_stack=robinson[:split],
         robinson_discard=robinson[split:],
-        pirates=[KEY[c] for c in rng.sample(PIRATE_IDS, 2)],
+        pirates=pirates,
         life=rng.randint(1, total),
         known_top=rng.randint(0, split),
         seed=rng.getrandbits(32),
