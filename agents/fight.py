@@ -19,9 +19,9 @@ from functools import lru_cache
 from agents.heuristic_rules import (
     DEATH,
     HeuristicParams,
-    _gain,
     bad_cards,
     best_double_gain,
+    destroy_gain,
     face_up_cards,
     life_utility,
     with_bad_card,
@@ -184,7 +184,7 @@ def _pay_beats_losing(
     def lose(gap: int, life: int, bad: tuple[int, ...]) -> float:
         if gap > life:
             return -DEATH
-        return life_utility(life - gap, params) + params.destroy_weight * _gain(bad, gap)
+        return life_utility(life - gap, params) + params.destroy_weight * destroy_gain(bad, gap)
 
     def pay(gap: int, life: int, bad: tuple[int, ...], depth: int) -> float:
         life -= cost

@@ -156,11 +156,6 @@ def destroy_order(cards: list[int], budget: int) -> list[int]:
     return chosen
 
 
-def destroy_gain(cards: list[int], budget: int) -> float:
-    """Deck worth gained by destroying what :func:`destroy_order` picks."""
-    return _gain(bad_cards(cards), budget)
-
-
 #: The order in which a loss budget destroys cards: aging first, then the worst.
 def _destroy_rank(card: int) -> tuple[bool, float]:
     return (not IS_AGING[card], WORTH[card])
@@ -180,7 +175,8 @@ def with_bad_card(bad: tuple[int, ...], card: int) -> tuple[int, ...]:
 
 
 @lru_cache(maxsize=1 << 16)
-def _gain(bad: tuple[int, ...], budget: int) -> float:
+def destroy_gain(bad: tuple[int, ...], budget: int) -> float:
+    """Deck worth gained when a loss budget destroys from ``bad`` (see :func:`bad_cards`)."""
     gain = 0.0
     for card in bad:
         if DESTROY_COST[card] <= budget:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import TYPE_CHECKING
 
-from friday_env.cards import ABILITY, CARD_TYPE, IS_AGING, KIND, VALUE, Ability, Kind
+from friday_env.cards import ABILITY, CARD_TYPE, IS_AGING, VALUE, Ability
 from friday_env.engine import LEFT
 from friday_env.information import known_top_cards, stack_known_cards, unknown_aging_pool
 
@@ -78,10 +78,6 @@ def _card_worth(card: int) -> float:
 WORTH: tuple[float, ...] = tuple(_card_worth(c) for c in range(len(VALUE)))
 
 
-def is_aging(card: int) -> bool:
-    return KIND[card] == Kind.AGING
-
-
 class DrawPile:
     """The player's belief about the next cards drawn: the known top cards in order, then
     the rest of the stack as a multiset (unseen aging cards as the average of the aging pool),
@@ -101,9 +97,6 @@ class DrawPile:
         )
         self.discard = list(game.discard)
         self.aging_left = len(game.aging)
-
-    def size(self) -> int:
-        return len(self.known_top) + len(self.rest) + self.unseen
 
     def rest_mean(self) -> float:
         """Mean fighting points of a draw from the unknown part of the stack."""

@@ -196,7 +196,8 @@ def markdown(results: dict) -> str:
         "",
         f"Reproduce with `{results['command']}` "
         f"({results['games_played']} games; {results['seeds']}). Win rates with 95% Wilson "
-        "intervals, scores with 95% bootstrap intervals; games/s on one core.",
+        "intervals, scores with 95% bootstrap intervals; games/s on one core. Rendered from the "
+        "run's `results.json` (`python -m agents.report results.json --readme README.md`).",
         "",
         *_agent_lines(results),
         "",
@@ -268,3 +269,38 @@ def update_readme(path: Path, section: str) -> None:
         raise ValueError(f"{path} has no {README_START} ... {README_END} markers")
     head = text[: start + len(README_START)]
     path.write_text(head + "\n" + section + text[end:])
+
+
+def readme_section(path: Path) -> str:
+    """The text between the results markers of ``path`` (without the markers)."""
+    text = path.read_text()
+    start, end = text.find(README_START), text.find(README_END)
+    if start < 0 or end < start:
+        raise ValueError(f"{path} has no {README_START} ... {README_END} markers")
+    return text[start + len(README_START) : end].lstrip("\n")
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m agents.report RESULTS_JSON --readme README.md [--check]``: render an
+    evaluation's ``results.json`` into the README's results section, or check it is there."""
+    import argparse
+
+    parser = argparse.ArgumentParser(prog="python -m agents.report", description=main.__doc__)
+    parser.add_argument("results", type=Path, help="results.json written by friday eval")
+    parser.add_argument("--readme", type=Path, default=Path("README.md"))
+    parser.add_argument("--check", action="store_true", help="only check, exit 1 if stale")
+    args = parser.parse_args(argv)
+    section = markdown(json.loads(args.results.read_text()))
+    if args.check:
+        fresh = readme_section(args.readme) == section
+        print(f"{args.readme} results section is {'up to date' if fresh else 'out of date'}")
+        return 0 if fresh else 1
+    update_readme(args.readme, section)
+    print(f"wrote the results of {args.results} into {args.readme}")
+    return 0
+
+
+if __name__ == "__main__":
+    import sys
+
+    sys.exit(main())
