@@ -223,6 +223,14 @@ def markdown(results: dict) -> str:
                 f"{100 * win[0]:+.1f} pts {_interval(*win[1:], percent=True)} | "
                 f"{score[0]:+.1f} {_interval(*score[1:])} | {c['beats_by'] or 'no'} |"
             )
+    lines += [
+        "",
+        "Plots: `winrate.png` (win rate by level, 95% intervals) and `scores.png` (score "
+        "distributions) in the output directory. Play a deal yourself with "
+        "`friday play --level 1 --seed 7 --save game.json` and watch any saved game with "
+        "`friday replay game.json` (or `friday replay DIR/games.jsonl --game K` after "
+        "`friday eval --save-games`).",
+    ]
     return "\n".join(lines) + "\n"
 
 
