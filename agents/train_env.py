@@ -24,7 +24,7 @@ import friday_env  # noqa: F401  (registers Friday-v0)
 from agents.seeds import TRAINING_SEED_LIMIT, evaluation_seed, training_seed
 from friday_env import Game
 from friday_env.cards import KIND, Kind
-from friday_env.env import SCORE_SCALE, FridayEnv
+from friday_env.env import SCORE_SCALE, EnvOptionError, FridayEnv
 from friday_env.observation import action_mask
 
 #: Held-out deals of the learning curve: evaluation-range deals from this index on. They are
@@ -53,8 +53,13 @@ class Deals(gym.Wrapper):
         self.deal = -1
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
+        if options:
+            raise EnvOptionError(
+                f"Deals chooses the deal of every game itself; reset options {sorted(options)} "
+                "would be ignored: reset the unwrapped env for a scenario"
+            )
         self.deal = int(self.next_deal(seed))
-        self.env.reset(seed=self.deal, options=options)
+        self.env.reset(seed=self.deal)
         base = self._friday()
         base.game = Game.new(base.level, self.deal)
         return base.encoder.encode(base.game), {"action_mask": self.action_masks()}

@@ -2,8 +2,9 @@
 # The recipe of the committed PPO agents: one MaskablePPO agent per level, trained one level
 # after another, then measured by `friday eval` beside Random, Heuristic and Search.
 #
-# Budget: 800,000 timesteps per level (STEPS), about 13 minutes per level on one CPU core
-# (~1,100 steps/s measured with the other core busy): under an hour for all four.
+# Budget: 800,000 timesteps per level (STEPS) on one CPU core each. Measured on the 2-core
+# machine the committed agents come from, shared with other jobs: 1,041 s, 679 s, 348 s and
+# 354 s for levels 1-4 (770 to 2,300 steps/s depending on the load): 40 minutes in all.
 # Hyperparameters: experiments/ppo.toml. Reward: "progress" (win/loss +-1 at the end, plus
 # 0.1 per hazard beaten), chosen because the score reward taught the policy to die fast.
 #
@@ -11,12 +12,16 @@
 #   runs/ppo-levelL/                        the run (checkpoints, config.json, curve.csv/png)
 #   agents/checkpoints/ppo-levelL.zip       the policy `friday eval --agents ppo` plays
 #   experiments/results/ppo-levelL-curve.{csv,png}  the learning curve (held-out deals)
+# and then experiments/results/eval/ (results.md, results.csv, plots): `friday eval`.
 #
 # Usage (from the repository root):  bash experiments/train_ppo.sh [LEVELS...]
 #   STEPS=100000 bash experiments/train_ppo.sh 1     # a shorter trial on level 1
 set -euo pipefail
 cd "$(dirname "$0")/.."
 STEPS="${STEPS:-800000}"
+# EVAL_FLAGS="--update-readme README.md" also writes the README's results table.
+# shellcheck disable=SC2206
+EVAL_FLAGS=(${EVAL_FLAGS:-})
 LEVELS=("${@:-1 2 3 4}")
 # shellcheck disable=SC2206
 LEVELS=(${LEVELS[*]})
@@ -29,5 +34,8 @@ for level in "${LEVELS[@]}"; do
   cp "runs/ppo-level${level}/curve.csv" "experiments/results/ppo-level${level}-curve.csv"
   cp "runs/ppo-level${level}/curve.png" "experiments/results/ppo-level${level}-curve.png"
 done
-echo "== done ($(date -u +%H:%M:%S)); measure with:"
-echo "friday eval --agents random,heuristic,search,ppo --out results/eval --update-readme README.md"
+echo "== done ($(date -u +%H:%M:%S)); measuring on the evaluation deals"
+# Every agent on the same fixed deals; consecutive agents are compared (PPO against Random).
+rm -rf experiments/results/eval  # a new measurement of the new agents
+friday eval --agents random,ppo,heuristic,search --levels 1-4 --games 300,search=50 \
+  --no-progress --out experiments/results/eval "${EVAL_FLAGS[@]}"

@@ -27,6 +27,7 @@ from agents.train_env import (
     training_deals,
 )
 from friday_env import Game
+from friday_env.env import EnvOptionError
 from friday_env.observation import FlatEncoder
 
 #: A budget of a few seconds: 4 rollouts of 2 envs x 64 steps, evaluated 3 times on 2 deals.
@@ -177,6 +178,8 @@ def test_deals_wrapper_plays_the_chosen_deal_with_its_mask():
     assert np.array_equal(obs, FlatEncoder().encode(Game.new(2, 12)))  # the new deal's view
     env.reset(seed=5)  # any reset seed restarts the list
     assert env.unwrapped.game.seed == expected.seed
+    with pytest.raises(EnvOptionError, match="would be ignored"):
+        env.reset(options={"scenario": {"step": "red"}})
 
 
 def _play_out(env, seed: int) -> tuple[float, dict, Game]:
