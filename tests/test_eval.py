@@ -15,6 +15,7 @@ import pytest
 
 from agents.cli import main
 from agents.evaluate import UsageError, command_line, parse_games, parse_levels
+from agents.report import beats_by, markdown, readme_section
 from agents.runner import EvalConfig
 from friday_env import GameRecord, replay
 
@@ -179,6 +180,31 @@ def test_update_readme_replaces_only_the_results_section(tmp_path):
     assert text.endswith("<!-- /section:results -->\noutro\n")
     assert "old table" not in text
     assert f"friday eval --agents random --levels 2 --games 3 --search-sims 16 --out {out}" in text
+
+
+# ------------------------------------------------- the README's results
+
+PUBLISHED = REPO / "agents" / "readme_results.json"
+
+
+def test_readme_results_are_rendered_from_the_published_run():
+    """The README's table is the Markdown of the committed results.json of the README run,
+    never typed by hand (regenerate: python -m agents.report agents/readme_results.json)."""
+    results = json.loads(PUBLISHED.read_text())
+    assert results["complete"]
+    assert readme_section(REPO / "README.md") == markdown(results)
+
+
+def test_published_run_shows_each_agent_beating_the_one_before():
+    """Heuristic beats Random on every level and Search beats Heuristic on levels 1 and 4,
+    each by 95% intervals that do not overlap (win rate, else mean score)."""
+    results = json.loads(PUBLISHED.read_text())
+    cells = {(s["agent"], s["level"]): s for s in results["summary"]}
+    assert {c["games"] for c in cells.values() if c["agent"] != "search"} == {1000}
+    for level in (1, 2, 3, 4):
+        assert beats_by(cells[("random", level)], cells[("heuristic", level)])
+    for level in (1, 4):
+        assert beats_by(cells[("heuristic", level)], cells[("search", level)])
 
 
 # ------------------------------------------------- real interruptions
