@@ -35,6 +35,8 @@ AGENT_NOTES = {
     "search": "determinized Monte-Carlo over engine clones: every candidate action tried in "
     "the same sampled worlds, heuristic rollouts to the end of the fight, a value fitted on "
     "heuristic games (`agents/search.py`, `agents/value.py`)",
+    "ppo": "MaskablePPO policy, one per level, 800k timesteps each on one CPU core "
+    "(`agents/ppo.py`, `agents/checkpoints/`, recipe `experiments/train_ppo.sh`)",
 }
 README_START = "<!-- section:results -->"
 README_END = "<!-- /section:results -->"
