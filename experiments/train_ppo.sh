@@ -12,7 +12,7 @@
 #   runs/ppo-levelL/                        the run (checkpoints, config.json, curve.csv/png)
 #   agents/checkpoints/ppo-levelL.zip       the policy `friday eval --agents ppo` plays
 #   experiments/results/ppo-levelL-curve.{csv,png}  the learning curve (held-out deals)
-# and then experiments/results/eval/ (results.md, results.csv, plots): `friday eval`.
+# and then results/ppo-recipe/ (results.md, results.csv, plots): a quick `friday eval`.
 #
 # Usage (from the repository root):  bash experiments/train_ppo.sh [LEVELS...]
 #   STEPS=100000 bash experiments/train_ppo.sh 1     # a shorter trial on level 1
@@ -36,6 +36,6 @@ for level in "${LEVELS[@]}"; do
 done
 echo "== done ($(date -u +%H:%M:%S)); measuring on the evaluation deals"
 # Every agent on the same fixed deals; consecutive agents are compared (PPO against Random).
-rm -rf experiments/results/eval  # a new measurement of the new agents
+rm -rf results/ppo-recipe  # a new measurement of the new agents
 friday eval --agents random,ppo,heuristic,search --levels 1-4 --games 300,search=50 \
-  --no-progress --out experiments/results/eval "${EVAL_FLAGS[@]}"
+  --no-progress --out results/ppo-recipe "${EVAL_FLAGS[@]}"
