@@ -253,6 +253,34 @@ def register_trivial_env() -> None:
         register(id=TRIVIAL_ENV_ID, entry_point="agents.bench_envs:TrivialMaskedEnv")
 
 
+def _timed(venv: Any) -> Any:
+    """``venv`` wrapped so that it adds up the seconds spent stepping its envs (resets
+    included) and fetching their masks: the env's share of a training frame."""
+    from stable_baselines3.common.vec_env import VecEnvWrapper
+
+    class TimedVecEnv(VecEnvWrapper):
+        def __init__(self, venv: Any) -> None:
+            super().__init__(venv)
+            self.seconds = 0.0
+
+        def reset(self) -> Any:
+            return self.venv.reset()
+
+        def step_wait(self) -> Any:
+            start = time.perf_counter()
+            out = self.venv.step_wait()
+            self.seconds += time.perf_counter() - start
+            return out
+
+        def env_method(self, method_name: str, *args: Any, **kwargs: Any) -> list[Any]:
+            start = time.perf_counter()
+            out = self.venv.env_method(method_name, *args, **kwargs)
+            self.seconds += time.perf_counter() - start
+            return out
+
+    return TimedVecEnv(venv)
+
+
 class PPOTimer:
     """MaskablePPO on ``env_id``, ready to be timed: the model is built and has trained one
     warm-up round on a ``DummyVecEnv`` of ``gymnasium.make`` envs as ``make_vec_env`` builds
@@ -263,7 +291,7 @@ class PPOTimer:
         from stable_baselines3.common.env_util import make_vec_env
 
         register_trivial_env()
-        self.venv = make_vec_env(env_id, n_envs=settings["n_envs"], seed=seed)
+        self.venv = _timed(make_vec_env(env_id, n_envs=settings["n_envs"], seed=seed))
         self.model = MaskablePPO(
             "MlpPolicy",
             self.venv,
@@ -278,12 +306,16 @@ class PPOTimer:
         self.per_rollout = settings["n_envs"] * settings["n_steps"]
         self.model.learn(self.per_rollout)
 
-    def fps(self, rollouts: int) -> float:
+    def fps(self, rollouts: int) -> tuple[float, float]:
         """Training frames/s over ``rollouts`` rounds of collecting ``n_envs x n_steps`` steps
-        and optimising on them."""
+        and optimising on them, and the µs per frame of those spent in the envs (stepping,
+        resetting, masks)."""
+        frames = rollouts * self.per_rollout
+        self.venv.seconds = 0.0
         start = time.perf_counter()
-        self.model.learn(rollouts * self.per_rollout, reset_num_timesteps=False)
-        return rollouts * self.per_rollout / (time.perf_counter() - start)
+        self.model.learn(frames, reset_num_timesteps=False)
+        elapsed = time.perf_counter() - start
+        return frames / elapsed, self.venv.seconds / frames * 1e6
 
     def close(self) -> None:
         self.venv.close()

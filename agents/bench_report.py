@@ -51,6 +51,8 @@ def format_value(value: float, unit: str) -> str:
         return f"{100 * value:.1f} %"
     if unit in ("×", "µs", "MB"):
         return f"{value:.2f} {unit}"
+    if unit == "µs/frame":
+        return f"{value:.1f} {unit}"
     return f"{value:,.0f} {unit}"
 
 
@@ -73,9 +75,19 @@ def _rows(doc: dict[str, Any]) -> list[tuple[str, str, str, str]]:
                 ("yes" if target["met"] else "NO") if target else "",
             )
         )
-        if "per_cpu_second" in result:
-            per_cpu = format_value(result["per_cpu_second"], unit)
-            rows.append(("(a) same, per second of the process's CPU time", per_cpu, "", ""))
+        rows += _detail_rows(result)
+    return rows
+
+
+def _detail_rows(result: dict[str, Any]) -> list[tuple[str, str, str, str]]:
+    """Rows for what a measurement recorded beside its rate."""
+    rows = []
+    if "per_cpu_second" in result:
+        per_cpu = format_value(result["per_cpu_second"], result["unit"])
+        rows.append(("(a) same, per second of the process's CPU time", per_cpu, "", ""))
+    if "env_us_per_frame" in result:
+        env_us = format_value(result["env_us_per_frame"], "µs/frame")
+        rows.append((f"{result['label']}: time in the envs", env_us, "", ""))
     return rows
 
 

@@ -58,6 +58,8 @@ def test_quick_bench_completes_and_writes_every_measurement(quick_run, capsys):
         assert result["median"] == statistics.median(result["runs"]), key
         assert result["label"] and result["unit"], key
     assert doc["results"]["engine_actions_per_s"]["per_cpu_second"] > 0
+    for key in ("ppo_fps_friday", "ppo_fps_trivial"):
+        assert doc["results"][key]["env_us_per_frame"] > 0
     for level in (1, 2, 3, 4):
         assert doc["results"][f"games_per_s_level_{level}"]["decisions_per_game"] > 1
 
