@@ -22,7 +22,7 @@ from pathlib import Path
 import numpy as np
 
 from friday_env import Game
-from friday_env.cards import ABILITY, IS_AGING, KIND, VALUE, Ability, Kind
+from friday_env.cards import ABILITY, IS_AGING, VALUE, Ability
 from friday_env.engine import DOWN
 from friday_env.information import stack_known_cards
 
@@ -54,7 +54,6 @@ FEATURE_NAMES: tuple[str, ...] = (
     "stack_left",
     "hazards_left",
     "hazard_discard",
-    "beaten_knowledge",
     *(f"ability_{name}" for name in ABILITY_GROUPS),
 )
 
@@ -66,13 +65,12 @@ def features(game: Game) -> np.ndarray:
     known += [c for s, c in enumerate(game.table) if not game.flags[s] & DOWN]
     values = [VALUE[c] for c in known if not IS_AGING[c]]
     groups = [0.0] * len(ABILITY_GROUPS)
-    aging = hazards = 0
+    aging = 0
     for card in known:
         group = _GROUP_OF.get(ABILITY[card])
         if group is not None:
             groups[group] += 1.0
         aging += IS_AGING[card]
-        hazards += KIND[card] == Kind.HAZARD
     unseen = len(game.stack) - len(in_stack)
     return np.array(
         [
@@ -91,7 +89,6 @@ def features(game: Game) -> np.ndarray:
             len(game.stack),
             len(game.hazard_stack),
             len(game.hazard_discard),
-            hazards,
             *groups,
         ]
     )

@@ -51,10 +51,20 @@ def collect(level: int, games: int, win_bonus: float) -> tuple[list[int], np.nda
 
 
 def ridge_fit(x: np.ndarray, y: np.ndarray, ridge: float) -> np.ndarray:
-    """Least squares with an L2 penalty on every weight but the bias."""
-    penalty = ridge * np.eye(x.shape[1])
+    """Ridge regression on standardized features (the bias unpenalized), returned as weights
+    on the raw features. Standardizing makes one penalty fit every feature's scale and keeps
+    nearly collinear counts (hazards left, discarded, won) from trading huge weights."""
+    scale = x.std(axis=0)
+    scale[0] = 1.0
+    scale[scale == 0] = 1.0
+    centre = x.mean(axis=0)
+    centre[0] = 0.0
+    z = (x - centre) / scale
+    penalty = ridge * len(y) * np.eye(x.shape[1])
     penalty[0, 0] = 0.0
-    return np.linalg.solve(x.T @ x + penalty, x.T @ y)
+    w = np.linalg.solve(z.T @ z + penalty, z.T @ y) / scale
+    w[0] -= float(centre @ w)
+    return w
 
 
 def r_squared(x: np.ndarray, y: np.ndarray, w: np.ndarray) -> float:
@@ -86,7 +96,9 @@ def fit_level(
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m agents.value_fit", description=__doc__)
     parser.add_argument("--games", type=int, default=3000, help="heuristic games per level")
-    parser.add_argument("--ridge", type=float, default=1.0, help="L2 penalty")
+    parser.add_argument(
+        "--ridge", type=float, default=1e-3, help="L2 penalty per state on standardized features"
+    )
     parser.add_argument(
         "--win-bonus",
         type=float,

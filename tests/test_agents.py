@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 
+import numpy as np
 import pytest
 
 from agents.base import Agent, outcome_of, play_game
@@ -19,6 +20,7 @@ from agents.seeds import (
     training_seed,
 )
 from agents.value import features, load_value_model, state_value
+from agents.value_fit import ridge_fit
 from friday_env import Game, determinized
 from friday_env.record import state_digest
 from friday_env.soak import random_deal
@@ -216,3 +218,19 @@ def test_evaluation_seeds_are_fixed_and_never_training_seeds():
         evaluation_seed(1, 10**6)
     with pytest.raises(ValueError):
         evaluation_seed(5, 0)
+
+
+# ------------------------------------------------------------ value fit
+
+
+def test_ridge_fit_recovers_weights_and_tames_collinear_counts():
+    rng = np.random.default_rng(0)
+    x = np.column_stack([np.ones(500), rng.normal(5, 2, 500), rng.normal(-3, 10, 500)])
+    assert ridge_fit(x, x @ np.array([1.5, 2.0, -0.5]), 0.0) == pytest.approx([1.5, 2.0, -0.5])
+    # two counts that always add up to 30 (like hazards left and discarded): the penalty on
+    # standardized features splits the effect between them instead of trading huge weights
+    count = rng.integers(0, 10, 500).astype(float)
+    x = np.column_stack([np.ones(500), count, 30 - count, rng.normal(0, 1, 500)])
+    w = ridge_fit(x, 2 * count + rng.normal(0, 1, 500), 1e-3)
+    assert w[1] == pytest.approx(1.0, abs=0.05) and w[2] == pytest.approx(-1.0, abs=0.05)
+    assert abs(w[3]) < 0.1
