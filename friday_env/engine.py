@@ -228,19 +228,21 @@ class Game:
 
     def apply(self, action: int) -> None:
         """Play one legal action. Raises :class:`IllegalActionError` (state untouched)."""
-        if not _is_action_id(action) or action not in self.legal_actions():
+        # an int is checked by the membership test alone; numpy integers become ints first
+        a = action if type(action) is int else _action_id(action)
+        if a is None or a not in self.legal_actions():
             raise IllegalActionError(self._illegal_message(action))
-        action = int(action)
         self._legal = None
-        self.history.append(action)
-        self._ACTION_HANDLERS[self.phase](self, action)
+        self.history.append(a)
+        self._ACTION_HANDLERS[self.phase](self, a)
         self._legal = None
         if self.step == PIRATES and self.phase == Phase.FIGHT and not self.legal_actions():
             self._lose()  # no action can still win this pirate fight (R22)
 
     def _illegal_message(self, action: object) -> str:
         legal = ", ".join(f"{a} ({self.describe(a)})" for a in self.legal_actions())
-        name = act.action_name(action) if _is_action_id(action) else "not an action id"
+        a = _action_id(action)
+        name = "not an action id" if a is None else act.action_name(a)
         return (
             f"illegal action {action!r} ({name}) in phase {self.phase.name} "
             f"({act.PHASE_NAMES[self.phase]}); legal actions: {legal or 'none, the game is over'}"
@@ -631,7 +633,8 @@ class Game:
         """R23 "half": ceil(n/2) cards count, face-up aging cards first (least harmful
         first), then the best of the others."""
         counted = (len(values) + 1) // 2
-        aging, others = [], []
+        aging: list[int] = []
+        others: list[int] = []
         for slot, card in enumerate(self.table):
             face_up_aging = IS_AGING[card] and not self.flags[slot] & DOWN
             (aging if face_up_aging else others).append(values[slot])
@@ -784,15 +787,13 @@ def _is_difficult(card: int) -> bool:
     return KEY[card] in ("moronic", "suicidal", "very hungry")
 
 
-def _is_action_id(action: object) -> bool:
-    """An int (numpy ints too, bools not) within the action layout."""
-    if type(action) is int:  # the common case, answered without the isinstance checks
-        return 0 <= action < act.NUM_ACTIONS
-    return (
-        isinstance(action, (int, np.integer))
-        and not isinstance(action, bool)
-        and 0 <= int(action) < act.NUM_ACTIONS
-    )
+def _action_id(action: object) -> int | None:
+    """The action id ``action`` stands for, as an int: ints and numpy integers (bools not)
+    within the action layout; None for anything else."""
+    is_integer = isinstance(action, (int, np.integer)) and not isinstance(action, bool)
+    if is_integer and 0 <= int(action) < act.NUM_ACTIONS:  # type: ignore[call-overload]
+        return int(action)  # type: ignore[call-overload]
+    return None
 
 
 __all__ = ["ABILITY_NAMES", "STEP_NAMES", "Game"]
