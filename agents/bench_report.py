@@ -34,9 +34,11 @@ def what_is_timed(budget: dict[str, Any]) -> list[str]:
         f"envs in a `DummyVecEnv` from `make_vec_env`, {ppo['n_steps']} steps per env per "
         f"rollout, batch {ppo['batch_size']}, {ppo['n_epochs']} epochs, "
         f"{'x'.join(map(str, ppo['net_arch']))} nets, {threads} torch "
-        f"thread{'s' if threads > 1 else ''}), {budget['ppo_rollouts']} rollouts per repeat, "
-        "against the same on an env with Friday-v0's spaces and a mask but no game "
-        "(`agents/bench_envs.py`); the ratio is taken within each repeat.",
+        f"thread{'s' if threads > 1 else ''}), against the same on an env with Friday-v0's "
+        "spaces and a mask but no game (`agents/bench_envs.py`): "
+        f"{budget['ppo_pairs']} pairs of {budget['ppo_rollouts']} rollout"
+        f"{'s' if budget['ppo_rollouts'] > 1 else ''} each, the two envs taking turns to go "
+        "first; the ratio is taken within each pair and the medians are over the pairs.",
         f"- (g) tracemalloc over {budget['memory_envs']:,} envs made, reset and played "
         f"{budget['memory_steps']} random decisions each, kept alive together.",
         f"- (h) random legal play through 1 and 2 worker processes, {budget['vec_iterations']:,} "

@@ -52,8 +52,9 @@ def test_quick_bench_completes_and_writes_every_measurement(quick_run, capsys):
     doc = json.loads(out.read_text(encoding="utf-8"))
     assert set(doc["results"]) == EXPECTED_KEYS
     repeats = doc["meta"]["repeats"]
+    pairs = doc["meta"]["budget"]["ppo_pairs"]
     for key, result in doc["results"].items():
-        assert len(result["runs"]) == repeats, key
+        assert len(result["runs"]) == (pairs if key.startswith("ppo") else repeats), key
         assert all(math.isfinite(r) and r > 0 for r in result["runs"]), key
         assert result["median"] == statistics.median(result["runs"]), key
         assert result["label"] and result["unit"], key
