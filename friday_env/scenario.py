@@ -67,10 +67,11 @@ def scenario(
     if pirates is not None:
         piles["pirates"] = pirates
     _check_lists(piles)
-    spec = {"level": level, "step": STEP_NAMES[step_index], "seed": seed_from(seed)}
+    game_seed = seed_from(seed)
+    spec: dict[str, object] = {"level": level, "step": STEP_NAMES[step_index], "seed": game_seed}
     spec |= {name: list(keys) for name, keys in piles.items()}
     game = Game()
-    game.level, game.seed, game.step = level, spec["seed"], step_index
+    game.level, game.seed, game.step = level, game_seed, step_index
     ids = _assign_ids(level, piles)
     game.stack = ids["robinson_stack"][::-1]
     game.discard = ids["robinson_discard"]
@@ -135,7 +136,9 @@ def _assign_ids(level: int, piles: dict[str, Sequence[str]]) -> dict[str, list[i
 
 def _cards_in_game(level: int) -> list[int]:
     aging = set(level_aging_cards(level))
-    return [c for c in range(NUM_CARDS) if CARD_TYPES[CARD_TYPE[c]].kind != Kind.AGING or c in aging]
+    return [
+        c for c in range(NUM_CARDS) if CARD_TYPES[CARD_TYPE[c]].kind != Kind.AGING or c in aging
+    ]
 
 
 def _take(free: dict[int, list[int]], pile: str, key: object, level: int) -> int:
@@ -173,11 +176,19 @@ def _life_and_reserve(level: int, life: int | None) -> tuple[int, int]:
     if life is None:
         life = level_life(level)
     if isinstance(life, bool) or not isinstance(life, int) or not 0 <= life <= total:
-        raise ScenarioError(f"life must be an integer from 0 to {total} at level {level}, got {life!r}")
+        raise ScenarioError(
+            f"life must be an integer from 0 to {total} at level {level}, got {life!r}"
+        )
     return life, total - life
 
 
 def _known_top(known_top: int, stack_size: int) -> int:
-    if isinstance(known_top, bool) or not isinstance(known_top, int) or not 0 <= known_top <= stack_size:
-        raise ScenarioError(f"known_top must be 0..{stack_size} (the stack size), got {known_top!r}")
+    if (
+        isinstance(known_top, bool)
+        or not isinstance(known_top, int)
+        or not 0 <= known_top <= stack_size
+    ):
+        raise ScenarioError(
+            f"known_top must be 0..{stack_size} (the stack size), got {known_top!r}"
+        )
     return known_top
