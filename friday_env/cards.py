@@ -227,9 +227,7 @@ NUM_TYPES = len(CARD_TYPES)
 FIGHTING_TYPES: tuple[int, ...] = tuple(
     i for i, t in enumerate(CARD_TYPES) if t.kind in (Kind.STARTING, Kind.AGING, Kind.HAZARD)
 )
-PIRATE_TYPES: tuple[int, ...] = tuple(
-    i for i, t in enumerate(CARD_TYPES) if t.kind == Kind.PIRATE
-)
+PIRATE_TYPES: tuple[int, ...] = tuple(i for i, t in enumerate(CARD_TYPES) if t.kind == Kind.PIRATE)
 
 
 def _physical_cards() -> list[int]:

@@ -73,4 +73,3 @@ def _describe(game: Game, a: int) -> str:
     if act.SORT_PLACE_0 <= a < act.STOP_EXCHANGING:
         return f"sort: put {KEY[game.sort_taken[a - act.SORT_PLACE_0]]} back next"
     return act.action_name(a)
-

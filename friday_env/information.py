@@ -127,5 +127,3 @@ def _resample_stack(game: Game) -> None:
     hidden = sorted(game.stack[:hidden_count])  # a shuffle of the true order would leak it
     game._shuffle(hidden)
     game.stack[:hidden_count] = hidden
-
-
