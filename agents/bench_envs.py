@@ -8,7 +8,7 @@ does not take.
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any
 
 import gymnasium as gym
 import numpy as np
@@ -44,7 +44,7 @@ class TrivialMaskedEnv(gym.Env[np.ndarray, np.int64]):
     Terminates after :attr:`EPISODE_STEPS` steps.
     """
 
-    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["rgb_array"], "render_fps": 2}
+    metadata: dict[str, Any] = {"render_modes": ["rgb_array"], "render_fps": 2}  # noqa: RUF012
     #: About the length of a game played at random.
     EPISODE_STEPS = 48
 

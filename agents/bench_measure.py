@@ -23,8 +23,8 @@ from friday_env import Game
 LEVELS = (1, 2, 3, 4)
 
 
-def _random_chooser(seed: int) -> Callable[[list[int]], int]:
-    """A uniform choice among legal actions, seeded."""
+def _random_chooser(seed: int) -> Callable[[Any], int]:
+    """A uniform choice among legal actions (a list or an array of ids), seeded."""
     draw = random.Random(seed).random
 
     def choose(legal: Any) -> int:
@@ -111,7 +111,7 @@ def env_steps_per_s(env_id: str, steps: int, seed: int, **kwargs: Any) -> float:
     import numpy as np
 
     env = gym.make(env_id, **kwargs)
-    all_legal = np.ones(env.action_space.n, np.bool_)
+    all_legal = np.ones(env.action_space.n, np.bool_)  # type: ignore[attr-defined]
     choose = _random_chooser(seed)
     _, info = env.reset(seed=seed)
     start = time.perf_counter()
