@@ -6,7 +6,8 @@ Measured (medians over ``--repeats`` runs of each, wall-clock time):
 with the flat encoder and the mask, random legal actions; (c) gymnasium's ``Blackjack-v1``
 with the same loop in the same run, and the ratio (b)/(c) per repeat; (d) complete random
 games/s per level; (e) ``Game.clone()`` in µs; (f) MaskablePPO training frames/s on
-``Friday-v0`` and on a trivial env with the same spaces, and their ratio; (g) memory per
+``Friday-v0`` and on a trivial env with the same spaces, and their ratio (with Friday-v0
+without observation encoding beside them: the most an encoder speed-up gives); (g) memory per
 env; (h) steps/s through ``gymnasium.make_vec(..., vectorization_mode="async")`` and
 stable-baselines3's ``SubprocVecEnv`` with 1 and 2 workers.
 
@@ -82,7 +83,7 @@ def full_budget(repeats: int) -> Budget:
         memory_steps=50,
         vec_iterations=5_000,
         ppo_rollouts=1,
-        ppo_pairs=2 * repeats,  # the ratio is the noisiest measurement here
+        ppo_pairs=2 * repeats,  # the ratios are the noisiest measurements here
         ppo=_train_defaults(),
     )
 
@@ -231,32 +232,47 @@ def bench_vec(budget: Budget, results: Results) -> None:
 
 
 def bench_ppo(budget: Budget, results: Results) -> None:
-    """(f): ``ppo_pairs`` pairs of measurements, Friday-v0 and the trivial env in turn (ABBA:
-    which goes first alternates); the ratio is taken within each pair."""
+    """(f): ``ppo_pairs`` rounds of measurements of Friday-v0, the trivial env and Friday-v0
+    without observation encoding, in turn (which goes first rotates); ratios to the trivial
+    env are taken within each round."""
     import torch
 
-    from agents.bench_measure import TRIVIAL_ENV_ID, PPOTimer
+    from agents.bench_measure import TRIVIAL_ENV_ID, UNENCODED_ENV_ID, PPOTimer
 
     settings = budget.ppo
     torch.set_num_threads(settings["torch_threads"])
-    timers = {
-        env_id: PPOTimer(env_id, settings, seed=0) for env_id in ("Friday-v0", TRIVIAL_ENV_ID)
-    }
-    runs: dict[str, list[tuple[float, float]]] = {env_id: [] for env_id in timers}
+    env_ids = ["Friday-v0", TRIVIAL_ENV_ID, UNENCODED_ENV_ID]
+    timers = {env_id: PPOTimer(env_id, settings, seed=0) for env_id in env_ids}
+    runs: dict[str, list[tuple[float, float]]] = {env_id: [] for env_id in env_ids}
     for pair in range(budget.ppo_pairs):
-        for env_id in list(timers)[:: 1 if pair % 2 == 0 else -1]:
+        first = pair % len(env_ids)
+        for env_id in env_ids[first:] + env_ids[:first]:
             runs[env_id].append(timers[env_id].fps(budget.ppo_rollouts))
     for timer in timers.values():
         timer.close()
-    friday, trivial = runs["Friday-v0"], runs[TRIVIAL_ENV_ID]
-    for key, label, measured in (
-        ("ppo_fps_friday", "(f) MaskablePPO on Friday-v0", friday),
-        ("ppo_fps_trivial", "(f) MaskablePPO on a trivial env, same spaces", trivial),
+    for key, label, env_id in (
+        ("ppo_fps_friday", "(f) MaskablePPO on Friday-v0", "Friday-v0"),
+        ("ppo_fps_trivial", "(f) MaskablePPO on a trivial env, same spaces", TRIVIAL_ENV_ID),
+        (
+            "ppo_fps_unencoded",
+            "(f) MaskablePPO on Friday-v0 without observation encoding",
+            UNENCODED_ENV_ID,
+        ),
     ):
-        env_us = statistics.median(us for _, us in measured)
-        results.add(key, label, "frames/s", [fps for fps, _ in measured], env_us_per_frame=env_us)
-    ratios = [f / t for (f, _), (t, _) in zip(friday, trivial, strict=True)]
-    results.add("ppo_fps_ratio", "(f) Friday-v0 / trivial env, per pair", "%", ratios)
+        env_us = statistics.median(us for _, us in runs[env_id])
+        fps = [fps for fps, _ in runs[env_id]]
+        results.add(key, label, "frames/s", fps, env_us_per_frame=env_us)
+    trivial = [fps for fps, _ in runs[TRIVIAL_ENV_ID]]
+    for key, label, env_id in (
+        ("ppo_fps_ratio", "(f) Friday-v0 / trivial env, per round", "Friday-v0"),
+        (
+            "ppo_fps_unencoded_ratio",
+            "(f) Friday-v0 without encoding / trivial env: the most an encoder speed-up gives",
+            UNENCODED_ENV_ID,
+        ),
+    ):
+        ratios = [f / t for (f, _), t in zip(runs[env_id], trivial, strict=True)]
+        results.add(key, label, "%", ratios)
 
 
 BENCHES: dict[str, Callable[[Budget, Results], None]] = {

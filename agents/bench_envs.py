@@ -1,9 +1,12 @@
-"""A stand-in for ``Friday-v0`` with the same spaces and no game: the baseline of
-``friday bench``'s training-speed ratio.
+"""Stand-ins for ``Friday-v0`` in ``friday bench``'s training-speed measurement (f).
 
-MaskablePPO's frames/s on this env is what training would reach if the game cost nothing;
-``Friday-v0``'s frames/s as a fraction of it is the share of training time the game itself
-does not take.
+- :class:`TrivialMaskedEnv`: the same spaces and no game, the baseline of the ratio.
+  MaskablePPO's frames/s on it is what training would reach if the game cost nothing;
+  ``Friday-v0``'s frames/s as a fraction of it is the share of training time the game
+  does not take.
+- :class:`UnencodedFridayEnv`: ``Friday-v0`` with the observation encoder left out (a
+  constant observation), everything else the same: the ratio it reaches is the most that
+  any speed-up of the encoder could give.
 """
 
 from __future__ import annotations
@@ -14,7 +17,7 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
-from friday_env import FlatEncoder, Game
+from friday_env import FlatEncoder, FridayEnv, Game
 from friday_env.actions import NUM_ACTIONS
 
 
@@ -79,3 +82,27 @@ class TrivialMaskedEnv(gym.Env[np.ndarray, np.int64]):
 
     def action_masks(self) -> np.ndarray:
         return self._masks[self._t % len(self._masks)].copy()
+
+
+class _ConstantEncoder:
+    """The flat encoder's space, and always the same observation for any game."""
+
+    name = "flat"
+
+    def __init__(self) -> None:
+        encoder = FlatEncoder()
+        self.space = encoder.space
+        self._observation = encoder.encode(Game.new(1, 0))
+
+    def encode(self, game: Game) -> np.ndarray:
+        return self._observation.copy()
+
+
+class UnencodedFridayEnv(FridayEnv):
+    """``Friday-v0`` (level 1, flat observation, mask) whose observation is a constant: the
+    game, the mask and the env's bookkeeping cost what they cost in ``Friday-v0``, the
+    observation encoder nothing. Not for learning: the policy sees nothing of the game."""
+
+    def __init__(self, render_mode: str | None = None) -> None:
+        super().__init__(render_mode=render_mode)
+        self.encoder = _ConstantEncoder()  # type: ignore[assignment]

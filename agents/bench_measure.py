@@ -243,14 +243,20 @@ def sb3_subproc_steps_per_s(workers: int, iterations: int, repeats: int, seed: i
 # --------------------------------------------------------- (f) MaskablePPO training fps
 
 TRIVIAL_ENV_ID = "FridayBenchTrivial-v0"
+UNENCODED_ENV_ID = "FridayBenchUnencoded-v0"
+_BENCH_ENVS = {
+    TRIVIAL_ENV_ID: "agents.bench_envs:TrivialMaskedEnv",
+    UNENCODED_ENV_ID: "agents.bench_envs:UnencodedFridayEnv",
+}
 
 
-def register_trivial_env() -> None:
-    """Register :class:`agents.bench_envs.TrivialMaskedEnv` with gymnasium (once)."""
+def register_bench_envs() -> None:
+    """Register the stand-ins of :mod:`agents.bench_envs` with gymnasium (once)."""
     from gymnasium.envs.registration import register, registry
 
-    if TRIVIAL_ENV_ID not in registry:
-        register(id=TRIVIAL_ENV_ID, entry_point="agents.bench_envs:TrivialMaskedEnv")
+    for env_id, entry_point in _BENCH_ENVS.items():
+        if env_id not in registry:
+            register(id=env_id, entry_point=entry_point)
 
 
 def _timed(venv: Any) -> Any:
@@ -290,7 +296,7 @@ class PPOTimer:
         from sb3_contrib import MaskablePPO
         from stable_baselines3.common.env_util import make_vec_env
 
-        register_trivial_env()
+        register_bench_envs()
         self.venv = _timed(make_vec_env(env_id, n_envs=settings["n_envs"], seed=seed))
         self.model = MaskablePPO(
             "MlpPolicy",

@@ -15,6 +15,7 @@ import argparse
 import dataclasses
 import json
 import tomllib
+from collections.abc import Callable
 from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
@@ -235,7 +236,13 @@ def add_config_arguments(parser: argparse.ArgumentParser) -> None:
     None so that only the ones given override the config file."""
     parser.add_argument("--config", help="JSON or TOML file of settings (flags override it)")
     for spec in fields(TrainConfig):
-        kind = {"int": int, "float": float, "str": str, "bool": _parse_bool}[str(spec.type)]
+        parsers: dict[str, Callable[[str], Any]] = {
+            "int": int,
+            "float": float,
+            "str": str,
+            "bool": _parse_bool,
+        }
+        kind = parsers[str(spec.type)]
         flag = "--" + spec.name.replace("_", "-")
         metavar = "BOOL" if spec.type == "bool" else None
         parser.add_argument(

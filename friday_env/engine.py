@@ -53,6 +53,7 @@ from friday_env.cards import (
     PirateSpecial,
     card_label,
 )
+from friday_env.describe import describe_action
 from friday_env.errors import IllegalActionError, check_level
 
 # Table slot flags.
@@ -617,9 +618,11 @@ class Game:
                 values[best] = 0
         return values
 
-    def fight_total(self) -> int:
-        """Robinson's fighting points now, pirate specials included (R23)."""
-        values = self.card_values()
+    def fight_total(self, values: list[int] | None = None) -> int:
+        """Robinson's fighting points now, pirate specials included (R23); ``values`` is
+        :meth:`card_values` when the caller has it already."""
+        if values is None:
+            values = self.card_values()
         if self.step < PIRATES:
             return sum(values)
         special = SPECIAL[self.hazard]
@@ -740,8 +743,6 @@ class Game:
 
     def describe(self, action: int) -> str:
         """A readable name of ``action`` in the current situation."""
-        from friday_env.describe import describe_action
-
         return describe_action(self, action)
 
     def __repr__(self) -> str:

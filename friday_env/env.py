@@ -29,6 +29,8 @@ SCORE_SCALE = 100.0
 ILLEGAL_ACTION_MODES = ("raise", "loss")
 RENDER_MODES = ("ansi", "human", "rgb_array")
 RESET_OPTIONS = ("scenario",)
+_NO_ACTIONS = np.zeros(NUM_ACTIONS, np.bool_)  # the mask once an episode is over
+_NO_ACTIONS.flags.writeable = False
 
 
 class EnvOptionError(FridayError):
@@ -69,7 +71,8 @@ class FridayEnv(gym.Env[Any, np.int64]):
     and per table slot (59 slots, every fighting card of the game) "use the ability",
     "target this card" and "destroy this card". Only some are legal at each step: the mask
     is ``env.action_masks()`` (sb3-contrib's contract) and ``info["action_mask"]``, both
-    exactly ``game.legal_actions()``, never all False before the episode ends.
+    exactly ``game.legal_actions()``, never all False before the episode ends. Both are the
+    same read-only array, built once per step.
     ``action_names()`` names every id; ``describe_action(a)`` names it in context.
 
     ## Observation Space
@@ -154,6 +157,10 @@ class FridayEnv(gym.Env[Any, np.int64]):
         self._over = True
         self._steps = 0
         self._last_action = ""
+        # the mask of the state after the last step: built once, given to info and to
+        # action_masks() (sb3-contrib asks for it again after every step)
+        self._mask = _NO_ACTIONS
+        self._mask_state: tuple[Game | None, int] = (None, -1)
 
     # ------------------------------------------------------------------ API
 
@@ -199,9 +206,16 @@ class FridayEnv(gym.Env[Any, np.int64]):
     def action_masks(self) -> np.ndarray:
         """The legal actions as a bool array (sb3-contrib's ``MaskablePPO`` contract); all
         False once the episode is over."""
-        if self._over or self.game is None:
-            return np.zeros(NUM_ACTIONS, np.bool_)
-        return action_mask(self.game)
+        game = self.game
+        if self._over or game is None:
+            return _NO_ACTIONS
+        # keyed on the game and its move count: a game changed outside step() gets a new mask
+        state = (game, len(game.history))
+        if state != self._mask_state:
+            self._mask = action_mask(game)
+            self._mask.flags.writeable = False
+            self._mask_state = state
+        return self._mask
 
     @staticmethod
     def action_names() -> tuple[str, ...]:

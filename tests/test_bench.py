@@ -9,6 +9,7 @@ import statistics
 from dataclasses import asdict
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from agents.bench import DEFAULT_OUT, GROUPS, TARGETS, Results, full_budget
@@ -31,6 +32,8 @@ EXPECTED_KEYS = {
     "ppo_fps_friday",  # (f)
     "ppo_fps_trivial",
     "ppo_fps_ratio",
+    "ppo_fps_unencoded",  # (f) the bound of encoder speed-ups
+    "ppo_fps_unencoded_ratio",
     "memory_per_env_mb",  # (g)
     "vec_async_1",  # (h)
     "vec_async_2",
@@ -59,7 +62,7 @@ def test_quick_bench_completes_and_writes_every_measurement(quick_run, capsys):
         assert result["median"] == statistics.median(result["runs"]), key
         assert result["label"] and result["unit"], key
     assert doc["results"]["engine_actions_per_s"]["per_cpu_second"] > 0
-    for key in ("ppo_fps_friday", "ppo_fps_trivial"):
+    for key in ("ppo_fps_friday", "ppo_fps_trivial", "ppo_fps_unencoded"):
         assert doc["results"][key]["env_us_per_frame"] > 0
     for level in (1, 2, 3, 4):
         assert doc["results"][f"games_per_s_level_{level}"]["decisions_per_game"] > 1
@@ -92,6 +95,7 @@ def test_ratios_are_taken_within_each_repeat(quick_run):
     pairs = (
         ("friday_over_blackjack", "friday_steps_per_s", "blackjack_steps_per_s"),
         ("ppo_fps_ratio", "ppo_fps_friday", "ppo_fps_trivial"),
+        ("ppo_fps_unencoded_ratio", "ppo_fps_unencoded", "ppo_fps_trivial"),
     )
     for ratio, top, bottom in pairs:
         expected = [
@@ -208,3 +212,45 @@ def test_trivial_env_has_friday_spaces_and_passes_the_env_checker():
         _, _, terminated, _, info = env.step(int(info["action_mask"].argmax()))
         steps += 1
     assert steps == TrivialMaskedEnv.EPISODE_STEPS
+
+
+def test_unencoded_env_plays_friday_with_a_constant_observation():
+    import gymnasium as gym
+
+    import friday_env  # noqa: F401
+    from agents.bench_envs import UnencodedFridayEnv
+
+    env, friday = UnencodedFridayEnv(), gym.make("Friday-v0")
+    assert env.observation_space == friday.observation_space
+    first, info = env.reset(seed=3)
+    _, friday_info = friday.reset(seed=3)
+    terminated = False
+    while not terminated:
+        mask = info["action_mask"]
+        assert (mask == friday_info["action_mask"]).all()
+        action = int(np.flatnonzero(mask)[-1])
+        observation, reward, terminated, _, info = env.step(action)
+        _, friday_reward, friday_terminated, _, friday_info = friday.step(action)
+        assert (observation == first).all()
+        assert (reward, terminated) == (friday_reward, friday_terminated)
+    assert info["final_score"] == friday_info["final_score"]
+
+
+def test_a_missed_ppo_ratio_says_what_the_encoder_costs_and_what_is_left():
+    from agents.bench_report import _ppo_budget
+
+    def measured(fps, env_us):
+        return {"median": fps, "env_us_per_frame": env_us}
+
+    results = {
+        "ppo_fps_friday": measured(4_000.0, 40.0),
+        "ppo_fps_trivial": measured(5_000.0, 10.0),
+        "ppo_fps_unencoded": measured(4_400.0, 25.0),
+        "ppo_fps_unencoded_ratio": {"median": 0.88},
+    }
+    text = _ppo_budget(results, 0.9)
+    assert "the bound allows Friday-v0 22 µs more per frame; it took 50 µs more" in text
+    assert "encoder took 15 µs" in text and "reached 88.0 %" in text
+    assert "would still miss the bound" in text
+    results["ppo_fps_unencoded_ratio"] = {"median": 0.95}
+    assert "would reach the bound" in _ppo_budget(results, 0.9)

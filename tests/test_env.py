@@ -279,11 +279,22 @@ def test_mask_is_a_bijection_with_the_actions_the_engine_accepts():
     assert accepted > 500 and refused > 10_000
 
 
-def test_action_masks_returns_a_copy():
+def test_the_mask_cannot_be_changed_through_what_the_env_hands_out():
+    env = FridayEnv()
+    _, info = env.reset(seed=0)
+    for mask in (env.action_masks(), info["action_mask"]):
+        with pytest.raises(ValueError, match="read-only"):
+            mask[:] = True
+    assert np.flatnonzero(env.action_masks()).tolist() == env.game.legal_actions()
+
+
+def test_the_mask_follows_a_game_changed_outside_step():
     env = FridayEnv()
     env.reset(seed=0)
-    env.action_masks()[:] = True
+    before = env.action_masks()
+    env.game.apply(env.game.legal_actions()[0])
     assert np.flatnonzero(env.action_masks()).tolist() == env.game.legal_actions()
+    assert not np.array_equal(before, env.action_masks())
 
 
 def test_action_names_cover_every_action_id_and_describe_action_names_in_context():
