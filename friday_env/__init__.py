@@ -6,8 +6,9 @@ library; see ``README.md`` for the API and the card keys.
 
 from friday_env.actions import NUM_ACTIONS, Phase, action_name
 from friday_env.engine import Game
-from friday_env.env import EnvOptionError, FridayEnv
+from friday_env.env import FridayEnv
 from friday_env.errors import (
+    EnvOptionError,
     FridayError,
     IllegalActionError,
     InvalidLevelError,

@@ -35,10 +35,19 @@ def describe_action(game: Game, action: int) -> str:
     """Name ``action`` as it would act now; falls back to the context-free name when the
     action does not fit the pending decision."""
     try:
+        if type(action) is bool:
+            raise TypeError
         describe = _DESCRIBERS[action] if 0 <= action < act.NUM_ACTIONS else None
         text = describe(game, action) if describe is not None else None
     except (IndexError, KeyError):
         text = None
+    except TypeError:  # found out only on failure: describing is on the env's hot path
+        if type(action) is not bool and hasattr(type(action), "__index__"):
+            raise  # an integer id: the error is not the caller's
+        raise TypeError(
+            f"an action is an integer id 0..{act.NUM_ACTIONS - 1}, "
+            f"not {type(action).__name__} {action!r}"
+        ) from None
     return act.action_name(action) if text is None else text
 
 

@@ -16,7 +16,7 @@ from gymnasium.error import ResetNeeded
 
 from friday_env.actions import ACTION_NAMES, NUM_ACTIONS
 from friday_env.engine import Game
-from friday_env.errors import FridayError, IllegalActionError, check_level
+from friday_env.errors import EnvOptionError, IllegalActionError, check_level
 from friday_env.observation import ENCODERS, action_mask, make_encoder
 from friday_env.scenario import scenario
 
@@ -31,10 +31,6 @@ RENDER_MODES = ("ansi", "human", "rgb_array")
 RESET_OPTIONS = ("scenario",)
 _NO_ACTIONS = np.zeros(NUM_ACTIONS, np.bool_)  # the mask once an episode is over
 _NO_ACTIONS.flags.writeable = False
-
-
-class EnvOptionError(FridayError):
-    """An unknown or malformed option of :class:`FridayEnv` (at ``make`` or ``reset``)."""
 
 
 def _choice(name: str, value: object, allowed: tuple[str, ...]) -> str:

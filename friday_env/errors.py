@@ -28,3 +28,8 @@ def check_level(level: object) -> int:
     if isinstance(level, bool) or not isinstance(level, int) or not 1 <= level <= 4:
         raise InvalidLevelError(f"unknown level {level!r}: levels are the integers 1, 2, 3, 4")
     return level
+
+
+class EnvOptionError(FridayError):
+    """An unknown or malformed option of :class:`~friday_env.env.FridayEnv` (at ``make`` or
+    ``reset``)."""

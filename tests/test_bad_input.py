@@ -107,6 +107,13 @@ def test_action_after_the_game_is_over_says_so():
         game.apply(act.CHOOSE_HAZARD_0)
 
 
+@pytest.mark.parametrize("action", ["0", 1.5, None, True])
+def test_describing_a_non_integer_action_says_what_an_action_is(action):
+    game = Game.new(1, 0)
+    with pytest.raises(TypeError, match=f"integer id 0..198, not {type(action).__name__}"):
+        game.describe(action)
+
+
 def test_numpy_integer_actions_are_accepted():
     game = Game.new(1, 8)
     game.apply(np.int64(act.CHOOSE_HAZARD_1))
