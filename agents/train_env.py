@@ -25,7 +25,6 @@ from agents.seeds import TRAINING_SEED_LIMIT, evaluation_seed, training_seed
 from friday_env import Game
 from friday_env.cards import KIND, Kind
 from friday_env.env import SCORE_SCALE, EnvOptionError, FridayEnv
-from friday_env.observation import action_mask
 
 #: Held-out deals of the learning curve: evaluation-range deals from this index on. They are
 #: never trained on (above 10,000,000) and are disjoint from the first deals of each level,
@@ -58,11 +57,9 @@ class Deals(gym.Wrapper):
                 f"Deals chooses the deal of every game itself; reset options {sorted(options)} "
                 "would be ignored: reset the unwrapped env for a scenario"
             )
+        self._friday()  # a Friday-v0 env, or a clear error
         self.deal = int(self.next_deal(seed))
-        self.env.reset(seed=self.deal)
-        base = self._friday()
-        base.game = Game.new(base.level, self.deal)
-        return base.encoder.encode(base.game), {"action_mask": self.action_masks()}
+        return self.env.reset(seed=self.deal, options={"deal": self.deal})
 
     def step(self, action: Any):
         obs, reward, terminated, truncated, info = self.env.step(action)
@@ -73,10 +70,7 @@ class Deals(gym.Wrapper):
 
     def action_masks(self) -> np.ndarray:
         """The legal actions of the game being played (sb3-contrib's contract)."""
-        game = self._friday().game
-        if game is None or game.done:
-            return np.zeros(self.action_space.n, np.bool_)
-        return action_mask(game)
+        return self._friday().action_masks()
 
     def _friday(self) -> FridayEnv:
         base = self.env.unwrapped

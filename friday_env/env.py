@@ -28,7 +28,7 @@ REWARD_MODES = ("win_loss", "score")
 SCORE_SCALE = 100.0
 ILLEGAL_ACTION_MODES = ("raise", "loss")
 RENDER_MODES = ("ansi", "human", "rgb_array")
-RESET_OPTIONS = ("scenario",)
+RESET_OPTIONS = ("scenario", "deal")
 _NO_ACTIONS = np.zeros(NUM_ACTIONS, np.bool_)  # the mask once an episode is over
 _NO_ACTIONS.flags.writeable = False
 
@@ -45,6 +45,30 @@ def _is_action_id(action: object) -> bool:
     if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
         return False
     return 0 <= int(action) < NUM_ACTIONS
+
+
+def _checked_reset_options(options: dict[str, Any] | None) -> dict[str, Any]:
+    """``reset``'s options, refused with an :class:`EnvOptionError` before anything changes
+    when a key is unknown or a value has the wrong kind."""
+    options = options or {}
+    unknown = sorted(set(options) - set(RESET_OPTIONS))
+    if unknown:
+        raise EnvOptionError(f"unknown reset options {unknown}; known: {', '.join(RESET_OPTIONS)}")
+    if "deal" in options and "scenario" in options:
+        raise EnvOptionError(
+            "options 'deal' and 'scenario' exclude each other: give a scenario its own 'seed'"
+        )
+    deal = options.get("deal", 0)
+    if isinstance(deal, (bool, np.bool_)) or not isinstance(deal, (int, np.integer)) or deal < 0:
+        raise EnvOptionError(
+            f"options['deal'] must be a non-negative integer game seed, got {deal!r}"
+        )
+    if not isinstance(options.get("scenario", {}), dict):
+        raise EnvOptionError(
+            f"options['scenario'] must be a dict of friday_env.scenario arguments, "
+            f"got {type(options['scenario']).__name__}"
+        )
+    return options
 
 
 class FridayEnv(gym.Env[Any, np.int64]):
@@ -87,7 +111,9 @@ class FridayEnv(gym.Env[Any, np.int64]):
     ## Starting State
 
     A new game of the chosen level set up by the rulebook (R24), its shuffles seeded from
-    ``self.np_random``; or ``reset(options={"scenario": {...}})``, the keyword arguments of
+    ``self.np_random``; or ``reset(options={"deal": n})``, the game ``Game.new(level, n)``
+    (the deal seeds of ``friday eval``, ``agents.seeds``, replay evaluation games in the
+    env); or ``reset(options={"scenario": {...}})``, the keyword arguments of
     :func:`friday_env.scenario` (``level`` defaults to the env's level, ``seed`` to one drawn
     from ``self.np_random``).
 
@@ -163,9 +189,10 @@ class FridayEnv(gym.Env[Any, np.int64]):
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[Any, dict[str, Any]]:
+        options = _checked_reset_options(options)
         super().reset(seed=seed)
         game_seed = int(self.np_random.integers(0, 2**63 - 1))
-        self.game = self._new_game(game_seed, options or {})
+        self.game = self._new_game(game_seed, options)
         self._over = self.game.done
         self._steps = 0
         self._last_action = ""
@@ -241,20 +268,11 @@ class FridayEnv(gym.Env[Any, np.int64]):
     # -------------------------------------------------------------- helpers
 
     def _new_game(self, game_seed: int, options: dict[str, Any]) -> Game:
-        unknown = sorted(set(options) - set(RESET_OPTIONS))
-        if unknown:
-            raise EnvOptionError(
-                f"unknown reset options {unknown}; known: {', '.join(RESET_OPTIONS)}"
-            )
+        if "deal" in options:
+            return Game.new(self.level, int(options["deal"]))
         if "scenario" not in options:
             return Game.new(self.level, game_seed)
-        spec = options["scenario"]
-        if not isinstance(spec, dict):
-            raise EnvOptionError(
-                f"options['scenario'] must be a dict of friday_env.scenario arguments, "
-                f"got {type(spec).__name__}"
-            )
-        spec = {"level": self.level, "seed": game_seed, **spec}
+        spec = {"level": self.level, "seed": game_seed, **options["scenario"]}
         try:
             return scenario(**spec)
         except TypeError as err:

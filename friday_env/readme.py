@@ -226,6 +226,7 @@ def env_section() -> str:
         "",
         *_table(["option", "values", "meaning"], options),
         "",
+        '`reset(options={"deal": n})` plays `Game.new(level, n)` (an evaluation deal, say); '
         '`reset(options={"scenario": {...}})` starts from `friday_env.scenario(**...)`. '
         "The last `info` of an episode holds `final_score`, `won`, `level`, `fights`, `steps`. "
         "Full reference: the docstring of `friday_env.FridayEnv`.",

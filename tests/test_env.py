@@ -15,11 +15,11 @@ from gymnasium.utils.env_checker import check_env
 import friday_env
 from friday_env import actions as act
 from friday_env.cards import KEY
-from friday_env.engine import level_aging_cards
+from friday_env.engine import Game, level_aging_cards
 from friday_env.env import SCORE_SCALE, EnvOptionError, FridayEnv
 from friday_env.errors import IllegalActionError, InvalidLevelError, ScenarioError
 from friday_env.information import public_view
-from friday_env.observation import ENCODERS, FLAT_SIZE
+from friday_env.observation import ENCODERS, FLAT_SIZE, FlatEncoder
 
 LEVELS = (1, 2, 3, 4)
 
@@ -439,12 +439,36 @@ def test_reset_with_a_scenario_starts_there_with_the_env_level_and_a_drawn_seed(
         ({"scenario": ["raft/food"]}, EnvOptionError, "must be a dict"),
         ({"scenario": {"robinson_stak": []}}, EnvOptionError, "robinson_stak"),
         ({"scenario": {"robinson_stack": ["nonsense"]}}, ScenarioError, "unknown card key"),
+        ({"deal": -1}, EnvOptionError, "non-negative integer game seed, got -1"),
+        ({"deal": 2.0}, EnvOptionError, "non-negative integer game seed, got 2.0"),
+        ({"deal": True}, EnvOptionError, "non-negative integer game seed, got True"),
+        ({"deal": 1, "scenario": {}}, EnvOptionError, "exclude each other"),
     ],
 )
 def test_bad_reset_options_raise_clear_errors(options, error, message):
     env = FridayEnv()
     with pytest.raises(error, match=re.escape(message)):
         env.reset(seed=0, options=options)
+
+
+def test_malformed_reset_options_change_nothing():
+    env = FridayEnv()
+    env.reset(seed=0)
+    game, draws = env.game, env.np_random.bit_generator.state
+    with pytest.raises(EnvOptionError):
+        env.reset(options={"deal": "seven"})
+    assert env.game is game and env.np_random.bit_generator.state == draws
+
+
+def test_reset_with_a_deal_plays_that_game_of_the_env_level():
+    env = FridayEnv(level=2)
+    for deal in (0, 12_000_345, np.int64(7)):
+        observation, info = env.reset(seed=99, options={"deal": deal})
+        expected = Game.new(2, int(deal))
+        assert env.game.seed == int(deal) and env.game.stack == expected.stack
+        assert env.game.hazard_stack == expected.hazard_stack
+        assert (observation == FlatEncoder().encode(expected)).all()
+        assert np.flatnonzero(info["action_mask"]).tolist() == expected.legal_actions()
 
 
 # ------------------------------------------------------ the worst-case table
