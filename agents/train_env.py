@@ -19,6 +19,7 @@ from typing import Any
 
 import gymnasium as gym
 import numpy as np
+from gymnasium.error import ResetNeeded
 
 import friday_env  # noqa: F401  (registers Friday-v0)
 from agents.seeds import TRAINING_SEED_LIMIT, evaluation_seed, training_seed
@@ -31,6 +32,22 @@ from friday_env.env import SCORE_SCALE, EnvOptionError, FridayEnv
 #: the ones ``friday eval`` reports, so the curve does not select on the reported numbers.
 CURVE_DEAL_OFFSET = 500_000
 TRAINING_DEALS_PER_LEVEL = 1_000_000
+
+
+def _friday(env: gym.Env, wrapper: str) -> FridayEnv:
+    """The ``FridayEnv`` under ``env``'s wrappers, or a TypeError naming ``wrapper``."""
+    base = env.unwrapped
+    if not isinstance(base, FridayEnv):
+        raise TypeError(f"{wrapper} wraps a Friday-v0 env, got {type(base).__name__}")
+    return base
+
+
+def _game(env: gym.Env) -> Game:
+    """The game being played by the ``FridayEnv`` under ``env`` (after a reset)."""
+    game = _friday(env, "a reward wrapper").game
+    if game is None:
+        raise ResetNeeded("no game yet: call reset() first")
+    return game
 
 
 class Deals(gym.Wrapper):
@@ -73,10 +90,7 @@ class Deals(gym.Wrapper):
         return self._friday().action_masks()
 
     def _friday(self) -> FridayEnv:
-        base = self.env.unwrapped
-        if not isinstance(base, FridayEnv):
-            raise TypeError(f"Deals wraps a Friday-v0 env, got {type(base).__name__}")
-        return base
+        return _friday(self.env, "Deals")
 
 
 class ScoreDelta(gym.Wrapper):
@@ -88,12 +102,12 @@ class ScoreDelta(gym.Wrapper):
 
     def reset(self, **kwargs: Any):
         obs, info = self.env.reset(**kwargs)
-        self._score = self.env.unwrapped.game.score()
+        self._score = _game(self.env).score()
         return obs, info
 
     def step(self, action: Any):
         obs, _, terminated, truncated, info = self.env.step(action)
-        score = self.env.unwrapped.game.score()
+        score = _game(self.env).score()
         reward = (score - self._score) / SCORE_SCALE
         self._score = score
         return obs, reward, terminated, truncated, info
@@ -124,12 +138,12 @@ class Progress(gym.Wrapper):
 
     def reset(self, **kwargs: Any):
         obs, info = self.env.reset(**kwargs)
-        self._count = knowledge_cards(self.env.unwrapped.game)
+        self._count = knowledge_cards(_game(self.env))
         return obs, info
 
     def step(self, action: Any):
         obs, reward, terminated, truncated, info = self.env.step(action)
-        count = knowledge_cards(self.env.unwrapped.game)
+        count = knowledge_cards(_game(self.env))
         reward = float(reward) + PROGRESS_PER_HAZARD * (count - self._count)
         self._count = count
         return obs, reward, terminated, truncated, info
