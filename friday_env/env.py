@@ -42,9 +42,12 @@ def _choice(name: str, value: object, allowed: tuple[str, ...]) -> str:
 def _is_action_id(action: object) -> bool:
     """An integer id of ``Discrete(NUM_ACTIONS)`` (numpy integers too; bools and floats not,
     as the engine refuses them)."""
-    if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
-        return False
-    return 0 <= int(action) < NUM_ACTIONS
+    return _is_integer(action) and 0 <= int(action) < NUM_ACTIONS  # type: ignore[call-overload]
+
+
+def _is_integer(value: object) -> bool:
+    """An int or numpy integer, bools not."""
+    return isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
 
 
 def _checked_reset_options(options: dict[str, Any] | None) -> dict[str, Any]:
@@ -59,7 +62,7 @@ def _checked_reset_options(options: dict[str, Any] | None) -> dict[str, Any]:
             "options 'deal' and 'scenario' exclude each other: give a scenario its own 'seed'"
         )
     deal = options.get("deal", 0)
-    if isinstance(deal, (bool, np.bool_)) or not isinstance(deal, (int, np.integer)) or deal < 0:
+    if not _is_integer(deal) or deal < 0:
         raise EnvOptionError(
             f"options['deal'] must be a non-negative integer game seed, got {deal!r}"
         )

@@ -16,10 +16,11 @@ order of the aging and hazard stacks, the seed and shuffle counter. Physical car
 leak either: every pile is encoded by card *type*.
 
 Speed. ``env.step`` with the flat encoder has a steps-per-second target (1.5x Blackjack-v1),
-and numpy calls on tiny arrays cost about a microsecond each, so the flat encoder makes few
-of them: it keeps its last encoding in a preallocated buffer, writes scalars and one-hot
-entries with one ``put``, rewrites only the table slots and type counts that changed (from
-precomputed per-card rows and per-count shares), and copies the buffer out.
+and numpy calls on tiny arrays cost about a microsecond each, so the flat encoder makes
+one: it keeps its last encoding in a preallocated ``array("f")``, packs the scalars with one
+``struct`` call, sets one-hot entries one by one, rewrites only the table slots and type
+counts that changed (from precomputed per-card rows and per-count shares), and copies the
+numpy view of the array out.
 """
 
 from __future__ import annotations
@@ -411,7 +412,9 @@ _SCALAR_STRUCT = struct.Struct(f"={len(FLAT_SCALARS)}f")
 #: ``1 / divisor`` as float32 values: ``raw * scale`` (an int times a float32, exact in a
 #: Python float) rounds to float32 once, as a float32 multiplication would.
 _SCALAR_SCALES = [float(np.float32(1.0 / s.divisor)) for s in FLAT_SCALARS]
-_VOLATILE_ZEROS = array("f", bytes(4 * FLAT_LAYOUT.offsets["table"]))
+#: Where the table starts: the pieces before it are rewritten at every encoding.
+_TABLE_START = FLAT_LAYOUT.offsets["table"]
+_VOLATILE_ZEROS = array("f", bytes(4 * _TABLE_START))
 _SLOT_ZEROS = array("f", bytes(4 * FLAT_TABLE_SLOTS * TABLE_FEATURES))
 #: The rows above as ``array("f")``, copied into the encoding by slice assignment.
 _CARD_ROW_ARRAYS = [array("f", row.tobytes()) for row in CARD_ROWS]
@@ -503,8 +506,6 @@ class FlatEncoder:
         self._view = np.frombuffer(self._entries, np.float32)
         off = FLAT_LAYOUT.offsets
         self._off = off
-        self._volatile_end = off["table"]
-        self._table = off["table"]
         self._slot_rows: list[int] = []  # card * 16 + flags of the encoded slots
         self._values: list[int] | None = []
         self._source = -1
@@ -524,7 +525,7 @@ class FlatEncoder:
 
     def _update(self, game: Game) -> None:
         entries, off = self._entries, self._off
-        entries[: self._volatile_end] = _VOLATILE_ZEROS
+        entries[:_TABLE_START] = _VOLATILE_ZEROS
         values = game.card_values() if game.table else []
         total, value = fight_numbers(game, values)
         raw = _scalars(game, total, value, values)
@@ -564,7 +565,7 @@ class FlatEncoder:
     def _update_table(self, game: Game, values: list[int]) -> None:
         """Rewrite the slots whose card or flags changed, the value column if any value
         changed, and the source mark if it moved."""
-        entries, table = self._entries, self._table
+        entries, table = self._entries, _TABLE_START
         n = min(len(game.table), FLAT_TABLE_SLOTS)
         rows = [
             card * 16 + flags for card, flags in zip(game.table[:n], game.flags[:n], strict=True)
