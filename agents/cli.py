@@ -17,6 +17,7 @@ SUBCOMMANDS = {
     "eval": ("agents.evaluate", "benchmark agents on the four levels (win rate, score)"),
     "play": ("agents.human", "play a game in the terminal"),
     "replay": ("agents.human_replay", "step through a saved game record"),
+    "view": ("agents.view", "write a game viewer page (HTML) for a saved game or evaluation"),
     "train": ("agents.train", "train a MaskablePPO agent"),
     "bench": ("agents.bench", "measure engine and environment speed"),
 }

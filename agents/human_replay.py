@@ -14,6 +14,7 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
+from agents.view import saved_rows
 from friday_env import GameRecord, RecordError, replay
 from friday_env.record import start
 from friday_env.render import render_text
@@ -37,23 +38,13 @@ def load_record(path: Path, game: int = 0) -> tuple[GameRecord, str]:
         return GameRecord.from_json(text), f"{path}"
     except RecordError:
         pass
-    rows = [_json_line(path, n, line) for n, line in enumerate(text.splitlines(), 1) if line]
-    saved = [row for row in rows if isinstance(row, dict) and "record" in row]
-    if not saved:
-        raise RecordError(f"{path} holds no game record (for friday eval use --save-games)")
+    saved = saved_rows(path, text)
     if not 0 <= game < len(saved):
         raise RecordError(f"{path} holds {len(saved)} games: --game must be in 0..{len(saved) - 1}")
     row = saved[game]
     record = GameRecord.from_json(json.dumps(row["record"]))
     where = f"{path} game {game} of {len(saved)}: {row.get('agent')}, level {row.get('level')}"
     return record, f"{where}, deal {row.get('index')} (seed {row.get('seed')})"
-
-
-def _json_line(path: Path, number: int, line: str) -> object:
-    try:
-        return json.loads(line)
-    except json.JSONDecodeError:
-        raise RecordError(f"{path}:{number} is neither a game record nor JSON lines") from None
 
 
 def run(args: argparse.Namespace) -> int:
