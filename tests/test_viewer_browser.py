@@ -16,6 +16,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+from optional import require_modules, unavailable
 from viewer_support import (
     decisions_of_interest,
     engine_states,
@@ -45,17 +46,11 @@ CHROMIUM_FLAGS = (
 )
 
 
-def _unavailable(why: str):
-    if os.environ.get("CI") == "true":
-        pytest.fail(f"CI must run the browser tests, but {why}")
-    pytest.skip(why)
-
-
 def _browser_paths() -> tuple[str, str]:
     chromium = shutil.which("chromium") or shutil.which("chromium-browser")
     driver = shutil.which("chromedriver")
     if not chromium or not driver:
-        _unavailable(
+        unavailable(
             "no chromium/chromedriver on PATH (Debian: apt-get install -y chromium chromium-driver)"
         )
     return chromium, driver  # type: ignore[return-value]
@@ -63,11 +58,10 @@ def _browser_paths() -> tuple[str, str]:
 
 @pytest.fixture(scope="module")
 def driver(tmp_path_factory):
-    try:
-        from selenium import webdriver
-        from selenium.webdriver.chrome.service import Service
-    except ImportError:
-        _unavailable("selenium is not installed (pip install -e '.[dev]')")
+    require_modules("selenium", install="pip install -e '.[dev]'")
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
     chromium, chromedriver = _browser_paths()
     options = webdriver.ChromeOptions()
     options.binary_location = chromium
