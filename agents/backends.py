@@ -1,0 +1,220 @@
+"""Where games are played: in this process, in a pool of processes, or as Ray tasks.
+
+:func:`run_games` is the one interface every collector calls (``friday eval``, imitation and
+expert-iteration data collection): it plays ``play(job)`` for every job and yields the results
+*as they finish*, in whatever order that is. ``play`` and ``setup`` must be module-level
+functions (they travel to other processes and machines by name), jobs and results plain
+picklable values; ``setup(*setup_args)`` runs once in each worker before its first job (to
+build agents once, say). A job must not depend on which worker plays it or when: then the
+results are the same on every backend and with any number of workers.
+
+Backends:
+
+- ``"process"`` — a local ``ProcessPoolExecutor`` of ``workers`` processes (``workers=1``:
+  this process, no pool).
+- ``"ray"`` — Ray tasks (one CPU each) on a running cluster (``address="auto"`` or
+  ``"HOST:6379"``; every node needs the same friday-env installed), or on a local Ray
+  started for the run when ``address`` is None. ``workers`` caps the games in flight
+  (default: two per CPU of the cluster). Needs ``pip install "friday-env[ray]"``.
+
+Ctrl-C, or a worker or node that dies, raises :class:`GamesInterrupted` after stopping the
+games in flight; every result yielded before it is final, so a caller that saved them can
+resume with the jobs that are left.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import signal
+import threading
+import uuid
+from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
+from typing import Any, TypeVar
+
+Job = TypeVar("Job")
+Result = TypeVar("Result")
+
+BACKENDS = ("process", "ray")
+RAY_INSTALL = 'pip install "friday-env[ray]"'
+
+
+class GamesInterrupted(RuntimeError):
+    """Playing stopped early; ``reason`` is ``"interrupted"`` (Ctrl-C) or says what died."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+class BackendError(ValueError):
+    """A backend that does not exist or cannot start (Ray missing, no cluster at address)."""
+
+
+def run_games(
+    play: Callable[[Job], Result],
+    jobs: Iterable[Job],
+    *,
+    backend: str = "process",
+    workers: int | None = None,
+    setup: Callable[..., None] | None = None,
+    setup_args: tuple = (),
+    address: str | None = None,
+) -> Iterator[Result]:
+    """Yield ``play(job)`` for every job as each finishes (see the module docstring)."""
+    if backend not in BACKENDS:
+        raise BackendError(f"unknown backend {backend!r}; choose one of {', '.join(BACKENDS)}")
+    if workers is not None and workers < 1:
+        raise BackendError(f"workers must be at least 1, got {workers}")
+    if address is not None and backend != "ray":
+        raise BackendError("an address is for the ray backend (a Ray cluster)")
+    if backend == "ray":
+        return _ray_games(play, jobs, workers, setup, setup_args, address)
+    count = workers or os.cpu_count() or 1
+    if count == 1:
+        return _here(play, jobs, setup, setup_args)
+    return _pool(play, jobs, count, setup, setup_args)
+
+
+# ------------------------------------------------------------------- local processes
+
+
+def _ignoring_interrupts(setup: Callable[..., None] | None, *args: Any) -> None:
+    """A worker's start: Ctrl-C is the main process's to handle, then the caller's setup."""
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if setup is not None:
+        setup(*args)
+
+
+def _here(play, jobs, setup, setup_args) -> Iterator:
+    if setup is not None:
+        setup(*setup_args)
+    try:
+        for job in jobs:
+            yield play(job)
+    except KeyboardInterrupt:
+        raise GamesInterrupted("interrupted") from None
+
+
+def _pool(play, jobs, workers: int, setup, setup_args) -> Iterator:
+    pool = ProcessPoolExecutor(
+        workers, initializer=_ignoring_interrupts, initargs=(setup, *setup_args)
+    )
+    queue = iter(jobs)
+    pending: set[Future] = set()
+    try:
+        _refill(lambda job: pool.submit(play, job), queue, pending, workers * 2)
+        while pending:
+            done, _ = wait(pending, return_when=FIRST_COMPLETED)
+            for future in done:
+                pending.discard(future)
+                yield future.result()
+            _refill(lambda job: pool.submit(play, job), queue, pending, workers * 2)
+    except KeyboardInterrupt:
+        _stop(pool)
+        raise GamesInterrupted("interrupted") from None
+    except BrokenProcessPool:
+        _stop(pool)
+        raise GamesInterrupted("a worker process died") from None
+    finally:
+        pool.shutdown(wait=False, cancel_futures=True)
+
+
+def _refill(submit: Callable[[Any], Any], queue: Iterator, pending: set, size: int) -> None:
+    while len(pending) < size:
+        job = next(queue, _END)
+        if job is _END:
+            return
+        pending.add(submit(job))
+
+
+_END = object()
+
+
+def _stop(pool: ProcessPoolExecutor) -> None:
+    """Stop at once: the games in flight are lost, the finished ones were yielded."""
+    for process in list(getattr(pool, "_processes", {}).values()):
+        process.terminate()
+    pool.shutdown(wait=False, cancel_futures=True)
+
+
+# -------------------------------------------------------------------------------- Ray
+
+_SETUP_DONE: set[str] = set()  # in a Ray worker: the runs whose setup ran in this process
+
+
+def _ray_job(run: str, setup, setup_args: tuple, play, job):
+    """One job in a Ray worker, after the run's setup (once per worker process and run)."""
+    if setup is not None and run not in _SETUP_DONE:
+        setup(*setup_args)
+        _SETUP_DONE.clear()
+        _SETUP_DONE.add(run)
+    return play(job)
+
+
+def import_ray():
+    """The ``ray`` module, or a :class:`BackendError` saying what to install."""
+    try:
+        import ray
+    except ImportError:
+        raise BackendError(f"the ray backend needs Ray: {RAY_INSTALL}") from None
+    return ray
+
+
+def _connect(ray, address: str | None, workers: int | None) -> bool:
+    """Join the cluster at ``address``, or start a local Ray. True when this call started
+    Ray (so the run shuts it down again)."""
+    if ray.is_initialized():
+        return False
+    os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")  # nothing leaves the machine
+    options: dict[str, Any] = {"logging_level": logging.WARNING, "log_to_driver": False}
+    try:
+        if address is None:
+            ray.init(num_cpus=workers, include_dashboard=False, **options)
+        else:
+            ray.init(address=address, **options)
+    except ConnectionError as err:
+        raise BackendError(f"no Ray cluster at {address!r}: {err}") from None
+    return True
+
+
+def _ray_games(play, jobs, workers, setup, setup_args, address) -> Iterator:
+    ray = import_ray()
+    started = _connect(ray, address, workers)
+    try:
+        task = ray.remote(num_cpus=1, max_retries=0)(_ray_job)
+        in_flight = workers or 2 * max(1, int(ray.cluster_resources().get("CPU", 1)))
+        run, args_ref = uuid.uuid4().hex, ray.put(setup_args)
+
+        def submit(job):
+            return task.remote(run, setup, args_ref, play, job)
+
+        pending: set = set()
+        queue = iter(jobs)
+        try:
+            _refill(submit, queue, pending, in_flight)
+            while pending:
+                done, _ = ray.wait(list(pending), num_returns=1)
+                pending.discard(done[0])
+                yield ray.get(done[0])
+                _refill(submit, queue, pending, in_flight)
+        except KeyboardInterrupt:
+            _cancel(ray, pending)
+            raise GamesInterrupted("interrupted") from None
+        except ray.exceptions.RayTaskError as err:
+            _cancel(ray, pending)
+            raise err.as_instanceof_cause() from None  # the game's own error
+        except ray.exceptions.RayError as err:
+            _cancel(ray, pending)
+            raise GamesInterrupted(f"a Ray worker or node died ({type(err).__name__})") from None
+    finally:
+        if started:
+            ray.shutdown()
+
+
+def _cancel(ray, pending: set) -> None:
+    for ref in pending:
+        ray.cancel(ref, force=True)
