@@ -14,8 +14,9 @@ Backends:
   this process, no pool).
 - ``"ray"`` — Ray tasks (one CPU each) on a running cluster (``address="auto"`` or
   ``"HOST:6379"``; every node needs the same friday-env installed), or on a local Ray
-  started for the run when ``address`` is None. ``workers`` caps the games in flight
-  (default: two per CPU of the cluster). Needs ``pip install "friday-env[ray]"``.
+  started for the run with ``workers`` CPUs when ``address`` is None (default: all cores).
+  On a cluster, ``workers`` caps the games played at once (default: every CPU of the
+  cluster, with a second game queued for each). Needs ``pip install "friday-env[ray]"``.
 
 Ctrl-C, or a worker or node that dies, raises :class:`GamesInterrupted` after stopping the
 games in flight; every result yielded before it is final, so a caller that saved them can
@@ -186,7 +187,10 @@ def _ray_games(play, jobs, workers, setup, setup_args, address) -> Iterator:
     started = _connect(ray, address, workers)
     try:
         task = ray.remote(num_cpus=1, max_retries=0)(_ray_job)
-        in_flight = workers or 2 * max(1, int(ray.cluster_resources().get("CPU", 1)))
+        cpus = max(1, int(ray.cluster_resources().get("CPU", 1)))
+        # a local Ray has exactly ``workers`` CPUs: queue a second game for each; on a
+        # cluster, ``workers`` caps the games played at once
+        in_flight = workers if workers and address else 2 * cpus
         run, args_ref = uuid.uuid4().hex, ray.put(setup_args)
 
         def submit(job):
