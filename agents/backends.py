@@ -165,9 +165,11 @@ def import_ray():
     return ray
 
 
-def _connect(ray, address: str | None, workers: int | None) -> bool:
-    """Join the cluster at ``address``, or start a local Ray. True when this call started
-    Ray (so the run shuts it down again)."""
+def connect_ray(address: str | None = None, workers: int | None = None) -> bool:
+    """Join the Ray cluster at ``address``, or start a local Ray with ``workers`` CPUs (None:
+    all cores). True when this call started Ray, so the caller shuts it down again; False
+    when Ray was running already in this process."""
+    ray = import_ray()
     if ray.is_initialized():
         return False
     os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")  # nothing leaves the machine
@@ -184,7 +186,7 @@ def _connect(ray, address: str | None, workers: int | None) -> bool:
 
 def _ray_games(play, jobs, workers, setup, setup_args, address) -> Iterator:
     ray = import_ray()
-    started = _connect(ray, address, workers)
+    started = connect_ray(address, workers)
     try:
         task = ray.remote(num_cpus=1, max_retries=0)(_ray_job)
         cpus = max(1, int(ray.cluster_resources().get("CPU", 1)))

@@ -23,12 +23,12 @@ from pathlib import Path
 from typing import Any
 
 from agents import runner
-from agents.backends import import_ray, run_games
+from agents.backends import connect_ray, import_ray, run_games
 from agents.runner import EvalConfig
 
 #: Agent spec -> games per run. Heuristic games take milliseconds (Ray's per-task cost
 #: shows); search games take about a second (the case a cluster is for).
-DEFAULT_WORKLOADS = {"heuristic": 400, "search:sims=16": 16}
+DEFAULT_WORKLOADS = {"heuristic": 2000, "search:sims=16": 24}
 NODE_SIZES = (8, 32, 64)
 SECTION = ("<!-- section:cluster -->", "<!-- /section:cluster -->")
 
@@ -50,8 +50,8 @@ def _timed(config: EvalConfig, tasks: list, backend: str) -> float:
             tasks,
             backend=backend,
             workers=1 if backend == "process" else None,
-            setup=runner._prepare,
-            setup_args=(config, False),
+            setup=runner.prepare_worker,
+            setup_args=(config,),
         )
     )
     assert played == len(tasks)
@@ -65,10 +65,7 @@ def measure(spec: str, games: int, ray_cpus: tuple[int, ...] = (1, 2)) -> list[d
     rows = [{"agent": spec, "backend": "this process", "cpus": 1, "games": len(tasks)}]
     rows[0]["seconds"] = _timed(config, tasks, "process")
     for cpus in ray_cpus:
-        os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
-        ray.init(
-            num_cpus=cpus, include_dashboard=False, log_to_driver=False, logging_level="WARNING"
-        )
+        connect_ray(workers=cpus)
         try:
             warm = ray.remote(num_cpus=1)(_warm_up)
             ray.get([warm.remote() for _ in range(cpus)])  # workers started, agents imported

@@ -8,7 +8,9 @@ intervals, game length, games/s — are printed as a table and written to ``--ou
 ``games.jsonl`` with one line per game (with its replayable record under ``--save-games``).
 
 Each game's result is saved as soon as it finishes: after Ctrl-C or a killed worker,
-``friday eval --out DIR --resume`` plays only the missing games.
+``friday eval --out DIR --resume`` plays only the missing games. ``--backend ray`` plays
+them as Ray tasks, on a local Ray or on the cluster at ``--address`` (``ray start --head``
+on one node, ``ray start --address HEAD_IP:6379`` on the others); the results are the same.
 
 Exit status: 0 done, 2 bad arguments (unknown agent, level or option), 130 interrupted by
 Ctrl-C, 1 a worker died (resume to continue).
@@ -21,6 +23,7 @@ import os
 import sys
 from pathlib import Path
 
+from agents.backends import BACKENDS, RAY_INSTALL, BackendError, import_ray
 from agents.registry import AgentSpecError, make_agent, parse_spec
 from agents.runner import (
     EvalConfig,
@@ -67,7 +70,22 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--save-games", action="store_true", default=None, help="store every game's record"
     )
     parser.add_argument(
-        "--workers", type=int, default=os.cpu_count() or 1, help="processes (default: all cores)"
+        "--workers",
+        type=int,
+        help="processes, or the CPUs of a local Ray (default: all cores); with --address, "
+        "the most games played at once (default: every CPU of the cluster)",
+    )
+    parser.add_argument(
+        "--backend",
+        choices=BACKENDS,
+        default="process",
+        help="where games are played: a local process pool (default) or Ray tasks "
+        f"(needs {RAY_INSTALL})",
+    )
+    parser.add_argument(
+        "--address",
+        help="with --backend ray: a running Ray cluster (auto, or HEAD_IP:6379); "
+        "default: a local Ray started for the run",
     )
     parser.add_argument(
         "--out", type=Path, default=DEFAULT_OUT, help=f"output directory (default {DEFAULT_OUT})"
@@ -217,16 +235,25 @@ def _fail(message: str) -> int:
     return 2
 
 
+def check_backend(args: argparse.Namespace) -> None:
+    """The backend options make sense, and Ray is there when asked for."""
+    if args.workers is not None and args.workers < 1:
+        raise UsageError(f"--workers must be at least 1, got {args.workers}")
+    if args.address is not None and args.backend != "ray":
+        raise UsageError("--address is for --backend ray (a Ray cluster)")
+    if args.backend == "ray":
+        import_ray()
+
+
 def run(args: argparse.Namespace) -> int:
-    if args.workers < 1:
-        return _fail(f"--workers must be at least 1, got {args.workers}")
     try:
+        check_backend(args)
         config = config_from_args(args)
         config = start_run(args.out, config, args.resume)
         if args.resume:
             check_resume_matches(args, config)
         done = load_rows(args.out, config)
-    except (UsageError, AgentSpecError, EvaluationError) as err:
+    except (UsageError, AgentSpecError, EvaluationError, BackendError) as err:
         return _fail(str(err))
     finished = {(r["agent"], r["level"], r["index"]) for r in done}
     todo = [t for t in config.tasks() if t.key not in finished]
@@ -239,8 +266,21 @@ def _play(config: EvalConfig, todo: list, args: argparse.Namespace, done: int) -
     if not todo:
         return 0
     progress = _progress_bar(len(todo) + done, done, args.no_progress)
+    workers = args.workers or (os.cpu_count() or 1 if args.backend == "process" else None)
+    if args.backend == "process" or args.address is None:
+        workers = workers and min(workers, len(todo))  # no idle processes or CPUs
     try:
-        run_tasks(config, todo, args.out, min(args.workers, len(todo)), lambda _: progress.update())
+        run_tasks(
+            config, todo, args.out, workers, lambda _: progress.update(), args.backend, args.address
+        )
+    except BackendError as err:
+        progress.close()
+        print(
+            f"friday eval: error: {str(err).rstrip('.')}. Finished games are in {args.out / 'games.jsonl'}; "
+            f"continue with: friday eval --out {args.out} --resume",
+            file=sys.stderr,
+        )
+        return 2
     except EvaluationInterrupted as why:
         progress.close()
         print(

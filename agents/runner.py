@@ -5,23 +5,22 @@ An evaluation is a fixed list of games — every agent on the same evaluation de
 directory. Each finished game is appended as one JSON line to ``games.jsonl`` (with its
 replayable :class:`friday_env.GameRecord` when ``save_games`` is on), so an interrupted run
 (Ctrl-C, a killed worker, a crash) loses only the games in flight and ``--resume`` plays just
-the missing ones. Results do not depend on the number of workers or on interruptions: each
-game is seeded by its deal alone.
+the missing ones. Results do not depend on the backend (a process pool or Ray,
+:mod:`agents.backends`), the number of workers or interruptions: each game is seeded by its
+deal alone.
 """
 
 from __future__ import annotations
 
 import json
 import os
-import signal
 import time
-from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
-from concurrent.futures.process import BrokenProcessPool
+from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
+from agents.backends import GamesInterrupted, run_games
 from agents.base import Agent, outcome_of, play_game
 from agents.registry import make_agent
 from agents.seeds import evaluation_seed
@@ -100,11 +99,9 @@ _WORKER_AGENTS: dict[str, Agent] = {}
 _WORKER_SAVE = False
 
 
-def _prepare(config: EvalConfig, ignore_interrupts: bool) -> None:
-    """Build the agents once per process (a worker, or this process with one worker)."""
+def prepare_worker(config: EvalConfig) -> None:
+    """Build the agents once per worker process (or in this process with one worker)."""
     global _WORKER_SAVE
-    if ignore_interrupts:  # Ctrl-C is the main process's to handle
-        signal.signal(signal.SIGINT, signal.SIG_IGN)
     _WORKER_AGENTS.clear()
     for spec in config.agents:
         _WORKER_AGENTS[spec] = make_agent(spec, sims=config.search_sims)
@@ -186,63 +183,28 @@ def run_tasks(
     config: EvalConfig,
     tasks: list[Task],
     out: Path,
-    workers: int,
+    workers: int | None,
     on_result: Callable[[dict[str, Any]], None] = lambda row: None,
+    backend: str = "process",
+    address: str | None = None,
 ) -> None:
-    """Play ``tasks``, appending each result to ``games.jsonl`` as it arrives. Raises
-    :class:`EvaluationInterrupted` after Ctrl-C or a dead worker (finished games kept)."""
+    """Play ``tasks`` on ``backend`` (:func:`agents.backends.run_games`), appending each
+    result to ``games.jsonl`` as it arrives. Raises :class:`EvaluationInterrupted` after
+    Ctrl-C or a dead worker (finished games kept)."""
+    games = run_games(
+        play_task,
+        tasks,
+        backend=backend,
+        workers=workers,
+        setup=prepare_worker,
+        setup_args=(config,),
+        address=address,
+    )
     with open(out / GAMES_FILE, "a") as sink:
-
-        def record(row: dict[str, Any]) -> None:
-            sink.write(json.dumps(row) + "\n")
-            sink.flush()
-            on_result(row)
-
-        if workers <= 1:
-            _run_here(config, tasks, record)
-        else:
-            _run_pool(config, tasks, workers, record)
-
-
-def _run_here(config: EvalConfig, tasks: Iterable[Task], record: Callable) -> None:
-    _prepare(config, ignore_interrupts=False)
-    try:
-        for task in tasks:
-            record(play_task(task))
-    except KeyboardInterrupt:
-        raise EvaluationInterrupted("interrupted") from None
-
-
-def _run_pool(config: EvalConfig, tasks: list[Task], workers: int, record: Callable) -> None:
-    pool = ProcessPoolExecutor(workers, initializer=_prepare, initargs=(config, True))
-    queue = iter(tasks)
-    pending: set[Future] = set()
-    try:
-        _refill(pool, queue, pending, workers * 2)
-        while pending:
-            done, pending = wait(pending, return_when=FIRST_COMPLETED)
-            for future in done:
-                record(future.result())
-            _refill(pool, queue, pending, workers * 2)
-    except KeyboardInterrupt:
-        _stop(pool)
-        raise EvaluationInterrupted("interrupted") from None
-    except BrokenProcessPool:
-        _stop(pool)
-        raise EvaluationInterrupted("a worker process died") from None
-    pool.shutdown()
-
-
-def _refill(pool: ProcessPoolExecutor, queue: Iterator[Task], pending: set, size: int) -> None:
-    while len(pending) < size:
-        task = next(queue, None)
-        if task is None:
-            return
-        pending.add(pool.submit(play_task, task))
-
-
-def _stop(pool: ProcessPoolExecutor) -> None:
-    """Stop at once: the games in flight are lost, the finished ones are on disk."""
-    for process in list(getattr(pool, "_processes", {}).values()):
-        process.terminate()
-    pool.shutdown(wait=False, cancel_futures=True)
+        try:
+            for row in games:
+                sink.write(json.dumps(row) + "\n")
+                sink.flush()
+                on_result(row)
+        except GamesInterrupted as why:
+            raise EvaluationInterrupted(why.reason) from None

@@ -1,0 +1,103 @@
+"""``friday eval --backend ray`` on a local Ray with 2 CPUs: the same per-game results as the
+process pool, and a killed run resumes to the uninterrupted results.
+
+Needs Ray (``pip install -e '.[ray]'``); skips without it, except under ``CI=true``."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from optional import require_modules
+
+from agents.cli import main
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture(autouse=True)
+def _ray():
+    require_modules("ray", install="pip install -e '.[ray]'")
+
+
+def _eval(out: Path, *options: str) -> int:
+    return main(["eval", "--out", str(out), "--no-progress", *options])
+
+
+def _rows(out: Path) -> list[dict]:
+    rows = [json.loads(line) for line in (out / "games.jsonl").read_text().splitlines()]
+    for row in rows:
+        row.pop("seconds")
+    return sorted(rows, key=lambda r: (r["agent"], r["level"], r["index"]))
+
+
+def test_ray_gives_the_process_pool_results(tmp_path):
+    import ray
+
+    options = ("--agents", "random,heuristic", "--levels", "1,3", "--games", "4", "--save-games")
+    assert _eval(tmp_path / "pool", *options, "--workers", "2") == 0
+    assert _eval(tmp_path / "ray", *options, "--backend", "ray", "--workers", "2") == 0
+    assert not ray.is_initialized()  # the run shut down the Ray it started
+    pool, on_ray = _rows(tmp_path / "pool"), _rows(tmp_path / "ray")
+    assert len(pool) == 16 and on_ray == pool  # every row, records included
+
+
+def _session_processes(session: int) -> list[int]:
+    """Processes in the session ``session`` leads: the killed run's own Ray processes."""
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[3]) == session:  # field 6 of /proc/PID/stat: the session id
+            found.append(int(stat.parent.name))
+    return found
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs Linux /proc")
+def test_a_killed_ray_run_resumes_to_the_uninterrupted_results(tmp_path):
+    out, games = tmp_path / "killed", "60"
+    options = ("--agents", "search:sims=2", "--levels", "1,2", "--games", games)
+    command = [sys.executable, "-m", "agents.cli", "eval", "--backend", "ray", "--workers", "2"]
+    process = subprocess.Popen(
+        [*command, *options, "--out", str(out), "--no-progress"],
+        cwd=REPO,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        start_new_session=True,  # its Ray processes join its session: all of them are killed
+    )
+    try:
+        deadline = time.monotonic() + 240
+        path = out / "games.jsonl"
+        while not (path.exists() and path.read_text().count("\n") >= 6):
+            assert process.poll() is None, process.stderr.read() if process.stderr else ""
+            assert time.monotonic() < deadline, "the Ray evaluation made no progress"
+            time.sleep(0.1)
+    finally:
+        process.kill()  # SIGKILL: no cleanup, as when a machine goes down
+        process.wait()
+        for pid in _session_processes(process.pid):
+            os.kill(pid, signal.SIGKILL)
+    finished = _rows(out)
+    assert 6 <= len(finished) < 120
+    assert _eval(out, "--resume", "--backend", "ray", "--workers", "2") == 0
+    assert _eval(tmp_path / "pool", *options, "--workers", "2") == 0
+    rows = _rows(out)
+    assert rows == _rows(tmp_path / "pool")
+    assert all(row in rows for row in finished)
+
+
+def test_backend_options_are_checked(tmp_path, capsys, monkeypatch):
+    assert _eval(tmp_path / "a", "--address", "auto") == 2
+    assert "--address is for --backend ray" in capsys.readouterr().err
+    monkeypatch.setitem(sys.modules, "ray", None)  # as if Ray were not installed
+    assert _eval(tmp_path / "b", "--backend", "ray") == 2
+    assert 'the ray backend needs Ray: pip install "friday-env[ray]"' in capsys.readouterr().err
+    assert not (tmp_path / "b").exists()
