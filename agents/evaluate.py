@@ -276,7 +276,8 @@ def _play(config: EvalConfig, todo: list, args: argparse.Namespace, done: int) -
     except BackendError as err:
         progress.close()
         print(
-            f"friday eval: error: {str(err).rstrip('.')}. Finished games are in {args.out / 'games.jsonl'}; "
+            f"friday eval: error: {str(err).rstrip('.')}. "
+            f"Finished games are in {args.out / 'games.jsonl'}; "
             f"continue with: friday eval --out {args.out} --resume",
             file=sys.stderr,
         )
