@@ -5,7 +5,6 @@ Needs Ray (``pip install -e '.[ray]'``); skips without it, except under ``CI=tru
 
 from __future__ import annotations
 
-import json
 import os
 import signal
 import subprocess
@@ -15,8 +14,7 @@ from pathlib import Path
 
 import pytest
 from optional import require_modules
-
-from agents.cli import main
+from test_eval import rows_of, run_eval
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -26,25 +24,14 @@ def _ray():
     require_modules("ray", install="pip install -e '.[ray]'")
 
 
-def _eval(out: Path, *options: str) -> int:
-    return main(["eval", "--out", str(out), "--no-progress", *options])
-
-
-def _rows(out: Path) -> list[dict]:
-    rows = [json.loads(line) for line in (out / "games.jsonl").read_text().splitlines()]
-    for row in rows:
-        row.pop("seconds")
-    return sorted(rows, key=lambda r: (r["agent"], r["level"], r["index"]))
-
-
 def test_ray_gives_the_process_pool_results(tmp_path):
     import ray
 
     options = ("--agents", "random,heuristic", "--levels", "1,3", "--games", "4", "--save-games")
-    assert _eval(tmp_path / "pool", *options, "--workers", "2") == 0
-    assert _eval(tmp_path / "ray", *options, "--backend", "ray", "--workers", "2") == 0
+    assert run_eval(tmp_path / "pool", *options, "--workers", "2") == 0
+    assert run_eval(tmp_path / "ray", *options, "--backend", "ray", "--workers", "2") == 0
     assert not ray.is_initialized()  # the run shut down the Ray it started
-    pool, on_ray = _rows(tmp_path / "pool"), _rows(tmp_path / "ray")
+    pool, on_ray = rows_of(tmp_path / "pool"), rows_of(tmp_path / "ray")
     assert len(pool) == 16 and on_ray == pool  # every row, records included
 
 
@@ -85,19 +72,19 @@ def test_a_killed_ray_run_resumes_to_the_uninterrupted_results(tmp_path):
         process.wait()
         for pid in _session_processes(process.pid):
             os.kill(pid, signal.SIGKILL)
-    finished = _rows(out)
+    finished = rows_of(out)
     assert 6 <= len(finished) < 120
-    assert _eval(out, "--resume", "--backend", "ray", "--workers", "2") == 0
-    assert _eval(tmp_path / "pool", *options, "--workers", "2") == 0
-    rows = _rows(out)
-    assert rows == _rows(tmp_path / "pool")
+    assert run_eval(out, "--resume", "--backend", "ray", "--workers", "2") == 0
+    assert run_eval(tmp_path / "pool", *options, "--workers", "2") == 0
+    rows = rows_of(out)
+    assert rows == rows_of(tmp_path / "pool")
     assert all(row in rows for row in finished)
 
 
 def test_backend_options_are_checked(tmp_path, capsys, monkeypatch):
-    assert _eval(tmp_path / "a", "--address", "auto") == 2
+    assert run_eval(tmp_path / "a", "--address", "auto") == 2
     assert "--address is for --backend ray" in capsys.readouterr().err
     monkeypatch.setitem(sys.modules, "ray", None)  # as if Ray were not installed
-    assert _eval(tmp_path / "b", "--backend", "ray") == 2
+    assert run_eval(tmp_path / "b", "--backend", "ray") == 2
     assert 'the ray backend needs Ray: pip install "friday-env[ray]"' in capsys.readouterr().err
     assert not (tmp_path / "b").exists()
