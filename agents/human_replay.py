@@ -16,7 +16,7 @@ from pathlib import Path
 
 from friday_env import GameRecord, RecordError, replay
 from friday_env.record import start
-from friday_env.render import render_text
+from friday_env.text import render_text
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

@@ -23,7 +23,7 @@ from agents.value import features, load_value_model, state_value
 from agents.value_fit import ridge_fit
 from friday_env import Game, determinized
 from friday_env.record import state_digest
-from friday_env.soak import random_deal
+from friday_env.testing.games import random_deal
 
 LEVELS = (1, 2, 3, 4)
 

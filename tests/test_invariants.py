@@ -13,12 +13,15 @@ import random
 
 import pytest
 
-from friday_env import GameRecord, replay, soak
+from friday_env import GameRecord, replay
 from friday_env import actions as act
 from friday_env.actions import Phase
 from friday_env.cards import KEY, VERY_STUPID_ID
 from friday_env.engine import Game
-from friday_env.invariants import (
+from friday_env.scenario import scenario
+from friday_env.testing import soak
+from friday_env.testing.games import game_seed, make_game, play_checked
+from friday_env.testing.invariants import (
     InvariantViolation,
     Snapshot,
     check_state,
@@ -26,8 +29,7 @@ from friday_env.invariants import (
     expected_score,
     violations,
 )
-from friday_env.scenario import scenario
-from friday_env.soak import game_seed, make_game, play_checked, random_policy
+from friday_env.testing.policies import random_policy
 
 LEVELS = [1, 2, 3, 4]
 RANDOM_GAMES_PER_LEVEL = 2000  # acceptance: at least 2,000 random legal games per level

@@ -102,7 +102,7 @@ def test_replay_all_prints_every_action(tmp_path, capsys):
     assert main(["replay", str(path), "--all"]) == 0
     out = capsys.readouterr().out
     assert out.count(">>> action ") == len(game.history)
-    assert f"Game over: {'won' if game.won else 'lost'}, score {game.score()}" in out
+    assert f"game over: {'won' if game.won else 'lost'}, score {game.score()}" in out
 
 
 def test_replay_steps_with_enter_and_stops_on_q():

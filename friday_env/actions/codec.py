@@ -2,9 +2,9 @@
 
 The engine speaks these integers directly, so the Gymnasium env's ``Discrete(NUM_ACTIONS)``
 and its mask are the engine's own legal actions with no translation. Which decision an
-integer answers depends on the pending decision (:class:`Phase`); the engine gives each
-legal action a name in context ("use further/vision (slot 3)"), and :func:`action_name`
-gives the context-free name of every id.
+integer answers depends on the pending decision (:class:`~friday_env.actions.Phase`);
+:func:`~friday_env.actions.describe_action` names a legal action in context ("use
+further/vision (slot 3)"), and :func:`action_name` gives the context-free name of every id.
 
 Layout (ranges are inclusive of the start, exclusive of the end)::
 
@@ -36,8 +36,6 @@ inexpressible (a pirate fight against all remaining hazards can put many cards o
 
 from __future__ import annotations
 
-from enum import IntEnum
-
 from friday_env.cards import MAX_TABLE_CARDS
 
 MAX_SLOTS = MAX_TABLE_CARDS
@@ -66,36 +64,6 @@ TARGET_0 = USE_0 + MAX_SLOTS
 DESTROY_0 = TARGET_0 + MAX_SLOTS
 NUM_ACTIONS = DESTROY_0 + MAX_SLOTS
 
-
-class Phase(IntEnum):
-    """The pending decision."""
-
-    CHOOSE_HAZARD = 0  # two hazards drawn: fight one (R04)
-    LAST_HAZARD = 1  # one hazard left: fight it or skip it (R04)
-    CHOOSE_PIRATE = 2  # which pirate to fight first (R22)
-    FIGHT = 3  # draw, use an ability or end the fight
-    TARGET = 4  # choose the target of destroy/double/copy/exchange/below
-    DRAW_MORE = 5  # "+2 cards": draw the second card or stop
-    SORT_TAKE = 6  # "sort 3 cards": take another card or stop
-    SORT_DISCARD = 7  # "sort 3 cards": discard one taken card or none
-    SORT_ORDER = 8  # "sort 3 cards": which taken card goes back next
-    LOSS_DESTROY = 9  # lost fight: choose cards to destroy within the budget (R20)
-    GAME_OVER = 10
-
-
-PHASE_NAMES = {
-    Phase.CHOOSE_HAZARD: "choose a hazard",
-    Phase.LAST_HAZARD: "last hazard of the step",
-    Phase.CHOOSE_PIRATE: "choose a pirate",
-    Phase.FIGHT: "fight",
-    Phase.TARGET: "choose a target",
-    Phase.DRAW_MORE: "+2 cards: another?",
-    Phase.SORT_TAKE: "sort 3 cards: take",
-    Phase.SORT_DISCARD: "sort 3 cards: discard",
-    Phase.SORT_ORDER: "sort 3 cards: order",
-    Phase.LOSS_DESTROY: "lost fight: destroy",
-    Phase.GAME_OVER: "game over",
-}
 
 _FIXED_NAMES = {
     CHOOSE_HAZARD_0: "choose hazard 0",

@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from friday_env import actions as act
-from friday_env.actions import Phase
+from friday_env.actions import codec as act
+from friday_env.actions.phases import Phase
 from friday_env.cards import ABILITY, ABILITY_NAMES, DESTROY_COST, FREE, HAZARD_VALUES, KEY, Ability
 
 if TYPE_CHECKING:

@@ -1,6 +1,6 @@
 """Invariants of the engine: what every reachable state must satisfy, whatever was played.
 
-The tests and the soak run (:mod:`friday_env.soak`) call :func:`check_state` after every
+The tests and the soak run (:mod:`friday_env.testing.soak`) call :func:`check_state` after every
 action of many random games, and :func:`check_transition` between consecutive states. A
 broken invariant raises :class:`InvariantViolation` naming each broken rule and how to
 reproduce the game (its origin and action list).
@@ -16,8 +16,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from friday_env import actions as act
-from friday_env.actions import Phase
+from friday_env.actions import FIGHT_PHASES, PHASE_ACTIONS, Phase
+from friday_env.actions import codec as act
 from friday_env.cards import (
     CARD_TYPE,
     CARD_TYPES,
@@ -27,6 +27,7 @@ from friday_env.cards import (
     PirateSpecial,
 )
 from friday_env.engine import DOUBLED, DOWN, LEFT, PIRATES, USED, Game
+from friday_env.information import stack_known_cards, unseen_aging_count
 
 # Per physical card, from the card types (independent of the engine's own lookup tables).
 _TYPES = [CARD_TYPES[CARD_TYPE[c]] for c in range(NUM_CARDS)]
@@ -36,36 +37,6 @@ _DIFFICULT = [t.difficult for t in _TYPES]
 _VERY_STUPID = next(c for c in range(NUM_CARDS) if _TYPES[c].key == "very stupid")
 _CHOSEN_ABILITIES = {a for a in Ability if Ability.LIFE_1 <= a <= Ability.BELOW}
 _ALL_FLAGS = LEFT | USED | DOWN | DOUBLED
-
-#: The fight's decisions: a hazard or pirate is being fought.
-FIGHT_PHASES = frozenset(
-    {
-        Phase.FIGHT,
-        Phase.TARGET,
-        Phase.DRAW_MORE,
-        Phase.SORT_TAKE,
-        Phase.SORT_DISCARD,
-        Phase.SORT_ORDER,
-        Phase.LOSS_DESTROY,
-    }
-)
-
-#: The action ids each pending decision may ever offer.
-PHASE_ACTIONS: dict[Phase, frozenset[int]] = {
-    Phase.CHOOSE_HAZARD: frozenset({act.CHOOSE_HAZARD_0, act.CHOOSE_HAZARD_1}),
-    Phase.LAST_HAZARD: frozenset({act.FIGHT_LAST_HAZARD, act.SKIP_LAST_HAZARD}),
-    Phase.CHOOSE_PIRATE: frozenset({act.CHOOSE_PIRATE_0, act.CHOOSE_PIRATE_1}),
-    Phase.FIGHT: frozenset({act.DRAW_FREE, act.DRAW_PAID, act.END_FIGHT})
-    | frozenset(range(act.USE_0, act.TARGET_0)),
-    Phase.TARGET: frozenset(range(act.TARGET_0, act.DESTROY_0)) | {act.STOP_EXCHANGING},
-    Phase.DRAW_MORE: frozenset({act.DRAW_ANOTHER, act.STOP_DRAWING}),
-    Phase.SORT_TAKE: frozenset({act.SORT_TAKE, act.SORT_STOP_TAKING}),
-    Phase.SORT_DISCARD: frozenset({act.SORT_KEEP_ALL})
-    | frozenset(range(act.SORT_DISCARD_0, act.SORT_PLACE_0)),
-    Phase.SORT_ORDER: frozenset(range(act.SORT_PLACE_0, act.STOP_EXCHANGING)),
-    Phase.LOSS_DESTROY: frozenset(range(act.DESTROY_0, act.NUM_ACTIONS)) | {act.FINISH_DESTROYING},
-    Phase.GAME_OVER: frozenset(),
-}
 
 #: Decisions whose legal list is always the same two actions.
 _FIXED_LEGAL = {
@@ -338,7 +309,8 @@ def _check_end_state(game: Game) -> list[str]:
 
 
 def _check_information(game: Game) -> list[str]:
-    """R26, D09: the known top lies within the stack; unseen aging cards lie below it."""
+    """R26, D09: the known top lies within the stack; unseen aging cards lie below it; the
+    open view of the stack (:mod:`friday_env.information`) accounts for every card."""
     problems = []
     if game.known_top > len(game.stack):
         problems.append(f"known_top {game.known_top} > stack size {len(game.stack)}")
@@ -350,6 +322,9 @@ def _check_information(game: Game) -> list[str]:
             problems.append(f"unseen aging card {card} is not in the hidden part of the stack")
     if len(set(game.unseen)) != len(game.unseen):
         problems.append(f"unseen lists a card twice: {game.unseen}")
+    named = len(stack_known_cards(game)) + unseen_aging_count(game)
+    if named != len(game.stack):
+        problems.append(f"the open view names {named} of {len(game.stack)} stack cards")
     return problems
 
 
@@ -577,8 +552,6 @@ def _message(game: Game, problems: list[str]) -> str:
 
 
 __all__ = [
-    "FIGHT_PHASES",
-    "PHASE_ACTIONS",
     "InvariantViolation",
     "Snapshot",
     "card_worth",

@@ -9,9 +9,9 @@ The files in ``tests/playthroughs/`` are regression tests that double as documen
 the rules at work: ``tests/test_playthroughs.py`` regenerates each transcript in memory and
 diffs it against its file. After an intended rule change, rewrite them with::
 
-    python -m friday_env.playthrough --regenerate
+    python -m friday_env.testing.playthrough --regenerate tests/playthroughs
 
-and read the diff before committing it. ``python -m friday_env.playthrough --level 2
+and read the diff before committing it. ``python -m friday_env.testing.playthrough --level 2
 --seed 7`` prints the transcript of any seeded game.
 """
 
@@ -24,91 +24,17 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from friday_env.actions import PHASE_NAMES, Phase
-from friday_env.cards import HAZARD_VALUES, KEY, SPECIAL, card_label
-from friday_env.engine import DOUBLED, DOWN, LEFT, PIRATES, STEP_NAMES, USED, Game
-from friday_env.information import known_top_cards
+from friday_env.actions import PHASE_NAMES
+from friday_env.engine import Game
 from friday_env.scenario import scenario
-from friday_env.soak import POLICIES, Policy, make_game
+from friday_env.testing.games import make_game
+from friday_env.testing.policies import POLICIES, Policy
+from friday_env.text import legal_lines, situation
 
-GOLDEN_DIR = Path(__file__).resolve().parent.parent / "tests" / "playthroughs"
-REGENERATE = "python -m friday_env.playthrough --regenerate"
+REGENERATE = "python -m friday_env.testing.playthrough --regenerate tests/playthroughs"
 
 
 # ---------------------------------------------------------------- the transcript
-
-
-def _flag_text(flags: int) -> str:
-    words = ["left" if flags & LEFT else "right"]
-    words += [word for bit, word in ((USED, "used"), (DOUBLED, "doubled"), (DOWN, "face down"))
-              if flags & bit]  # fmt: skip
-    return ", ".join(words)
-
-
-def _hazard_line(game: Game) -> str:
-    card = game.hazard
-    free = f"{game.free_total} free ({game.free_used} used)"
-    if game.step == PIRATES:
-        special = SPECIAL[card].name.lower().replace("_", " ")
-        return f"pirate {KEY[card]} ({special}): value {game.fight_value()}, {free}"
-    lowered = f", step -1 x{game.step_down}" if game.step_down else ""
-    printed = "/".join(str(v) for v in HAZARD_VALUES[card])
-    return f"hazard {KEY[card]} (values {printed}{lowered}): value {game.fight_value()}, {free}"
-
-
-def _table_lines(game: Game) -> list[str]:
-    if not game.table:
-        return ["table: empty"]
-    values = game.card_values()
-    lines = ["table:"]
-    for slot, card in enumerate(game.table):
-        label = card_label(card)
-        lines.append(
-            f"  {slot:>2}  {label:<46} {_flag_text(game.flags[slot]):<24} counts {values[slot]}"
-        )
-    lines.append(f"  total {game.fight_total()} against {game.fight_value()}")
-    return lines
-
-
-def _piles_lines(game: Game) -> list[str]:
-    known = ", ".join(KEY[c] for c in known_top_cards(game)) or "-"
-    unseen = f", {len(game.unseen)} unseen aging" if game.unseen else ""
-    lines = [
-        f"robinson stack {len(game.stack)} (known top: {known}{unseen}) | "
-        f"discard {len(game.discard)} | aging stack {len(game.aging)} | "
-        f"destroyed {len(game.destroyed)}",
-        f"hazard stack {len(game.hazard_stack)} | hazard discard {len(game.hazard_discard)} | "
-        f"pirates {', '.join(KEY[c] for c in game.pirates) or '-'}"
-        + (f" | beaten {', '.join(KEY[c] for c in game.beaten)}" if game.beaten else ""),
-    ]
-    return lines
-
-
-def _decision_lines(game: Game) -> list[str]:
-    """What the pending decision is about, beyond the table."""
-    phase = game.phase
-    if phase in (Phase.SORT_TAKE, Phase.SORT_DISCARD, Phase.SORT_ORDER):
-        return ["sorting: " + ", ".join(KEY[c] for c in game.sort_taken)]
-    if phase == Phase.LOSS_DESTROY:
-        return [f"lost: {game.budget} point(s) to destroy cards with (R20)"]
-    if phase == Phase.TARGET:
-        source = game.table[game.source]
-        return [f"resolving {card_label(source)} from slot {game.source}"]
-    return []
-
-
-def situation(game: Game) -> list[str]:
-    """The state as the player sees it, a few lines."""
-    lines = [
-        f"step {STEP_NAMES[game.step]} | life {game.life}, reserve {game.reserve} | "
-        f"fights done {game.fights}"
-    ]
-    if game.hazard >= 0:
-        lines.append(_hazard_line(game))
-        lines += _table_lines(game)
-    lines += _decision_lines(game)
-    lines += _piles_lines(game)
-    return lines
 
 
 def transcript(game: Game, policy: Policy, title: str) -> str:
@@ -120,7 +46,7 @@ def transcript(game: Game, policy: Policy, title: str) -> str:
         lines.append(f"--- decision {decision}: {PHASE_NAMES[game.phase]} ({game.phase.name})")
         lines += situation(game)
         lines.append("legal:")
-        lines += [f"  {a:>3}  {game.describe(a)}" for a in game.legal_actions()]
+        lines += legal_lines(game, game.legal_actions())
         action = policy(game)
         lines.append(f"chosen: {action}  {game.describe(action)}")
         lines.append("")
@@ -188,7 +114,7 @@ GOLDEN: tuple[Golden, ...] = (
 )
 
 
-def regenerate(directory: Path = GOLDEN_DIR) -> list[Path]:
+def regenerate(directory: Path) -> list[Path]:
     """Write every golden transcript to ``directory``; return the paths written."""
     directory.mkdir(parents=True, exist_ok=True)
     paths = []
@@ -204,20 +130,16 @@ def regenerate(directory: Path = GOLDEN_DIR) -> list[Path]:
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="python -m friday_env.playthrough",
-        description="Print the transcript of a seeded game, or rewrite the golden "
-        "playthroughs in tests/playthroughs/.",
+        prog="python -m friday_env.testing.playthrough",
+        description="Print the transcript of a seeded game, or write the golden "
+        "playthroughs (tests/playthroughs/ in the repository).",
     )
     parser.add_argument(
         "--regenerate",
-        action="store_true",
-        help="rewrite every golden file (read the diff before committing)",
-    )
-    parser.add_argument(
-        "--out",
         type=Path,
-        default=GOLDEN_DIR,
-        help="directory for --regenerate (tests/playthroughs)",
+        metavar="DIR",
+        help="write every golden file into DIR, e.g. tests/playthroughs (read the diff "
+        "before committing)",
     )
     parser.add_argument("--list", action="store_true", help="list the golden playthroughs")
     parser.add_argument("--golden", metavar="NAME", help="print one golden playthrough")
@@ -238,7 +160,7 @@ def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     by_name = {g.name: g for g in GOLDEN}
     if args.regenerate:
-        for path in regenerate(args.out):
+        for path in regenerate(args.regenerate):
             print(f"wrote {path}")
         return 0
     if args.list:

@@ -1,212 +1,35 @@
 """Soak run: play many seeded games and check every invariant after every action.
 
-``python -m friday_env.soak --games 100000 --levels 1-4`` plays that many games per level
-with a seeded policy, checks :mod:`friday_env.invariants` after every action, and prints
+``python -m friday_env.testing.soak --games 100000 --levels 1-4`` plays that many games per level
+with a seeded policy, checks :mod:`friday_env.testing.invariants` after every action, and prints
 games/s and actions/s per level. ``--no-checks`` measures the engine alone. The first
 failure stops the run with exit status 1 and prints how to reproduce it; ``--failures DIR``
 also saves it as JSON (origin, actions, error).
 
-The drivers used here (the policies, random deals, :func:`play_checked`) are shared with the
-tests and the golden playthroughs. Every game is seeded from ``(seed, level, index)``, so a
-run is reproducible and a failing game can be replayed on its own.
+The drivers (:mod:`~friday_env.testing.policies`, :mod:`~friday_env.testing.games`) are
+shared with the tests and the golden playthroughs. Every game is seeded from
+``(seed, level, index)``, so a run is reproducible and a failing game can be replayed alone.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import random
 import sys
 import time
-from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
-from friday_env import actions as act
-from friday_env.actions import Phase
-from friday_env.cards import (
-    AGING_IDS,
-    HAZARD_IDS,
-    HAZARD_VALUES,
-    KEY,
-    PIRATE_IDS,
-    SCORE_VALUE,
-    STARTING_IDS,
-    VERY_STUPID_ID,
+from friday_env.engine import Game
+from friday_env.testing.games import (
+    DEFAULT_MAX_ACTIONS,
+    STARTS,
+    PlayStats,
+    game_seed,
+    make_game,
+    play_checked,
 )
-from friday_env.engine import PIRATES, STEP_NAMES, Game, level_life
-from friday_env.invariants import InvariantViolation, Snapshot, check_state, check_transition
-from friday_env.scenario import scenario
-
-Policy = Callable[[Game], int]
-#: Far beyond any game seen in random or greedy play (at most a few hundred actions); a
-#: game that reaches it counts as a failure to terminate.
-DEFAULT_MAX_ACTIONS = 5000
-
-
-# ---------------------------------------------------------------- policies
-
-
-def random_policy(rng: random.Random) -> Policy:
-    """Uniformly random among the legal actions."""
-
-    def choose(game: Game) -> int:
-        return rng.choice(game.legal_actions())
-
-    return choose
-
-
-def greedy_policy(rng: random.Random) -> Policy:
-    """A simple player that gets further than random play: it fights the lower hazard,
-    draws free cards, uses abilities, pays for cards only when close, ends a fight as soon
-    as it is won, and destroys its worst cards after a loss. Ties are broken with ``rng``."""
-
-    def choose(game: Game) -> int:
-        legal = game.legal_actions()
-        phase = game.phase
-        if phase == Phase.CHOOSE_HAZARD:
-            values = [HAZARD_VALUES[h][game.step] for h in game.offer]
-            return act.CHOOSE_HAZARD_0 if values[0] <= values[1] else act.CHOOSE_HAZARD_1
-        if phase == Phase.FIGHT:
-            return _greedy_fight(game, legal, rng)
-        if phase == Phase.LOSS_DESTROY and len(legal) > 1:
-            destroys = [a for a in legal if a != act.FINISH_DESTROYING]
-            return min(destroys, key=lambda a: SCORE_VALUE[game.table[a - act.DESTROY_0]])
-        return rng.choice(legal)
-
-    return choose
-
-
-def _greedy_fight(game: Game, legal: list[int], rng: random.Random) -> int:
-    if act.END_FIGHT in legal and game.fight_total() >= game.fight_value():
-        return act.END_FIGHT
-    if act.DRAW_FREE in legal:
-        return act.DRAW_FREE
-    uses = [a for a in legal if a >= act.USE_0]
-    if uses:
-        return rng.choice(uses)
-    deficit = game.fight_value() - game.fight_total()
-    close = deficit <= 2 and game.life > 10
-    if act.DRAW_PAID in legal and (game.step == PIRATES or close):
-        return act.DRAW_PAID
-    if act.END_FIGHT in legal:
-        return act.END_FIGHT
-    return rng.choice(legal)
-
-
-POLICIES: dict[str, Callable[[random.Random], Policy]] = {
-    "random": random_policy,
-    "greedy": greedy_policy,
-}
-
-
-# ---------------------------------------------------------------- random deals
-
-
-def random_deal(level: int, rng: random.Random, step: str | None = None) -> Game:
-    """A random legal scenario at ``level``: each card of the level placed at random where
-    it could be at ``step`` (random if None), random life and known top. A random
-    ``strength`` decides how many knowledge cards Robinson has won and how many starting
-    and aging cards he has lost, so some deals are strong enough to beat the pirates. It
-    reaches situations random play from the start rarely does (the pirates, thin decks)."""
-    step = step or rng.choice(STEP_NAMES)
-    strength = rng.random()
-    piles: dict[str, list[str]] = {
-        name: [] for name in ("robinson", "hazard_stack", "hazard_discard", "aging_stack")
-    }
-    hazard_places = ["hazard_discard", "box"] + (["hazard_stack"] if step != "pirates" else [])
-    for card in HAZARD_IDS:
-        won = rng.random() < strength
-        _put(piles, "robinson" if won else rng.choice(hazard_places), card)
-    for card in AGING_IDS:
-        if card != VERY_STUPID_ID or level >= 3:
-            added = rng.random() < 0.5 * (1 - strength)
-            _put(piles, "robinson" if added else rng.choice(["aging_stack", "box"]), card)
-    for card in STARTING_IDS:
-        _put(piles, "box" if rng.random() < 0.6 * strength else "robinson", card)
-    for name in ("robinson", "hazard_stack", "aging_stack"):
-        rng.shuffle(piles[name])
-    robinson = piles.pop("robinson")
-    split = rng.randint(0, len(robinson))
-    total = level_life(level) + 2
-    # half the deals name their pirates, half let the scenario draw them from its seed
-    pirates = [KEY[c] for c in rng.sample(PIRATE_IDS, 2)] if rng.random() < 0.5 else None
-    return scenario(
-        level,
-        step,
-        robinson_stack=robinson[:split],
-        robinson_discard=robinson[split:],
-        pirates=pirates,
-        life=rng.randint(1, total),
-        known_top=rng.randint(0, split),
-        seed=rng.getrandbits(32),
-        **piles,
-    )
-
-
-def _put(piles: dict[str, list[str]], place: str, card: int) -> None:
-    if place != "box":
-        piles[place].append(KEY[card])
-
-
-# ---------------------------------------------------------------- playing
-
-
-@dataclass
-class PlayStats:
-    """What one checked game came to."""
-
-    actions: int
-    won: bool
-    score: int
-    reached_pirates: bool
-    phases: set[Phase] = field(default_factory=set)
-
-
-def play_checked(
-    game: Game, policy: Policy, max_actions: int = DEFAULT_MAX_ACTIONS, checks: bool = True
-) -> PlayStats:
-    """Play ``game`` to its end with ``policy``, checking every invariant before the first
-    action and after each one. Raises :class:`InvariantViolation` on a broken invariant or
-    when the game has not ended after ``max_actions`` actions."""
-    phases = set()
-    if checks:
-        check_state(game)
-    played = 0
-    while not game.done:
-        if played >= max_actions:
-            raise InvariantViolation(
-                f"the game did not end within {max_actions} actions (phase {game.phase.name}, "
-                f"step {STEP_NAMES[game.step]})"
-            )
-        phases.add(game.phase)
-        action = policy(game)
-        if checks:
-            before = Snapshot.of(game)
-            game.apply(action)
-            check_transition(before, game, action)
-            check_state(game)
-        else:
-            game.apply(action)
-        played += 1
-    return PlayStats(played, game.won, game.score(), game.step == PIRATES, phases)
-
-
-def game_seed(seed: int, level: int, index: int) -> int:
-    """The seed of game ``index`` at ``level`` in a run seeded with ``seed``."""
-    return (seed << 40) | (level << 32) | index
-
-
-STARTS = ("new", "deal")
-
-
-def make_game(start: str, policy: str, level: int, seed: int) -> tuple[Game, Policy]:
-    """Game and policy for one soak game: ``start`` is ``new`` (a new game, R24) or ``deal``
-    (a :func:`random_deal`), ``policy`` a name in :data:`POLICIES`; both seeded by ``seed``."""
-    rng = random.Random(seed)
-    game = random_deal(level, rng) if start == "deal" else Game.new(level, seed)
-    return game, POLICIES[policy](rng)
-
+from friday_env.testing.policies import POLICIES
 
 # ---------------------------------------------------------------- the command
 
@@ -277,10 +100,10 @@ def parse_levels(text: str) -> list[int]:
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="python -m friday_env.soak",
+        prog="python -m friday_env.testing.soak",
         description="Play many seeded games, check every engine invariant after every "
         "action, and report games/s and actions/s per level.",
-        epilog="Example: python -m friday_env.soak --games 100000 --levels 1-4",
+        epilog="Example: python -m friday_env.testing.soak --games 100000 --levels 1-4",
     )
     parser.add_argument("--games", type=int, default=10_000, help="games per level (10000)")
     parser.add_argument(
