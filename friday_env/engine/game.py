@@ -18,6 +18,7 @@ from friday_env.actions import codec as act
 from friday_env.actions.names import describe_action
 from friday_env.cards import (
     ABILITY,
+    CARD_TYPE,
     DESTROY_COST,
     DIFFICULT,
     FREE,
@@ -217,8 +218,21 @@ class Game(LegalActions):
         if self.known_top:
             self.known_top -= 1
         if self.unseen and card in self.unseen:
-            self.unseen.remove(card)
+            self._reveal(card)
         return card
+
+    def _reveal(self, card: int) -> None:
+        """R26: an unseen aging card came up. If the hidden stack also holds a seen card of
+        its type, the player cannot tell which of the two was drawn: that one stays unseen
+        in its place, so the open information does not depend on the physical copy drawn
+        (it would reveal what the unseen card was, and so what the aging stack holds)."""
+        index = self.unseen.index(card)
+        kind = CARD_TYPE[card]
+        for other in self.stack[: len(self.stack) - self.known_top]:
+            if CARD_TYPE[other] == kind and other not in self.unseen:
+                self.unseen[index] = other
+                return
+        del self.unseen[index]
 
     def _reshuffle(self) -> None:
         """R08: the top aging card (unseen) joins the discard pile, which becomes the stack."""
