@@ -178,7 +178,11 @@ model.learn(100_000)
 With `SubprocVecEnv`, use the id `"friday_env:Friday-v0"`: each worker process then imports
 `friday_env`, which registers the env there.
 
-An agent can encode engine states without an env: `friday_env.FlatEncoder().encode(game)`."""
+An agent can encode engine states without an env: `friday_env.FlatEncoder().encode(game)`;
+`friday_env.observation.FlatView(obs)["table"]` reads a piece of the flat vector by name.
+A new encoder is a class with `name`, `space` and `encode(game)` decorated with
+`friday_env.observation.register_encoder`; `observation=` then accepts its name.
+`friday_env.testing.api_test(env)` checks an env or a wrapper (masks, spaces, seeding)."""
 
 
 def _constants() -> dict[int, str]:

@@ -1,5 +1,8 @@
 """Open information (R26): what the player may know, and resampling what they may not.
 
+This module is the one definition of open information: the observation encoders, the text
+formatter, the invariants, the agents and :func:`determinized` read the game through it.
+
 The rulebook says Friday "is not a memory game": both discard piles, destroyed cards, the
 counts of every stack and both pirates are open; so is the multiset of the Robinson stack,
 except the identity of aging cards shuffled in unseen, and any order learned by sorting.
@@ -27,19 +30,25 @@ def unseen_aging_count(game: Game) -> int:
 
 def known_top_cards(game: Game) -> list[int]:
     """The cards at the top of the Robinson stack whose order the player knows, top first."""
-    return game.stack[::-1][: game.known_top]
+    stack = game.stack
+    return stack[len(stack) - game.known_top :][::-1]
 
 
-def stack_known_cards(game: Game) -> list[int]:
+def stack_known_cards(game: Game, sort: bool = True) -> list[int]:
     """The Robinson stack's cards that the player can name (all but unseen aging cards),
-    sorted so no order leaks."""
-    return sorted(c for c in game.stack if c not in game.unseen)
+    sorted so no order leaks. ``sort=False`` skips the sort for callers that only count
+    them (the encoders); the list may then be the game's own: do not modify it."""
+    unseen = game.unseen
+    cards = [c for c in game.stack if c not in unseen] if unseen else game.stack
+    return sorted(cards) if sort else cards
 
 
-def unknown_aging_pool(game: Game) -> list[int]:
+def unknown_aging_pool(game: Game, sort: bool = True) -> list[int]:
     """Aging cards whose whereabouts are hidden: the aging stack plus the unseen aging cards
-    in the Robinson stack. The player knows this multiset, sorted, not which is where."""
-    return sorted(game.aging + game.unseen)
+    in the Robinson stack. The player knows this multiset, sorted, not which is where
+    (``sort=False``: in no meaningful order, for counting)."""
+    pool = game.aging + game.unseen
+    return sorted(pool) if sort else pool
 
 
 def hazard_stack_cards(game: Game) -> list[int]:

@@ -344,16 +344,20 @@ def test_soak_command_stops_at_a_failure_and_saves_a_replayable_report(tmp_path,
 
 
 @pytest.mark.parametrize(
-    ("text", "levels"), [("1-4", [1, 2, 3, 4]), ("2", [2]), ("1,3", [1, 3]), ("2-3,1", [2, 3, 1])]
+    ("text", "levels"), [("1-4", [1, 2, 3, 4]), ("2", [2]), ("1,3", [1, 3]), ("2-3,1", [1, 2, 3])]
 )
 def test_soak_levels_argument(text, levels):
-    assert soak.parse_levels(text) == levels
+    assert soak.levels_argument(text) == levels
 
 
-@pytest.mark.parametrize("text", ["0", "5", "x", "1-5", ""])
-def test_soak_levels_argument_refuses_unknown_levels(text):
-    with pytest.raises(argparse.ArgumentTypeError, match="levels"):
-        soak.parse_levels(text)
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [("0", "unknown level 0"), ("5", "unknown level 5"), ("x", "bad levels 'x'"),
+     ("1-5", "unknown level 5"), ("", "bad levels ''"), ("3-2", "empty level range '3-2'")],
+)  # fmt: skip
+def test_soak_levels_argument_refuses_unknown_levels(text, message):
+    with pytest.raises(argparse.ArgumentTypeError, match=f"--levels: {message}"):
+        soak.levels_argument(text)
 
 
 def test_soak_help_explains_the_options():

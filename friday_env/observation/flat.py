@@ -201,9 +201,9 @@ def _pile_sources(game: Game) -> tuple[list[int], ...]:
 def _pile_cards(game: Game, pile: int) -> list[int]:
     """The cards counted in pile number ``pile`` of :data:`PILE_PIECES`."""
     if pile == 0:
-        return stack_known_cards(game)
+        return stack_known_cards(game, sort=False)
     if pile == 5:
-        return unknown_aging_pool(game)
+        return unknown_aging_pool(game, sort=False)
     return _pile_sources(game)[pile]
 
 

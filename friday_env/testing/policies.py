@@ -11,6 +11,8 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
+import numpy as np
+
 from friday_env.actions import Phase
 from friday_env.actions import codec as act
 from friday_env.cards import HAZARD_VALUES, SCORE_VALUE
@@ -19,11 +21,19 @@ from friday_env.engine import PIRATES, Game
 Policy = Callable[[Game], int]
 
 
+def random_action(game: Game, rng: random.Random | np.random.Generator) -> int:
+    """A legal action of ``game`` chosen uniformly with ``rng`` (either kind of generator)."""
+    legal = game.legal_actions()
+    if isinstance(rng, np.random.Generator):
+        return legal[int(rng.integers(len(legal)))]
+    return rng.choice(legal)
+
+
 def random_policy(rng: random.Random) -> Policy:
     """Uniformly random among the legal actions."""
 
     def choose(game: Game) -> int:
-        return rng.choice(game.legal_actions())
+        return random_action(game, rng)
 
     return choose
 

@@ -21,6 +21,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from friday_env.engine import Game
+from friday_env.errors import InvalidLevelError
+from friday_env.levels import parse_levels
 from friday_env.testing.games import (
     DEFAULT_MAX_ACTIONS,
     STARTS,
@@ -84,18 +86,12 @@ class Progress:
         sys.stderr.flush()
 
 
-def parse_levels(text: str) -> list[int]:
-    """``"1-4"``, ``"2"`` or ``"1,3"`` as a list of levels."""
-    levels: list[int] = []
+def levels_argument(text: str) -> list[int]:
+    """``--levels``: :func:`friday_env.levels.parse_levels` as an argparse type."""
     try:
-        for part in text.split(","):
-            low, _, high = part.partition("-")
-            levels += range(int(low), int(high or low) + 1)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"levels must look like 1-4, 2 or 1,3: {text!r}") from None
-    if not levels or any(not 1 <= level <= 4 for level in levels):
-        raise argparse.ArgumentTypeError(f"levels are 1..4, got {text!r}")
-    return levels
+        return list(parse_levels(text))
+    except InvalidLevelError as err:
+        raise argparse.ArgumentTypeError(f"--levels: {err}") from None
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -108,7 +104,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--games", type=int, default=10_000, help="games per level (10000)")
     parser.add_argument(
         "--levels",
-        type=parse_levels,
+        type=levels_argument,
         default=[1, 2, 3, 4],
         help="levels to play: 1-4, 2 or 1,3 (all)",
     )
