@@ -18,11 +18,11 @@ from hypothesis import strategies as st
 
 from friday_env import Game, public_view
 from friday_env.cards import CARD_TYPE
-from friday_env.observation import make_encoder
+from friday_env.observation import encoder_names, make_encoder
 from friday_env.testing.games import make_game
 from friday_env.testing.policies import random_policy
 
-ENCODERS = ("flat", "dict")
+ENCODERS = encoder_names()  # every registered encoder, a new one included
 
 
 def _hidden_pairs(game: Game) -> list[tuple[int, int]]:
