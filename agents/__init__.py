@@ -2,7 +2,7 @@
 
 Only this package imports torch (and only where a learned policy needs it).
 
-- ``base`` — the :class:`~agents.base.Agent` protocol and :func:`~agents.base.play_game`;
+- ``base`` — the :class:`~friday_agents.base.Agent` protocol and :func:`~friday_agents.base.play_game`;
   ``registry`` — agents by name (one line per agent) and ``name:key=value`` specs.
 - ``random_agent``, ``heuristic`` (with ``heuristic_rules``, ``fight``, ``knowledge``),
   ``search`` (with ``value``, fitted by ``value_fit``) — the agents; ``human`` and

@@ -7,13 +7,13 @@ from pathlib import Path
 
 import pytest
 
-from agents.base import play_game
-from agents.cli import build_parser, main
-from agents.ppo import PPOAgent, PPOCheckpointError, default_checkpoint
-from agents.registry import AgentSpecError, make_agent
-from agents.seeds import evaluation_seeds
-from agents.train import train
-from agents.train_config import config_from_args
+from friday_agents.base import play_game
+from friday_agents.cli import build_parser, main
+from friday_agents.ppo.agent import PPOAgent, PPOCheckpointError, default_checkpoint
+from friday_agents.registry import AgentSpecError, make_agent
+from friday_agents.seeds import evaluation_seeds
+from friday_agents.training.train import train
+from friday_agents.training.config import config_from_args
 from friday_env import Game
 
 

@@ -10,15 +10,15 @@ import gymnasium as gym
 import numpy as np
 import pytest
 
-from agents.cli import build_parser, main
-from agents.seeds import TRAINING_SEED_LIMIT, evaluation_seeds
-from agents.train import CheckpointError, load_model, read_curve, replot, train
-from agents.train_config import (
+from friday_agents.cli import build_parser, main
+from friday_agents.seeds import TRAINING_SEED_LIMIT, evaluation_seeds
+from friday_agents.training.train import CheckpointError, load_model, read_curve, replot, train
+from friday_agents.training.config import (
     TrainConfig,
     TrainConfigError,
     config_from_args,
 )
-from agents.train_env import (
+from friday_agents.training.envs import (
     Deals,
     fixed_deals,
     held_out_deals,

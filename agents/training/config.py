@@ -26,7 +26,7 @@ OBSERVATIONS = ("flat", "flat_mask", "dict")
 #: ``win_loss`` and ``score`` are the env's own rewards; ``score_delta`` pays the change of
 #: the R25 score after every decision (divided by 100), which sums to the final score / 100
 #: minus the starting score / 100: the same objective as ``score``, but dense.
-#: ``progress`` is ``win_loss`` plus 0.1 for every hazard beaten (see agents.train_env).
+#: ``progress`` is ``win_loss`` plus 0.1 for every hazard beaten (see friday_agents.training.envs).
 REWARDS = ("win_loss", "score", "score_delta", "progress")
 VEC_ENVS = ("dummy", "subproc")
 

@@ -1,7 +1,7 @@
 """A MaskablePPO policy as a Friday agent: loads a checkpoint and plays any game.
 
 ``friday eval --agents ppo`` plays each level with the committed policy trained on that level
-(``agents/checkpoints/ppo-level<L>.zip``, made by ``experiments/train_ppo.sh``);
+(``agents/ppo/checkpoints/ppo-level<L>.zip``, made by ``experiments/train_ppo.sh``);
 ``ppo:model=path/to/policy.zip`` plays every level with one checkpoint instead.
 """
 
@@ -92,7 +92,7 @@ class PPOAgent:
         if path not in self._models:
             import torch
 
-            from agents.train import CheckpointError, load_model
+            from friday_agents.training.train import CheckpointError, load_model
 
             torch.set_num_threads(1)  # one game per core: evaluation runs a process per core
 

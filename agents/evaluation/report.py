@@ -19,24 +19,24 @@ from typing import Any
 
 import numpy as np
 
-from agents.runner import EvalConfig
-from agents.seeds import EVAL_SEED_BASE, EVAL_SEEDS_PER_LEVEL
-from agents.stats import bootstrap_interval, paired_difference_interval, wilson_interval
+from friday_agents.evaluation.runner import EvalConfig
+from friday_agents.seeds import EVAL_SEED_BASE, EVAL_SEEDS_PER_LEVEL
+from friday_agents.evaluation.stats import bootstrap_interval, paired_difference_interval, wilson_interval
 
 SEED_RULE = (
     f"deal i of level L has seed {EVAL_SEED_BASE:_} + L * {EVAL_SEEDS_PER_LEVEL:_} + i "
-    "(agents.seeds.evaluation_seed)"
+    "(friday_agents.seeds.evaluation_seed)"
 )
 #: One line per known agent for the Markdown report; other agents are listed by spec.
 AGENT_NOTES = {
     "random": "uniform over the legal actions (`agents/random_agent.py`)",
     "heuristic": "hand-written rules: hazard choice, free draws, pay-or-lose lookahead, "
-    "deliberate losses destroying aging and bad cards, abilities (`agents/heuristic.py`)",
+    "deliberate losses destroying aging and bad cards, abilities (`agents/heuristic/`)",
     "search": "determinized Monte-Carlo over engine clones: every candidate action tried in "
     "the same sampled worlds, heuristic rollouts to the end of the fight, a value fitted on "
-    "heuristic games (`agents/search.py`, `agents/value.py`)",
+    "heuristic games (`agents/search/`)",
     "ppo": "MaskablePPO policy, one per level, 800k timesteps each on one CPU core "
-    "(`agents/ppo.py`, `agents/checkpoints/`, recipe `experiments/train_ppo.sh`)",
+    "(`agents/ppo/`, `agents/ppo/checkpoints/`, recipe `experiments/train_ppo.sh`)",
 }
 README_START = "<!-- section:results -->"
 README_END = "<!-- /section:results -->"
@@ -199,7 +199,7 @@ def markdown(results: dict) -> str:
         f"Reproduce with `{results['command']}` "
         f"({results['games_played']} games; {results['seeds']}). Win rates with 95% Wilson "
         "intervals, scores with 95% bootstrap intervals; games/s on one core. Rendered from the "
-        "run's `results.json` (`python -m agents.report results.json --readme README.md`).",
+        "run's `results.json` (`python -m friday_agents.evaluation.report results.json --readme README.md`).",
         "",
         *_agent_lines(results),
         "",
@@ -291,11 +291,11 @@ def readme_section(path: Path) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """``python -m agents.report RESULTS_JSON --readme README.md [--check]``: render an
+    """``python -m friday_agents.evaluation.report RESULTS_JSON --readme README.md [--check]``: render an
     evaluation's ``results.json`` into the README's results section, or check it is there."""
     import argparse
 
-    parser = argparse.ArgumentParser(prog="python -m agents.report", description=main.__doc__)
+    parser = argparse.ArgumentParser(prog="python -m friday_agents.evaluation.report", description=main.__doc__)
     parser.add_argument("results", type=Path, help="results.json written by friday eval")
     parser.add_argument("--readme", type=Path, default=Path("README.md"))
     parser.add_argument("--check", action="store_true", help="only check, exit 1 if stale")

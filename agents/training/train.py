@@ -5,10 +5,10 @@ A run writes into ``--out-dir``:
 - ``config.json``: the resolved configuration (defaults, ``--config`` file, flags);
 - ``checkpoints/ppo_<timesteps>_steps.zip``: full checkpoints (optimiser included) to resume;
 - ``final.zip`` (full) and ``policy.zip`` (the policy alone, a few hundred KB: what
-  :class:`agents.ppo.PPOAgent` loads and what the project commits);
+  :class:`friday_agents.ppo.agent.PPOAgent` loads and what the project commits);
 - ``curve.csv`` and ``curve.png``: the learning curve, win rate, mean score and episode length
   against timesteps, measured with sb3-contrib's ``MaskableEvalCallback`` on held-out deals
-  (:func:`agents.train_env.held_out_deals`; training deals are all below 10,000,000).
+  (:func:`friday_agents.training.envs.held_out_deals`; training deals are all below 10,000,000).
 
 Reproducibility: torch runs on ``--torch-threads`` (1 by default) CPU threads, the policy,
 optimiser and action sampling are seeded through sb3's ``set_random_seed`` (the library's
@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from agents.train_config import (
+from friday_agents.training.config import (
     TrainConfig,
     TrainConfigError,
     add_config_arguments,
@@ -121,7 +121,7 @@ def build_vec_env(config: TrainConfig, level: int, stream: int) -> Any:
     from stable_baselines3.common.monitor import Monitor
     from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
 
-    from agents.train_env import make_env, training_deals
+    from friday_agents.training.envs import make_env, training_deals
 
     def factory(index: int):
         def make():
@@ -142,7 +142,7 @@ def build_eval_env(config: TrainConfig, level: int) -> Any:
     from stable_baselines3.common.monitor import Monitor
     from stable_baselines3.common.vec_env import DummyVecEnv
 
-    from agents.train_env import fixed_deals, held_out_deals, make_env
+    from friday_agents.training.envs import fixed_deals, held_out_deals, make_env
 
     deals = fixed_deals(held_out_deals(level, config.eval_games))
     return DummyVecEnv([lambda: Monitor(make_env(level, config.observation, "score", deals))])
@@ -466,7 +466,7 @@ def _resumed(config: TrainConfig, curve: Path) -> tuple[Any, int]:
 
 
 def _check_fits(model: Any, config: TrainConfig) -> None:
-    from agents.train_env import make_env, training_deals
+    from friday_agents.training.envs import make_env, training_deals
 
     space = make_env(1, config.observation, config.reward, training_deals(1, [0])).observation_space
     if model.observation_space != space:

@@ -1,6 +1,6 @@
 """``friday eval``: benchmark agents on the evaluation deals of every level.
 
-Every agent plays the same deals (:mod:`agents.seeds`: deal ``i`` of level ``L`` has seed
+Every agent plays the same deals (:mod:`friday_agents.seeds`: deal ``i`` of level ``L`` has seed
 ``10_000_000 + L * 1_000_000 + i``; training never uses seeds that high). Results per agent and
 level — win rate with a 95% Wilson interval, mean and median score with 95% bootstrap
 intervals, game length, games/s — are printed as a table and written to ``--out``:
@@ -21,8 +21,8 @@ import os
 import sys
 from pathlib import Path
 
-from agents.registry import AgentSpecError, make_agent, parse_spec
-from agents.runner import (
+from friday_agents.registry import AgentSpecError, make_agent, parse_spec
+from friday_agents.evaluation.runner import (
     EvalConfig,
     EvaluationError,
     EvaluationInterrupted,
@@ -260,8 +260,8 @@ def _progress_bar(total: int, initial: int, disabled: bool):
 
 
 def _report(config: EvalConfig, args: argparse.Namespace) -> None:
-    from agents.plots import plot_scores, plot_win_rates
-    from agents.report import (
+    from friday_agents.evaluation.plots import plot_scores, plot_win_rates
+    from friday_agents.evaluation.report import (
         build_results,
         markdown,
         text_table,

@@ -5,7 +5,7 @@ determinizations of the game (:func:`friday_env.determinized`: every hidden orde
 card resampled consistently with what the player knows, R26). In each world it tries every
 candidate action on a clone, lets the heuristic play on to the end of the current fight —
 through both pirate fights to the end of the game once the pirates are reached — and scores
-the result with :func:`agents.value.state_value` (the expected final score; a finished game
+the result with :func:`friday_agents.search.value.state_value` (the expected final score; a finished game
 counts its real score). The action with the best mean wins; ties go to the heuristic's own
 choice. All candidates are tried in the same worlds (common random numbers), so their
 comparison is paired and far less noisy than independent samples.
@@ -21,9 +21,9 @@ from pathlib import Path
 
 import numpy as np
 
-from agents.heuristic import heuristic_action
-from agents.heuristic_rules import DEFAULT_PARAMS
-from agents.value import WEIGHTS_FILE, ValueModel, load_value_model
+from friday_agents.heuristic.agent import heuristic_action
+from friday_agents.heuristic.rules import DEFAULT_PARAMS
+from friday_agents.search.value import WEIGHTS_FILE, ValueModel, load_value_model
 from friday_env import Game, Phase, determinized
 
 #: Phases at which a fight is over and the next turn waits: rollouts stop there.
@@ -56,8 +56,8 @@ class SearchAgent:
 
     - ``sims`` — simulation budget per decision: ``max(1, sims // candidates)`` worlds, each
       playing every candidate action once (default 64).
-    - ``value`` — a value-model file from ``python -m agents.value_fit`` (default: the one
-      shipped beside :mod:`agents.value`).
+    - ``value`` — a value-model file from ``python -m friday_agents.search.value_fit`` (default: the one
+      shipped beside :mod:`friday_agents.search.value`).
 
     ## Speed
 

@@ -1,9 +1,9 @@
-"""Fit the search agent's value estimate: ``python -m agents.value_fit``.
+"""Fit the search agent's value estimate: ``python -m friday_agents.search.value_fit``.
 
-Plays the heuristic on training seeds (below :data:`agents.seeds.TRAINING_SEED_LIMIT`, never
+Plays the heuristic on training seeds (below :data:`friday_agents.seeds.TRAINING_SEED_LIMIT`, never
 the evaluation seeds), records the public features of every state between fights
-(:func:`agents.value.features`) with the score the game finally reached, and fits one ridge
-regression per level and step. The weights go to ``agents/value_weights.json``; the printed
+(:func:`friday_agents.search.value.features`) with the score the game finally reached, and fits one ridge
+regression per level and step. The weights go to ``agents/search/value_weights.json``; the printed
 R² says how much of the final score each model explains. Deterministic: the same arguments
 write the same file.
 """
@@ -18,9 +18,9 @@ from pathlib import Path
 
 import numpy as np
 
-from agents.heuristic import heuristic_action
-from agents.seeds import training_seed
-from agents.value import FEATURE_NAMES, WEIGHTS_FILE, features
+from friday_agents.heuristic.agent import heuristic_action
+from friday_agents.seeds import training_seed
+from friday_agents.search.value import FEATURE_NAMES, WEIGHTS_FILE, features
 from friday_env import Game, Phase
 from friday_env.engine import STEP_NAMES
 
@@ -94,7 +94,7 @@ def fit_level(
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m agents.value_fit", description=__doc__)
+    parser = argparse.ArgumentParser(prog="python -m friday_agents.search.value_fit", description=__doc__)
     parser.add_argument("--games", type=int, default=3000, help="heuristic games per level")
     parser.add_argument(
         "--ridge", type=float, default=1e-3, help="L2 penalty per state on standardized features"
