@@ -12,6 +12,8 @@ from friday_agents.heuristic.agent import HeuristicAgent, heuristic_action
 from friday_agents.random_agent import RandomAgent
 from friday_agents.registry import AGENTS, AgentSpecError, agent_class, make_agent, parse_spec
 from friday_agents.search.agent import SearchAgent
+from friday_agents.search.value import features, load_value_model, state_value
+from friday_agents.search.value_fit import ridge_fit
 from friday_agents.seeds import (
     TRAINING_SEED_LIMIT,
     evaluation_seed,
@@ -19,8 +21,6 @@ from friday_agents.seeds import (
     is_evaluation_seed,
     training_seed,
 )
-from friday_agents.search.value import features, load_value_model, state_value
-from friday_agents.search.value_fit import ridge_fit
 from friday_env import Game, determinized
 from friday_env.record import state_digest
 from friday_env.soak import random_deal

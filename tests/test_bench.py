@@ -12,8 +12,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from friday_agents.bench.suite import DEFAULT_OUT, GROUPS, TARGETS, Results, full_budget
 from friday_agents.bench.report import BEGIN, END, markdown_section, rewrite_readme, text_table
+from friday_agents.bench.suite import DEFAULT_OUT, GROUPS, TARGETS, Results, full_budget
 from friday_agents.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 
 from friday_agents.cli import main
+from friday_agents.cli.replay import load_record, step_through
 from friday_agents.heuristic.agent import heuristic_action
 from friday_agents.human import HumanAgent, QuitGame, play
-from friday_agents.cli.replay import load_record, step_through
 from friday_env import Game, GameRecord, RecordError, replay
 
 REPO = Path(__file__).resolve().parents[1]

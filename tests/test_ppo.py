@@ -12,8 +12,8 @@ from friday_agents.cli import build_parser, main
 from friday_agents.ppo.agent import PPOAgent, PPOCheckpointError, default_checkpoint
 from friday_agents.registry import AgentSpecError, make_agent
 from friday_agents.seeds import evaluation_seeds
-from friday_agents.training.train import train
 from friday_agents.training.config import config_from_args
+from friday_agents.training.train import train
 from friday_env import Game
 
 

@@ -11,8 +11,8 @@ import numpy as np
 import pytest
 
 from friday_agents.cli import build_parser, main
+from friday_agents.ppo.checkpoint import CheckpointError, load_model
 from friday_agents.seeds import TRAINING_SEED_LIMIT, evaluation_seeds
-from friday_agents.training.train import CheckpointError, load_model, read_curve, replot, train
 from friday_agents.training.config import (
     TrainConfig,
     TrainConfigError,
@@ -26,6 +26,7 @@ from friday_agents.training.envs import (
     make_env,
     training_deals,
 )
+from friday_agents.training.train import read_curve, replot, train
 from friday_env import Game
 from friday_env.env import EnvOptionError
 from friday_env.observation import FlatEncoder

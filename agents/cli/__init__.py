@@ -14,7 +14,10 @@ import importlib.util
 import sys
 
 SUBCOMMANDS = {
-    "eval": ("friday_agents.evaluation.evaluate", "benchmark agents on the four levels (win rate, score)"),
+    "eval": (
+        "friday_agents.evaluation.evaluate",
+        "benchmark agents on the four levels (win rate, score)",
+    ),
     "play": ("friday_agents.human", "play a game in the terminal"),
     "replay": ("friday_agents.cli.replay", "step through a saved game record"),
     "train": ("friday_agents.training.train", "train a MaskablePPO agent"),
@@ -43,7 +46,3 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     return int(importlib.import_module(args._module).run(args) or 0)
-
-
-if __name__ == "__main__":
-    sys.exit(main())

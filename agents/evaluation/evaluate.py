@@ -21,7 +21,6 @@ import os
 import sys
 from pathlib import Path
 
-from friday_agents.registry import AgentSpecError, make_agent, parse_spec
 from friday_agents.evaluation.runner import (
     EvalConfig,
     EvaluationError,
@@ -30,6 +29,7 @@ from friday_agents.evaluation.runner import (
     run_tasks,
     start_run,
 )
+from friday_agents.registry import AgentSpecError, make_agent, parse_spec
 
 DEFAULT_AGENTS = "random,heuristic,search"
 DEFAULT_LEVELS = "1-4"

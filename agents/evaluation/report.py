@@ -20,8 +20,12 @@ from typing import Any
 import numpy as np
 
 from friday_agents.evaluation.runner import EvalConfig
+from friday_agents.evaluation.stats import (
+    bootstrap_interval,
+    paired_difference_interval,
+    wilson_interval,
+)
 from friday_agents.seeds import EVAL_SEED_BASE, EVAL_SEEDS_PER_LEVEL
-from friday_agents.evaluation.stats import bootstrap_interval, paired_difference_interval, wilson_interval
 
 SEED_RULE = (
     f"deal i of level L has seed {EVAL_SEED_BASE:_} + L * {EVAL_SEEDS_PER_LEVEL:_} + i "
@@ -295,7 +299,9 @@ def main(argv: list[str] | None = None) -> int:
     evaluation's ``results.json`` into the README's results section, or check it is there."""
     import argparse
 
-    parser = argparse.ArgumentParser(prog="python -m friday_agents.evaluation.report", description=main.__doc__)
+    parser = argparse.ArgumentParser(
+        prog="python -m friday_agents.evaluation.report", description=main.__doc__
+    )
     parser.add_argument("results", type=Path, help="results.json written by friday eval")
     parser.add_argument("--readme", type=Path, default=Path("README.md"))
     parser.add_argument("--check", action="store_true", help="only check, exit 1 if stale")

@@ -73,7 +73,9 @@ def _row(args: tuple[dict, tuple[int, ...], int]) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m friday_agents.heuristic.tune", description=__doc__)
+    parser = argparse.ArgumentParser(
+        prog="python -m friday_agents.heuristic.tune", description=__doc__
+    )
     parser.add_argument("grid", nargs="*", help="name=v1,v2 ... (none: the defaults)")
     parser.add_argument("--games", type=int, default=1000, help="games per level and setting")
     parser.add_argument("--levels", default="1,2,3,4")

@@ -113,7 +113,9 @@ class ValueModel:
 def load_value_model(path: Path = WEIGHTS_FILE) -> ValueModel:
     """The value model fitted into ``path`` by ``python -m friday_agents.search.value_fit``."""
     if not Path(path).exists():
-        raise FileNotFoundError(f"{path} is missing: fit it with `python -m friday_agents.search.value_fit`")
+        raise FileNotFoundError(
+            f"{path} is missing: fit it with `python -m friday_agents.search.value_fit`"
+        )
     data = json.loads(Path(path).read_text())
     if tuple(data["features"]) != FEATURE_NAMES:
         raise ValueError(f"{path} was fitted for other features: refit it")

@@ -19,8 +19,8 @@ from pathlib import Path
 import numpy as np
 
 from friday_agents.heuristic.agent import heuristic_action
-from friday_agents.seeds import training_seed
 from friday_agents.search.value import FEATURE_NAMES, WEIGHTS_FILE, features
+from friday_agents.seeds import training_seed
 from friday_env import Game, Phase
 from friday_env.engine import STEP_NAMES
 
@@ -94,7 +94,9 @@ def fit_level(
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m friday_agents.search.value_fit", description=__doc__)
+    parser = argparse.ArgumentParser(
+        prog="python -m friday_agents.search.value_fit", description=__doc__
+    )
     parser.add_argument("--games", type=int, default=3000, help="heuristic games per level")
     parser.add_argument(
         "--ridge", type=float, default=1e-3, help="L2 penalty per state on standardized features"
