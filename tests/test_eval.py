@@ -189,7 +189,8 @@ PUBLISHED = REPO / "experiments" / "results" / "readme_results.json"
 
 def test_readme_results_are_rendered_from_the_published_run():
     """The README's table is the Markdown of the committed results.json of the README run,
-    never typed by hand (regenerate: python -m friday_agents.evaluation.report experiments/results/readme_results.json)."""
+    never typed by hand (regenerate:
+    python -m friday_agents.evaluation.report experiments/results/readme_results.json)."""
     results = json.loads(PUBLISHED.read_text())
     assert results["complete"]
     assert readme_section(REPO / "README.md") == markdown(results)

@@ -1,7 +1,7 @@
 """``friday bench`` results as a printed table and as the README's performance section.
 
-The results are a JSON document (see :mod:`friday_agents.bench.suite`): ``meta`` (machine, versions, the
-command), ``results`` (per measurement: label, unit, median, the runs) and ``targets``
+The results are a JSON document (see :mod:`friday_agents.bench.suite`): ``meta`` (machine,
+versions, the command), ``results`` (per measurement: label, unit, median, the runs) and ``targets``
 (per target: the measurement, the bound, whether the median met it). Everything here is a
 pure function of that document, so the README section can be regenerated from a saved run
 (``friday bench --from-json FILE --readme README.md``) and checked for staleness by a test.
@@ -16,7 +16,8 @@ BEGIN, END = f"<!-- section:{SECTION} -->", f"<!-- /section:{SECTION} -->"
 
 
 def what_is_timed(budget: dict[str, Any]) -> list[str]:
-    """What each row times, with the run's budget (details in :mod:`friday_agents.bench.measure`)."""
+    """What each row times, with the run's budget (details in
+    :mod:`friday_agents.bench.measure`)."""
     ppo = budget["ppo"]
     threads = ppo["torch_threads"]
     return [

@@ -11,7 +11,6 @@ from __future__ import annotations
 import argparse
 import importlib
 import importlib.util
-import sys
 
 SUBCOMMANDS = {
     "eval": (

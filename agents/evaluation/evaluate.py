@@ -29,6 +29,8 @@ from friday_agents.evaluation.runner import (
     run_tasks,
     start_run,
 )
+from friday_agents.levels import LevelError
+from friday_agents.levels import parse_levels as levels_in
 from friday_agents.registry import AgentSpecError, make_agent, parse_spec
 
 DEFAULT_AGENTS = "random,heuristic,search"
@@ -90,23 +92,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def parse_levels(text: str) -> tuple[int, ...]:
     """``"1-4"``, ``"1,3"``, ``"2-3,1"`` -> sorted distinct levels; each must be 1..4."""
-    levels: set[int] = set()
-    for part in text.split(","):
-        part = part.strip()
-        low, sep, high = part.partition("-")
-        try:
-            span = range(int(low), int(high) + 1) if sep else range(int(part), int(part) + 1)
-        except ValueError:
-            raise UsageError(
-                f"bad level {part!r}: use numbers, ranges and lists like 1-4 or 1,3"
-            ) from None
-        if not span:
-            raise UsageError(f"empty level range {part!r}")
-        for level in span:
-            if level not in (1, 2, 3, 4):
-                raise UsageError(f"unknown level {level}: levels are 1, 2, 3, 4")
-            levels.add(level)
-    return tuple(sorted(levels))
+    try:
+        return tuple(sorted(set(levels_in(text))))
+    except LevelError as err:
+        raise UsageError(str(err)) from None
 
 
 def parse_games(text: str, agents: tuple[str, ...], strict: bool = True) -> dict[str, int]:

@@ -203,7 +203,8 @@ def markdown(results: dict) -> str:
         f"Reproduce with `{results['command']}` "
         f"({results['games_played']} games; {results['seeds']}). Win rates with 95% Wilson "
         "intervals, scores with 95% bootstrap intervals; games/s on one core. Rendered from the "
-        "run's `results.json` (`python -m friday_agents.evaluation.report results.json --readme README.md`).",
+        "run's `results.json` "
+        "(`python -m friday_agents.evaluation.report results.json --readme README.md`).",
         "",
         *_agent_lines(results),
         "",
@@ -295,8 +296,9 @@ def readme_section(path: Path) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """``python -m friday_agents.evaluation.report RESULTS_JSON --readme README.md [--check]``: render an
-    evaluation's ``results.json`` into the README's results section, or check it is there."""
+    """``python -m friday_agents.evaluation.report RESULTS_JSON --readme README.md [--check]``:
+    render an evaluation's ``results.json`` into the README's results section, or check it
+    is there."""
     import argparse
 
     parser = argparse.ArgumentParser(

@@ -4,7 +4,8 @@
 - ``rules`` — hazard choice, pay-or-lose lookahead, losses on purpose, :class:`HeuristicParams`;
 - ``fight`` — the in-fight decisions (free draws, abilities, when to stop drawing);
 - ``card_worth`` — what a card is worth to Robinson's deck, and what the draw pile holds;
-- ``tune`` — measure heuristic settings on training deals (``python -m friday_agents.heuristic.tune``).
+- ``tune`` — measures heuristic settings on training deals
+  (``python -m friday_agents.heuristic.tune``).
 """
 
 from friday_agents.heuristic.agent import HeuristicAgent, heuristic_action

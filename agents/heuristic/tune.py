@@ -1,9 +1,10 @@
 """Measure heuristic settings on training deals: ``python -m friday_agents.heuristic.tune``.
 
 Each setting plays ``--games`` games per level on training seeds
-(:func:`friday_agents.seeds.training_seed`, never an evaluation deal) and prints win rate, mean score
-and how often Robinson reached the red step and the pirates. A grid is given as
-``name=v1,v2`` pairs over the fields of :class:`friday_agents.heuristic.rules.HeuristicParams`, e.g.::
+(:func:`friday_agents.seeds.training_seed`, never an evaluation deal) and prints win rate,
+mean score and how often Robinson reached the red step and the pirates. A grid is given as
+``name=v1,v2`` pairs over the fields of
+:class:`friday_agents.heuristic.rules.HeuristicParams`, e.g.::
 
     python -m friday_agents.heuristic.tune future_weight=1,1.5,2 destroy_weight=1,1.5,2
 
@@ -20,6 +21,7 @@ from dataclasses import fields
 
 from friday_agents.heuristic.agent import heuristic_action
 from friday_agents.heuristic.rules import HeuristicParams
+from friday_agents.levels import LevelError, parse_levels
 from friday_agents.seeds import training_seed
 from friday_env import Game
 from friday_env.engine import PIRATES, RED
@@ -85,7 +87,10 @@ def main(argv: list[str] | None = None) -> int:
         grid = parse_grid(args.grid)
     except ValueError as err:
         parser.error(str(err))
-    levels = tuple(int(x) for x in args.levels.split(","))
+    try:
+        levels = tuple(parse_levels(args.levels))
+    except LevelError as err:
+        parser.error(str(err))
     with ProcessPoolExecutor(args.workers) as pool:
         for line in pool.map(_row, [(g, levels, args.games) for g in grid]):
             print(line, flush=True)

@@ -37,8 +37,8 @@ class PPOAgent:
     Each decision encodes the game with the encoder the checkpoint records
     (:func:`friday_agents.ppo.checkpoint.encoder_of`), lets the policy mask the illegal
     actions (sb3-contrib's ``get_distribution(obs, action_masks)``) and takes the most
-    probable action (or samples one with the agent's own generator when ``deterministic=0``). It reads only
-    what the encoders read, the public information (R26).
+    probable action (or samples one with the agent's own generator when
+    ``deterministic=0``). It reads only what the encoders read, the public information (R26).
 
     ## Arguments
 

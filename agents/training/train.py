@@ -1,6 +1,7 @@
 """``friday train``: MaskablePPO (sb3-contrib) on ``Friday-v0``, one level or a curriculum.
 
-A run writes into ``--out-dir``:
+A run writes into ``--out-dir`` (default: a new CleanRL-style
+``runs/<level>__<reward>__<seed>__<unix time>``, see :meth:`TrainConfig.run_name`):
 
 - ``config.json``: the resolved configuration (defaults, ``--config`` file, flags);
 - ``checkpoints/ppo_<timesteps>_steps.zip``: full checkpoints (optimiser included) to resume;
@@ -22,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import csv
+import dataclasses
 import json
 import sys
 import time
@@ -45,6 +47,8 @@ from friday_agents.training.config import (
 )
 from friday_env.observation import make_encoder
 
+#: Where runs without an ``--out-dir`` go (relative to the working directory).
+RUNS = Path("runs")
 CURVE_FIELDS = ("timesteps", "level", "games", "win_rate", "mean_score", "score_std", "mean_length")
 
 
@@ -354,6 +358,8 @@ def train(config: TrainConfig) -> TrainResult:
     import torch
 
     config.validate()
+    if not config.out_dir:
+        config = dataclasses.replace(config, out_dir=str(RUNS / config.run_name(int(time.time()))))
     torch.set_num_threads(config.torch_threads)
     out = Path(config.out_dir)
     out.mkdir(parents=True, exist_ok=True)
