@@ -276,23 +276,27 @@ def write_csv(results: dict, path: Path) -> None:
             writer.writerow(row)
 
 
-def update_readme(path: Path, section: str) -> None:
-    """Replace what lies between the results markers of ``path`` with ``section``."""
-    text = path.read_text()
+def _section_bounds(text: str, path: Path) -> tuple[int, int]:
+    """Where the results section of ``text`` (read from ``path``) starts and ends, markers
+    excluded."""
     start, end = text.find(README_START), text.find(README_END)
     if start < 0 or end < start:
         raise ValueError(f"{path} has no {README_START} ... {README_END} markers")
-    head = text[: start + len(README_START)]
-    path.write_text(head + "\n" + section + text[end:])
+    return start + len(README_START), end
+
+
+def update_readme(path: Path, section: str) -> None:
+    """Replace what lies between the results markers of ``path`` with ``section``."""
+    text = path.read_text()
+    start, end = _section_bounds(text, path)
+    path.write_text(text[:start] + "\n" + section + text[end:])
 
 
 def readme_section(path: Path) -> str:
     """The text between the results markers of ``path`` (without the markers)."""
     text = path.read_text()
-    start, end = text.find(README_START), text.find(README_END)
-    if start < 0 or end < start:
-        raise ValueError(f"{path} has no {README_START} ... {README_END} markers")
-    return text[start + len(README_START) : end].lstrip("\n")
+    start, end = _section_bounds(text, path)
+    return text[start:end].lstrip("\n")
 
 
 def main(argv: list[str] | None = None) -> int:
