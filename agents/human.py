@@ -64,7 +64,7 @@ class HumanAgent:
         for number, action in enumerate(legal, 1):
             self.write(f"  {number:>2}. {game.describe(action)}")
         if self.hint:
-            from agents.heuristic import heuristic_action
+            from friday_agents.heuristic.agent import heuristic_action
 
             suggestion = legal.index(heuristic_action(game)) + 1
             self.write(f"  hint: the heuristic would choose {suggestion}")

@@ -12,9 +12,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from agents.bench import DEFAULT_OUT, GROUPS, TARGETS, Results, full_budget
-from agents.bench_report import BEGIN, END, markdown_section, rewrite_readme, text_table
-from agents.cli import main
+from friday_agents.bench.report import BEGIN, END, markdown_section, rewrite_readme, text_table
+from friday_agents.bench.suite import DEFAULT_OUT, GROUPS, TARGETS, Results, full_budget
+from friday_agents.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -197,7 +197,7 @@ def test_trivial_env_has_friday_spaces_and_passes_the_env_checker():
     from gymnasium.utils.env_checker import check_env
 
     import friday_env  # noqa: F401
-    from agents.bench_envs import TrivialMaskedEnv
+    from friday_agents.bench.envs import TrivialMaskedEnv
 
     env, friday = TrivialMaskedEnv(), gym.make("Friday-v0")
     assert env.observation_space == friday.observation_space
@@ -218,7 +218,7 @@ def test_unencoded_env_plays_friday_with_a_constant_observation():
     import gymnasium as gym
 
     import friday_env  # noqa: F401
-    from agents.bench_envs import UnencodedFridayEnv
+    from friday_agents.bench.envs import UnencodedFridayEnv
 
     env, friday = UnencodedFridayEnv(), gym.make("Friday-v0")
     assert env.observation_space == friday.observation_space
@@ -237,7 +237,7 @@ def test_unencoded_env_plays_friday_with_a_constant_observation():
 
 
 def test_a_missed_ppo_ratio_says_what_the_encoder_costs_and_what_is_left():
-    from agents.bench_report import _ppo_budget
+    from friday_agents.bench.report import _ppo_budget
 
     def measured(fps, env_us):
         return {"median": fps, "env_us_per_frame": env_us}

@@ -31,7 +31,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from agents.bench_report import format_value
+from friday_agents.bench.report import format_value
 
 DEFAULT_OUT = "benchmarks/results.json"
 GROUPS = ("engine", "env", "games", "clone", "ppo", "memory", "vec")
@@ -58,7 +58,7 @@ class Budget:
 
 def _train_defaults() -> dict[str, Any]:
     """The PPO settings ``friday train`` uses by default (what training here looks like)."""
-    from agents.train_config import TrainConfig
+    from friday_agents.training.config import TrainConfig
 
     config = TrainConfig()
     return {
@@ -151,7 +151,7 @@ def _repeat(budget: Budget, measure: Callable[[int], float]) -> list[float]:
 
 
 def bench_engine(budget: Budget, results: Results) -> None:
-    from agents.bench_measure import engine_actions_per_s
+    from friday_agents.bench.measure import engine_actions_per_s
 
     engine_actions_per_s(budget.engine_actions // 10, seed=99)  # warm-up
     measured = [engine_actions_per_s(budget.engine_actions, seed) for seed in range(budget.repeats)]
@@ -166,7 +166,7 @@ def bench_engine(budget: Budget, results: Results) -> None:
 
 def bench_env(budget: Budget, results: Results) -> None:
     """(b) and (c), alternating which goes first, and their ratio within each repeat."""
-    from agents.bench_measure import env_steps_per_s
+    from friday_agents.bench.measure import env_steps_per_s
 
     steps = budget.env_steps
     for env_id in ("Friday-v0", "Blackjack-v1"):
@@ -184,7 +184,7 @@ def bench_env(budget: Budget, results: Results) -> None:
 
 
 def bench_games(budget: Budget, results: Results) -> None:
-    from agents.bench_measure import LEVELS, games_per_s
+    from friday_agents.bench.measure import LEVELS, games_per_s
 
     for level in LEVELS:
         games = budget.games_per_level
@@ -200,7 +200,7 @@ def bench_games(budget: Budget, results: Results) -> None:
 
 
 def bench_clone(budget: Budget, results: Results) -> None:
-    from agents.bench_measure import clone_us, random_states
+    from friday_agents.bench.measure import clone_us, random_states
 
     states = random_states(budget.clone_states, seed=0)
     runs = _repeat(budget, lambda _: clone_us(states, budget.clone_rounds))
@@ -208,7 +208,7 @@ def bench_clone(budget: Budget, results: Results) -> None:
 
 
 def bench_memory(budget: Budget, results: Results) -> None:
-    from agents.bench_measure import memory_per_env_bytes
+    from friday_agents.bench.measure import memory_per_env_bytes
 
     runs = _repeat(
         budget,
@@ -218,7 +218,7 @@ def bench_memory(budget: Budget, results: Results) -> None:
 
 
 def bench_vec(budget: Budget, results: Results) -> None:
-    from agents.bench_measure import gymnasium_async_steps_per_s, sb3_subproc_steps_per_s
+    from friday_agents.bench.measure import gymnasium_async_steps_per_s, sb3_subproc_steps_per_s
 
     kinds = (
         ("async", "gymnasium make_vec async", gymnasium_async_steps_per_s),
@@ -237,7 +237,7 @@ def bench_ppo(budget: Budget, results: Results) -> None:
     env are taken within each round."""
     import torch
 
-    from agents.bench_measure import TRIVIAL_ENV_ID, UNENCODED_ENV_ID, PPOTimer
+    from friday_agents.bench.measure import TRIVIAL_ENV_ID, UNENCODED_ENV_ID, PPOTimer
 
     settings = budget.ppo
     torch.set_num_threads(settings["torch_threads"])
@@ -444,7 +444,7 @@ def _validate(args: argparse.Namespace) -> list[str]:
 
 
 def run(args: argparse.Namespace) -> int:
-    from agents.bench_report import markdown_section, rewrite_readme, text_table
+    from friday_agents.bench.report import markdown_section, rewrite_readme, text_table
 
     try:
         groups = _validate(args)

@@ -5,10 +5,10 @@ determinizations of the game (:func:`friday_env.determinized`: every hidden orde
 card resampled consistently with what the player knows, R26). In each world it tries every
 candidate action on a clone, lets the heuristic play on to the end of the current fight —
 through both pirate fights to the end of the game once the pirates are reached — and scores
-the result with :func:`agents.value.state_value` (the expected final score; a finished game
-counts its real score). The action with the best mean wins; ties go to the heuristic's own
-choice. All candidates are tried in the same worlds (common random numbers), so their
-comparison is paired and far less noisy than independent samples.
+the result with :func:`friday_agents.search.value.state_value` (the expected final score; a
+finished game counts its real score). The action with the best mean wins; ties go to the
+heuristic's own choice. All candidates are tried in the same worlds (common random
+numbers), so their comparison is paired and far less noisy than independent samples.
 
 It never looks at hidden information: the real game is only cloned through
 ``determinized``, whose result does not depend on anything hidden. A forced move (one legal
@@ -21,13 +21,19 @@ from pathlib import Path
 
 import numpy as np
 
-from agents.heuristic import heuristic_action
-from agents.heuristic_rules import DEFAULT_PARAMS
-from agents.value import WEIGHTS_FILE, ValueModel, load_value_model
+from friday_agents.heuristic.agent import heuristic_action
+from friday_agents.heuristic.rules import DEFAULT_PARAMS
+from friday_agents.search.value import (
+    TURN_START_PHASES,
+    WEIGHTS_FILE,
+    ValueModel,
+    load_value_model,
+)
 from friday_env import Game, Phase, determinized
 
-#: Phases at which a fight is over and the next turn waits: rollouts stop there.
-BETWEEN_FIGHTS = frozenset({Phase.CHOOSE_HAZARD, Phase.LAST_HAZARD, Phase.GAME_OVER})
+#: Where rollouts stop and are valued: a hazard fight is over and the next turn waits, or the
+#: game is over. At the pirates' turn start they play on, through both pirate fights.
+ROLLOUT_STOPS = (TURN_START_PHASES - {Phase.CHOOSE_PIRATE}) | {Phase.GAME_OVER}
 #: A rollout longer than this is cut and scored where it stands (a safety net: fights are
 #: a few dozen actions at most).
 MAX_ROLLOUT_ACTIONS = 400
@@ -37,7 +43,7 @@ def rollout(game: Game, model: ValueModel) -> float:
     """Play the heuristic on ``game`` (a clone, modified) to the end of the current fight and
     return the value of where it ends."""
     for _ in range(MAX_ROLLOUT_ACTIONS):
-        if game.phase in BETWEEN_FIGHTS:
+        if game.phase in ROLLOUT_STOPS:
             break
         legal = game.legal_actions()
         game.apply(legal[0] if len(legal) == 1 else heuristic_action(game, DEFAULT_PARAMS))
@@ -56,8 +62,8 @@ class SearchAgent:
 
     - ``sims`` — simulation budget per decision: ``max(1, sims // candidates)`` worlds, each
       playing every candidate action once (default 64).
-    - ``value`` — a value-model file from ``python -m agents.value_fit`` (default: the one
-      shipped beside :mod:`agents.value`).
+    - ``value`` — a value-model file from ``python -m friday_agents.search.value_fit``
+      (default: the one shipped beside :mod:`friday_agents.search.value`).
 
     ## Speed
 

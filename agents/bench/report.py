@@ -1,7 +1,7 @@
 """``friday bench`` results as a printed table and as the README's performance section.
 
-The results are a JSON document (see :mod:`agents.bench`): ``meta`` (machine, versions, the
-command), ``results`` (per measurement: label, unit, median, the runs) and ``targets``
+The results are a JSON document (see :mod:`friday_agents.bench.suite`): ``meta`` (machine,
+versions, the command), ``results`` (per measurement: label, unit, median, the runs) and ``targets``
 (per target: the measurement, the bound, whether the median met it). Everything here is a
 pure function of that document, so the README section can be regenerated from a saved run
 (``friday bench --from-json FILE --readme README.md``) and checked for staleness by a test.
@@ -16,7 +16,8 @@ BEGIN, END = f"<!-- section:{SECTION} -->", f"<!-- /section:{SECTION} -->"
 
 
 def what_is_timed(budget: dict[str, Any]) -> list[str]:
-    """What each row times, with the run's budget (details in :mod:`agents.bench_measure`)."""
+    """What each row times, with the run's budget (details in
+    :mod:`friday_agents.bench.measure`)."""
     ppo = budget["ppo"]
     threads = ppo["torch_threads"]
     return [
@@ -36,7 +37,7 @@ def what_is_timed(budget: dict[str, Any]) -> list[str]:
         f"{'x'.join(map(str, ppo['net_arch']))} nets, {threads} torch "
         f"thread{'s' if threads > 1 else ''}), against the same on an env with Friday-v0's "
         "spaces and a mask but no game, and on Friday-v0 with a constant observation in "
-        "place of the encoder (both in `agents/bench_envs.py`): "
+        "place of the encoder (both in `agents/bench/envs.py`): "
         f"{budget['ppo_pairs']} rounds of {budget['ppo_rollouts']} rollout"
         f"{'s' if budget['ppo_rollouts'] > 1 else ''} on each env, which env goes first "
         "rotating; ratios are taken within each round and the medians are over the rounds. "

@@ -19,24 +19,28 @@ from typing import Any
 
 import numpy as np
 
-from agents.runner import EvalConfig
-from agents.seeds import EVAL_SEED_BASE, EVAL_SEEDS_PER_LEVEL
-from agents.stats import bootstrap_interval, paired_difference_interval, wilson_interval
+from friday_agents.evaluation.runner import EvalConfig
+from friday_agents.evaluation.stats import (
+    bootstrap_interval,
+    paired_difference_interval,
+    wilson_interval,
+)
+from friday_agents.seeds import EVAL_SEED_BASE, EVAL_SEEDS_PER_LEVEL
 
 SEED_RULE = (
     f"deal i of level L has seed {EVAL_SEED_BASE:_} + L * {EVAL_SEEDS_PER_LEVEL:_} + i "
-    "(agents.seeds.evaluation_seed)"
+    "(friday_agents.seeds.evaluation_seed)"
 )
 #: One line per known agent for the Markdown report; other agents are listed by spec.
 AGENT_NOTES = {
     "random": "uniform over the legal actions (`agents/random_agent.py`)",
     "heuristic": "hand-written rules: hazard choice, free draws, pay-or-lose lookahead, "
-    "deliberate losses destroying aging and bad cards, abilities (`agents/heuristic.py`)",
+    "deliberate losses destroying aging and bad cards, abilities (`agents/heuristic/`)",
     "search": "determinized Monte-Carlo over engine clones: every candidate action tried in "
     "the same sampled worlds, heuristic rollouts to the end of the fight, a value fitted on "
-    "heuristic games (`agents/search.py`, `agents/value.py`)",
+    "heuristic games (`agents/search/`)",
     "ppo": "MaskablePPO policy, one per level, 800k timesteps each on one CPU core "
-    "(`agents/ppo.py`, `agents/checkpoints/`, recipe `experiments/train_ppo.sh`)",
+    "(`agents/ppo/`, `agents/ppo/checkpoints/`, recipe `experiments/train_ppo.sh`)",
 }
 README_START = "<!-- section:results -->"
 README_END = "<!-- /section:results -->"
@@ -199,7 +203,8 @@ def markdown(results: dict) -> str:
         f"Reproduce with `{results['command']}` "
         f"({results['games_played']} games; {results['seeds']}). Win rates with 95% Wilson "
         "intervals, scores with 95% bootstrap intervals; games/s on one core. Rendered from the "
-        "run's `results.json` (`python -m agents.report results.json --readme README.md`).",
+        "run's `results.json` "
+        "(`python -m friday_agents.evaluation.report results.json --readme README.md`).",
         "",
         *_agent_lines(results),
         "",
@@ -271,31 +276,38 @@ def write_csv(results: dict, path: Path) -> None:
             writer.writerow(row)
 
 
-def update_readme(path: Path, section: str) -> None:
-    """Replace what lies between the results markers of ``path`` with ``section``."""
-    text = path.read_text()
+def _section_bounds(text: str, path: Path) -> tuple[int, int]:
+    """Where the results section of ``text`` (read from ``path``) starts and ends, markers
+    excluded."""
     start, end = text.find(README_START), text.find(README_END)
     if start < 0 or end < start:
         raise ValueError(f"{path} has no {README_START} ... {README_END} markers")
-    head = text[: start + len(README_START)]
-    path.write_text(head + "\n" + section + text[end:])
+    return start + len(README_START), end
+
+
+def update_readme(path: Path, section: str) -> None:
+    """Replace what lies between the results markers of ``path`` with ``section``."""
+    text = path.read_text()
+    start, end = _section_bounds(text, path)
+    path.write_text(text[:start] + "\n" + section + text[end:])
 
 
 def readme_section(path: Path) -> str:
     """The text between the results markers of ``path`` (without the markers)."""
     text = path.read_text()
-    start, end = text.find(README_START), text.find(README_END)
-    if start < 0 or end < start:
-        raise ValueError(f"{path} has no {README_START} ... {README_END} markers")
-    return text[start + len(README_START) : end].lstrip("\n")
+    start, end = _section_bounds(text, path)
+    return text[start:end].lstrip("\n")
 
 
 def main(argv: list[str] | None = None) -> int:
-    """``python -m agents.report RESULTS_JSON --readme README.md [--check]``: render an
-    evaluation's ``results.json`` into the README's results section, or check it is there."""
+    """``python -m friday_agents.evaluation.report RESULTS_JSON --readme README.md [--check]``:
+    render an evaluation's ``results.json`` into the README's results section, or check it
+    is there."""
     import argparse
 
-    parser = argparse.ArgumentParser(prog="python -m agents.report", description=main.__doc__)
+    parser = argparse.ArgumentParser(
+        prog="python -m friday_agents.evaluation.report", description=main.__doc__
+    )
     parser.add_argument("results", type=Path, help="results.json written by friday eval")
     parser.add_argument("--readme", type=Path, default=Path("README.md"))
     parser.add_argument("--check", action="store_true", help="only check, exit 1 if stale")

@@ -15,8 +15,8 @@ a few hundred games per level (see ``friday eval``).
 
 from __future__ import annotations
 
-from agents.fight import fight_action
-from agents.heuristic_rules import (
+from friday_agents.heuristic.fight import fight_action
+from friday_agents.heuristic.rules import (
     DEFAULT_PARAMS,
     HeuristicParams,
     choose_hazard,

@@ -1,6 +1,6 @@
 """``friday eval``: benchmark agents on the evaluation deals of every level.
 
-Every agent plays the same deals (:mod:`agents.seeds`: deal ``i`` of level ``L`` has seed
+Every agent plays the same deals (:mod:`friday_agents.seeds`: deal ``i`` of level ``L`` has seed
 ``10_000_000 + L * 1_000_000 + i``; training never uses seeds that high). Results per agent and
 level — win rate with a 95% Wilson interval, mean and median score with 95% bootstrap
 intervals, game length, games/s — are printed as a table and written to ``--out``:
@@ -21,8 +21,7 @@ import os
 import sys
 from pathlib import Path
 
-from agents.registry import AgentSpecError, make_agent, parse_spec
-from agents.runner import (
+from friday_agents.evaluation.runner import (
     EvalConfig,
     EvaluationError,
     EvaluationInterrupted,
@@ -30,6 +29,9 @@ from agents.runner import (
     run_tasks,
     start_run,
 )
+from friday_agents.levels import LevelError
+from friday_agents.levels import parse_levels as levels_in
+from friday_agents.registry import AgentSpecError, make_agent, parse_spec
 
 DEFAULT_AGENTS = "random,heuristic,search"
 DEFAULT_LEVELS = "1-4"
@@ -90,23 +92,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def parse_levels(text: str) -> tuple[int, ...]:
     """``"1-4"``, ``"1,3"``, ``"2-3,1"`` -> sorted distinct levels; each must be 1..4."""
-    levels: set[int] = set()
-    for part in text.split(","):
-        part = part.strip()
-        low, sep, high = part.partition("-")
-        try:
-            span = range(int(low), int(high) + 1) if sep else range(int(part), int(part) + 1)
-        except ValueError:
-            raise UsageError(
-                f"bad level {part!r}: use numbers, ranges and lists like 1-4 or 1,3"
-            ) from None
-        if not span:
-            raise UsageError(f"empty level range {part!r}")
-        for level in span:
-            if level not in (1, 2, 3, 4):
-                raise UsageError(f"unknown level {level}: levels are 1, 2, 3, 4")
-            levels.add(level)
-    return tuple(sorted(levels))
+    try:
+        return tuple(sorted(set(levels_in(text))))
+    except LevelError as err:
+        raise UsageError(str(err)) from None
 
 
 def parse_games(text: str, agents: tuple[str, ...], strict: bool = True) -> dict[str, int]:
@@ -260,8 +249,8 @@ def _progress_bar(total: int, initial: int, disabled: bool):
 
 
 def _report(config: EvalConfig, args: argparse.Namespace) -> None:
-    from agents.plots import plot_scores, plot_win_rates
-    from agents.report import (
+    from friday_agents.evaluation.plots import plot_scores, plot_win_rates
+    from friday_agents.evaluation.report import (
         build_results,
         markdown,
         text_table,

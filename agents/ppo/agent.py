@@ -1,7 +1,7 @@
 """A MaskablePPO policy as a Friday agent: loads a checkpoint and plays any game.
 
 ``friday eval --agents ppo`` plays each level with the committed policy trained on that level
-(``agents/checkpoints/ppo-level<L>.zip``, made by ``experiments/train_ppo.sh``);
+(``agents/ppo/checkpoints/ppo-level<L>.zip``, made by ``experiments/train_ppo.sh``);
 ``ppo:model=path/to/policy.zip`` plays every level with one checkpoint instead.
 """
 
@@ -29,26 +29,16 @@ def default_checkpoint(level: int) -> Path:
     return CHECKPOINT_DIR / f"ppo-level{level}.zip"
 
 
-def _encoder_name(space: Any) -> str:
-    """The observation encoder a model was trained with, read off its observation space."""
-    from gymnasium import spaces
-
-    if isinstance(space, spaces.Box):
-        return "flat"
-    if isinstance(space, spaces.Dict) and "action_mask" in space.spaces:
-        return "flat_mask"
-    return "dict"
-
-
 class PPOAgent:
     """Plays the masked policy of a MaskablePPO checkpoint.
 
     ## Description
 
-    Each decision encodes the game with the encoder the checkpoint was trained on (read off
-    its observation space), masks the illegal actions and takes the most probable action
-    (or samples one with the agent's own generator when ``deterministic=0``). It reads only
-    what the encoders read, the public information (R26).
+    Each decision encodes the game with the encoder the checkpoint records
+    (:func:`friday_agents.ppo.checkpoint.encoder_of`), lets the policy mask the illegal
+    actions (sb3-contrib's ``get_distribution(obs, action_masks)``) and takes the most
+    probable action (or samples one with the agent's own generator when
+    ``deterministic=0``). It reads only what the encoders read, the public information (R26).
 
     ## Arguments
 
@@ -77,22 +67,19 @@ class PPOAgent:
         import torch
 
         policy, encoder = self._load(self.model_path or default_checkpoint(game.level))
-        mask = action_mask(game)
         obs, _ = policy.obs_to_tensor(encoder.encode(game))
         with torch.no_grad():
-            features = policy.extract_features(obs, policy.pi_features_extractor)
-            logits = policy.action_net(policy.mlp_extractor.forward_actor(features))[0].numpy()
-        logits = np.where(mask, logits.astype(np.float64), -np.inf)
-        if self.deterministic:
-            return int(np.argmax(logits))
-        probs = np.exp(logits - logits.max())
+            distribution = policy.get_distribution(obs, action_masks=action_mask(game))
+            if self.deterministic:
+                return int(distribution.get_actions(deterministic=True)[0])
+            probs = distribution.distribution.probs[0].numpy().astype(np.float64)
         return int(self.rng.choice(len(probs), p=probs / probs.sum()))
 
     def _load(self, path: Path) -> tuple[Any, Any]:
         if path not in self._models:
             import torch
 
-            from agents.train import CheckpointError, load_model
+            from friday_agents.ppo.checkpoint import CheckpointError, encoder_of, load_model
 
             torch.set_num_threads(1)  # one game per core: evaluation runs a process per core
 
@@ -103,9 +90,9 @@ class PPOAgent:
                 )
             try:
                 model = load_model(path)
+                encoder = make_encoder(encoder_of(model, path))
             except CheckpointError as err:
                 raise PPOCheckpointError(str(err)) from None
-            encoder = make_encoder(_encoder_name(model.observation_space))
             if model.observation_space != encoder.space:
                 raise PPOCheckpointError(
                     f"PPO checkpoint {str(path)!r} was trained on another observation layout "

@@ -11,14 +11,16 @@ from __future__ import annotations
 import argparse
 import importlib
 import importlib.util
-import sys
 
 SUBCOMMANDS = {
-    "eval": ("agents.evaluate", "benchmark agents on the four levels (win rate, score)"),
-    "play": ("agents.human", "play a game in the terminal"),
-    "replay": ("agents.human_replay", "step through a saved game record"),
-    "train": ("agents.train", "train a MaskablePPO agent"),
-    "bench": ("agents.bench", "measure engine and environment speed"),
+    "eval": (
+        "friday_agents.evaluation.evaluate",
+        "benchmark agents on the four levels (win rate, score)",
+    ),
+    "play": ("friday_agents.human", "play a game in the terminal"),
+    "replay": ("friday_agents.cli.replay", "step through a saved game record"),
+    "train": ("friday_agents.training.train", "train a MaskablePPO agent"),
+    "bench": ("friday_agents.bench.suite", "measure engine and environment speed"),
 }
 
 
@@ -43,7 +45,3 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     return int(importlib.import_module(args._module).run(args) or 0)
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -1,6 +1,6 @@
 """The measurements of ``friday bench``: each times one fixed piece of work and returns a rate.
 
-Every function here measures one thing once; :mod:`agents.bench` repeats them and takes
+Every function here measures one thing once; :mod:`friday_agents.bench.suite` repeats them and takes
 medians. Random play everywhere picks uniformly among the legal actions with a seeded
 ``random.Random`` (the cheapest uniform choice in CPython, so the driver loop weighs as
 little as possible on what is measured), and every workload is seeded, so two runs on the
@@ -245,13 +245,13 @@ def sb3_subproc_steps_per_s(workers: int, iterations: int, repeats: int, seed: i
 TRIVIAL_ENV_ID = "FridayBenchTrivial-v0"
 UNENCODED_ENV_ID = "FridayBenchUnencoded-v0"
 _BENCH_ENVS = {
-    TRIVIAL_ENV_ID: "agents.bench_envs:TrivialMaskedEnv",
-    UNENCODED_ENV_ID: "agents.bench_envs:UnencodedFridayEnv",
+    TRIVIAL_ENV_ID: "friday_agents.bench.envs:TrivialMaskedEnv",
+    UNENCODED_ENV_ID: "friday_agents.bench.envs:UnencodedFridayEnv",
 }
 
 
 def register_bench_envs() -> None:
-    """Register the stand-ins of :mod:`agents.bench_envs` with gymnasium (once)."""
+    """Register the stand-ins of :mod:`friday_agents.bench.envs` with gymnasium (once)."""
     from gymnasium.envs.registration import register, registry
 
     for env_id, entry_point in _BENCH_ENVS.items():

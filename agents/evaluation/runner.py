@@ -1,8 +1,8 @@
 """Play an evaluation's games on every core, saving each result the moment it is known.
 
 An evaluation is a fixed list of games — every agent on the same evaluation deals
-(:mod:`agents.seeds`) — described by an :class:`EvalConfig` stored as ``run.json`` in the output
-directory. Each finished game is appended as one JSON line to ``games.jsonl`` (with its
+(:mod:`friday_agents.seeds`) — described by an :class:`EvalConfig` stored as ``run.json`` in
+the output directory. Each finished game is appended as one JSON line to ``games.jsonl`` (with its
 replayable :class:`friday_env.GameRecord` when ``save_games`` is on), so an interrupted run
 (Ctrl-C, a killed worker, a crash) loses only the games in flight and ``--resume`` plays just
 the missing ones. Results do not depend on the number of workers or on interruptions: each
@@ -22,9 +22,9 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from agents.base import Agent, outcome_of, play_game
-from agents.registry import make_agent
-from agents.seeds import evaluation_seed
+from friday_agents.base import Agent, outcome_of, play_game
+from friday_agents.registry import make_agent
+from friday_agents.seeds import evaluation_seed
 from friday_env import GameRecord
 
 CONFIG_FILE = "run.json"

@@ -1,14 +1,15 @@
 """``friday train``: MaskablePPO (sb3-contrib) on ``Friday-v0``, one level or a curriculum.
 
-A run writes into ``--out-dir``:
+A run writes into ``--out-dir`` (default: a new CleanRL-style
+``runs/<level>__<reward>__<seed>__<unix time>``, see :meth:`TrainConfig.run_name`):
 
 - ``config.json``: the resolved configuration (defaults, ``--config`` file, flags);
 - ``checkpoints/ppo_<timesteps>_steps.zip``: full checkpoints (optimiser included) to resume;
 - ``final.zip`` (full) and ``policy.zip`` (the policy alone, a few hundred KB: what
-  :class:`agents.ppo.PPOAgent` loads and what the project commits);
+  :class:`friday_agents.ppo.agent.PPOAgent` loads and what the project commits);
 - ``curve.csv`` and ``curve.png``: the learning curve, win rate, mean score and episode length
   against timesteps, measured with sb3-contrib's ``MaskableEvalCallback`` on held-out deals
-  (:func:`agents.train_env.held_out_deals`; training deals are all below 10,000,000).
+  (:func:`friday_agents.training.envs.held_out_deals`; training deals are all below 10,000,000).
 
 Reproducibility: torch runs on ``--torch-threads`` (1 by default) CPU threads, the policy,
 optimiser and action sampling are seeded through sb3's ``set_random_seed`` (the library's
@@ -22,27 +23,33 @@ from __future__ import annotations
 
 import argparse
 import csv
+import dataclasses
 import json
 import sys
 import time
-import zipfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from agents.train_config import (
+from friday_agents.ppo.checkpoint import (
+    CheckpointError,
+    check_checkpoint,
+    encoder_of,
+    export_policy,
+    load_model,
+    record_encoder,
+)
+from friday_agents.training.config import (
     TrainConfig,
     TrainConfigError,
     add_config_arguments,
     config_from_args,
 )
-from friday_env.errors import FridayError
+from friday_env.observation import make_encoder
 
+#: Where runs without an ``--out-dir`` go (relative to the working directory).
+RUNS = Path("runs")
 CURVE_FIELDS = ("timesteps", "level", "games", "win_rate", "mean_score", "score_std", "mean_length")
-
-
-class CheckpointError(FridayError):
-    """A checkpoint that is missing, not a MaskablePPO model, or does not fit the config."""
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -65,52 +72,6 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-# ----------------------------------------------------------------------- checkpoints
-
-
-def check_checkpoint(path: str | Path) -> None:
-    """Raise :class:`CheckpointError` unless ``path`` looks like an sb3 model archive."""
-    file = Path(path)
-    if not file.is_file():
-        raise CheckpointError(f"checkpoint {str(path)!r} does not exist")
-    try:
-        with zipfile.ZipFile(file) as archive:
-            names = set(archive.namelist())
-            bad = archive.testzip()
-    except (zipfile.BadZipFile, OSError) as err:
-        raise CheckpointError(f"checkpoint {str(path)!r} is corrupt: {err}") from None
-    if bad is not None or not {"data", "policy.pth"} <= names:
-        raise CheckpointError(
-            f"checkpoint {str(path)!r} is corrupt or not a MaskablePPO model "
-            f"(needs 'data' and 'policy.pth', has {sorted(names)})"
-        )
-
-
-def load_model(path: str | Path, env: Any = None) -> Any:
-    """``MaskablePPO.load`` with every failure turned into a :class:`CheckpointError`."""
-    from sb3_contrib import MaskablePPO
-
-    check_checkpoint(path)
-    try:
-        return MaskablePPO.load(str(path), env=env, device="cpu")
-    except Exception as err:  # sb3 raises many kinds on a broken archive: name the file
-        raise CheckpointError(f"cannot load checkpoint {str(path)!r}: {err}") from err
-
-
-def export_policy(model: Any, path: Path) -> None:
-    """Save ``model`` without the optimiser's moment estimates (two thirds of a full
-    checkpoint): enough to act and to load, the size the project commits."""
-    policy = model.policy
-    trained_optimizer = policy.optimizer
-    policy.optimizer = policy.optimizer_class(
-        policy.parameters(), lr=model.lr_schedule(1.0), **policy.optimizer_kwargs
-    )
-    try:
-        model.save(str(path), exclude=["ep_info_buffer", "ep_success_buffer"])
-    finally:
-        policy.optimizer = trained_optimizer
-
-
 # ------------------------------------------------------------------------ building
 
 
@@ -121,7 +82,7 @@ def build_vec_env(config: TrainConfig, level: int, stream: int) -> Any:
     from stable_baselines3.common.monitor import Monitor
     from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
 
-    from agents.train_env import make_env, training_deals
+    from friday_agents.training.envs import make_env, training_deals
 
     def factory(index: int):
         def make():
@@ -142,19 +103,20 @@ def build_eval_env(config: TrainConfig, level: int) -> Any:
     from stable_baselines3.common.monitor import Monitor
     from stable_baselines3.common.vec_env import DummyVecEnv
 
-    from agents.train_env import fixed_deals, held_out_deals, make_env
+    from friday_agents.training.envs import fixed_deals, held_out_deals, make_env
 
     deals = fixed_deals(held_out_deals(level, config.eval_games))
     return DummyVecEnv([lambda: Monitor(make_env(level, config.observation, "score", deals))])
 
 
 def new_model(config: TrainConfig, env: Any) -> Any:
+    from gymnasium import spaces
     from sb3_contrib import MaskablePPO
 
-    policy = "MlpPolicy" if config.observation == "flat" else "MultiInputPolicy"
+    structured = isinstance(env.observation_space, spaces.Dict)
     layers = config.hidden_layers()
-    return MaskablePPO(
-        policy,
+    model = MaskablePPO(
+        "MultiInputPolicy" if structured else "MlpPolicy",
         env,
         learning_rate=config.learning_rate,
         n_steps=config.n_steps,
@@ -171,6 +133,8 @@ def new_model(config: TrainConfig, env: Any) -> Any:
         device="cpu",
         verbose=0,
     )
+    record_encoder(model, config.observation)  # every save from now on names the encoder
+    return model
 
 
 # ------------------------------------------------------------------------ callbacks
@@ -394,6 +358,8 @@ def train(config: TrainConfig) -> TrainResult:
     import torch
 
     config.validate()
+    if not config.out_dir:
+        config = dataclasses.replace(config, out_dir=str(RUNS / config.run_name(int(time.time()))))
     torch.set_num_threads(config.torch_threads)
     out = Path(config.out_dir)
     out.mkdir(parents=True, exist_ok=True)
@@ -461,16 +427,21 @@ def _resumed(config: TrainConfig, curve: Path) -> tuple[Any, int]:
         return None, 0
     model = load_model(config.resume)
     _check_fits(model, config)
+    record_encoder(model, config.observation)
     _truncate_curve(curve, model.num_timesteps)
     return model, model.num_timesteps
 
 
 def _check_fits(model: Any, config: TrainConfig) -> None:
-    from agents.train_env import make_env, training_deals
-
-    space = make_env(1, config.observation, config.reward, training_deals(1, [0])).observation_space
-    if model.observation_space != space:
+    """A resumed checkpoint must read the configured encoder, in its current layout."""
+    trained_with = encoder_of(model, config.resume)
+    if trained_with != config.observation:
         raise CheckpointError(
-            f"checkpoint {config.resume!r} was trained on another observation than "
-            f"{config.observation!r}"
+            f"checkpoint {config.resume!r} was trained on the {trained_with!r} observation, "
+            f"not {config.observation!r}"
+        )
+    if model.observation_space != make_encoder(config.observation).space:
+        raise CheckpointError(
+            f"checkpoint {config.resume!r} was trained on another layout of the "
+            f"{config.observation!r} observation than the current one: retrain it"
         )

@@ -1,11 +1,12 @@
-"""Measure heuristic settings on training deals: ``python -m agents.heuristic_tune``.
+"""Measure heuristic settings on training deals: ``python -m friday_agents.heuristic.tune``.
 
 Each setting plays ``--games`` games per level on training seeds
-(:func:`agents.seeds.training_seed`, never an evaluation deal) and prints win rate, mean score
-and how often Robinson reached the red step and the pirates. A grid is given as
-``name=v1,v2`` pairs over the fields of :class:`agents.heuristic_rules.HeuristicParams`, e.g.::
+(:func:`friday_agents.seeds.training_seed`, never an evaluation deal) and prints win rate,
+mean score and how often Robinson reached the red step and the pirates. A grid is given as
+``name=v1,v2`` pairs over the fields of
+:class:`friday_agents.heuristic.rules.HeuristicParams`, e.g.::
 
-    python -m agents.heuristic_tune future_weight=1,1.5,2 destroy_weight=1,1.5,2
+    python -m friday_agents.heuristic.tune future_weight=1,1.5,2 destroy_weight=1,1.5,2
 
 The defaults in ``HeuristicParams`` were chosen this way (1,000 games per level).
 """
@@ -18,9 +19,10 @@ import sys
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import fields
 
-from agents.heuristic import heuristic_action
-from agents.heuristic_rules import HeuristicParams
-from agents.seeds import training_seed
+from friday_agents.heuristic.agent import heuristic_action
+from friday_agents.heuristic.rules import HeuristicParams
+from friday_agents.levels import LevelError, parse_levels
+from friday_agents.seeds import training_seed
 from friday_env import Game
 from friday_env.engine import PIRATES, RED
 
@@ -73,7 +75,9 @@ def _row(args: tuple[dict, tuple[int, ...], int]) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m agents.heuristic_tune", description=__doc__)
+    parser = argparse.ArgumentParser(
+        prog="python -m friday_agents.heuristic.tune", description=__doc__
+    )
     parser.add_argument("grid", nargs="*", help="name=v1,v2 ... (none: the defaults)")
     parser.add_argument("--games", type=int, default=1000, help="games per level and setting")
     parser.add_argument("--levels", default="1,2,3,4")
@@ -83,7 +87,10 @@ def main(argv: list[str] | None = None) -> int:
         grid = parse_grid(args.grid)
     except ValueError as err:
         parser.error(str(err))
-    levels = tuple(int(x) for x in args.levels.split(","))
+    try:
+        levels = tuple(parse_levels(args.levels))
+    except LevelError as err:
+        parser.error(str(err))
     with ProcessPoolExecutor(args.workers) as pool:
         for line in pool.map(_row, [(g, levels, args.games) for g in grid]):
             print(line, flush=True)

@@ -10,7 +10,7 @@ import math
 from dataclasses import dataclass
 from functools import lru_cache
 
-from agents.knowledge import WORTH, DrawPile, table_badness
+from friday_agents.heuristic.card_worth import WORTH, DrawPile, table_badness
 from friday_env import Game
 from friday_env import actions as act
 from friday_env.actions import Phase
@@ -31,7 +31,7 @@ from friday_env.engine import DOUBLED, DOWN, PIRATES
 @dataclass(frozen=True)
 class HeuristicParams:
     """The tunable numbers of the heuristic strategy, chosen by measuring settings on
-    training deals (``python -m agents.heuristic_tune``, 1,000 games per level). The one
+    training deals (``python -m friday_agents.heuristic.tune``, 1,000 games per level). The one
     that matters most is ``future_weight``: fighting the hazard that would come back harder
     (and leaving the one that stays easy) took level 1 from no wins to about 10%."""
 

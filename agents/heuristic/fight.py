@@ -16,7 +16,8 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from agents.heuristic_rules import (
+from friday_agents.heuristic.card_worth import FIGHT_POINTS, WORTH, DrawPile, table_badness
+from friday_agents.heuristic.rules import (
     DEATH,
     HeuristicParams,
     bad_cards,
@@ -26,7 +27,6 @@ from agents.heuristic_rules import (
     life_utility,
     with_bad_card,
 )
-from agents.knowledge import FIGHT_POINTS, WORTH, DrawPile, table_badness
 from friday_env import Game
 from friday_env import actions as act
 from friday_env.cards import ABILITY, VALUE, Ability

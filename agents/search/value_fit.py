@@ -1,11 +1,11 @@
-"""Fit the search agent's value estimate: ``python -m agents.value_fit``.
+"""Fit the search agent's value estimate: ``python -m friday_agents.search.value_fit``.
 
-Plays the heuristic on training seeds (below :data:`agents.seeds.TRAINING_SEED_LIMIT`, never
-the evaluation seeds), records the public features of every state between fights
-(:func:`agents.value.features`) with the score the game finally reached, and fits one ridge
-regression per level and step. The weights go to ``agents/value_weights.json``; the printed
-R² says how much of the final score each model explains. Deterministic: the same arguments
-write the same file.
+Plays the heuristic on training seeds (below :data:`friday_agents.seeds.TRAINING_SEED_LIMIT`,
+never the evaluation seeds), records the public features of every state at a turn's start
+(:func:`friday_agents.search.value.features`) with the score the game finally reached, and fits
+one ridge regression per level and step. The weights go to ``--out`` (default: the
+``value_weights.json`` the search agent loads); the printed R² says how much of the final
+score each model explains. Deterministic: the same arguments write the same file.
 """
 
 from __future__ import annotations
@@ -18,21 +18,20 @@ from pathlib import Path
 
 import numpy as np
 
-from agents.heuristic import heuristic_action
-from agents.seeds import training_seed
-from agents.value import FEATURE_NAMES, WEIGHTS_FILE, features
-from friday_env import Game, Phase
+from friday_agents.heuristic.agent import heuristic_action
+from friday_agents.search.value import FEATURE_NAMES, TURN_START_PHASES, WEIGHTS_FILE, features
+from friday_agents.seeds import training_seed
+from friday_env import Game
 from friday_env.engine import STEP_NAMES
 
 #: A lost game's score barely depends on how far Robinson got, so a target of the score
 #: alone does not value survival; a bonus for winning does.
 DEFAULT_WIN_BONUS = 100.0
-BETWEEN_FIGHTS = (Phase.CHOOSE_HAZARD, Phase.LAST_HAZARD, Phase.CHOOSE_PIRATE)
 
 
 def collect(level: int, games: int, win_bonus: float) -> tuple[list[int], np.ndarray, np.ndarray]:
     """Steps, feature rows and targets (final score, plus ``win_bonus`` for a win) of every
-    between-fights state of ``games`` heuristic games at ``level``."""
+    turn-start state of ``games`` heuristic games at ``level``."""
     steps: list[int] = []
     rows: list[np.ndarray] = []
     targets: list[float] = []
@@ -40,7 +39,7 @@ def collect(level: int, games: int, win_bonus: float) -> tuple[list[int], np.nda
         game = Game.new(level, training_seed(level, index))
         visited = []
         while not game.done:
-            if game.phase in BETWEEN_FIGHTS:
+            if game.phase in TURN_START_PHASES:
                 visited.append((game.step, features(game)))
             game.apply(heuristic_action(game))
         for step, row in visited:
@@ -94,7 +93,9 @@ def fit_level(
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m agents.value_fit", description=__doc__)
+    parser = argparse.ArgumentParser(
+        prog="python -m friday_agents.search.value_fit", description=__doc__
+    )
     parser.add_argument("--games", type=int, default=3000, help="heuristic games per level")
     parser.add_argument(
         "--ridge", type=float, default=1e-3, help="L2 penalty per state on standardized features"
@@ -106,7 +107,13 @@ def main(argv: list[str] | None = None) -> int:
         help="added to the final score of a won game in the target",
     )
     parser.add_argument("--workers", type=int, default=2)
-    parser.add_argument("--out", type=Path, default=WEIGHTS_FILE)
+    parser.add_argument(
+        "--out",
+        type=Path,
+        required=True,
+        help=f"where the weights go (the search agent loads {WEIGHTS_FILE.name} beside its "
+        "value module: agents/search/value_weights.json in a checkout)",
+    )
     args = parser.parse_args(argv)
     levels = [1, 2, 3, 4]
     with ProcessPoolExecutor(args.workers) as pool:

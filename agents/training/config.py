@@ -20,13 +20,16 @@ from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
+from friday_agents.levels import LEVELS, LevelError, parse_levels
 from friday_env.errors import FridayError
+from friday_env.observation import ENCODERS
 
-OBSERVATIONS = ("flat", "flat_mask", "dict")
+#: The observation encoders a policy can train on: every one friday_env registers.
+OBSERVATIONS = tuple(ENCODERS)
 #: ``win_loss`` and ``score`` are the env's own rewards; ``score_delta`` pays the change of
 #: the R25 score after every decision (divided by 100), which sums to the final score / 100
 #: minus the starting score / 100: the same objective as ``score``, but dense.
-#: ``progress`` is ``win_loss`` plus 0.1 for every hazard beaten (see agents.train_env).
+#: ``progress`` is ``win_loss`` plus 0.1 for every hazard beaten (see friday_agents.training.envs).
 REWARDS = ("win_loss", "score", "score_delta", "progress")
 VEC_ENVS = ("dummy", "subproc")
 
@@ -78,7 +81,11 @@ class TrainConfig:
     checkpoint_freq: int = _help(
         "save a checkpoint every this many timesteps (0 = only at the end)", 50_000
     )
-    out_dir: str = _help("directory for checkpoints, config, curve CSV and PNG", "runs/ppo")
+    out_dir: str = _help(
+        "directory for checkpoints, config, curve CSV and PNG; empty = "
+        "runs/<level>__<reward>__<seed>__<unix time> (CleanRL-style, a new one per run)",
+        "",
+    )
     resume: str = _help("checkpoint (.zip) to continue training from", "")
     torch_threads: int = _help("torch CPU threads (1 keeps runs reproducible)", 1)
     progress_bar: bool = _help("show a progress bar", True)
@@ -89,7 +96,14 @@ class TrainConfig:
         """The levels trained, in order (one unless a curriculum is given)."""
         if not self.curriculum:
             return [self.level]
-        return [int(part) for part in self.curriculum.split(",")]
+        return parse_levels(self.curriculum)
+
+    def run_name(self, unix_time: int) -> str:
+        """CleanRL-style ``level1__progress__0__1700000000`` (``levels1-2-3-4__...`` for a
+        curriculum): the run directory under ``runs/`` when no ``out_dir`` is given."""
+        levels = self.levels()
+        where = f"level{levels[0]}" if len(levels) == 1 else "levels" + "-".join(map(str, levels))
+        return f"{where}__{self.reward}__{self.seed}__{unix_time}"
 
     def hidden_layers(self) -> list[int]:
         return [int(part) for part in self.net_arch.split(",")]
@@ -149,13 +163,10 @@ class TrainConfig:
     def _check_lists(self) -> None:
         try:
             levels = self.levels()
-        except ValueError:
-            raise TrainConfigError(
-                "curriculum must be levels separated by commas, e.g. 1,2,3,4; "
-                f"got {self.curriculum!r}"
-            ) from None
+        except LevelError as err:
+            raise TrainConfigError(f"curriculum must be levels such as 1,2,3,4: {err}") from None
         for level in levels:
-            if level not in (1, 2, 3, 4):
+            if level not in LEVELS:
                 raise TrainConfigError(f"unknown level {level!r}: levels are 1, 2, 3, 4")
         try:
             layers = self.hidden_layers()

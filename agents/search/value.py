@@ -4,8 +4,8 @@ Between two fights the game is summed up by a few public numbers (R26) — life,
 how far into it, the size and quality of Robinson's deck, the aging cards still to come —
 and :class:`ValueModel` maps them to the final score the heuristic would reach from there, by
 one linear model per level and step (the pirates' step too: the state before choosing
-a pirate). The weights are fitted on games the heuristic plays on
-training seeds (``python -m agents.value_fit``) and stored in ``value_weights.json`` beside
+a pirate). The weights are fitted on games the heuristic plays on training seeds
+(``python -m friday_agents.search.value_fit``) and stored in ``value_weights.json`` beside
 this module. The fitting target may add a bonus for a win (a lost game's score hardly
 depends on how far Robinson got, so the score alone does not value survival); a finished
 game is valued the same way, by its real score and result.
@@ -21,12 +21,15 @@ from pathlib import Path
 
 import numpy as np
 
-from friday_env import Game
+from friday_env import Game, Phase
 from friday_env.cards import ABILITY, IS_AGING, VALUE, Ability
 from friday_env.engine import DOWN
 from friday_env.information import stack_known_cards
 
 WEIGHTS_FILE = Path(__file__).with_name("value_weights.json")
+#: A turn's start, before the next hazard or pirate is chosen: the states the model is fitted
+#: on (one model per level and step) and meant for.
+TURN_START_PHASES = frozenset({Phase.CHOOSE_HAZARD, Phase.LAST_HAZARD, Phase.CHOOSE_PIRATE})
 
 #: Abilities counted as features, grouped by what they do for a fight.
 ABILITY_GROUPS: dict[str, tuple[Ability, ...]] = {
@@ -59,7 +62,7 @@ FEATURE_NAMES: tuple[str, ...] = (
 
 
 def features(game: Game) -> np.ndarray:
-    """The public summary of a game between fights (see :data:`FEATURE_NAMES`)."""
+    """The public summary of a game at a turn's start (see :data:`FEATURE_NAMES`)."""
     in_stack = stack_known_cards(game)
     known = in_stack + game.discard + game.sort_taken
     known += [c for s, c in enumerate(game.table) if not game.flags[s] & DOWN]
@@ -111,9 +114,11 @@ class ValueModel:
 
 @lru_cache(maxsize=8)
 def load_value_model(path: Path = WEIGHTS_FILE) -> ValueModel:
-    """The value model fitted into ``path`` by ``python -m agents.value_fit``."""
+    """The value model fitted into ``path`` by ``python -m friday_agents.search.value_fit``."""
     if not Path(path).exists():
-        raise FileNotFoundError(f"{path} is missing: fit it with `python -m agents.value_fit`")
+        raise FileNotFoundError(
+            f"{path} is missing: fit it with `python -m friday_agents.search.value_fit`"
+        )
     data = json.loads(Path(path).read_text())
     if tuple(data["features"]) != FEATURE_NAMES:
         raise ValueError(f"{path} was fitted for other features: refit it")
@@ -126,6 +131,6 @@ def load_value_model(path: Path = WEIGHTS_FILE) -> ValueModel:
 
 
 def state_value(game: Game) -> float:
-    """The default model's value of ``game`` (see :class:`ValueModel`). Meant for states
-    between fights; inside a pirate fight the search plays on to the end instead."""
+    """The default model's value of ``game`` (see :class:`ValueModel`). Meant for the
+    states of :data:`TURN_START_PHASES` and finished games."""
     return load_value_model().value(game)
