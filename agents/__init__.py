@@ -5,8 +5,8 @@ and only where a learned policy needs it.
 
 - ``base`` — the :class:`~friday_agents.base.Agent` protocol and
   :func:`~friday_agents.base.play_game`; ``registry`` — agents by name and ``name:key=value``
-  specs; ``seeds`` — evaluation deals vs training deals; ``levels`` — the one parser of level
-  lists (``1-4``, ``1,3``).
+  specs; ``seeds`` — evaluation deals vs training deals (level lists are parsed by
+  :mod:`friday_env.levels`).
 - ``random_agent`` — the uniform baseline; ``human`` — ``friday play`` in the terminal.
 - ``heuristic/`` — the hand-written agent: ``agent``, ``rules``, ``fight``, ``card_worth``,
   ``tune`` (settings measured on training deals).

@@ -12,9 +12,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from friday_agents.bench.report import BEGIN, END, markdown_section, rewrite_readme, text_table
+from friday_agents.bench.report import SECTION, markdown_section, rewrite_readme, text_table
 from friday_agents.bench.suite import DEFAULT_OUT, GROUPS, TARGETS, Results, full_budget
 from friday_agents.cli import main
+from friday_env.docs import markers
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -116,11 +117,12 @@ def test_table_lists_every_measurement_and_target(quick_run):
 def test_from_json_rewrites_a_readme_without_measuring(quick_run, tmp_path, capsys):
     _, out = quick_run
     readme = tmp_path / "README.md"
-    readme.write_text(f"intro\n{BEGIN}\nold\n{END}\nend\n", encoding="utf-8")
+    begin, end = markers(SECTION)
+    readme.write_text(f"intro\n{begin}\nold\n{end}\nend\n", encoding="utf-8")
     assert main(["bench", "--from-json", str(out), "--readme", str(readme)]) == 0
     text = readme.read_text(encoding="utf-8")
     doc = json.loads(out.read_text(encoding="utf-8"))
-    assert text == f"intro\n{BEGIN}\n{markdown_section(doc)}{END}\nend\n"
+    assert text == f"intro\n{begin}\n{markdown_section(doc)}{end}\nend\n"
     assert f"friday bench --quick --out {out}" in text
     assert "performance section rewritten" in capsys.readouterr().out
 
@@ -136,9 +138,11 @@ def test_readme_performance_section_is_the_committed_full_run():
     )
 
 
-def test_rewrite_needs_the_markers():
+def test_rewrite_needs_the_markers(quick_run):
+    _, out = quick_run
+    doc = json.loads(out.read_text(encoding="utf-8"))
     with pytest.raises(ValueError, match="section:performance"):
-        rewrite_readme("no markers here", {"meta": {}, "results": {}, "targets": {}})
+        rewrite_readme("no markers here", doc)
 
 
 def test_missed_targets_are_named_in_the_section():

@@ -89,7 +89,7 @@ def test_config_file_then_flags(tmp_path):
         (["--total-timesteps", "-5"], "total_timesteps must be positive"),
         (["--level", "5"], "unknown level 5"),
         (["--curriculum", "1,7"], "unknown level 7"),
-        (["--curriculum", "one"], "curriculum must be levels such as 1,2,3,4: bad level 'one'"),
+        (["--curriculum", "one"], "curriculum must be levels such as 1,2,3,4: bad levels 'one'"),
         (["--observation", "pixels"], "unknown observation"),
         (["--reward", "money"], "unknown reward"),
         (["--resume", "no/such/checkpoint.zip"], "does not exist"),

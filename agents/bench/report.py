@@ -11,8 +11,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from friday_env.docs import replace_section
+
 SECTION = "performance"
-BEGIN, END = f"<!-- section:{SECTION} -->", f"<!-- /section:{SECTION} -->"
 
 
 def what_is_timed(budget: dict[str, Any]) -> list[str]:
@@ -207,8 +208,4 @@ def markdown_section(doc: dict[str, Any]) -> str:
 
 def rewrite_readme(text: str, doc: dict[str, Any]) -> str:
     """``text`` (a README) with the performance section replaced by :func:`markdown_section`."""
-    if text.count(BEGIN) != 1 or text.count(END) != 1 or text.index(BEGIN) > text.index(END):
-        raise ValueError(f"the README needs one {BEGIN} ... {END} pair of markers")
-    head, rest = text.split(BEGIN)
-    _, tail = rest.split(END)
-    return f"{head}{BEGIN}\n{markdown_section(doc)}{END}{tail}"
+    return replace_section(text, SECTION, markdown_section(doc))

@@ -29,9 +29,9 @@ from friday_agents.evaluation.runner import (
     run_tasks,
     start_run,
 )
-from friday_agents.levels import LevelError
-from friday_agents.levels import parse_levels as levels_in
 from friday_agents.registry import AgentSpecError, make_agent, parse_spec
+from friday_env.errors import InvalidLevelError
+from friday_env.levels import parse_levels as levels_in
 
 DEFAULT_AGENTS = "random,heuristic,search"
 DEFAULT_LEVELS = "1-4"
@@ -93,8 +93,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def parse_levels(text: str) -> tuple[int, ...]:
     """``"1-4"``, ``"1,3"``, ``"2-3,1"`` -> sorted distinct levels; each must be 1..4."""
     try:
-        return tuple(sorted(set(levels_in(text))))
-    except LevelError as err:
+        return levels_in(text)
+    except InvalidLevelError as err:
         raise UsageError(str(err)) from None
 
 

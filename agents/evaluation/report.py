@@ -26,6 +26,7 @@ from friday_agents.evaluation.stats import (
     wilson_interval,
 )
 from friday_agents.seeds import EVAL_SEED_BASE, EVAL_SEEDS_PER_LEVEL
+from friday_env.docs import replace_section, section_body
 
 SEED_RULE = (
     f"deal i of level L has seed {EVAL_SEED_BASE:_} + L * {EVAL_SEEDS_PER_LEVEL:_} + i "
@@ -42,8 +43,8 @@ AGENT_NOTES = {
     "ppo": "MaskablePPO policy, one per level, 800k timesteps each on one CPU core "
     "(`agents/ppo/`, `agents/ppo/checkpoints/`, recipe `experiments/train_ppo.sh`)",
 }
-README_START = "<!-- section:results -->"
-README_END = "<!-- /section:results -->"
+#: The README section the results table is written into.
+README_SECTION = "results"
 
 
 def _cell(rows: list[dict[str, Any]], agent: str, level: int) -> list[dict[str, Any]]:
@@ -276,27 +277,15 @@ def write_csv(results: dict, path: Path) -> None:
             writer.writerow(row)
 
 
-def _section_bounds(text: str, path: Path) -> tuple[int, int]:
-    """Where the results section of ``text`` (read from ``path``) starts and ends, markers
-    excluded."""
-    start, end = text.find(README_START), text.find(README_END)
-    if start < 0 or end < start:
-        raise ValueError(f"{path} has no {README_START} ... {README_END} markers")
-    return start + len(README_START), end
-
-
 def update_readme(path: Path, section: str) -> None:
     """Replace what lies between the results markers of ``path`` with ``section``."""
-    text = path.read_text()
-    start, end = _section_bounds(text, path)
-    path.write_text(text[:start] + "\n" + section + text[end:])
+    path.write_text(replace_section(path.read_text(), README_SECTION, section))
 
 
 def readme_section(path: Path) -> str:
-    """The text between the results markers of ``path`` (without the markers)."""
-    text = path.read_text()
-    start, end = _section_bounds(text, path)
-    return text[start:end].lstrip("\n")
+    """The text between the results markers of ``path`` (without the markers), as
+    :func:`markdown` writes it."""
+    return section_body(path.read_text(), README_SECTION) + "\n"
 
 
 def main(argv: list[str] | None = None) -> int:

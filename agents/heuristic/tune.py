@@ -21,10 +21,11 @@ from dataclasses import fields
 
 from friday_agents.heuristic.agent import heuristic_action
 from friday_agents.heuristic.rules import HeuristicParams
-from friday_agents.levels import LevelError, parse_levels
 from friday_agents.seeds import training_seed
 from friday_env import Game
 from friday_env.engine import PIRATES, RED
+from friday_env.errors import InvalidLevelError
+from friday_env.levels import parse_levels
 
 #: Training deals from this index on (the value fit uses the first ones).
 FIRST_INDEX = 300_000
@@ -88,8 +89,8 @@ def main(argv: list[str] | None = None) -> int:
     except ValueError as err:
         parser.error(str(err))
     try:
-        levels = tuple(parse_levels(args.levels))
-    except LevelError as err:
+        levels = parse_levels(args.levels)
+    except InvalidLevelError as err:
         parser.error(str(err))
     with ProcessPoolExecutor(args.workers) as pool:
         for line in pool.map(_row, [(g, levels, args.games) for g in grid]):

@@ -24,7 +24,7 @@ import numpy as np
 from friday_env import Game, Phase
 from friday_env.cards import ABILITY, IS_AGING, VALUE, Ability
 from friday_env.engine import DOWN
-from friday_env.information import stack_known_cards
+from friday_env.information import stack_known_cards, unseen_aging_count
 
 WEIGHTS_FILE = Path(__file__).with_name("value_weights.json")
 #: A turn's start, before the next hazard or pirate is chosen: the states the model is fitted
@@ -74,7 +74,7 @@ def features(game: Game) -> np.ndarray:
         if group is not None:
             groups[group] += 1.0
         aging += IS_AGING[card]
-    unseen = len(game.stack) - len(in_stack)
+    unseen = unseen_aging_count(game)
     return np.array(
         [
             1.0,

@@ -20,8 +20,8 @@ from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
-from friday_agents.levels import LEVELS, LevelError, parse_levels
-from friday_env.errors import FridayError
+from friday_env.errors import FridayError, InvalidLevelError
+from friday_env.levels import LEVELS, level_sequence
 from friday_env.observation import ENCODERS
 
 #: The observation encoders a policy can train on: every one friday_env registers.
@@ -96,7 +96,7 @@ class TrainConfig:
         """The levels trained, in order (one unless a curriculum is given)."""
         if not self.curriculum:
             return [self.level]
-        return parse_levels(self.curriculum)
+        return level_sequence(self.curriculum)
 
     def run_name(self, unix_time: int) -> str:
         """CleanRL-style ``level1__progress__0__1700000000`` (``levels1-2-3-4__...`` for a
@@ -163,7 +163,7 @@ class TrainConfig:
     def _check_lists(self) -> None:
         try:
             levels = self.levels()
-        except LevelError as err:
+        except InvalidLevelError as err:
             raise TrainConfigError(f"curriculum must be levels such as 1,2,3,4: {err}") from None
         for level in levels:
             if level not in LEVELS:
