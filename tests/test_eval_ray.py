@@ -52,7 +52,16 @@ def _session_processes(session: int) -> list[int]:
 def test_a_killed_ray_run_resumes_to_the_uninterrupted_results(tmp_path):
     out, games = tmp_path / "killed", "60"
     options = ("--agents", "search:sims=2", "--levels", "1,2", "--games", games)
-    command = [sys.executable, "-m", "agents.cli", "eval", "--backend", "ray", "--workers", "2"]
+    command = [
+        sys.executable,
+        "-m",
+        "friday_agents.cli",
+        "eval",
+        "--backend",
+        "ray",
+        "--workers",
+        "2",
+    ]
     process = subprocess.Popen(
         [*command, *options, "--out", str(out), "--no-progress"],
         cwd=REPO,

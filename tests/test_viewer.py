@@ -18,7 +18,7 @@ from viewer_support import (
     heuristic_record,
 )
 
-from agents.cli import main
+from friday_agents.cli import main
 from friday_env import GameRecord, RecordError
 from friday_env.viewer import ViewerGame, fight_starts, record_snapshots, viewer_html
 

@@ -25,7 +25,7 @@ from viewer_support import (
     heuristic_record,
 )
 
-from agents.cli import main
+from friday_agents.cli import main
 from friday_env import GameRecord
 from friday_env.viewer import ViewerGame, write_viewer
 

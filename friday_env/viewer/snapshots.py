@@ -11,21 +11,11 @@ from __future__ import annotations
 from typing import Any
 
 from friday_env.actions import PHASE_NAMES
-from friday_env.cards import (
-    ABILITY,
-    ABILITY_NAMES,
-    KEY,
-    KIND,
-    SPECIAL,
-    VALUE,
-    Ability,
-    Kind,
-    PirateSpecial,
-)
+from friday_env.cards import KEY, KIND, SPECIAL, VALUE, Kind, PirateSpecial
 from friday_env.engine import DOUBLED, DOWN, LEFT, STEP_NAMES, USED, Game
-from friday_env.information import known_top_cards
+from friday_env.information import known_top_cards, unseen_aging_count
 from friday_env.record import GameRecord, replay, start
-from friday_env.render import fight_line, hazard_text
+from friday_env.text import ability_text, hazard_text
 
 #: Card kinds as the page names them (its colours follow these names).
 KIND_NAMES = {
@@ -36,10 +26,6 @@ KIND_NAMES = {
 }
 
 
-def _ability(card: int) -> str:
-    return "" if ABILITY[card] == Ability.NONE else ABILITY_NAMES[ABILITY[card]]
-
-
 def _table(game: Game) -> list[dict[str, Any]]:
     values = game.card_values()
     return [
@@ -48,7 +34,7 @@ def _table(game: Game) -> list[dict[str, Any]]:
             "kind": KIND_NAMES[KIND[card]],
             "side": "free" if flags & LEFT else "paid",
             "value": values[slot],
-            "ability": _ability(card),
+            "ability": ability_text(card),
             "used": bool(flags & USED),
             "doubled": bool(flags & DOUBLED),
             "destroyed": bool(flags & DOWN),
@@ -78,15 +64,14 @@ def _fight(game: Game) -> dict[str, Any] | None:
         "free_left": game.free_total - game.free_used,
         "step_down": game.step_down,
         "special": _special(card),
-        "knowledge": "" if pirate else f"value {VALUE[card]} {_ability(card)}".strip(),
-        "line": fight_line(game),
+        "knowledge": "" if pirate else f"value {VALUE[card]} {ability_text(card)}".strip(),
     }
 
 
 def _piles(game: Game) -> dict[str, Any]:
     return {
         "stack": len(game.stack),
-        "unseen": len(game.unseen),
+        "unseen": unseen_aging_count(game),
         "known_top": [KEY[c] for c in known_top_cards(game)],
         "discard": len(game.discard),
         "destroyed": len(game.destroyed),

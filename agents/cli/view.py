@@ -1,0 +1,131 @@
+"""``friday view FILE|DIR``: write a game viewer page to open in a browser.
+
+FILE is a game record (``friday play --save``, ``GameRecord.save``) or a ``games.jsonl``;
+DIR is the output directory of ``friday eval --save-games``. The page (one self-contained
+HTML file: no network, nothing else to install) replays a game decision by decision: the
+hazard or pirate, the table, life, piles, the legal actions with the one taken highlighted.
+Step with the arrow keys, jump with the slider, press F for the next fight. With many games
+it lists them, filterable by agent, level and result; ``--agent``, ``--level`` and
+``--result`` choose which games go into the page at all.
+
+Exit status: 0 written, 2 bad input (no such file, no saved games, a record that does not
+replay to its result, no game left after the filters).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from friday_agents.evaluation.runner import GAMES_FILE
+from friday_env import GameRecord, RecordError
+from friday_env.viewer import ViewerGame, write_viewer
+
+DEFAULT_MAX_GAMES = 500
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.formatter_class = argparse.RawDescriptionHelpFormatter
+    parser.epilog = __doc__.split("\n\n", 1)[1]
+    parser.add_argument("path", type=Path, help="a game record, a games.jsonl, or an eval DIR")
+    parser.add_argument(
+        "--out", type=Path, help="the HTML file (default: FILE.html, or DIR/games.html)"
+    )
+    parser.add_argument("--agent", help="only games of this agent (name or full spec)")
+    parser.add_argument("--level", type=int, choices=(1, 2, 3, 4), help="only games of a level")
+    parser.add_argument("--result", choices=("won", "lost"), help="only won or lost games")
+    parser.add_argument(
+        "--max-games",
+        type=int,
+        default=DEFAULT_MAX_GAMES,
+        help=f"at most this many games in the page, the first ones (default {DEFAULT_MAX_GAMES})",
+    )
+
+
+def saved_rows(path: Path, text: str | None = None) -> list[dict[str, Any]]:
+    """Every line of a ``games.jsonl`` that holds a saved game record (``text``: the file's
+    content when already read)."""
+    if text is None:
+        try:
+            text = path.read_text()
+        except OSError as err:
+            raise RecordError(f"cannot read {path}: {err.strerror}") from None
+    rows = [_json_line(path, n, line) for n, line in enumerate(text.splitlines(), 1) if line]
+    saved = [row for row in rows if isinstance(row, dict) and "record" in row]
+    if not saved:
+        raise RecordError(f"{path} holds no game record (for friday eval use --save-games)")
+    return saved
+
+
+def _json_line(path: Path, number: int, line: str) -> object:
+    try:
+        return json.loads(line)
+    except json.JSONDecodeError:
+        raise RecordError(f"{path}:{number} is neither a game record nor JSON lines") from None
+
+
+def _game_of(row: dict[str, Any]) -> ViewerGame:
+    record = GameRecord.from_json(json.dumps(row["record"]))
+    return ViewerGame(record, agent=str(row.get("agent", "")), deal=row.get("index"))
+
+
+def load_games(path: Path) -> list[ViewerGame]:
+    """The games in a record file, a ``games.jsonl`` or an evaluation directory."""
+    if path.is_dir():
+        path = path / GAMES_FILE
+        if not path.exists():
+            raise RecordError(f"{path} does not exist: is this an output directory of friday eval?")
+    if path.suffix != ".jsonl":
+        try:
+            return [ViewerGame(GameRecord.from_json(path.read_text()))]
+        except OSError as err:
+            raise RecordError(f"cannot read {path}: {err.strerror}") from None
+        except RecordError:
+            pass  # perhaps JSON lines under another name
+    return [_game_of(row) for row in saved_rows(path)]
+
+
+def chosen(games: list[ViewerGame], args: argparse.Namespace) -> list[ViewerGame]:
+    """The games the filters keep."""
+
+    def keep(game: ViewerGame) -> bool:
+        meta = game.meta(len(game.record.actions))
+        if args.agent and args.agent not in (game.agent, game.agent.split(":")[0]):
+            return False
+        if args.level and meta["level"] != args.level:
+            return False
+        return not args.result or ("won" if meta["won"] else "lost") == args.result
+
+    return [g for g in games if keep(g)]
+
+
+def default_out(path: Path) -> Path:
+    return path / "games.html" if path.is_dir() else path.with_suffix(".html")
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.max_games < 1:
+        return _fail(f"--max-games must be at least 1, got {args.max_games}")
+    try:
+        games = load_games(args.path)
+        kept = chosen(games, args)
+        if not kept:
+            return _fail(f"no game of {args.path} matches the filters ({len(games)} games)")
+        note = ""
+        if len(kept) > args.max_games:
+            note = f"The first {args.max_games} of {len(kept)} games (friday view --max-games)."
+        out = args.out or default_out(args.path)
+        write_viewer(kept[: args.max_games], out, title=f"Friday: {args.path.name}", note=note)
+    except RecordError as err:
+        return _fail(str(err))
+    shown = min(len(kept), args.max_games)
+    print(f"wrote {out} ({shown} game{'s' if shown != 1 else ''}): open it in a browser")
+    return 0
+
+
+def _fail(message: str) -> int:
+    print(f"friday view: error: {message}", file=sys.stderr)
+    return 2
