@@ -30,7 +30,7 @@ from friday_env.docs import replace_section
 
 #: Agent spec -> games per run. Heuristic games take milliseconds (Ray's per-task cost
 #: shows); search games take about a second (the case a cluster is for).
-DEFAULT_WORKLOADS = {"heuristic": 2000, "search:sims=16": 24}
+DEFAULT_WORKLOADS = {"heuristic": 2000, "search:sims=16": 48}
 NODE_SIZES = (8, 32, 64)
 SECTION = "cluster"  # the README section this run rewrites
 
@@ -121,7 +121,8 @@ def run_all(workloads: dict[str, int], note: str) -> dict[str, Any]:
 
 # ------------------------------------------------------------------------- reporting
 
-COMMAND = f"python -m {__name__} --out benchmarks/cluster.json --readme README.md"
+MODULE = __spec__.name if __spec__ else __name__  # the dotted name, also under python -m
+COMMAND = f"python -m {MODULE} --out benchmarks/cluster.json --readme README.md"
 
 
 def markdown(doc: dict[str, Any]) -> str:
