@@ -25,6 +25,7 @@ numpy view of the array out.
 
 from __future__ import annotations
 
+import copy
 import operator
 import struct
 from array import array
@@ -514,6 +515,20 @@ class FlatEncoder:
         self._unseen: list[int] | None = None
         self._counts = [[0] * len(shares) for _, shares in _PILE_INDEX]
 
+    def __getstate__(self) -> dict[str, Any]:
+        # the numpy view cannot travel: a copy of it would no longer see the array it views,
+        # and the copy's encodings would stay what they were when it was made
+        state = self.__dict__.copy()
+        del state["_view"]
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self._view = np.frombuffer(self._entries, np.float32)
+
+    def __copy__(self) -> FlatEncoder:
+        return copy.deepcopy(self)  # a shallow copy would share the array and the caches
+
     def encode(self, game: Game) -> np.ndarray:
         self._update(game)
         return self._view.copy()
@@ -781,8 +796,9 @@ class DictEncoder:
 # ------------------------------------------------------------- flat + mask encoding
 
 
-def action_mask(game: Game, dtype: type = np.bool_) -> np.ndarray:
-    """The legal actions of ``game`` as a ``NUM_ACTIONS`` mask (all False once it is over)."""
+def action_mask(game: Game, dtype: type = np.int8) -> np.ndarray:
+    """The legal actions of ``game`` as a ``NUM_ACTIONS`` 0/1 mask, ``int8`` by default as
+    everywhere in the env (all zero once the game is over)."""
     # set bytes of a bytearray, then view them: half the time of numpy fancy indexing
     flags = bytearray(NUM_ACTIONS)
     for action in game.legal_actions():
