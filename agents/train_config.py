@@ -20,6 +20,7 @@ from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
+from agents.cli_conventions import add_deprecated, add_progress, parse_bool
 from friday_env.errors import FridayError
 
 OBSERVATIONS = ("flat", "flat_mask", "dict")
@@ -78,7 +79,7 @@ class TrainConfig:
     checkpoint_freq: int = _help(
         "save a checkpoint every this many timesteps (0 = only at the end)", 50_000
     )
-    out_dir: str = _help("directory for checkpoints, config, curve CSV and PNG", "runs/ppo")
+    out_dir: str = _help("run directory: checkpoints, config, logs, curve CSV and PNG", "runs/ppo")
     resume: str = _help("checkpoint (.zip) to continue training from", "")
     torch_threads: int = _help("torch CPU threads (1 keeps runs reproducible)", 1)
     progress_bar: bool = _help("show a progress bar", True)
@@ -221,29 +222,27 @@ def load_config_file(path: str) -> dict[str, Any]:
 
 # ----------------------------------------------------------------------- argparse
 
-
-def _parse_bool(text: str) -> bool:
-    lowered = text.lower()
-    if lowered in ("1", "true", "yes", "on"):
-        return True
-    if lowered in ("0", "false", "no", "off"):
-        return False
-    raise argparse.ArgumentTypeError(f"expected true or false, got {text!r}")
+#: Fields whose flag follows the vocabulary shared by every friday command, with the old
+#: spelling (the field's own name) still accepted for one release.
+SHARED_FLAGS = {"out_dir": "--out", "progress_bar": "--progress"}
 
 
 def add_config_arguments(parser: argparse.ArgumentParser) -> None:
     """One ``--flag`` per field, its help from the field's doc and default. Flags default to
     None so that only the ones given override the config file."""
     parser.add_argument("--config", help="JSON or TOML file of settings (flags override it)")
+    parsers: dict[str, Callable[[str], Any]] = {
+        "int": int,
+        "float": float,
+        "str": str,
+        "bool": parse_bool,
+    }
     for spec in fields(TrainConfig):
-        parsers: dict[str, Callable[[str], Any]] = {
-            "int": int,
-            "float": float,
-            "str": str,
-            "bool": _parse_bool,
-        }
         kind = parsers[str(spec.type)]
         flag = "--" + spec.name.replace("_", "-")
+        if spec.name in SHARED_FLAGS:
+            _add_shared_flag(parser, spec, kind)
+            continue
         metavar = "BOOL" if spec.type == "bool" else None
         parser.add_argument(
             flag,
@@ -253,6 +252,27 @@ def add_config_arguments(parser: argparse.ArgumentParser) -> None:
             metavar=metavar,
             help=f"{spec.metadata['help']} (default: {spec.default!r})",
         )
+
+
+def _add_shared_flag(
+    parser: argparse.ArgumentParser, spec: dataclasses.Field, kind: Callable[[str], Any]
+) -> None:
+    """``--out DIR`` and ``--progress/--no-progress``, and their deprecated spellings."""
+    old = "--" + spec.name.replace("_", "-")
+    new = SHARED_FLAGS[spec.name]
+    if spec.type == "bool":
+        add_progress(parser, dest=spec.name, default=None)
+        add_deprecated(parser, old, "--progress/--no-progress", spec.name, "BOOL", kind)
+        return
+    parser.add_argument(
+        new,
+        dest=spec.name,
+        type=kind,
+        default=None,
+        metavar="DIR",
+        help=f"{spec.metadata['help']} (default: {spec.default!r})",
+    )
+    add_deprecated(parser, old, new, spec.name, "DIR", kind)
 
 
 def config_from_args(args: argparse.Namespace) -> TrainConfig:

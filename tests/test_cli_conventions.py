@@ -73,7 +73,9 @@ def test_train_logs_losses_and_episodes_into_the_run_directory_and_nothing_in_tm
     for column in ("train/policy_gradient_loss", "train/value_loss", "rollout/ep_len_mean"):
         assert column in columns, f"progress.csv lacks {column}: {sorted(columns)}"
     assert any(row["train/value_loss"] for row in rows)
-    assert not list(scratch.iterdir()), f"left in the temp dir: {list(scratch.iterdir())}"
+    # (torch may keep its own compile cache there; SB3's per-run log directory must not be)
+    left = [path.name for path in scratch.iterdir() if path.name.startswith("SB3")]
+    assert not left, f"SB3 left in the temp dir: {left}"
     try:
         import tensorboard  # noqa: F401
     except ImportError:
@@ -93,14 +95,14 @@ def test_train_old_spellings_still_work_with_a_deprecation_warning(tmp_path):
 
 def test_eval_old_readme_spelling_still_works(tmp_path):
     readme = tmp_path / "README.md"
-    readme.write_text("<!-- section:results -->\nold\n<!-- /section:results -->\n")
+    readme.write_text("<!-- section:results -->\nSTALE-TABLE\n<!-- /section:results -->\n")
     done = friday(
         "eval", "--agents", "random", "--levels", "1", "--games", "2", "--workers", "1",
         "--out", str(tmp_path / "out"), "--no-progress", "--update-readme", str(readme),
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
     assert "--update-readme is deprecated" in done.stderr
-    assert "old" not in readme.read_text()
+    assert "STALE-TABLE" not in readme.read_text()
 
 
 BLOCK = "import sys\nfor _name in {names!r}:\n    sys.modules[_name] = None\n"
