@@ -20,7 +20,7 @@ from friday_env.observation import DictEncoder, FlatEncoder, FlatMaskEncoder
 from friday_env.record import GameRecord, replay
 from friday_env.scenario import scenario
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"
 
 
 def _register_envs() -> None:
