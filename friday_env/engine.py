@@ -17,8 +17,8 @@ seeded with ``(seed, k)``, so ``(setup, seed, actions)`` rebuilds any game exact
 carries its future without copying a generator object, and :meth:`Game.determinized`
 can give a search agent a fresh seed and a resampled hidden order (R26).
 
-Rulings: ``shared/RULINGS.md`` R01-R26; decisions the rulings leave open are in
-``docs/rulings.md`` (D01...) and cited where they apply.
+Rulings R01-R26 and the decisions D01-D11 for what they leave open are in
+``docs/rulings.md``, and cited where they apply.
 """
 
 from __future__ import annotations

@@ -94,7 +94,7 @@ class FridayEnv(gym.Env[Any, np.int64]):
     use abilities, end the fight; a won hazard joins the deck as knowledge, a lost fight
     costs life and lets you destroy weak cards. Every decision of the rulebook is an action
     of the engine (:class:`friday_env.Game`), which this env exposes unchanged. Rulings
-    R01-R26 of ``shared/RULINGS.md`` apply; observations hold only open information (R26).
+    R01-R26 of ``docs/rulings.md`` apply; observations hold only open information (R26).
 
     ## Action Space
 
