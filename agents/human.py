@@ -19,7 +19,7 @@ from friday_env import Game, GameRecord, Phase
 from friday_env import actions as act
 from friday_env.cards import ABILITY_NAMES, CARD_TYPE, CARD_TYPES, Ability
 from friday_env.errors import FridayError
-from friday_env.render import render_text
+from friday_env.text import render_text
 
 
 class QuitGame(Exception):
@@ -66,7 +66,7 @@ class HumanAgent:
         for number, action in enumerate(legal, 1):
             self.write(f"  {number:>2}. {game.describe(action)}{gain_note(game, action)}")
         if self.hint:
-            from agents.heuristic import heuristic_action
+            from friday_agents.heuristic.agent import heuristic_action
 
             suggestion = legal.index(heuristic_action(game)) + 1
             self.write(f"  hint: the heuristic would choose {suggestion}")

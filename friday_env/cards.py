@@ -1,7 +1,7 @@
 """Card data of *Friday*: every one of the 72 cards, as plain tables.
 
-The card list is ``docs/cards.md`` (its table holds what these tables hold). Each *distinct* card has a stable string key (see
-``README.md``); each *physical* card has an integer id (0..68) used by the engine, so a pile
+The card list, in words, is ``docs/cards.md``. Each *distinct* card has a stable string key
+(see ``README.md``); each *physical* card has an integer id (0..68) used by the engine, so a pile
 is a list of ints and copying a game is cheap. The three step cards carry no rules of their
 own (the engine keeps the step as a number) but are listed so the data holds all 72 cards.
 
@@ -249,6 +249,8 @@ FREE: tuple[int, ...] = tuple(CARD_TYPES[t].free for t in CARD_TYPE)
 HAZARD_VALUES: tuple[tuple[int, ...], ...] = tuple(CARD_TYPES[t].hazard_values for t in CARD_TYPE)
 SPECIAL: tuple[PirateSpecial, ...] = tuple(CARD_TYPES[t].special for t in CARD_TYPE)
 IS_AGING: tuple[bool, ...] = tuple(k == Kind.AGING for k in KIND)
+#: Aging cards of the difficult part of the aging stack (below the normal ones, R24).
+DIFFICULT: tuple[bool, ...] = tuple(CARD_TYPES[t].difficult for t in CARD_TYPE)
 KEY: tuple[str, ...] = tuple(CARD_TYPES[t].key for t in CARD_TYPE)
 
 
