@@ -20,7 +20,7 @@ from friday_env.cards import CARD_TYPES
 REPO = Path(__file__).resolve().parents[1]
 DOCS = REPO / "docs"
 TEXT_SUFFIXES = {".py", ".md", ".ipynb", ".toml", ".sh", ".txt", ".json", ".cfg", ".yml"}
-#: ``shared/`` spelled so that this file does not cite it itself
+#: the path prefix of the developers' shared folder, assembled so this file does not hold it
 OUTSIDE = "shared" + "/"
 RULE_ID = re.compile(r"\b([RD])(\d\d)\b")
 
