@@ -48,7 +48,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
 
 def make_env(level: int, reward: str):
     def thunk():
-        return gym.make("Friday-v0", level=level, reward=reward)
+        # illegal_action="raise": a masking bug stops the run instead of ending games as losses
+        return gym.make("Friday-v0", level=level, reward=reward, illegal_action="raise")
 
     return thunk
 

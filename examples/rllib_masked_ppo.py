@@ -45,7 +45,8 @@ def make_env(config: dict):
     import friday_env  # each env runner process registers and builds its own env
     from friday_env.wrappers import for_rllib
 
-    return for_rllib(friday_env.FridayEnv(**config))
+    # illegal_action="raise": a masking bug stops the run instead of ending games as losses
+    return for_rllib(friday_env.FridayEnv(illegal_action="raise", **config))
 
 
 def build_config(args: argparse.Namespace) -> PPOConfig:

@@ -46,7 +46,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
 
 def make_env(level: int, reward: str):
     def thunk() -> gym.Env:
-        return for_tianshou(gym.make("Friday-v0", level=level, reward=reward))
+        # illegal_action="raise": a masking bug stops the run instead of ending games as losses
+        env = gym.make("Friday-v0", level=level, reward=reward, illegal_action="raise")
+        return for_tianshou(env)
 
     return thunk
 

@@ -49,6 +49,7 @@ def make_env(level: int, reward: str) -> TransformedEnv:
         level=level,
         reward=reward,
         observation="flat_mask",
+        illegal_action="raise",  # a masking bug stops the run instead of ending games as losses
         categorical_action_encoding=True,
     )
     # the env's mask is int8 (Gymnasium's mask type); TorchRL masks with bool tensors

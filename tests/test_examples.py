@@ -1,5 +1,6 @@
 """The library recipes in examples/ run on a tiny budget: whole games with legal actions only
-(Friday-v0 raises on an illegal action, so a finished run proves the masking works).
+(every recipe makes Friday-v0 with ``illegal_action="raise"``, so a finished run proves the
+masking works).
 
 Each test skips, naming what to install, when its library is missing (under ``CI=true`` it
 fails instead: CI installs them all)."""
@@ -19,6 +20,7 @@ EXAMPLES = Path(__file__).parent.parent / "examples"
 
 def _run(script: str, *args: str, timeout: int = 600) -> dict:
     """Run an example; its last line ``summary: {...}`` parsed."""
+    assert 'illegal_action="raise"' in (EXAMPLES / script).read_text()  # see the docstring
     done = subprocess.run(
         [sys.executable, str(EXAMPLES / script), *args],
         capture_output=True,

@@ -39,7 +39,7 @@ Job = TypeVar("Job")
 Result = TypeVar("Result")
 
 BACKENDS = ("process", "ray")
-RAY_INSTALL = 'pip install "friday-env[ray]"'
+RAY_INSTALL = "pip install 'friday-env[ray]'"
 
 
 class GamesInterrupted(RuntimeError):
@@ -161,7 +161,9 @@ def import_ray():
     try:
         import ray
     except ImportError:
-        raise BackendError(f"the ray backend needs Ray: {RAY_INSTALL}") from None
+        raise BackendError(
+            f"the ray backend needs ray, which is not installed; install it with: {RAY_INSTALL}"
+        ) from None
     return ray
 
 
