@@ -18,6 +18,7 @@ SUBCOMMANDS = {
     "play": ("agents.human", "play a game in the terminal"),
     "replay": ("agents.human_replay", "step through a saved game record"),
     "train": ("agents.train", "train a MaskablePPO agent"),
+    "imitate": ("agents.imitate_cli", "learn a MaskablePPO policy from an agent's games"),
     "bench": ("agents.bench", "measure engine and environment speed"),
 }
 

@@ -52,12 +52,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     try:
         config = config_from_args(args)
-        if config.resume:
-            check_checkpoint(config.resume)
+        for checkpoint in (config.resume, config.init):
+            if checkpoint:
+                check_checkpoint(checkpoint)
     except (TrainConfigError, CheckpointError) as err:
         print(f"friday train: error: {err}", file=sys.stderr)
         return 2
-    result = train(config)
+    try:
+        result = train(config)
+    except CheckpointError as err:
+        print(f"friday train: error: {err}", file=sys.stderr)
+        return 2
     print(
         f"trained {result.timesteps} timesteps in {result.seconds:.0f} s ({result.fps:.0f} steps/s)"
     )
@@ -111,6 +116,20 @@ def export_policy(model: Any, path: Path) -> None:
         policy.optimizer = trained_optimizer
 
 
+def init_weights(model: Any, path: str | Path) -> None:
+    """Copy the policy weights of the checkpoint ``path`` into ``model`` (same observation
+    and network sizes, or a :class:`CheckpointError` saying which differ)."""
+    source = load_model(path)
+    if source.observation_space != model.observation_space:
+        raise CheckpointError(f"checkpoint {str(path)!r} reads another observation")
+    try:
+        model.policy.load_state_dict(source.policy.state_dict())
+    except RuntimeError as err:
+        raise CheckpointError(
+            f"checkpoint {str(path)!r} has other network sizes than --net-arch: {err}"
+        ) from None
+
+
 # ------------------------------------------------------------------------ building
 
 
@@ -126,7 +145,7 @@ def build_vec_env(config: TrainConfig, level: int, stream: int) -> Any:
     def factory(index: int):
         def make():
             deals = training_deals(level, [config.seed, stream, index])
-            return Monitor(make_env(level, config.observation, config.reward, deals))
+            return Monitor(make_env(level, config.observation, config.reward, deals, config.gamma))
 
         return make
 
@@ -408,6 +427,8 @@ def train(config: TrainConfig) -> TrainResult:
         env = build_vec_env(config, level, stream=model.num_timesteps if model else 0)
         if model is None:
             model = new_model(config, env)  # seeds torch, sampling and the envs from config.seed
+            if config.init:
+                init_weights(model, config.init)
         else:
             model.set_env(env)
             model.set_random_seed(config.seed + model.num_timesteps)

@@ -27,7 +27,9 @@ OBSERVATIONS = ("flat", "flat_mask", "dict")
 #: the R25 score after every decision (divided by 100), which sums to the final score / 100
 #: minus the starting score / 100: the same objective as ``score``, but dense.
 #: ``progress`` is ``win_loss`` plus 0.1 for every hazard beaten (see agents.train_env).
-REWARDS = ("win_loss", "score", "score_delta", "progress")
+#: ``value_shaped`` is ``win_loss`` plus potential-based shaping with the fitted state value
+#: (agents.train_shaping).
+REWARDS = ("win_loss", "score", "score_delta", "progress", "value_shaped")
 VEC_ENVS = ("dummy", "subproc")
 
 
@@ -53,7 +55,8 @@ class TrainConfig:
     reward: str = _help(
         "reward: win_loss (+1/-1 at the end), score (final R25 score / 100), "
         "score_delta (score change after every decision / 100: dense, same total), "
-        "progress (win_loss + 0.1 per hazard beaten)",
+        "progress (win_loss + 0.1 per hazard beaten), "
+        "value_shaped (win_loss + gamma*V(s')-V(s), V the fitted state value / 100)",
         "progress",
     )
     total_timesteps: int = _help("environment steps to train for (all stages together)", 200_000)
@@ -80,6 +83,11 @@ class TrainConfig:
     )
     out_dir: str = _help("directory for checkpoints, config, curve CSV and PNG", "runs/ppo")
     resume: str = _help("checkpoint (.zip) to continue training from", "")
+    init: str = _help(
+        "policy (.zip, e.g. from `friday imitate fit`) whose weights start a new run with "
+        "this config's settings (unlike --resume, which keeps the checkpoint's settings)",
+        "",
+    )
     torch_threads: int = _help("torch CPU threads (1 keeps runs reproducible)", 1)
     progress_bar: bool = _help("show a progress bar", True)
 
@@ -101,8 +109,11 @@ class TrainConfig:
         self._check_choices()
         self._check_numbers()
         self._check_lists()
-        if self.resume and not Path(self.resume).is_file():
-            raise TrainConfigError(f"resume checkpoint {self.resume!r} does not exist")
+        for name in ("resume", "init"):
+            if getattr(self, name) and not Path(getattr(self, name)).is_file():
+                raise TrainConfigError(f"{name} checkpoint {getattr(self, name)!r} does not exist")
+        if self.resume and self.init:
+            raise TrainConfigError("give --resume or --init, not both")
         return self
 
     def _check_choices(self) -> None:

@@ -1,0 +1,176 @@
+"""The learned-agent study: measure a recipe's policies, and render the README's table.
+
+``python -m agents.imitation_study evaluate NAME --agent SPEC ...`` plays SPEC (``{level}`` in
+it is replaced per level) on the first ``--games`` evaluation deals of each level and writes
+``experiments/results/imitation/NAME.json``: per level the win/loss and score of every deal
+(so any two rows compare paired, deal by deal) and the CPU seconds the recipe spent per level
+(teacher games from the games files' per-game times, fits from ``*.fit.json``, training steps
+from ``timed`` logs).
+
+``python -m agents.imitation_study timed LOG -- COMMAND...`` runs a command and appends its CPU
+seconds (the command's and its children's) to ``LOG``.
+
+``python -m agents.imitation_study report`` renders every result file into the README section
+between ``<!-- imitation-study -->`` markers and draws the learning curves.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import resource
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from agents.base import outcome_of, play_game
+from agents.imitation_data import parallel_map, read_games
+from agents.registry import make_agent
+from agents.seeds import evaluation_seed
+
+RESULTS = Path("experiments/results/imitation")
+
+_AGENTS: dict[str, Any] = {}
+
+
+def _play(job: tuple[str, int, int]) -> tuple[int, int, float]:
+    spec, level, index = job
+    if spec not in _AGENTS:
+        import torch
+
+        torch.set_num_threads(1)
+        _AGENTS[spec] = make_agent(spec)
+    started = time.process_time()
+    outcome = outcome_of(play_game(_AGENTS[spec], level, evaluation_seed(level, index)))
+    return int(outcome.won), outcome.score, time.process_time() - started
+
+
+def evaluate(spec: str, level: int, games: int, workers: int) -> dict[str, Any]:
+    """Win/loss and score of ``spec`` on the first ``games`` evaluation deals of ``level``."""
+    rows = list(parallel_map(_play, [(spec, level, i) for i in range(games)], workers))
+    wins, scores, seconds = zip(*rows, strict=True)
+    return {
+        "agent": spec,
+        "games": games,
+        "wins": "".join(map(str, wins)),
+        "scores": list(scores),
+        "win_rate": float(np.mean(wins)),
+        "mean_score": float(np.mean(scores)),
+        "eval_cpu_seconds": round(sum(seconds), 1),
+    }
+
+
+def collect_seconds(paths: list[Path], level: int) -> float:
+    """CPU seconds the teacher spent on the games of ``level`` in ``paths``."""
+    return sum(g.get("seconds", 0.0) for p in paths for g in read_games(p) if g["level"] == level)
+
+
+def fit_seconds(template: str, level: int) -> float:
+    if not template:
+        return 0.0
+    path = Path(template.format(level=level))
+    return float(json.loads(path.read_text())["cpu_seconds"]) if path.exists() else 0.0
+
+
+def timed_seconds(log: Path, level: int) -> float:
+    """CPU seconds of the ``timed`` steps of ``level`` (or of no particular level, shared
+    by the levels it lists) in ``log``."""
+    if not log or not Path(log).exists():
+        return 0.0
+    total = 0.0
+    for line in Path(log).read_text().splitlines():
+        step = json.loads(line)
+        if level in step["levels"]:
+            total += step["cpu_seconds"] / len(step["levels"])
+    return total
+
+
+def evaluate_command(args: argparse.Namespace) -> int:
+    levels = [int(x) for x in args.levels.replace(",", " ").split()]
+    out = args.results / f"{args.name}.json"
+    record = json.loads(out.read_text()) if out.exists() else {"name": args.name, "levels": {}}
+    record.update(title=args.title or record.get("title", args.name), note=args.note or "")
+    for level in levels:
+        result = evaluate(args.agent.format(level=level), level, args.games, args.workers)
+        cost = {
+            "collect": collect_seconds(args.data, level) * args.collect_share,
+            "fit": fit_seconds(args.fits, level),
+            "train": timed_seconds(args.timed, level),
+        }
+        result["cpu_seconds"] = {k: round(v, 1) for k, v in cost.items()}
+        record["levels"][str(level)] = result
+        minutes = sum(cost.values()) / 60
+        print(
+            f"{args.name} level {level}: {result['win_rate']:.1%} wins, "
+            f"mean score {result['mean_score']:.1f}, recipe {minutes:.1f} CPU min"
+        )
+        args.results.mkdir(parents=True, exist_ok=True)
+        out.write_text(json.dumps(record, indent=1) + "\n")
+    return 0
+
+
+def timed_command(args: argparse.Namespace) -> int:
+    command = args.command[1:] if args.command[:1] == ["--"] else args.command
+    started = time.perf_counter()
+    status = subprocess.call(command)
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    step = {
+        "command": " ".join(command),
+        "levels": [int(x) for x in args.levels.replace(",", " ").split()],
+        "cpu_seconds": round(usage.ru_utime + usage.ru_stime, 1),
+        "wall_seconds": round(time.perf_counter() - started, 1),
+        "status": status,
+    }
+    Path(args.log).parent.mkdir(parents=True, exist_ok=True)
+    with Path(args.log).open("a") as handle:
+        handle.write(json.dumps(step) + "\n")
+    return status
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m agents.imitation_study", description=__doc__)
+    steps = parser.add_subparsers(dest="step", required=True)
+    ev = steps.add_parser("evaluate", help="measure a recipe's policies on evaluation deals")
+    ev.add_argument("name", help="result file name (experiments/results/imitation/NAME.json)")
+    ev.add_argument("--agent", required=True, help="agent spec; {level} is replaced")
+    ev.add_argument("--levels", default="1 2 3 4")
+    ev.add_argument("--games", type=int, default=1000)
+    ev.add_argument("--workers", type=int, default=2)
+    ev.add_argument("--title", help="row title in the README table")
+    ev.add_argument("--note", help="what the row is (shown under the table)")
+    ev.add_argument("--data", type=Path, nargs="*", default=[], help="teacher games files")
+    ev.add_argument(
+        "--collect-share",
+        type=float,
+        default=1.0,
+        help="share of those games' CPU the recipe used (e.g. a subset)",
+    )
+    ev.add_argument("--fits", default="", help="fit log path; {level} is replaced")
+    ev.add_argument("--timed", type=Path, help="log of `timed` steps")
+    ev.add_argument("--results", type=Path, default=RESULTS, help=f"directory (default {RESULTS})")
+    ev.set_defaults(run=evaluate_command)
+    timed = steps.add_parser("timed", help="run a command, log its CPU seconds")
+    timed.add_argument("log")
+    timed.add_argument("--levels", required=True, help="levels the step serves")
+    timed.add_argument("command", nargs=argparse.REMAINDER)
+    timed.set_defaults(run=timed_command)
+    rep = steps.add_parser("report", help="render the README table and curves")
+    rep.add_argument("--readme", type=Path, default=Path("README.md"))
+    rep.set_defaults(run=_report)
+    args = parser.parse_args(argv)
+    return int(args.run(args) or 0)
+
+
+def _report(args: argparse.Namespace) -> int:
+    from agents.imitation_report import render
+
+    render(RESULTS, args.readme)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
