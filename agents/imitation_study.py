@@ -17,6 +17,7 @@ between ``<!-- imitation-study -->`` markers and draws the learning curves.
 from __future__ import annotations
 
 import argparse
+import csv
 import json
 import resource
 import subprocess
@@ -64,9 +65,30 @@ def evaluate(spec: str, level: int, games: int, workers: int) -> dict[str, Any]:
     }
 
 
-def collect_seconds(paths: list[Path], level: int) -> float:
-    """CPU seconds the teacher spent on the games of ``level`` in ``paths``."""
-    return sum(g.get("seconds", 0.0) for p in paths for g in read_games(p) if g["level"] == level)
+def collect_seconds(paths: list[Path], level: int, timing: Path | None = None) -> float:
+    """CPU seconds the teacher spent on the games of ``level`` in ``paths``. Games without a
+    time (a cache written by another collector) are charged the mean per-game time of the
+    same level in ``timing``, a games file of the project's collector."""
+    games = [g for p in paths for g in read_games(p) if g["level"] == level]
+    untimed = sum(1 for g in games if "seconds" not in g)
+    total = sum(g.get("seconds", 0.0) for g in games)
+    if untimed:
+        if timing is None:
+            raise ValueError(f"{untimed} games of level {level} have no time: give --timing")
+        times = [g["seconds"] for g in read_games(timing) if g["level"] == level]
+        total += untimed * float(np.mean(times))
+    return total
+
+
+def same_games_command(args: argparse.Namespace) -> int:
+    """Check that the games two files share (same level and deal) are the same games."""
+    cache = {(g["level"], g["index"]): g for g in read_games(args.cache)}
+    mine = read_games(args.games)
+    keys = ("seed", "actions", "won", "score", "q")
+    shared = [g for g in mine if (g["level"], g["index"]) in cache]
+    differ = [g for g in shared if any(g[k] != cache[g["level"], g["index"]][k] for k in keys)]
+    print(f"{len(shared)} shared games, {len(differ)} differ")
+    return 1 if differ or not shared else 0
 
 
 def fit_seconds(template: str, level: int) -> float:
@@ -97,8 +119,8 @@ def evaluate_command(args: argparse.Namespace) -> int:
     for level in levels:
         result = evaluate(args.agent.format(level=level), level, args.games, args.workers)
         cost = {
-            "collect": collect_seconds(args.data, level) * args.collect_share,
-            "fit": fit_seconds(args.fits, level),
+            "collect": collect_seconds(args.data, level, args.timing) * args.collect_share,
+            "fit": fit_seconds(args.fits, level) * args.fit_share,
             "train": timed_seconds(args.timed, level),
         }
         result["cpu_seconds"] = {k: round(v, 1) for k, v in cost.items()}
@@ -131,6 +153,37 @@ def timed_command(args: argparse.Namespace) -> int:
     return status
 
 
+CURVE_COLUMNS = ("level", "x", "x_label", "win_rate", "mean_score", "games")
+
+
+def write_curve(path: Path, points: list[dict[str, Any]]) -> None:
+    """A curve file of the README's plot: one row per (level, x) point."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("w", newline="") as handle:
+        writer = csv.DictWriter(handle, fieldnames=CURVE_COLUMNS)
+        writer.writeheader()
+        writer.writerows(points)
+
+
+def curve_command(args: argparse.Namespace) -> int:
+    """Copy a ``friday train`` curve.csv (held-out deals) into a study curve file."""
+    from agents.train import read_curve
+
+    points = [
+        {
+            "level": int(row["level"]),
+            "x": int(row["timesteps"]) + args.x_offset,
+            "x_label": args.x_label,
+            "win_rate": row["win_rate"],
+            "mean_score": row["mean_score"],
+            "games": int(row["games"]),
+        }
+        for row in read_curve(args.train_curve)
+    ]
+    write_curve(args.out, points)
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m agents.imitation_study", description=__doc__)
     steps = parser.add_subparsers(dest="step", required=True)
@@ -143,6 +196,7 @@ def main(argv: list[str] | None = None) -> int:
     ev.add_argument("--title", help="row title in the README table")
     ev.add_argument("--note", help="what the row is (shown under the table)")
     ev.add_argument("--data", type=Path, nargs="*", default=[], help="teacher games files")
+    ev.add_argument("--timing", type=Path, help="timed games for a cache without times")
     ev.add_argument(
         "--collect-share",
         type=float,
@@ -150,6 +204,9 @@ def main(argv: list[str] | None = None) -> int:
         help="share of those games' CPU the recipe used (e.g. a subset)",
     )
     ev.add_argument("--fits", default="", help="fit log path; {level} is replaced")
+    ev.add_argument(
+        "--fit-share", type=float, default=1.0, help="share of the fit charged to each level"
+    )
     ev.add_argument("--timed", type=Path, help="log of `timed` steps")
     ev.add_argument("--results", type=Path, default=RESULTS, help=f"directory (default {RESULTS})")
     ev.set_defaults(run=evaluate_command)
@@ -158,6 +215,16 @@ def main(argv: list[str] | None = None) -> int:
     timed.add_argument("--levels", required=True, help="levels the step serves")
     timed.add_argument("command", nargs=argparse.REMAINDER)
     timed.set_defaults(run=timed_command)
+    curve = steps.add_parser("curve", help="a friday train curve.csv -> a study curve file")
+    curve.add_argument("train_curve", type=Path)
+    curve.add_argument("out", type=Path)
+    curve.add_argument("--x-label", default="PPO timesteps")
+    curve.add_argument("--x-offset", type=int, default=0)
+    curve.set_defaults(run=curve_command)
+    same = steps.add_parser("same-games", help="check a cache against the collector's games")
+    same.add_argument("games", type=Path, help="games from `friday imitate collect`")
+    same.add_argument("cache", type=Path, help="games file used as its cache")
+    same.set_defaults(run=same_games_command)
     rep = steps.add_parser("report", help="render the README table and curves")
     rep.add_argument("--readme", type=Path, default=Path("README.md"))
     rep.set_defaults(run=_report)

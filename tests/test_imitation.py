@@ -172,3 +172,41 @@ def test_value_shaping_telescopes_to_win_loss_minus_the_start_potential(seed):
         _, reward, done, _, info = env.step(action)
         total += reward
     assert total == pytest.approx((1 if info["is_success"] else -1) - start)
+
+
+# ------------------------------------------------------------------ the study
+
+
+def test_study_evaluates_times_and_renders_paired_rows(pipeline, tmp_path):
+    from agents.imitation_report import START, render
+    from agents.imitation_study import main as study
+
+    results = tmp_path / "results"
+    timed = tmp_path / "timed.jsonl"
+    assert study(["timed", "--levels", "1 2", str(timed), "--", "true"]) == 0
+    assert json.loads(timed.read_text())["levels"] == [1, 2]
+    common = ["--levels", "1", "--games", "3", "--workers", "1", "--results", str(results)]
+    assert study(["evaluate", "heuristic", "--agent", "heuristic", *common]) == 0
+    policy = f"ppo:model={pipeline / 'policy.zip'}"
+    data = ["--data", str(pipeline / "games.jsonl"), "--timed", str(timed)]
+    assert study(["evaluate", "bc", "--agent", policy, *common, *data, "--note", "tiny"]) == 0
+    row = json.loads((results / "bc.json").read_text())["levels"]["1"]
+    assert len(row["wins"]) == 3 and set(row["cpu_seconds"]) == {"collect", "fit", "train"}
+    readme = tmp_path / "README.md"
+    readme.write_text("# title\n")
+    render(results, readme)
+    text = readme.read_text()
+    assert START in text and "| bc | 1 | 3 |" in text and "(3 deals)" in text
+    render(results, readme)
+    assert readme.read_text() == text  # rendering twice changes nothing
+
+
+def test_same_games_finds_a_cache_that_differs(pipeline, tmp_path):
+    from agents.imitation_study import main as study
+
+    games = pipeline / "games.jsonl"
+    assert study(["same-games", str(games), str(games)]) == 0
+    lines = read_games(games)
+    lines[0]["actions"] = lines[0]["actions"][:-1]
+    (tmp_path / "cache.jsonl").write_text("".join(json.dumps(g) + "\n" for g in lines))
+    assert study(["same-games", str(games), str(tmp_path / "cache.jsonl")]) == 1

@@ -1,0 +1,148 @@
+"""Render the learned-agent study (``experiments/results/imitation/*.json``) into the README.
+
+Everything in the section comes from the result files written by
+``python -m agents.imitation_study evaluate``: win rates with 95 % Wilson intervals, the
+paired difference to the heuristic on the same deals (95 % bootstrap interval), the recipe's
+CPU minutes per level, and the learning curves drawn from ``curves/*.csv``.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+from pathlib import Path
+from typing import Any
+
+from agents.stats import paired_difference_interval, wilson_interval
+
+START, END = "<!-- section:learned -->", "<!-- /section:learned -->"
+BASELINE = "heuristic"
+COMMAND = "python -m agents.imitation_study report"
+
+
+def load_rows(results: Path) -> list[dict[str, Any]]:
+    """Every result file, in the order their ``order`` field (then name) gives."""
+    rows = [json.loads(p.read_text()) for p in sorted(results.glob("*.json"))]
+    return sorted(rows, key=lambda r: (r.get("order", 50), r["name"]))
+
+
+def _wins(cell: dict[str, Any]) -> list[int]:
+    return [int(c) for c in cell["wins"]]
+
+
+def _cells(row: dict, level: str, base: dict | None) -> list[str]:
+    cell = row["levels"][level]
+    wins = _wins(cell)
+    low, high = wilson_interval(sum(wins), len(wins))
+    rate = f"{sum(wins) / len(wins):.1%} [{low:.1%}, {high:.1%}]"
+    paired = "—"
+    if base is not None and row["name"] != BASELINE and level in base["levels"]:
+        reference = _wins(base["levels"][level])
+        n = min(len(reference), len(wins))
+        mean, lo, hi = paired_difference_interval(reference[:n], wins[:n])
+        paired = f"{mean * 100:+.1f} pts [{lo * 100:+.1f}, {hi * 100:+.1f}] ({n} deals)"
+    cost = cell.get("cpu_seconds", {})
+    minutes = sum(cost.values()) / 60
+    parts = "+".join(f"{v / 60:.1f}" for k, v in cost.items() if v) or "0"
+    return [
+        row["title"],
+        level,
+        str(len(wins)),
+        rate,
+        f"{cell['mean_score']:.1f}",
+        paired,
+        f"{minutes:.1f} ({parts})",
+    ]
+
+
+def table(rows: list[dict[str, Any]]) -> str:
+    base = next((r for r in rows if r["name"] == BASELINE), None)
+    head = [
+        "| recipe | level | deals | win rate [95% CI] | mean score | vs heuristic, paired "
+        "[95% CI] | CPU min per level (collect+fit+train) |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    lines = [
+        "| " + " | ".join(_cells(row, level, base)) + " |"
+        for row in rows
+        for level in sorted(row["levels"])
+    ]
+    return "\n".join(head + lines)
+
+
+def notes(rows: list[dict[str, Any]]) -> str:
+    return "\n".join(f"- **{r['title']}**: {r['note']}" for r in rows if r.get("note"))
+
+
+def plot_curves(results: Path, png: Path) -> list[Path]:
+    """One panel per level: held-out win rate of each curve file against its x column."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    files = sorted((results / "curves").glob("*.csv"))
+    if not files:
+        return []
+    figure, axes = plt.subplots(1, 4, figsize=(15, 3.6), sharey=True)
+    for file in files:
+        with file.open(newline="") as handle:
+            points = list(csv.DictReader(handle))
+        for level in range(1, 5):
+            mine = [p for p in points if int(p["level"]) == level]
+            if mine:
+                axis = axes[level - 1]
+                axis.plot(
+                    [float(p["x"]) for p in mine],
+                    [float(p["win_rate"]) for p in mine],
+                    marker="o",
+                    label=file.stem,
+                )
+                axis.set_xlabel(mine[0]["x_label"])
+    for level, axis in enumerate(axes, 1):
+        axis.set_title(f"level {level}: held-out win rate")
+        axis.grid(alpha=0.3)
+    axes[0].legend(fontsize=7)
+    figure.tight_layout()
+    figure.savefig(png, dpi=90)
+    plt.close(figure)
+    return files
+
+
+def section(results: Path) -> str:
+    rows = load_rows(results)
+    curves = plot_curves(results, results / "curves.png")
+    text = [
+        "## Learned agents: what makes Friday learnable",
+        "",
+        f"Rendered by `{COMMAND}` from `experiments/results/imitation/*.json` (written by "
+        "`python -m agents.imitation_study evaluate`; recipes in `experiments/imitation/`). "
+        "Win rates over the first evaluation deals of each level with 95% Wilson intervals; "
+        "*vs heuristic* is the paired difference in win rate on the same deals (95% bootstrap "
+        "interval); CPU minutes are measured per level: teacher games (summed per-game CPU "
+        "times), fitting and PPO training.",
+        "",
+        table(rows),
+        "",
+        notes(rows),
+    ]
+    if curves:
+        names = ", ".join(f"`{p.name}`" for p in curves)
+        text += [
+            "",
+            f"![learning curves](experiments/results/imitation/curves.png)",
+            "",
+            f"Curves: {names} (held-out deals, never the reported ones).",
+        ]
+    return "\n".join(text) + "\n"
+
+
+def render(results: Path, readme: Path) -> None:
+    """Rewrite the README's learned-agent section (appended if the markers are missing)."""
+    body = section(results)
+    text = readme.read_text()
+    if START not in text:
+        text = text.rstrip("\n") + f"\n\n{START}\n{END}\n"
+    head, rest = text.split(START, 1)
+    tail = rest.split(END, 1)[1]
+    readme.write_text(f"{head}{START}\n{body}{END}{tail}")
