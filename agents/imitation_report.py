@@ -130,7 +130,7 @@ def section(results: Path) -> str:
         names = ", ".join(f"`{p.name}`" for p in curves)
         text += [
             "",
-            f"![learning curves](experiments/results/imitation/curves.png)",
+            "![learning curves](experiments/results/imitation/curves.png)",
             "",
             f"Curves: {names} (held-out deals, never the reported ones).",
         ]
