@@ -67,7 +67,7 @@ def _add_games(parser: argparse.ArgumentParser) -> None:
 
 def _add_fit(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--levels", default="1", help="levels of the dataset to fit on")
-    parser.add_argument("--level", type=int, help="(dagger) the level the student plays")
+    parser.add_argument("--level", type=int, help="one level (instead of --levels)")
     parser.add_argument("--out", type=Path, required=True, help="policy file to write")
     parser.add_argument("--config", help="friday train config (net, PPO settings kept for --init)")
     parser.add_argument("--net-arch", default="256,256", help="hidden layers (default 256,256)")

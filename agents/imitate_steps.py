@@ -112,17 +112,18 @@ def dagger_step(args: argparse.Namespace) -> int:
     from agents.imitation import dagger_game
     from agents.ppo import PPOAgent
 
-    level = args.level or parse_levels(args.levels)[0]
+    levels = (args.level,) if args.level else parse_levels(args.levels)
     make_agent(args.teacher)
     PPOAgent(model=str(args.student))  # a bad checkpoint fails before any game
     if not 0 < args.label_share <= 1:
         raise ValueError(f"--label-share must be in (0, 1], got {args.label_share}")
-    done = {g["index"] for g in read_games(args.games_file, missing_ok=True) if g["level"] == level}
+    done = {(g["level"], g["index"]) for g in read_games(args.games_file, missing_ok=True)}
     first = args.first_index
     jobs = [
         (str(args.student), args.teacher, level, i, args.label_share)
         for i in range(first, first + args.games)
-        if i not in done
+        for level in levels
+        if (level, i) not in done
     ]
     args.games_file.parent.mkdir(parents=True, exist_ok=True)
     with args.games_file.open("a") as handle, _bar(len(jobs), args.no_progress) as bar:
@@ -132,7 +133,7 @@ def dagger_step(args: argparse.Namespace) -> int:
     games = [g for p in [*args.data, args.games_file] for g in read_games(p)]
     if args.init is None:
         args.init = args.student
-    fit_into_policy(args, encode_games(games, "flat", [level]), (level,))
+    fit_into_policy(args, encode_games(games, "flat", levels), levels)
     return 0
 
 

@@ -70,6 +70,31 @@ def table(rows: list[dict[str, Any]]) -> str:
     return "\n".join(head + lines)
 
 
+def _paired(first: dict, second: dict, level: str) -> str:
+    a, b = _wins(first["levels"][level]), _wins(second["levels"][level])
+    n = min(len(a), len(b))
+    mean, low, high = paired_difference_interval(a[:n], b[:n])
+    return f"L{level} {mean * 100:+.1f} pts [{low * 100:+.1f}, {high * 100:+.1f}]"
+
+
+def findings(rows: list[dict[str, Any]], path: Path) -> str:
+    """The comparisons listed in ``comparisons.json`` (``[[first, second, question], ...]``):
+    the paired win-rate difference second - first on the levels both rows measured."""
+    if not path.exists():
+        return ""
+    by_name = {row["name"]: row for row in rows}
+    lines = []
+    for first, second, question in json.loads(path.read_text()):
+        if first not in by_name or second not in by_name:
+            continue
+        levels = sorted(set(by_name[first]["levels"]) & set(by_name[second]["levels"]))
+        diffs = "; ".join(_paired(by_name[first], by_name[second], lv) for lv in levels)
+        lines.append(
+            f"- {question} ({by_name[second]['title']} minus {by_name[first]['title']}): {diffs}"
+        )
+    return "\n".join(lines)
+
+
 def notes(rows: list[dict[str, Any]]) -> str:
     return "\n".join(f"- **{r['title']}**: {r['note']}" for r in rows if r.get("note"))
 
@@ -126,6 +151,15 @@ def section(results: Path) -> str:
         "",
         notes(rows),
     ]
+    found = findings(rows, results / "comparisons.json")
+    if found:
+        text += [
+            "",
+            "What mattered: paired win-rate differences on the same deals (95% bootstrap "
+            "intervals; rows with fewer deals are compared on the deals both played).",
+            "",
+            found,
+        ]
     if curves:
         names = ", ".join(f"`{p.name}`" for p in curves)
         text += [

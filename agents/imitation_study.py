@@ -50,9 +50,11 @@ def _play(job: tuple[str, int, int]) -> tuple[int, int, float]:
     return int(outcome.won), outcome.score, time.process_time() - started
 
 
-def evaluate(spec: str, level: int, games: int, workers: int) -> dict[str, Any]:
-    """Win/loss and score of ``spec`` on the first ``games`` evaluation deals of ``level``."""
-    rows = list(parallel_map(_play, [(spec, level, i) for i in range(games)], workers))
+def evaluate(spec: str, level: int, games: int, workers: int, first: int = 0) -> dict[str, Any]:
+    """Win/loss and score of ``spec`` on ``games`` evaluation deals of ``level`` from deal
+    ``first`` on."""
+    jobs = [(spec, level, first + i) for i in range(games)]
+    rows = list(parallel_map(_play, jobs, workers))
     wins, scores, seconds = zip(*rows, strict=True)
     return {
         "agent": spec,
@@ -91,11 +93,15 @@ def same_games_command(args: argparse.Namespace) -> int:
     return 1 if differ or not shared else 0
 
 
-def fit_seconds(template: str, level: int) -> float:
-    if not template:
-        return 0.0
-    path = Path(template.format(level=level))
-    return float(json.loads(path.read_text())["cpu_seconds"]) if path.exists() else 0.0
+def fit_seconds(templates: list[str], level: int) -> float:
+    """CPU seconds of the fits whose logs ``templates`` name (``{level}`` replaced)."""
+    total = 0.0
+    for template in templates:
+        path = Path(template.format(level=level))
+        if not path.exists():
+            raise ValueError(f"fit log {str(path)!r} does not exist")
+        total += float(json.loads(path.read_text())["cpu_seconds"])
+    return total
 
 
 def timed_seconds(log: Path, level: int) -> float:
@@ -111,8 +117,33 @@ def timed_seconds(log: Path, level: int) -> float:
     return total
 
 
+def _levels(text: str) -> list[int]:
+    return [int(x) for x in text.replace(",", " ").split()]
+
+
+def curve_point_command(args: argparse.Namespace) -> int:
+    """Append one point per level to a curve file: held-out deals (from index 500,000 of the
+    evaluation range, never the reported ones)."""
+    from agents.train_env import CURVE_DEAL_OFFSET
+
+    rows = []
+    if args.out.exists():
+        with args.out.open(newline="") as handle:
+            rows = [r for r in csv.DictReader(handle) if float(r["x"]) != args.x]
+    for level in _levels(args.levels):
+        result = evaluate(
+            args.agent.format(level=level), level, args.games, args.workers, CURVE_DEAL_OFFSET
+        )
+        point = {"level": level, "x": args.x, "x_label": args.x_label, "games": args.games}
+        point.update(win_rate=result["win_rate"], mean_score=result["mean_score"])
+        print(point)
+        rows.append(point)
+    write_curve(args.out, sorted(rows, key=lambda r: (int(r["level"]), float(r["x"]))))
+    return 0
+
+
 def evaluate_command(args: argparse.Namespace) -> int:
-    levels = [int(x) for x in args.levels.replace(",", " ").split()]
+    levels = _levels(args.levels)
     out = args.results / f"{args.name}.json"
     record = json.loads(out.read_text()) if out.exists() else {"name": args.name, "levels": {}}
     record.update(title=args.title or record.get("title", args.name), note=args.note or "")
@@ -203,7 +234,7 @@ def main(argv: list[str] | None = None) -> int:
         default=1.0,
         help="share of those games' CPU the recipe used (e.g. a subset)",
     )
-    ev.add_argument("--fits", default="", help="fit log path; {level} is replaced")
+    ev.add_argument("--fits", nargs="*", default=[], help="fit logs; {level} is replaced")
     ev.add_argument(
         "--fit-share", type=float, default=1.0, help="share of the fit charged to each level"
     )
@@ -215,6 +246,15 @@ def main(argv: list[str] | None = None) -> int:
     timed.add_argument("--levels", required=True, help="levels the step serves")
     timed.add_argument("command", nargs=argparse.REMAINDER)
     timed.set_defaults(run=timed_command)
+    point = steps.add_parser("curve-point", help="held-out win rate of a policy as a curve point")
+    point.add_argument("out", type=Path, help="curve file (csv)")
+    point.add_argument("--agent", required=True, help="agent spec; {level} is replaced")
+    point.add_argument("--x", type=float, required=True)
+    point.add_argument("--x-label", required=True)
+    point.add_argument("--levels", default="1 2 3 4")
+    point.add_argument("--games", type=int, default=200)
+    point.add_argument("--workers", type=int, default=2)
+    point.set_defaults(run=curve_point_command)
     curve = steps.add_parser("curve", help="a friday train curve.csv -> a study curve file")
     curve.add_argument("train_curve", type=Path)
     curve.add_argument("out", type=Path)

@@ -39,5 +39,6 @@ friday imitate fit --dataset data/search32-used.npz --levels 1-4 --init runs/bc-
 python -m agents.imitation_study evaluate "${NAME}" \
   --title "imitation of search (heuristic-pretrained, soft targets)" \
   --note "${GAMES} search games per level (32 sims), soft targets tau=${TAU}, ${EPOCHS} epochs from the heuristic imitation; one network for all levels" \
-  --agent "ppo:model=runs/${NAME}/policy.zip" --data data/search32-used.jsonl \
-  --timing data/search32-timing.jsonl --fits "runs/${NAME}/policy.fit.json" --fit-share 0.25
+  --agent "ppo:model=runs/${NAME}/policy.zip" \
+  --data data/heuristic-1000.jsonl data/search32-used.jsonl --timing data/search32-timing.jsonl \
+  --fits runs/bc-heuristic/policy.fit.json "runs/${NAME}/policy.fit.json" --fit-share 0.25
