@@ -252,6 +252,8 @@ def _callbacks(config: TrainConfig, level: int, out: Path, curve: Path) -> list[
             self.evaluate_now()
 
     callbacks: list[Any] = []
+    if config.vf_warmup:
+        callbacks.append(_value_warmup(config.vf_warmup))
     if config.eval_freq:
         callbacks.append(
             HeldOutEval(
@@ -276,6 +278,35 @@ def _callbacks(config: TrainConfig, level: int, out: Path, curve: Path) -> list[
     if config.progress_bar:
         callbacks.append(_progress_bar(config.total_timesteps))
     return callbacks
+
+
+def _value_warmup(timesteps: int) -> Any:
+    """Freeze the actor (policy layers and action head) for the first ``timesteps``: PPO's
+    updates then fit only the critic, so a policy from imitation is not pushed around by
+    advantages computed with a value function that has not yet seen its own games."""
+    from stable_baselines3.common.callbacks import BaseCallback
+
+    class ValueWarmup(BaseCallback):
+        def _actor(self) -> list[Any]:
+            policy = self.model.policy
+            return [*policy.mlp_extractor.policy_net.parameters(), *policy.action_net.parameters()]
+
+        def _set(self, trainable: bool) -> None:
+            for parameter in self._actor():
+                parameter.requires_grad_(trainable)
+
+        def _on_training_start(self) -> None:
+            self._set(self.model.num_timesteps >= timesteps)
+
+        def _on_step(self) -> bool:
+            if self.model.num_timesteps >= timesteps:
+                self._set(True)
+            return True
+
+        def _on_training_end(self) -> None:
+            self._set(True)
+
+    return ValueWarmup()
 
 
 def _progress_bar(total: int) -> Any:

@@ -73,6 +73,11 @@ class TrainConfig:
     ent_coef: float = _help("entropy bonus coefficient", 0.01)
     vf_coef: float = _help("value loss coefficient", 0.5)
     max_grad_norm: float = _help("gradient clipping norm", 0.5)
+    vf_warmup: int = _help(
+        "timesteps at the start during which only the value head learns (the policy is "
+        "frozen): for fine-tuning a policy from --init",
+        0,
+    )
     net_arch: str = _help("hidden layer sizes of the policy and value nets, e.g. 64,64", "64,64")
     eval_freq: int = _help(
         "evaluate on held-out deals every this many timesteps (0 = never)", 20_000
@@ -140,7 +145,7 @@ class TrainConfig:
         for name in positive:
             if getattr(self, name) <= 0:
                 raise TrainConfigError(f"{name} must be positive, got {getattr(self, name)}")
-        for name in ("eval_freq", "eval_games", "checkpoint_freq", "seed"):
+        for name in ("eval_freq", "eval_games", "checkpoint_freq", "seed", "vf_warmup"):
             if getattr(self, name) < 0:
                 raise TrainConfigError(f"{name} must not be negative, got {getattr(self, name)}")
         if self.eval_freq and not self.eval_games:

@@ -210,3 +210,18 @@ def test_same_games_finds_a_cache_that_differs(pipeline, tmp_path):
     lines[0]["actions"] = lines[0]["actions"][:-1]
     (tmp_path / "cache.jsonl").write_text("".join(json.dumps(g) + "\n" for g in lines))
     assert study(["same-games", str(games), str(tmp_path / "cache.jsonl")]) == 1
+
+
+def test_value_warmup_trains_the_critic_and_keeps_the_imitated_actor(pipeline, tmp_path):
+    flags = ["train", "--init", str(pipeline / "policy.zip"), "--net-arch", "16"]
+    flags += ["--total-timesteps", "128", "--n-envs", "2", "--n-steps", "64", "--vf-warmup", "1000"]
+    flags += ["--batch-size", "64", "--n-epochs", "1", "--eval-freq", "0"]
+    flags += ["--progress-bar", "false", "--out-dir", str(tmp_path / "run")]
+    assert main(flags) == 0
+    before = load_model(pipeline / "policy.zip").policy.state_dict()
+    after = load_model(tmp_path / "run" / "policy.zip").policy.state_dict()
+    actor = [k for k in before if k.startswith(("mlp_extractor.policy_net", "action_net"))]
+    critic = [k for k in before if k.startswith(("mlp_extractor.value_net", "value_net"))]
+    assert actor and critic
+    assert all(np.array_equal(before[k].numpy(), after[k].numpy()) for k in actor)
+    assert not all(np.array_equal(before[k].numpy(), after[k].numpy()) for k in critic)

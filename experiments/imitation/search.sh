@@ -37,7 +37,7 @@ friday imitate encode data/search32-used.jsonl --out data/search32-used.npz
 friday imitate fit --dataset data/search32-used.npz --levels 1-4 --init runs/bc-heuristic/policy.zip \
   --soft-tau "${TAU}" --epochs "${EPOCHS}" --lr 5e-4 --out "runs/${NAME}/policy.zip"
 python -m agents.imitation_study evaluate "${NAME}" \
-  --title "imitation of search (heuristic-pretrained, soft targets)" \
+  --title "${TITLE:-imitation of search, ${GAMES} games per level}" \
   --note "${GAMES} search games per level (32 sims), soft targets tau=${TAU}, ${EPOCHS} epochs from the heuristic imitation; one network for all levels" \
   --agent "ppo:model=runs/${NAME}/policy.zip" \
   --data data/heuristic-1000.jsonl data/search32-used.jsonl --timing data/search32-timing.jsonl \
