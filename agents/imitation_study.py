@@ -148,12 +148,21 @@ def evaluate_command(args: argparse.Namespace) -> int:
     record = json.loads(out.read_text()) if out.exists() else {"name": args.name, "levels": {}}
     record.update(title=args.title or record.get("title", args.name), note=args.note or "")
     for level in levels:
-        result = evaluate(args.agent.format(level=level), level, args.games, args.workers)
+        spec = args.agent.format(level=level)
+        stored = record["levels"].get(str(level))
+        if args.costs_only and stored and stored["agent"] == spec:
+            result = stored  # the games are already measured: only the costs change
+        else:
+            result = evaluate(spec, level, args.games, args.workers)
         cost = {
             "collect": collect_seconds(args.data, level, args.timing) * args.collect_share,
             "fit": fit_seconds(args.fits, level) * args.fit_share,
             "train": timed_seconds(args.timed, level),
         }
+        if args.base:
+            base = json.loads((args.results / f"{args.base}.json").read_text())
+            for key, value in base["levels"][str(level)]["cpu_seconds"].items():
+                cost[key] += value
         result["cpu_seconds"] = {k: round(v, 1) for k, v in cost.items()}
         record["levels"][str(level)] = result
         minutes = sum(cost.values()) / 60
@@ -239,6 +248,10 @@ def main(argv: list[str] | None = None) -> int:
         "--fit-share", type=float, default=1.0, help="share of the fit charged to each level"
     )
     ev.add_argument("--timed", type=Path, help="log of `timed` steps")
+    ev.add_argument("--base", help="a result row whose recipe this one continues (costs added)")
+    ev.add_argument(
+        "--costs-only", action="store_true", help="keep measured games, recompute the costs"
+    )
     ev.add_argument("--results", type=Path, default=RESULTS, help=f"directory (default {RESULTS})")
     ev.set_defaults(run=evaluate_command)
     timed = steps.add_parser("timed", help="run a command, log its CPU seconds")

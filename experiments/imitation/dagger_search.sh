@@ -12,15 +12,16 @@ SHARE="${SHARE:-0.25}"
 EPOCHS="${EPOCHS:-3}"
 TAU="${TAU:-2}"
 BASE="${BASE:-bc-search}"
+BASE_GAMES="${BASE_GAMES:?the games per level of the base search imitation}"
 OUT="${OUT:-dagger-search}"
 friday imitate dagger --student "runs/${BASE}/policy.zip" --teacher search:sims=32 \
   --levels 1-4 --games "${GAMES}" --first-index 600000 --label-share "${SHARE}" --workers 2 \
-  --no-progress --games-file "data/${OUT}.jsonl" --data data/search32-used.jsonl \
+  --no-progress --games-file "data/${OUT}.jsonl" --data "data/search32-first${BASE_GAMES}.jsonl" \
   --soft-tau "${TAU}" --epochs "${EPOCHS}" --lr 3e-4 --out "runs/${OUT}/policy.zip"
 python -m agents.imitation_study evaluate "${OUT}" --title "${TITLE:-imitation of search + DAgger (search teacher)}" \
   --note "${BASE}, then one DAgger round: ${GAMES} student games per level, ${SHARE} of their decisions labelled by search:sims=32, refitted ${EPOCHS} epochs (tau ${TAU}); CPU includes everything before" \
   --agent "ppo:model=runs/${OUT}/policy.zip" \
-  --data data/heuristic-1000.jsonl data/search32-used.jsonl "data/${OUT}.jsonl" \
+  --data data/heuristic-1000.jsonl "data/search32-first${BASE_GAMES}.jsonl" "data/${OUT}.jsonl" \
   --timing data/search32-timing.jsonl \
   --fits runs/bc-heuristic/policy.fit.json "runs/${BASE}/policy.fit.json" "runs/${OUT}/policy.fit.json" \
   --fit-share 0.25
