@@ -1,6 +1,6 @@
 """``friday play``: play Friday in the terminal.
 
-Each decision shows the situation (:func:`friday_env.render.render_text`, open information
+Each decision shows the situation (:func:`friday_env.text.render_text`, open information
 only) and a numbered menu of the legal actions by name; type a number. A decision with one
 legal action is played for you and shown. ``q`` (or the end of input) stops the game.
 ``--save FILE`` writes the game record (finished or not) for ``friday replay FILE``;
@@ -17,7 +17,7 @@ import numpy as np
 
 from friday_env import Game, GameRecord
 from friday_env.errors import FridayError
-from friday_env.render import render_text
+from friday_env.text import render_text
 
 
 class QuitGame(Exception):
@@ -64,7 +64,7 @@ class HumanAgent:
         for number, action in enumerate(legal, 1):
             self.write(f"  {number:>2}. {game.describe(action)}")
         if self.hint:
-            from agents.heuristic import heuristic_action
+            from friday_agents.heuristic.agent import heuristic_action
 
             suggestion = legal.index(heuristic_action(game)) + 1
             self.write(f"  hint: the heuristic would choose {suggestion}")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from friday_env import Game
+from friday_env.testing.policies import random_action
 
 
 class RandomAgent:
@@ -28,5 +29,4 @@ class RandomAgent:
         self.rng = np.random.default_rng(seed)
 
     def act(self, game: Game) -> int:
-        legal = game.legal_actions()
-        return legal[int(self.rng.integers(len(legal)))]
+        return random_action(game, self.rng)

@@ -5,7 +5,7 @@ An agent is named on the command line by a *spec*: its name, optionally followed
 ``ppo:model=runs/ppo.zip``. Values that read as integers or floats become numbers.
 
 To add an agent, add one line to :data:`AGENTS` (``"name": "module:Class"``); the class takes
-its options as keyword arguments and follows :class:`agents.base.Agent`.
+its options as keyword arguments and follows :class:`friday_agents.base.Agent`.
 """
 
 from __future__ import annotations
@@ -14,14 +14,14 @@ import importlib
 import inspect
 from typing import Any
 
-from agents.base import Agent
+from friday_agents.base import Agent
 
 #: name -> "module:Class". The class is imported only when the agent is made.
 AGENTS: dict[str, str] = {
-    "random": "agents.random_agent:RandomAgent",
-    "heuristic": "agents.heuristic:HeuristicAgent",
-    "search": "agents.search:SearchAgent",
-    "ppo": "agents.ppo:PPOAgent",
+    "random": "friday_agents.random_agent:RandomAgent",
+    "heuristic": "friday_agents.heuristic.agent:HeuristicAgent",
+    "search": "friday_agents.search.agent:SearchAgent",
+    "ppo": "friday_agents.ppo.agent:PPOAgent",
 }
 
 

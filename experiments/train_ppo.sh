@@ -10,7 +10,7 @@
 #
 # Writes, per level L:
 #   runs/ppo-levelL/                        the run (checkpoints, config.json, curve.csv/png)
-#   agents/checkpoints/ppo-levelL.zip       the policy `friday eval --agents ppo` plays
+#   agents/ppo/checkpoints/ppo-levelL.zip       the policy `friday eval --agents ppo` plays
 #   experiments/results/ppo-levelL-curve.{csv,png}  the learning curve (held-out deals)
 # and then results/ppo-recipe/ (results.md, results.csv, plots): a quick `friday eval`.
 #
@@ -30,7 +30,7 @@ for level in "${LEVELS[@]}"; do
   echo "== level ${level}: ${STEPS} timesteps ($(date -u +%H:%M:%S))"
   friday train --config experiments/ppo.toml --level "${level}" \
     --total-timesteps "${STEPS}" --out-dir "runs/ppo-level${level}"
-  cp "runs/ppo-level${level}/policy.zip" "agents/checkpoints/ppo-level${level}.zip"
+  cp "runs/ppo-level${level}/policy.zip" "agents/ppo/checkpoints/ppo-level${level}.zip"
   cp "runs/ppo-level${level}/curve.csv" "experiments/results/ppo-level${level}-curve.csv"
   cp "runs/ppo-level${level}/curve.png" "experiments/results/ppo-level${level}-curve.png"
 done

@@ -1,12 +1,18 @@
 """friday-env: the rules of *Friday* as a seeded engine, and a Gymnasium environment on top.
 
-The engine (``Game``, ``scenario``, ``GameRecord``) imports no gymnasium, torch or rendering
-library; see ``README.md`` for the API and the card keys.
+The engine (``Game``, ``scenario``, ``GameRecord``, ``public_view``) needs numpy alone:
+``import friday_env`` loads it and nothing of gymnasium. The env and the encoders load on
+first use (``friday_env.FridayEnv``, ``friday_env.FlatEncoder``); ``Friday-v0`` is registered
+with Gymnasium when gymnasium is installed. See ``README.md`` for the API and the card keys.
 """
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
 
 from friday_env.actions import NUM_ACTIONS, Phase, action_name
 from friday_env.engine import Game
-from friday_env.env import FridayEnv
 from friday_env.errors import (
     EnvOptionError,
     FridayError,
@@ -16,16 +22,39 @@ from friday_env.errors import (
     ScenarioError,
 )
 from friday_env.information import determinized, public_view
-from friday_env.observation import DictEncoder, FlatEncoder, FlatMaskEncoder
 from friday_env.record import GameRecord, replay
 from friday_env.scenario import scenario
 
+if TYPE_CHECKING:
+    from friday_env.env import FridayEnv
+    from friday_env.observation import DictEncoder, FlatEncoder, FlatMaskEncoder
+
 __version__ = "0.1.0"
+
+#: Names that need gymnasium, loaded on first access (PEP 562): name -> module.
+_LAZY = {
+    "FridayEnv": "friday_env.env",
+    "DictEncoder": "friday_env.observation",
+    "FlatEncoder": "friday_env.observation",
+    "FlatMaskEncoder": "friday_env.observation",
+}
+
+
+def __getattr__(name: str) -> Any:
+    if name in _LAZY:
+        value = getattr(importlib.import_module(_LAZY[name]), name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module 'friday_env' has no attribute {name!r}")
 
 
 def _register_envs() -> None:
-    """Register ``Friday-v0`` with Gymnasium (once, so re-imports do not warn)."""
-    from gymnasium.envs.registration import register, registry
+    """Register ``Friday-v0`` with Gymnasium (once, so re-imports do not warn), if gymnasium
+    is installed; its registry stores the entry point as a string, so nothing loads yet."""
+    try:
+        from gymnasium.envs.registration import register, registry
+    except ImportError:  # the engine works without gymnasium
+        return
 
     if "Friday-v0" not in registry:
         register(id="Friday-v0", entry_point="friday_env.env:FridayEnv")

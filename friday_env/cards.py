@@ -249,6 +249,8 @@ FREE: tuple[int, ...] = tuple(CARD_TYPES[t].free for t in CARD_TYPE)
 HAZARD_VALUES: tuple[tuple[int, ...], ...] = tuple(CARD_TYPES[t].hazard_values for t in CARD_TYPE)
 SPECIAL: tuple[PirateSpecial, ...] = tuple(CARD_TYPES[t].special for t in CARD_TYPE)
 IS_AGING: tuple[bool, ...] = tuple(k == Kind.AGING for k in KIND)
+#: Aging cards of the difficult part of the aging stack (below the normal ones, R24).
+DIFFICULT: tuple[bool, ...] = tuple(CARD_TYPES[t].difficult for t in CARD_TYPE)
 KEY: tuple[str, ...] = tuple(CARD_TYPES[t].key for t in CARD_TYPE)
 
 

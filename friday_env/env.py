@@ -14,11 +14,12 @@ import numpy as np
 from gymnasium import spaces
 from gymnasium.error import ResetNeeded
 
-from friday_env.actions import ACTION_NAMES, NUM_ACTIONS
+from friday_env.actions import ACTION_NAMES, NUM_ACTIONS, action_mask
 from friday_env.engine import Game
 from friday_env.errors import EnvOptionError, IllegalActionError, check_level
-from friday_env.observation import ENCODERS, action_mask, make_encoder
+from friday_env.observation import encoder_names, make_encoder
 from friday_env.scenario import scenario
+from friday_env.text import render_text
 
 #: Reward modes: ``"win_loss"`` gives +1/-1 at the end, ``"score"`` the final score (R25)
 #: divided by :data:`SCORE_SCALE`.
@@ -107,7 +108,8 @@ class FridayEnv(gym.Env[Any, np.int64]):
     - ``"dict"``: a ``Dict`` of integer arrays: scalars, counts per card type for every pile,
       the table as slot arrays (card, side, used, face down, doubled, value), the hazard or
       pirate, the pending decision and its context, the known top of the stack;
-    - ``"flat_mask"``: ``Dict(observation=flat, action_mask=int8 mask)`` (PettingZoo style).
+    - ``"flat_mask"``: ``Dict(observation=flat, action_mask=int8 mask)`` (PettingZoo style);
+    - any encoder registered with :func:`friday_env.observation.register_encoder`.
 
     The encoders work without an env: ``FlatEncoder().encode(game)``.
 
@@ -141,7 +143,8 @@ class FridayEnv(gym.Env[Any, np.int64]):
     ```
 
     - ``level``: 1-4 (R24).
-    - ``observation``: ``"flat"``, ``"dict"`` or ``"flat_mask"``.
+    - ``observation``: ``"flat"``, ``"dict"``, ``"flat_mask"`` or another registered encoder
+      (``friday_env.observation.encoder_names()``).
     - ``reward``: ``"win_loss"`` or ``"score"``.
     - ``illegal_action``: ``"raise"`` (default) raises the engine's ``IllegalActionError``
       and leaves the game untouched; ``"loss"`` ends the episode as a loss instead (reward
@@ -169,7 +172,7 @@ class FridayEnv(gym.Env[Any, np.int64]):
         render_mode: str | None = None,
     ) -> None:
         self.level = check_level(level)
-        self.observation_name = _choice("observation encoder", observation, tuple(ENCODERS))
+        self.observation_name = _choice("observation encoder", observation, encoder_names())
         self.reward_mode = _choice("reward mode", reward, REWARD_MODES)
         self.illegal_action = _choice("illegal_action mode", illegal_action, ILLEGAL_ACTION_MODES)
         if render_mode is not None:
@@ -256,13 +259,13 @@ class FridayEnv(gym.Env[Any, np.int64]):
         if self.render_mode is None:
             gym.logger.warn("render() called without a render_mode; pass one to make()")
             return None
-        from friday_env import render as drawing
-
         game = self._require_game()
         legal = [] if self._over else game.legal_actions()
         if self.render_mode == "rgb_array":
-            return drawing.render_rgb(game, legal, self._last_action)
-        text = drawing.render_text(game, legal, self._last_action)
+            from friday_env.render import render_rgb  # Pillow, loaded only for pictures
+
+            return render_rgb(game, legal, self._last_action)
+        text = render_text(game, legal, self._last_action)
         if self.render_mode == "human":
             print(text)
             return None

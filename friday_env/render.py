@@ -1,7 +1,7 @@
-"""Pictures of a game: a compact text (``render_mode="ansi"``/``"human"``) and an RGB image of
-the table (``"rgb_array"``), drawn with Pillow.
+"""A picture of a game: an RGB image of the table (``render_mode="rgb_array"``), drawn with
+Pillow; its words come from :mod:`friday_env.text` (which also gives ``"ansi"``).
 
-Both show only open information (R26) and aim at one thing: that a person understands the
+It shows only open information (R26) and aims at one thing: that a person understands the
 situation from one frame — what is fought and its value, the cards on the table with their
 values and flags, Robinson's life, the step, the piles and the pending decision.
 """
@@ -16,131 +16,22 @@ import numpy as np
 
 from friday_env.actions import PHASE_NAMES, Phase
 from friday_env.cards import (
-    ABILITY,
-    ABILITY_NAMES,
     FREE,
     HAZARD_VALUES,
     KEY,
     KIND,
     SPECIAL,
     VALUE,
-    Ability,
     Kind,
     PirateSpecial,
 )
 from friday_env.engine import DOUBLED, DOWN, LEFT, PIRATES, STEP_NAMES, USED, Game
-from friday_env.information import known_top_cards
+from friday_env.text import ability_text, piles_lines
 
 if TYPE_CHECKING:
     from PIL import ImageDraw, ImageFont
 
 WIDTH, HEIGHT = 960, 640
-
-
-# ------------------------------------------------------------------------ words
-
-
-def _flags_text(flags: int) -> str:
-    names = [
-        name for bit, name in ((USED, "used"), (DOWN, "destroyed"), (DOUBLED, "x2")) if flags & bit
-    ]
-    return f" [{', '.join(names)}]" if names else ""
-
-
-def _ability_text(card: int) -> str:
-    return "" if ABILITY[card] == Ability.NONE else ABILITY_NAMES[ABILITY[card]]
-
-
-def hazard_text(game: Game, card: int) -> str:
-    """A hazard or pirate with what beating it takes, e.g. ``raft/food: 1 free, value 0``."""
-    if KIND[card] == Kind.PIRATE:
-        value = game.pirate_value if card == game.hazard else HAZARD_VALUES[card][0]
-        special = "" if SPECIAL[card] == PirateSpecial.NONE else f" ({SPECIAL[card].name.lower()})"
-        return f"{KEY[card]}{special}: {FREE[card]} free, value {value}"
-    step = min(game.step, 2)
-    return f"{KEY[card]}: {FREE[card]} free, value {HAZARD_VALUES[card][step]}"
-
-
-def fight_line(game: Game) -> str:
-    """The fight in one line: what is fought, free draws, totals and the outcome now."""
-    total, value = game.fight_total(), game.fight_value()
-    outcome = "winning" if total >= value else f"losing by {value - total}"
-    free_left = game.free_total - game.free_used
-    name = KEY[game.hazard]
-    step_down = f", step -{game.step_down}" if game.step_down else ""
-    return (
-        f"Fight: {name} value {value}{step_down} | free {free_left} of {game.free_total} left | "
-        f"total {total} ({outcome})"
-    )
-
-
-def table_lines(game: Game) -> list[str]:
-    values = game.card_values()
-    lines = []
-    for slot, (card, flags) in enumerate(zip(game.table, game.flags, strict=True)):
-        side = "free" if flags & LEFT else "paid"
-        ability = _ability_text(card)
-        ability = f"  {ability}" if ability else ""
-        lines.append(
-            f"  #{slot:<2} {side}  {KEY[card]:<24} {values[slot]:>3}{ability}{_flags_text(flags)}"
-        )
-    return lines
-
-
-def _piles_line(game: Game) -> str:
-    top = ", ".join(KEY[c] for c in known_top_cards(game))
-    top = f", top known: {top}" if top else ""
-    unseen = f" ({len(game.unseen)} unseen aging)" if game.unseen else ""
-    return (
-        f"Robinson: stack {len(game.stack)}{unseen}{top} | discard {len(game.discard)} | "
-        f"destroyed {len(game.destroyed)} | aging {len(game.aging)}"
-    )
-
-
-def _hazards_line(game: Game) -> str:
-    pirates = ", ".join(KEY[c] for c in game.pirates) or "none"
-    beaten = f" (beaten: {', '.join(KEY[c] for c in game.beaten)})" if game.beaten else ""
-    return (
-        f"Hazards: stack {len(game.hazard_stack)} | discard {len(game.hazard_discard)} | "
-        f"pirates: {pirates}{beaten}"
-    )
-
-
-def _decision_lines(game: Game, legal: Sequence[int]) -> list[str]:
-    lines = [f"Decision: {PHASE_NAMES[game.phase]}"]
-    if game.offer:
-        lines += [f"  offer {k}: {hazard_text(game, c)}" for k, c in enumerate(game.offer)]
-    if game.phase == Phase.CHOOSE_PIRATE:
-        lines += [f"  pirate {k}: {hazard_text(game, c)}" for k, c in enumerate(game.pirates)]
-    if game.sort_taken:
-        lines.append("  sort hand: " + ", ".join(KEY[c] for c in game.sort_taken))
-    if game.phase == Phase.LOSS_DESTROY:
-        lines.append(f"  destroy budget: {game.budget} life points")
-    lines += [f"  {a:>3}: {game.describe(a)}" for a in legal]
-    return lines
-
-
-def render_text(game: Game, legal: Sequence[int] | None = None, last_action: str = "") -> str:
-    """The situation as a few lines of text (``render_mode="ansi"``)."""
-    legal = game.legal_actions() if legal is None else legal
-    head = (
-        f"Friday level {game.level} | {STEP_NAMES[game.step]} step | life {game.life} "
-        f"(reserve {game.reserve}) | fights {game.fights} | score {game.score()}"
-    )
-    lines = [head, _piles_line(game), _hazards_line(game)]
-    if game.hazard >= 0:
-        lines.append(fight_line(game))
-        lines += table_lines(game)
-    if last_action:
-        lines.append(f"Last: {last_action}")
-    if game.done:
-        lines.append(f"Game over: {'won' if game.won else 'lost'}, score {game.score()}")
-    else:
-        lines += _decision_lines(game, legal)
-    return "\n".join(lines) + "\n"
-
-
-# ------------------------------------------------------------------------ image
 
 _BACKGROUND = (24, 60, 52)
 _HEADER = (14, 34, 30)
@@ -243,7 +134,7 @@ def _hazard_card(canvas: _Canvas, game: Game, card: int, xy: tuple[int, int], si
     if not pirate:  # the knowledge side a win adds to the deck
         canvas.draw.line((x + 8, y + h - 62, x + w - 8, y + h - 62), fill=(150, 150, 150))
         canvas.text((x + 12, y + h - 56), "if beaten, joins the deck:", 12, (90, 90, 90))
-        side = f"value {VALUE[card]}  {_ability_text(card)}"
+        side = f"value {VALUE[card]}  {ability_text(card)}"
         canvas.text((x + 12, y + h - 38), _fit(canvas.draw, side, w - 24, 14), 14, (30, 30, 90))
 
 
@@ -282,7 +173,7 @@ def _table_card(canvas: _Canvas, card: int, flags: int, value: int, slot: int, b
     for line in _wrap(canvas.draw, KEY[card], w - 8, small)[:2]:
         canvas.text((x + 4, line_y), line, small, (20, 20, 20))
         line_y += small + 1
-    ability = _ability_text(card)
+    ability = ability_text(card)
     if ability:
         ability = _fit(canvas.draw, ability, w - 8, small)
         canvas.text((x + 4, y + h - 2 * small - 5), ability, small, (30, 30, 120))
@@ -337,7 +228,7 @@ def _offer(canvas: _Canvas, game: Game) -> None:
 def _bottom(canvas: _Canvas, game: Game, legal: Sequence[int], last_action: str) -> None:
     y = 460
     canvas.draw.rectangle((0, y - 8, WIDTH, HEIGHT), fill=_HEADER)
-    for line in (_piles_line(game), _hazards_line(game)):
+    for line in piles_lines(game):
         canvas.text((16, y), _fit(canvas.draw, line, WIDTH - 32, 14), 14, _DIM)
         y += 20
     if game.sort_taken:

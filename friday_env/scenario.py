@@ -91,7 +91,7 @@ def scenario(
         spec |= {"pirates": [CARD_TYPES[CARD_TYPE[c]].key for c in game.pirates]}
     spec |= {"life": game.life, "known_top": game.known_top}
     game.origin = {"scenario": spec}
-    game._next_turn()
+    game.start_turn()
     return game
 
 
@@ -161,7 +161,7 @@ def _take(free: dict[int, list[int]], pile: str, key: object, level: int) -> int
 
 
 def _random_pirates(game: Game) -> list[int]:
-    return sorted(game._shuffled(PIRATE_IDS)[:2])
+    return sorted(game.shuffled(PIRATE_IDS)[:2])
 
 
 def _check_shape(step: int, game: Game) -> None:

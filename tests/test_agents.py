@@ -7,23 +7,23 @@ import random
 import numpy as np
 import pytest
 
-from agents.base import Agent, outcome_of, play_game
-from agents.heuristic import HeuristicAgent, heuristic_action
-from agents.random_agent import RandomAgent
-from agents.registry import AGENTS, AgentSpecError, agent_class, make_agent, parse_spec
-from agents.search import SearchAgent
-from agents.seeds import (
+from friday_agents.base import Agent, outcome_of, play_game
+from friday_agents.heuristic.agent import HeuristicAgent, heuristic_action
+from friday_agents.random_agent import RandomAgent
+from friday_agents.registry import AGENTS, AgentSpecError, agent_class, make_agent, parse_spec
+from friday_agents.search.agent import SearchAgent
+from friday_agents.search.value import features, load_value_model, state_value
+from friday_agents.search.value_fit import ridge_fit
+from friday_agents.seeds import (
     TRAINING_SEED_LIMIT,
     evaluation_seed,
     evaluation_seeds,
     is_evaluation_seed,
     training_seed,
 )
-from agents.value import features, load_value_model, state_value
-from agents.value_fit import ridge_fit
 from friday_env import Game, determinized
 from friday_env.record import state_digest
-from friday_env.soak import random_deal
+from friday_env.testing.games import random_deal
 
 LEVELS = (1, 2, 3, 4)
 
@@ -154,7 +154,7 @@ def test_search_forced_move_costs_no_simulation(monkeypatch):
     def refuse(*_args):
         raise AssertionError("a forced move must not be simulated")
 
-    monkeypatch.setattr("agents.search.determinized", refuse)
+    monkeypatch.setattr("friday_agents.search.agent.determinized", refuse)
     assert SearchAgent(sims=50).act(game) == game.legal_actions()[0]
 
 

@@ -12,9 +12,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from agents.bench import DEFAULT_OUT, GROUPS, TARGETS, Results, full_budget
-from agents.bench_report import BEGIN, END, markdown_section, rewrite_readme, text_table
-from agents.cli import main
+from friday_agents.bench.report import SECTION, markdown_section, rewrite_readme, text_table
+from friday_agents.bench.suite import DEFAULT_OUT, GROUPS, TARGETS, Results, full_budget
+from friday_agents.cli import main
+from friday_env.docs import markers
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -116,11 +117,12 @@ def test_table_lists_every_measurement_and_target(quick_run):
 def test_from_json_rewrites_a_readme_without_measuring(quick_run, tmp_path, capsys):
     _, out = quick_run
     readme = tmp_path / "README.md"
-    readme.write_text(f"intro\n{BEGIN}\nold\n{END}\nend\n", encoding="utf-8")
+    begin, end = markers(SECTION)
+    readme.write_text(f"intro\n{begin}\nold\n{end}\nend\n", encoding="utf-8")
     assert main(["bench", "--from-json", str(out), "--readme", str(readme)]) == 0
     text = readme.read_text(encoding="utf-8")
     doc = json.loads(out.read_text(encoding="utf-8"))
-    assert text == f"intro\n{BEGIN}\n{markdown_section(doc)}{END}\nend\n"
+    assert text == f"intro\n{begin}\n{markdown_section(doc)}{end}\nend\n"
     assert f"friday bench --quick --out {out}" in text
     assert "performance section rewritten" in capsys.readouterr().out
 
@@ -136,9 +138,11 @@ def test_readme_performance_section_is_the_committed_full_run():
     )
 
 
-def test_rewrite_needs_the_markers():
+def test_rewrite_needs_the_markers(quick_run):
+    _, out = quick_run
+    doc = json.loads(out.read_text(encoding="utf-8"))
     with pytest.raises(ValueError, match="section:performance"):
-        rewrite_readme("no markers here", {"meta": {}, "results": {}, "targets": {}})
+        rewrite_readme("no markers here", doc)
 
 
 def test_missed_targets_are_named_in_the_section():
@@ -197,7 +201,7 @@ def test_trivial_env_has_friday_spaces_and_passes_the_env_checker():
     from gymnasium.utils.env_checker import check_env
 
     import friday_env  # noqa: F401
-    from agents.bench_envs import TrivialMaskedEnv
+    from friday_agents.bench.envs import TrivialMaskedEnv
 
     env, friday = TrivialMaskedEnv(), gym.make("Friday-v0")
     assert env.observation_space == friday.observation_space
@@ -218,7 +222,7 @@ def test_unencoded_env_plays_friday_with_a_constant_observation():
     import gymnasium as gym
 
     import friday_env  # noqa: F401
-    from agents.bench_envs import UnencodedFridayEnv
+    from friday_agents.bench.envs import UnencodedFridayEnv
 
     env, friday = UnencodedFridayEnv(), gym.make("Friday-v0")
     assert env.observation_space == friday.observation_space
@@ -237,7 +241,7 @@ def test_unencoded_env_plays_friday_with_a_constant_observation():
 
 
 def test_a_missed_ppo_ratio_says_what_the_encoder_costs_and_what_is_left():
-    from agents.bench_report import _ppo_budget
+    from friday_agents.bench.report import _ppo_budget
 
     def measured(fps, env_us):
         return {"median": fps, "env_us_per_frame": env_us}

@@ -13,10 +13,10 @@ from pathlib import Path
 
 import pytest
 
-from agents.cli import main
-from agents.evaluate import UsageError, command_line, parse_games, parse_levels
-from agents.report import beats_by, markdown, readme_section
-from agents.runner import EvalConfig
+from friday_agents.cli import main
+from friday_agents.evaluation.evaluate import UsageError, command_line, parse_games, parse_levels
+from friday_agents.evaluation.report import beats_by, markdown, readme_section
+from friday_agents.evaluation.runner import EvalConfig
 from friday_env import GameRecord, replay
 
 REPO = Path(__file__).resolve().parents[1]
@@ -184,12 +184,13 @@ def test_update_readme_replaces_only_the_results_section(tmp_path):
 
 # ------------------------------------------------- the README's results
 
-PUBLISHED = REPO / "agents" / "readme_results.json"
+PUBLISHED = REPO / "experiments" / "results" / "readme_results.json"
 
 
 def test_readme_results_are_rendered_from_the_published_run():
     """The README's table is the Markdown of the committed results.json of the README run,
-    never typed by hand (regenerate: python -m agents.report agents/readme_results.json)."""
+    never typed by hand (regenerate:
+    python -m friday_agents.evaluation.report experiments/results/readme_results.json)."""
     results = json.loads(PUBLISHED.read_text())
     assert results["complete"]
     assert readme_section(REPO / "README.md") == markdown(results)
@@ -212,7 +213,7 @@ def test_published_run_shows_each_agent_beating_the_one_before():
 
 def _start(out: Path, games: int) -> subprocess.Popen:
     command = [
-        sys.executable, "-m", "agents.cli", "eval", "--agents", "heuristic", "--levels", "1",
+        sys.executable, "-m", "friday_agents.cli", "eval", "--agents", "heuristic", "--levels", "1",
         "--games", str(games), "--workers", "2", "--out", str(out), "--no-progress",
     ]  # fmt: skip
     return subprocess.Popen(

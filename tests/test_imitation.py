@@ -9,15 +9,15 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from agents.base import play_game
-from agents.cli import main
-from agents.imitation_data import encode_games, load_dataset, read_games, teacher_game
-from agents.ppo import PPOAgent
-from agents.search import SearchAgent
-from agents.seeds import TRAINING_SEED_LIMIT, training_seed
-from agents.train import CheckpointError, init_weights, load_model
-from agents.train_env import fixed_deals, make_env
-from agents.train_shaping import potential
+from friday_agents.base import play_game
+from friday_agents.cli import main
+from friday_agents.imitation.data import encode_games, load_dataset, read_games, teacher_game
+from friday_agents.ppo import PPOAgent
+from friday_agents.search import SearchAgent
+from friday_agents.seeds import TRAINING_SEED_LIMIT, training_seed
+from friday_agents.training.train import CheckpointError, init_weights, load_model
+from friday_agents.training.envs import fixed_deals, make_env
+from friday_agents.training.shaping import potential
 from friday_env import Game
 
 FIT = ["--epochs", "1", "--net-arch", "16"]
@@ -99,8 +99,8 @@ def test_a_dagger_round_labels_student_states_and_refits(pipeline, tmp_path):
 
 def test_train_init_starts_from_the_imitated_weights(pipeline, tmp_path):
     source = load_model(pipeline / "policy.zip")
-    from agents.imitation import build_model
-    from agents.train_config import TrainConfig
+    from friday_agents.imitation.fit import build_model
+    from friday_agents.training.config import TrainConfig
 
     model = build_model(TrainConfig(net_arch="16", n_envs=1), 1)
     init_weights(model, pipeline / "policy.zip")
@@ -178,8 +178,8 @@ def test_value_shaping_telescopes_to_win_loss_minus_the_start_potential(seed):
 
 
 def test_study_evaluates_times_and_renders_paired_rows(pipeline, tmp_path):
-    from agents.imitation_report import START, render
-    from agents.imitation_study import main as study
+    from friday_agents.imitation.report import START, render
+    from friday_agents.imitation.study import main as study
 
     results = tmp_path / "results"
     timed = tmp_path / "timed.jsonl"
@@ -193,7 +193,7 @@ def test_study_evaluates_times_and_renders_paired_rows(pipeline, tmp_path):
     row = json.loads((results / "bc.json").read_text())["levels"]["1"]
     assert len(row["wins"]) == 3 and set(row["cpu_seconds"]) == {"collect", "fit", "train"}
     readme = tmp_path / "README.md"
-    readme.write_text("# title\n")
+    readme.write_text("# title\n<!-- section:learned -->\n<!-- /section:learned -->\n")
     render(results, readme)
     text = readme.read_text()
     assert START in text and "| bc | 1 | 3 |" in text and "(3 deals)" in text
@@ -202,7 +202,7 @@ def test_study_evaluates_times_and_renders_paired_rows(pipeline, tmp_path):
 
 
 def test_same_games_finds_a_cache_that_differs(pipeline, tmp_path):
-    from agents.imitation_study import main as study
+    from friday_agents.imitation.study import main as study
 
     games = pipeline / "games.jsonl"
     assert study(["same-games", str(games), str(games)]) == 0

@@ -13,12 +13,15 @@ import random
 
 import pytest
 
-from friday_env import GameRecord, replay, soak
+from friday_env import GameRecord, replay
 from friday_env import actions as act
 from friday_env.actions import Phase
 from friday_env.cards import KEY, VERY_STUPID_ID
 from friday_env.engine import Game
-from friday_env.invariants import (
+from friday_env.scenario import scenario
+from friday_env.testing import soak
+from friday_env.testing.games import game_seed, make_game, play_checked
+from friday_env.testing.invariants import (
     InvariantViolation,
     Snapshot,
     check_state,
@@ -26,8 +29,7 @@ from friday_env.invariants import (
     expected_score,
     violations,
 )
-from friday_env.scenario import scenario
-from friday_env.soak import game_seed, make_game, play_checked, random_policy
+from friday_env.testing.policies import random_policy
 
 LEVELS = [1, 2, 3, 4]
 RANDOM_GAMES_PER_LEVEL = 2000  # acceptance: at least 2,000 random legal games per level
@@ -342,16 +344,20 @@ def test_soak_command_stops_at_a_failure_and_saves_a_replayable_report(tmp_path,
 
 
 @pytest.mark.parametrize(
-    ("text", "levels"), [("1-4", [1, 2, 3, 4]), ("2", [2]), ("1,3", [1, 3]), ("2-3,1", [2, 3, 1])]
+    ("text", "levels"), [("1-4", [1, 2, 3, 4]), ("2", [2]), ("1,3", [1, 3]), ("2-3,1", [1, 2, 3])]
 )
 def test_soak_levels_argument(text, levels):
-    assert soak.parse_levels(text) == levels
+    assert soak.levels_argument(text) == levels
 
 
-@pytest.mark.parametrize("text", ["0", "5", "x", "1-5", ""])
-def test_soak_levels_argument_refuses_unknown_levels(text):
-    with pytest.raises(argparse.ArgumentTypeError, match="levels"):
-        soak.parse_levels(text)
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [("0", "unknown level 0"), ("5", "unknown level 5"), ("x", "bad levels 'x'"),
+     ("1-5", "unknown level 5"), ("", "bad levels ''"), ("3-2", "empty level range '3-2'")],
+)  # fmt: skip
+def test_soak_levels_argument_refuses_unknown_levels(text, message):
+    with pytest.raises(argparse.ArgumentTypeError, match=f"--levels: {message}"):
+        soak.levels_argument(text)
 
 
 def test_soak_help_explains_the_options():

@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from agents.cli import main
-from agents.heuristic import heuristic_action
-from agents.human import HumanAgent, QuitGame, play
-from agents.human_replay import load_record, step_through
+from friday_agents.cli import main
+from friday_agents.cli.replay import load_record, step_through
+from friday_agents.heuristic.agent import heuristic_action
+from friday_agents.human import HumanAgent, QuitGame, play
 from friday_env import Game, GameRecord, RecordError, replay
 
 REPO = Path(__file__).resolve().parents[1]
@@ -21,7 +21,7 @@ REPO = Path(__file__).resolve().parents[1]
 
 def friday(args: list[str], stdin: str) -> subprocess.CompletedProcess:
     return subprocess.run(
-        [sys.executable, "-m", "agents.cli", *args],
+        [sys.executable, "-m", "friday_agents.cli", *args],
         input=stdin,
         capture_output=True,
         text=True,
@@ -102,7 +102,7 @@ def test_replay_all_prints_every_action(tmp_path, capsys):
     assert main(["replay", str(path), "--all"]) == 0
     out = capsys.readouterr().out
     assert out.count(">>> action ") == len(game.history)
-    assert f"Game over: {'won' if game.won else 'lost'}, score {game.score()}" in out
+    assert f"game over: {'won' if game.won else 'lost'}, score {game.score()}" in out
 
 
 def test_replay_steps_with_enter_and_stops_on_q():

@@ -1,21 +1,23 @@
 """Golden playthroughs: each transcript in tests/playthroughs/ must regenerate identically.
 
 A difference means the engine, a description, a policy or the transcript format changed.
-If the change is intended, rewrite the files with ``python -m friday_env.playthrough
---regenerate`` and review the diff before committing it.
+If the change is intended, rewrite the files with ``python -m friday_env.testing.playthrough
+--regenerate tests/playthroughs`` and review the diff before committing it.
 """
 
 from __future__ import annotations
 
 import difflib
+from pathlib import Path
 
 import pytest
 
 from friday_env import GameRecord, replay
-from friday_env.playthrough import GOLDEN, GOLDEN_DIR, REGENERATE, main, transcript
-from friday_env.soak import make_game
+from friday_env.testing.games import make_game
+from friday_env.testing.playthrough import GOLDEN, REGENERATE, main, transcript
 
 MAX_DIFF_LINES = 80
+GOLDEN_DIR = Path(__file__).parent / "playthroughs"
 
 
 @pytest.mark.parametrize("golden", GOLDEN, ids=[g.name for g in GOLDEN])
@@ -90,13 +92,13 @@ def test_command_prints_a_seeded_game_and_lists_goldens(capsys):
 
 
 def test_regenerate_writes_every_file(tmp_path):
-    assert main(["--regenerate", "--out", str(tmp_path)]) == 0
+    assert main(["--regenerate", str(tmp_path)]) == 0
     for golden in GOLDEN:
         assert (tmp_path / f"{golden.name}.txt").read_text() == golden.text()
 
 
 def test_help_says_how_to_regenerate():
-    from friday_env.playthrough import build_parser
+    from friday_env.testing.playthrough import build_parser
 
     text = build_parser().format_help()
     assert "--regenerate" in text and "--level" in text and "--golden" in text

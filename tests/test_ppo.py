@@ -3,17 +3,19 @@
 from __future__ import annotations
 
 import json
+import zipfile
 from pathlib import Path
 
 import pytest
 
-from agents.base import play_game
-from agents.cli import build_parser, main
-from agents.ppo import PPOAgent, PPOCheckpointError, default_checkpoint
-from agents.registry import AgentSpecError, make_agent
-from agents.seeds import evaluation_seeds
-from agents.train import train
-from agents.train_config import config_from_args
+from friday_agents.base import play_game
+from friday_agents.cli import build_parser, main
+from friday_agents.ppo.agent import PPOAgent, PPOCheckpointError, default_checkpoint
+from friday_agents.ppo.checkpoint import ENCODER_ATTRIBUTE, recorded_encoder
+from friday_agents.registry import AgentSpecError, make_agent
+from friday_agents.seeds import evaluation_seeds
+from friday_agents.training.config import config_from_args
+from friday_agents.training.train import train
 from friday_env import Game
 
 
@@ -122,3 +124,43 @@ def test_friday_eval_with_the_default_checkpoints(tmp_path):
     assert code == 0
     rows = [json.loads(line) for line in (out / "games.jsonl").read_text().splitlines()]
     assert sorted(r["level"] for r in rows) == [1, 2, 3, 4]
+
+
+def _with_data(source: Path, target: Path, change) -> Path:
+    """A copy of the checkpoint ``source`` whose ``data`` member ``change`` has edited."""
+    with zipfile.ZipFile(source) as src, zipfile.ZipFile(target, "w") as dst:
+        for info in src.infolist():
+            blob = src.read(info)
+            if info.filename == "data":
+                data = json.loads(blob)
+                change(data)
+                blob = json.dumps(data).encode()
+            dst.writestr(info, blob)
+    return target
+
+
+@pytest.mark.parametrize("level", [1, 2, 3, 4])
+def test_committed_checkpoints_record_their_encoder(level):
+    assert recorded_encoder(default_checkpoint(level)) == "flat"
+
+
+def test_a_legacy_checkpoint_reads_the_one_encoder_with_its_space(tmp_path):
+    """Archives from before encoders were recorded: the encoder whose space is theirs."""
+    legacy = _with_data(
+        default_checkpoint(1), tmp_path / "legacy.zip", lambda d: d.pop(ENCODER_ATTRIBUTE)
+    )
+    assert recorded_encoder(legacy) is None
+    agent = PPOAgent(model=str(legacy))
+    assert agent._load(legacy)[1].name == "flat"
+    game = Game.new(1, evaluation_seeds(1, 1)[0])
+    reference = PPOAgent()
+    assert agent.act(game) == reference.act(game)
+
+
+def test_a_checkpoint_naming_an_unknown_encoder_is_refused(tmp_path):
+    def rename(data):
+        data[ENCODER_ATTRIBUTE] = "pixels"
+
+    odd = _with_data(default_checkpoint(1), tmp_path / "odd.zip", rename)
+    with pytest.raises(PPOCheckpointError, match="encoder 'pixels'"):
+        PPOAgent(model=str(odd))

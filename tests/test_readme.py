@@ -2,26 +2,32 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from friday_env import actions as act
+from friday_env.docs import main, replace_section, rewrite, section_body
 from friday_env.observation import FLAT_LAYOUT, FLAT_SIZE
-from friday_env.readme import README, main, rewrite
+
+README = Path(__file__).parent.parent / "README.md"
 
 
 def test_readme_generated_sections_are_up_to_date():
     text = README.read_text(encoding="utf-8")
-    assert rewrite(text) == text, "README.md is out of date: run python -m friday_env.readme"
+    assert rewrite(text) == text, (
+        "README.md is out of date: run python -m friday_env.docs README.md"
+    )
 
 
 def test_check_mode_reports_an_outdated_readme(tmp_path, capsys):
     stale = README.read_text(encoding="utf-8").replace("| `genius` |", "| `genious` |")
     path = tmp_path / "README.md"
     path.write_text(stale, encoding="utf-8")
-    assert main(["--check", "--readme", str(path)]) == 1
+    assert main(["--check", str(path)]) == 1
     assert "out of date" in capsys.readouterr().out
-    assert main(["--readme", str(path)]) == 0
-    assert main(["--check", "--readme", str(path)]) == 0
+    assert main([str(path)]) == 0
+    assert main(["--check", str(path)]) == 0
     assert path.read_text(encoding="utf-8") == README.read_text(encoding="utf-8")
 
 
@@ -37,6 +43,17 @@ def test_rewrite_touches_only_the_marked_sections_and_needs_the_markers():
     assert rewrite(new) == new
     with pytest.raises(ValueError, match="section:env"):
         rewrite("<!-- section:cards --><!-- /section:cards -->")
+
+
+def test_one_section_splicer_replaces_and_reads_a_body():
+    text = "a\n<!-- section:x -->\nold\n<!-- /section:x -->\nb\n"
+    new = replace_section(text, "x", "new body\n")
+    assert new == "a\n<!-- section:x -->\nnew body\n<!-- /section:x -->\nb\n"
+    assert section_body(new, "x") == "new body"
+    assert replace_section(new, "x", section_body(new, "x")) == new
+    for broken in ("<!-- /section:x --><!-- section:x -->", text + text, "no markers"):
+        with pytest.raises(ValueError, match="section:x"):
+            replace_section(broken, "x", "")
 
 
 def test_readme_tables_hold_the_codes_numbers():

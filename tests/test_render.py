@@ -10,7 +10,8 @@ from friday_env import actions as act
 from friday_env import scenario
 from friday_env.cards import KEY
 from friday_env.env import FridayEnv
-from friday_env.render import HEIGHT, WIDTH, render_rgb, render_text
+from friday_env.render import HEIGHT, WIDTH, render_rgb
+from friday_env.text import render_text
 
 
 def fight_game():
@@ -33,11 +34,11 @@ def fight_game():
 def test_ansi_text_shows_the_fight_the_table_and_the_decision():
     game = fight_game()
     text = render_text(game)
-    assert "level 2" in text and "yellow step" in text and "life 15" in text
-    assert "Fight: exploring/food value 3" in text
-    assert "total 6 (winning)" in text
-    assert "genius" in text and "[x2]" in text and "[used]" in text
-    assert "Decision: fight" in text
+    assert "level 2" in text and "step yellow" in text and "life 15" in text
+    assert "hazard exploring/food (values 1/3/6): value 3" in text
+    assert "total 6 against 3" in text
+    assert "genius (2)" in text and "left, doubled" in text and "left, used" in text
+    assert "decision: fight" in text
     for action in game.legal_actions():
         assert game.describe(action) in text
 
@@ -49,7 +50,7 @@ def test_ansi_text_of_a_hazard_choice_lists_the_offer():
     assert isinstance(text, str)
     for card in env.game.offer:
         assert KEY[card] in text
-    assert "Decision: choose a hazard" in text
+    assert "decision: choose a hazard" in text
 
 
 def test_human_mode_prints_every_step(capsys):
@@ -59,7 +60,7 @@ def test_human_mode_prints_every_step(capsys):
     assert env.render() is None
     assert "Friday level 1" in capsys.readouterr().out
     env.step(int(np.flatnonzero(info["action_mask"])[0]))
-    assert "Last: fight" in capsys.readouterr().out
+    assert "last: fight" in capsys.readouterr().out
 
 
 def test_rgb_array_is_an_image_and_differs_between_situations():
@@ -98,7 +99,7 @@ def test_a_crowded_pirate_fight_and_a_finished_game_render():
         env.step(act.DRAW_FREE)
     frame = env.render()
     assert frame.shape == (HEIGHT, WIDTH, 3)
-    assert "pirate/all-hazards value 138" in render_text(env.game)
+    assert "pirate pirate/all-hazards (all hazards): value 138" in render_text(env.game)
     env = FridayEnv(render_mode="ansi", illegal_action="loss")
     env.reset(seed=0)
     rng = np.random.default_rng(0)
@@ -106,7 +107,7 @@ def test_a_crowded_pirate_fight_and_a_finished_game_render():
     while not terminated:
         legal = np.flatnonzero(env.action_masks())
         *_, terminated, _, _ = env.step(int(legal[rng.integers(len(legal))]))
-    assert "Game over: lost" in env.render()
+    assert "game over: lost" in env.render()
     assert render_rgb(env.game).shape == (HEIGHT, WIDTH, 3)
 
 

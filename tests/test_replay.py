@@ -15,7 +15,8 @@ from friday_env import actions as act
 from friday_env.engine import Game
 from friday_env.record import state_digest
 from friday_env.scenario import scenario
-from friday_env.soak import game_seed, make_game, random_policy
+from friday_env.testing.games import game_seed, make_game
+from friday_env.testing.policies import random_policy
 
 LEVELS = [1, 2, 3, 4]
 
@@ -93,7 +94,7 @@ def test_kth_shuffle_differs_between_seeds():
     def kth_shuffle(seed: int, k: int) -> list[int]:
         game = Game()
         game.seed, game.shuffles = seed, k
-        return game._shuffled(list(range(30)))
+        return game.shuffled(list(range(30)))
 
     for k in range(2, 12):  # seed k-1 differs from seed 0
         assert kth_shuffle(0, k) != kth_shuffle(k - 1, k)

@@ -9,8 +9,7 @@ from conftest import bag, destroy, fight, keys, play, top_first, use
 
 from friday_env import Game, determinized, public_view, scenario
 from friday_env import actions as act
-from friday_env.cards import AGING_IDS, HAZARD_IDS, KEY, STARTING_IDS
-from friday_env.engine import _is_difficult
+from friday_env.cards import AGING_IDS, DIFFICULT, HAZARD_IDS, KEY, STARTING_IDS
 from friday_env.information import known_top_cards
 
 STARTING = sorted(KEY[c] for c in STARTING_IDS)
@@ -25,7 +24,7 @@ def test_r24_level_1_setup(seed):
     assert game.unseen == [] and game.discard == []
     assert len(game.aging) == 10 and "very stupid" not in keys(game.aging)
     assert keys(game.box).count("very stupid") == 1
-    assert [_is_difficult(c) for c in game.aging] == [True] * 3 + [False] * 7  # normal on top
+    assert [DIFFICULT[c] for c in game.aging] == [True] * 3 + [False] * 7  # normal on top
     assert (game.life, game.reserve, game.step, game.aging_total) == (20, 2, 0, 10)
     assert len(game.pirates) == 2 and len(game.box) == 1 + 8
     assert sorted(game.offer + game.hazard_stack) == sorted(HAZARD_IDS)
@@ -37,9 +36,9 @@ def test_r24_level_2_shuffles_one_unseen_aging_card_into_the_starting_cards(seed
     game = Game.new(level=2, seed=seed)
     assert len(game.stack) == 19 and len(game.aging) == 9
     (aging_card,) = [c for c in game.stack if c in AGING_IDS]
-    assert game.unseen == [aging_card] and not _is_difficult(aging_card)  # the top one
+    assert game.unseen == [aging_card] and not DIFFICULT[aging_card]  # the top one
     assert bag(c for c in game.stack if c != aging_card) == STARTING
-    assert [_is_difficult(c) for c in game.aging] == [True] * 3 + [False] * 6
+    assert [DIFFICULT[c] for c in game.aging] == [True] * 3 + [False] * 6
     assert "very stupid" in keys(game.box)
     assert (game.life, game.reserve, game.aging_total) == (20, 2, 10)
     assert "stupid" not in public_view(game)["robinson_stack_known"]  # nor any aging card
@@ -51,7 +50,7 @@ def test_r24_levels_3_and_4_add_very_stupid_and_level_4_has_18_life(level):
     game = Game.new(level=level, seed=5)
     in_game = game.aging + game.unseen
     assert len(in_game) == 11 and game.aging_total == 11
-    assert sum(not _is_difficult(c) for c in in_game) == 8
+    assert sum(not DIFFICULT[c] for c in in_game) == 8
     assert "very stupid" in keys(in_game) and "very stupid" not in keys(game.box)
     assert len(game.stack) == 19 and len(game.unseen) == 1
     assert (game.life, game.reserve) == ((18, 2) if level == 4 else (20, 2))

@@ -10,15 +10,15 @@ import gymnasium as gym
 import numpy as np
 import pytest
 
-from agents.cli import build_parser, main
-from agents.seeds import TRAINING_SEED_LIMIT, evaluation_seeds
-from agents.train import CheckpointError, load_model, read_curve, replot, train
-from agents.train_config import (
+from friday_agents.cli import build_parser, main
+from friday_agents.ppo.checkpoint import CheckpointError, load_model, recorded_encoder
+from friday_agents.seeds import TRAINING_SEED_LIMIT, evaluation_seeds
+from friday_agents.training.config import (
     TrainConfig,
     TrainConfigError,
     config_from_args,
 )
-from agents.train_env import (
+from friday_agents.training.envs import (
     Deals,
     fixed_deals,
     held_out_deals,
@@ -26,6 +26,7 @@ from agents.train_env import (
     make_env,
     training_deals,
 )
+from friday_agents.training.train import read_curve, replot, train
 from friday_env import Game
 from friday_env.env import EnvOptionError
 from friday_env.observation import FlatEncoder
@@ -88,7 +89,7 @@ def test_config_file_then_flags(tmp_path):
         (["--total-timesteps", "-5"], "total_timesteps must be positive"),
         (["--level", "5"], "unknown level 5"),
         (["--curriculum", "1,7"], "unknown level 7"),
-        (["--curriculum", "one"], "curriculum must be levels"),
+        (["--curriculum", "one"], "curriculum must be levels such as 1,2,3,4: bad levels 'one'"),
         (["--observation", "pixels"], "unknown observation"),
         (["--reward", "money"], "unknown reward"),
         (["--resume", "no/such/checkpoint.zip"], "does not exist"),
@@ -288,3 +289,31 @@ def test_subproc_vec_env_trains(tmp_path):
     result = train(config)
     assert result.timesteps == 512
     assert len(read_curve(tmp_path / "subproc" / "curve.csv")) == 3
+
+
+# ------------------------------------------------------------ run names, encoders
+
+
+def test_runs_without_an_out_dir_get_a_cleanrl_style_name(tmp_path, monkeypatch):
+    config = tiny_config(tmp_path, total_timesteps=128, eval_freq=0, checkpoint_freq=0)
+    assert config.run_name(1700000000) == "level1__progress__0__1700000000"
+    config.curriculum, config.reward, config.seed = "1-2,4", "score", 7
+    assert config.run_name(5) == "levels1-2-4__score__7__5"
+    monkeypatch.chdir(tmp_path)
+    result = train(tiny_config(Path(), out_dir="", total_timesteps=128, eval_freq=0))
+    run = result.policy.parent
+    assert run.parent == Path("runs") and run.name.startswith("level1__progress__0__")
+    assert json.loads((run / "config.json").read_text())["out_dir"] == str(run)
+
+
+def test_every_save_of_a_run_records_its_encoder(tiny_run):
+    saved = [tiny_run / "policy.zip", tiny_run / "final.zip"]
+    saved += sorted((tiny_run / "checkpoints").glob("*.zip"))
+    assert len(saved) > 2
+    assert {recorded_encoder(path) for path in saved} == {"flat"}
+
+
+def test_resume_refuses_a_checkpoint_of_another_encoder(tiny_run, tmp_path):
+    config = tiny_config(tmp_path, observation="dict", resume=str(tiny_run / "final.zip"))
+    with pytest.raises(CheckpointError, match="trained on the 'flat' observation, not 'dict'"):
+        train(config)

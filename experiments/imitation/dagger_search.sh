@@ -18,7 +18,7 @@ friday imitate dagger --student "runs/${BASE}/policy.zip" --teacher search:sims=
   --levels 1-4 --games "${GAMES}" --first-index 600000 --label-share "${SHARE}" --workers 2 \
   --no-progress --games-file "data/${OUT}.jsonl" --data "data/search32-first${BASE_GAMES}.jsonl" \
   --soft-tau "${TAU}" --epochs "${EPOCHS}" --lr 3e-4 --out "runs/${OUT}/policy.zip"
-python -m agents.imitation_study evaluate "${OUT}" --title "${TITLE:-imitation of search + DAgger (search teacher)}" \
+python -m friday_agents.imitation.study evaluate "${OUT}" --title "${TITLE:-imitation of search + DAgger (search teacher)}" \
   --note "${BASE}, then one DAgger round: ${GAMES} student games per level, ${SHARE} of their decisions labelled by search:sims=32, refitted ${EPOCHS} epochs (tau ${TAU}); CPU includes everything before" \
   --agent "ppo:model=runs/${OUT}/policy.zip" \
   --data data/heuristic-1000.jsonl "data/search32-first${BASE_GAMES}.jsonl" "data/${OUT}.jsonl" \

@@ -20,14 +20,14 @@ LOG="experiments/results/imitation/costs/${NAME}.jsonl"
 rm -f "${LOG}"
 for level in "${LEVELS[@]}"; do
   # shellcheck disable=SC2086
-  python -m agents.imitation_study timed --levels "${level}" "${LOG}" -- \
+  python -m friday_agents.imitation.study timed --levels "${level}" "${LOG}" -- \
     friday train --config experiments/imitation/finetune.toml --init "runs/${BASE}/policy.zip" \
     --level "${level}" --reward "${REWARD}" --total-timesteps "${STEPS}" ${EXTRA} \
     --out-dir "runs/${NAME}-level${level}"
 done
-python -m agents.imitation_study curve "runs/${NAME}-level${LEVELS[0]}/curve.csv" \
+python -m friday_agents.imitation.study curve "runs/${NAME}-level${LEVELS[0]}/curve.csv" \
   "experiments/results/imitation/curves/${NAME}.csv" --x-label "PPO timesteps"
-python -m agents.imitation_study evaluate "${NAME}" --levels "${LEVELS[*]}" \
+python -m friday_agents.imitation.study evaluate "${NAME}" --levels "${LEVELS[*]}" \
   --title "${TITLE:-${BASE} + PPO fine-tuning (${REWARD})}" \
   --note "friday train --init runs/${BASE}/policy.zip --config experiments/imitation/finetune.toml --reward ${REWARD} ${EXTRA}, ${STEPS} timesteps per level; CPU adds the fine-tuning to ${BASE}" \
   --agent "ppo:model=runs/${NAME}-level{level}/policy.zip" --timed "${LOG}" --base "${BASE}"

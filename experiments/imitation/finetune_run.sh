@@ -15,14 +15,14 @@ REWARD="${REWARD:-progress}"
 LOG="experiments/results/imitation/costs/${NAME}.jsonl"
 rm -f "${LOG}"
 for level in "${LEVELS[@]}"; do
-  python -m agents.imitation_study timed --levels "${level}" "${LOG}" -- \
+  python -m friday_agents.imitation.study timed --levels "${level}" "${LOG}" -- \
     friday train --config experiments/imitation/finetune.toml --init "${INIT}" ${EXTRA:-} \
     --level "${level}" --reward "${REWARD}" --total-timesteps "${STEPS}" \
     --out-dir "runs/${NAME}-level${level}"
 done
-python -m agents.imitation_study curve "runs/${NAME}-level${LEVELS[0]}/curve.csv" \
+python -m friday_agents.imitation.study curve "runs/${NAME}-level${LEVELS[0]}/curve.csv" \
   "experiments/results/imitation/curves/${NAME}.csv" --x-label "PPO timesteps"
-python -m agents.imitation_study evaluate "${NAME}" --levels "${LEVELS[*]}" \
+python -m friday_agents.imitation.study evaluate "${NAME}" --levels "${LEVELS[*]}" \
   --title "${TITLE:-imitation + PPO fine-tuning (${REWARD})}" \
   --note "friday train --init ${INIT} --config experiments/imitation/finetune.toml --reward ${REWARD}, ${STEPS} timesteps per level; the CPU column adds only the fine-tuning to ${BASE_NOTE:-the imitation recipe}" \
   --agent "ppo:model=runs/${NAME}-level{level}/policy.zip" --timed "${LOG}"

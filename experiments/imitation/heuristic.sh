@@ -14,7 +14,7 @@ friday imitate collect --teacher heuristic --levels 1-4 --games "${GAMES}" \
 friday imitate encode "data/heuristic-${GAMES}.jsonl" --out "data/heuristic-${GAMES}.npz"
 friday imitate fit --dataset "data/heuristic-${GAMES}.npz" --levels 1-4 \
   --out runs/bc-heuristic/policy.zip --epochs "${EPOCHS}"
-python -m agents.imitation_study evaluate bc-heuristic --title "imitation of the heuristic" \
+python -m friday_agents.imitation.study evaluate bc-heuristic --title "imitation of the heuristic" \
   --note "${GAMES} heuristic games per level, one network for all levels, ${EPOCHS} epochs" \
   --agent "ppo:model=runs/bc-heuristic/policy.zip" --data "data/heuristic-${GAMES}.jsonl" \
   --fits "runs/bc-heuristic/policy.fit.json" --fit-share 0.25

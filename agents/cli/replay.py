@@ -1,0 +1,87 @@
+"""``friday replay FILE``: step through a saved game.
+
+FILE is a game record (``friday play --save``, ``GameRecord.save``) or the ``games.jsonl`` of
+``friday eval --save-games`` (pick a game with ``--game K``). The record is first checked to
+replay to the result it claims (:func:`friday_env.replay`), then shown one action at a time:
+Enter for the next action, ``q`` to stop; ``--all`` prints the whole game at once.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+from friday_env import GameRecord, RecordError, replay
+from friday_env.record import start
+from friday_env.text import render_text
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("file", type=Path, help="a game record, or games.jsonl of friday eval")
+    parser.add_argument("--all", action="store_true", help="print every step without pausing")
+    parser.add_argument(
+        "--game", type=int, default=0, help="which game of a games.jsonl (0-based, default 0)"
+    )
+
+
+def load_record(path: Path, game: int = 0) -> tuple[GameRecord, str]:
+    """The record in ``path`` and a line describing where it came from."""
+    try:
+        text = path.read_text()
+    except OSError as err:
+        raise RecordError(f"cannot read {path}: {err.strerror}") from None
+    try:
+        return GameRecord.from_json(text), f"{path}"
+    except RecordError:
+        pass
+    rows = [_json_line(path, n, line) for n, line in enumerate(text.splitlines(), 1) if line]
+    saved = [row for row in rows if isinstance(row, dict) and "record" in row]
+    if not saved:
+        raise RecordError(f"{path} holds no game record (for friday eval use --save-games)")
+    if not 0 <= game < len(saved):
+        raise RecordError(f"{path} holds {len(saved)} games: --game must be in 0..{len(saved) - 1}")
+    row = saved[game]
+    record = GameRecord.from_json(json.dumps(row["record"]))
+    where = f"{path} game {game} of {len(saved)}: {row.get('agent')}, level {row.get('level')}"
+    return record, f"{where}, deal {row.get('index')} (seed {row.get('seed')})"
+
+
+def _json_line(path: Path, number: int, line: str) -> object:
+    try:
+        return json.loads(line)
+    except json.JSONDecodeError:
+        raise RecordError(f"{path}:{number} is neither a game record nor JSON lines") from None
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        record, where = load_record(args.file, args.game)
+        replay(record)  # refuses a record that does not replay to its result
+        game = start(record.origin)
+    except RecordError as err:
+        print(f"friday replay: error: {err}", file=sys.stderr)
+        return 2
+    print(f"Replaying {where}: {len(record.actions)} actions\n")
+    return step_through(game, record.actions, None if args.all else input, print)
+
+
+def step_through(
+    game, actions: list[int], read: Callable[[str], str] | None, write: Callable[[str], None]
+) -> int:
+    """Show the game before each action and the action taken; ``read`` (None: no pauses)
+    waits for Enter between steps, ``q`` stops."""
+    for number, action in enumerate(actions, 1):
+        write(render_text(game, legal=()))
+        write(f">>> action {number}/{len(actions)}: {game.describe(action)}\n")
+        game.apply(action)
+        if read is not None and number < len(actions):
+            try:
+                if read("[Enter] next, q quit: ").strip().lower() == "q":
+                    return 0
+            except EOFError:
+                return 0
+    write(render_text(game, legal=()))
+    return 0

@@ -1,0 +1,281 @@
+"""``friday eval``: benchmark agents on the evaluation deals of every level.
+
+Every agent plays the same deals (:mod:`friday_agents.seeds`: deal ``i`` of level ``L`` has seed
+``10_000_000 + L * 1_000_000 + i``; training never uses seeds that high). Results per agent and
+level — win rate with a 95% Wilson interval, mean and median score with 95% bootstrap
+intervals, game length, games/s — are printed as a table and written to ``--out``:
+``results.json``, ``results.csv``, ``results.md``, ``winrate.png``, ``scores.png``, and
+``games.jsonl`` with one line per game (with its replayable record under ``--save-games``).
+
+Each game's result is saved as soon as it finishes: after Ctrl-C or a killed worker,
+``friday eval --out DIR --resume`` plays only the missing games.
+
+Exit status: 0 done, 2 bad arguments (unknown agent, level or option), 130 interrupted by
+Ctrl-C, 1 a worker died (resume to continue).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+
+from friday_agents.evaluation.runner import (
+    EvalConfig,
+    EvaluationError,
+    EvaluationInterrupted,
+    load_rows,
+    run_tasks,
+    start_run,
+)
+from friday_agents.registry import AgentSpecError, make_agent, parse_spec
+from friday_env.errors import InvalidLevelError
+from friday_env.levels import parse_levels as levels_in
+
+DEFAULT_AGENTS = "random,heuristic,search"
+DEFAULT_LEVELS = "1-4"
+DEFAULT_GAMES = "100,search=25"
+DEFAULT_SEARCH_SIMS = 16
+DEFAULT_OUT = Path("results/eval")
+
+
+class UsageError(ValueError):
+    """A command-line value that names something unknown or is malformed."""
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.formatter_class = argparse.RawDescriptionHelpFormatter
+    parser.epilog = __doc__.split("\n\n", 1)[1]
+    parser.add_argument(
+        "--agents",
+        help="comma-separated agent specs, e.g. heuristic,search:sims=64 "
+        f"(default {DEFAULT_AGENTS})",
+    )
+    parser.add_argument(
+        "--levels", help=f"levels as ranges and lists, e.g. 1-4 or 1,3 (default {DEFAULT_LEVELS})"
+    )
+    parser.add_argument(
+        "--games",
+        help="games per level: N, optionally with per-agent counts, e.g. 1000,search=200 "
+        f"(default {DEFAULT_GAMES})",
+    )
+    parser.add_argument(
+        "--search-sims",
+        type=int,
+        help=f"simulations per decision for agents that search (default {DEFAULT_SEARCH_SIMS})",
+    )
+    parser.add_argument(
+        "--save-games", action="store_true", default=None, help="store every game's record"
+    )
+    parser.add_argument(
+        "--workers", type=int, default=os.cpu_count() or 1, help="processes (default: all cores)"
+    )
+    parser.add_argument(
+        "--out", type=Path, default=DEFAULT_OUT, help=f"output directory (default {DEFAULT_OUT})"
+    )
+    parser.add_argument(
+        "--resume", action="store_true", help="continue the interrupted evaluation in --out"
+    )
+    parser.add_argument(
+        "--update-readme",
+        type=Path,
+        metavar="README",
+        help="write the results table into README's results section (complete runs only)",
+    )
+    parser.add_argument("--bootstrap-seed", type=int, default=0, help="seed of the bootstrap")
+    parser.add_argument("--no-progress", action="store_true", help="no progress bar")
+
+
+# -------------------------------------------------------------- parsing
+
+
+def parse_levels(text: str) -> tuple[int, ...]:
+    """``"1-4"``, ``"1,3"``, ``"2-3,1"`` -> sorted distinct levels; each must be 1..4."""
+    try:
+        return levels_in(text)
+    except InvalidLevelError as err:
+        raise UsageError(str(err)) from None
+
+
+def parse_games(text: str, agents: tuple[str, ...], strict: bool = True) -> dict[str, int]:
+    """``"N"`` or ``"N,name=M,..."`` -> games per level for each agent spec. ``strict``:
+    a count for an agent not being evaluated is an error (the default counts are not)."""
+    default: int | None = None
+    per_name: dict[str, int] = {}
+    for part in text.split(","):
+        name, sep, count = part.strip().rpartition("=")
+        try:
+            number = int(count)
+        except ValueError:
+            raise UsageError(f"bad game count {part!r}: use N or name=N") from None
+        if number < 1:
+            raise UsageError(f"game counts must be positive, got {part!r}")
+        if sep:
+            per_name[name] = number
+        else:
+            default = number
+    names = {parse_spec(a)[0] for a in agents}
+    unknown = sorted(set(per_name) - names)
+    if unknown and strict:
+        raise UsageError(f"--games names agents not being evaluated: {', '.join(unknown)}")
+    games = {}
+    for spec in agents:
+        name = parse_spec(spec)[0]
+        if name not in per_name and default is None:
+            raise UsageError(f"--games gives no count for agent {name!r}: add a plain N")
+        games[spec] = per_name.get(name, default)  # type: ignore[assignment]
+    return games
+
+
+def parse_agents(text: str, sims: int) -> tuple[str, ...]:
+    """Agent specs, each checked by building it once."""
+    specs = tuple(s.strip() for s in text.split(",") if s.strip())
+    if not specs:
+        raise UsageError("--agents is empty")
+    if len(set(specs)) != len(specs):
+        raise UsageError(f"--agents lists an agent twice: {text}")
+    for spec in specs:
+        make_agent(spec, sims=sims)
+    return specs
+
+
+def config_from_args(args: argparse.Namespace) -> EvalConfig:
+    sims = DEFAULT_SEARCH_SIMS if args.search_sims is None else args.search_sims
+    if sims < 1:
+        raise UsageError(f"--search-sims must be positive, got {sims}")
+    agents = parse_agents(args.agents or DEFAULT_AGENTS, sims)
+    return EvalConfig(
+        agents=agents,
+        levels=parse_levels(args.levels or DEFAULT_LEVELS),
+        games=parse_games(args.games or DEFAULT_GAMES, agents, strict=args.games is not None),
+        search_sims=sims,
+        save_games=bool(args.save_games),
+    )
+
+
+def check_resume_matches(args: argparse.Namespace, stored: EvalConfig) -> None:
+    """Options given with --resume must agree with the stored run."""
+    given = config_from_args(args)
+    explicit = {
+        "agents": args.agents is not None,
+        "levels": args.levels is not None,
+        "games": args.games is not None,
+        "search_sims": args.search_sims is not None,
+        "save_games": args.save_games is not None,
+    }
+    for name, was_given in explicit.items():
+        if was_given and getattr(given, name) != getattr(stored, name):
+            raise UsageError(
+                f"--resume continues the stored run, whose {name} is {getattr(stored, name)!r}; "
+                f"got {getattr(given, name)!r}"
+            )
+
+
+def command_line(config: EvalConfig, out: Path) -> str:
+    """The ``friday eval`` command that plays this configuration."""
+    counts = list(config.games.values())
+    default = max(set(counts), key=counts.count)
+    games = [str(default)] + [
+        f"{parse_spec(a)[0]}={n}" for a, n in config.games.items() if n != default
+    ]
+    parts = [
+        "friday eval",
+        f"--agents {','.join(config.agents)}",
+        f"--levels {format_levels(config.levels)}",
+        f"--games {','.join(games)}",
+        f"--search-sims {config.search_sims}",
+    ]
+    if config.save_games:
+        parts.append("--save-games")
+    parts.append(f"--out {out}")
+    return " ".join(parts)
+
+
+def format_levels(levels: tuple[int, ...]) -> str:
+    if list(levels) == list(range(levels[0], levels[-1] + 1)) and len(levels) > 1:
+        return f"{levels[0]}-{levels[-1]}"
+    return ",".join(map(str, levels))
+
+
+# ---------------------------------------------------------------- run
+
+
+def _fail(message: str) -> int:
+    print(f"friday eval: error: {message}", file=sys.stderr)
+    return 2
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.workers < 1:
+        return _fail(f"--workers must be at least 1, got {args.workers}")
+    try:
+        config = config_from_args(args)
+        config = start_run(args.out, config, args.resume)
+        if args.resume:
+            check_resume_matches(args, config)
+        done = load_rows(args.out, config)
+    except (UsageError, AgentSpecError, EvaluationError) as err:
+        return _fail(str(err))
+    finished = {(r["agent"], r["level"], r["index"]) for r in done}
+    todo = [t for t in config.tasks() if t.key not in finished]
+    status = _play(config, todo, args, len(done))
+    _report(config, args)
+    return status
+
+
+def _play(config: EvalConfig, todo: list, args: argparse.Namespace, done: int) -> int:
+    if not todo:
+        return 0
+    progress = _progress_bar(len(todo) + done, done, args.no_progress)
+    try:
+        run_tasks(config, todo, args.out, min(args.workers, len(todo)), lambda _: progress.update())
+    except EvaluationInterrupted as why:
+        progress.close()
+        print(
+            f"friday eval: {why}; every finished game is saved in {args.out / 'games.jsonl'}. "
+            f"Continue with: friday eval --out {args.out} --resume",
+            file=sys.stderr,
+        )
+        return 130 if str(why) == "interrupted" else 1
+    progress.close()
+    return 0
+
+
+def _progress_bar(total: int, initial: int, disabled: bool):
+    from tqdm import tqdm
+
+    return tqdm(total=total, initial=initial, unit="game", disable=disabled, desc="friday eval")
+
+
+def _report(config: EvalConfig, args: argparse.Namespace) -> None:
+    from friday_agents.evaluation.plots import plot_scores, plot_win_rates
+    from friday_agents.evaluation.report import (
+        build_results,
+        markdown,
+        text_table,
+        update_readme,
+        write_csv,
+        write_json,
+    )
+
+    rows = load_rows(args.out, config)
+    if not rows:
+        return
+    results = build_results(rows, config, command_line(config, args.out), args.bootstrap_seed)
+    out = args.out
+    write_json(results, out / "results.json")
+    write_csv(results, out / "results.csv")
+    section = markdown(results)
+    (out / "results.md").write_text(section)
+    plot_win_rates(results, out / "winrate.png")
+    plot_scores(results, rows, out / "scores.png")
+    print(text_table(results))
+    state = "" if results["complete"] else " (partial: resume to finish)"
+    print(f"\nwrote {out}/results.json, results.csv, results.md, winrate.png, scores.png{state}")
+    if args.update_readme:
+        if results["complete"]:
+            update_readme(args.update_readme, section)
+            print(f"updated the results section of {args.update_readme}")
+        else:
+            print(f"not updating {args.update_readme}: the evaluation is incomplete")

@@ -1,0 +1,13 @@
+"""The hand-written heuristic agent and its parts.
+
+- ``agent`` — :class:`HeuristicAgent` and :func:`heuristic_action`, the decision per phase;
+- ``rules`` — hazard choice, pay-or-lose lookahead, losses on purpose, :class:`HeuristicParams`;
+- ``fight`` — the in-fight decisions (free draws, abilities, when to stop drawing);
+- ``card_worth`` — what a card is worth to Robinson's deck, and what the draw pile holds;
+- ``tune`` — measures heuristic settings on training deals
+  (``python -m friday_agents.heuristic.tune``).
+"""
+
+from friday_agents.heuristic.agent import HeuristicAgent, heuristic_action
+
+__all__ = ["HeuristicAgent", "heuristic_action"]

@@ -1,0 +1,136 @@
+"""A value estimate for the search agent: the final score expected from a turn's start.
+
+Between two fights the game is summed up by a few public numbers (R26) — life, the step and
+how far into it, the size and quality of Robinson's deck, the aging cards still to come —
+and :class:`ValueModel` maps them to the final score the heuristic would reach from there, by
+one linear model per level and step (the pirates' step too: the state before choosing
+a pirate). The weights are fitted on games the heuristic plays on training seeds
+(``python -m friday_agents.search.value_fit``) and stored in ``value_weights.json`` beside
+this module. The fitting target may add a bonus for a win (a lost game's score hardly
+depends on how far Robinson got, so the score alone does not value survival); a finished
+game is valued the same way, by its real score and result.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+import numpy as np
+
+from friday_env import Game, Phase
+from friday_env.cards import ABILITY, IS_AGING, VALUE, Ability
+from friday_env.engine import DOWN
+from friday_env.information import stack_known_cards, unseen_aging_count
+
+WEIGHTS_FILE = Path(__file__).with_name("value_weights.json")
+#: A turn's start, before the next hazard or pirate is chosen: the states the model is fitted
+#: on (one model per level and step) and meant for.
+TURN_START_PHASES = frozenset({Phase.CHOOSE_HAZARD, Phase.LAST_HAZARD, Phase.CHOOSE_PIRATE})
+
+#: Abilities counted as features, grouped by what they do for a fight.
+ABILITY_GROUPS: dict[str, tuple[Ability, ...]] = {
+    "double_copy": (Ability.DOUBLE, Ability.COPY),
+    "draws": (Ability.CARDS_1, Ability.CARDS_2, Ability.SORT_3),
+    "fixes": (Ability.DESTROY, Ability.EXCHANGE_1, Ability.EXCHANGE_2, Ability.BELOW),
+    "life": (Ability.LIFE_1, Ability.LIFE_2),
+    "step_down": (Ability.STEP_DOWN,),
+}
+_GROUP_OF = {ability: i for i, group in enumerate(ABILITY_GROUPS.values()) for ability in group}
+
+FEATURE_NAMES: tuple[str, ...] = (
+    "bias",
+    "life",
+    "log_life",
+    "low_life",
+    "cards",
+    "value_sum",
+    "positive_sum",
+    "zero_cards",
+    "negative_cards",
+    "aging_seen",
+    "aging_unseen",
+    "aging_left",
+    "stack_left",
+    "hazards_left",
+    "hazard_discard",
+    *(f"ability_{name}" for name in ABILITY_GROUPS),
+)
+
+
+def features(game: Game) -> np.ndarray:
+    """The public summary of a game at a turn's start (see :data:`FEATURE_NAMES`)."""
+    in_stack = stack_known_cards(game)
+    known = in_stack + game.discard + game.sort_taken
+    known += [c for s, c in enumerate(game.table) if not game.flags[s] & DOWN]
+    values = [VALUE[c] for c in known if not IS_AGING[c]]
+    groups = [0.0] * len(ABILITY_GROUPS)
+    aging = 0
+    for card in known:
+        group = _GROUP_OF.get(ABILITY[card])
+        if group is not None:
+            groups[group] += 1.0
+        aging += IS_AGING[card]
+    unseen = unseen_aging_count(game)
+    return np.array(
+        [
+            1.0,
+            game.life,
+            math.log1p(game.life),
+            1.0 if game.life <= 3 else 0.0,
+            len(known) + unseen,
+            sum(values),
+            sum(v for v in values if v > 0),
+            sum(1 for v in values if v == 0),
+            sum(1 for v in values if v < 0),
+            aging,
+            unseen,
+            len(game.aging),
+            len(game.stack),
+            len(game.hazard_stack),
+            len(game.hazard_discard),
+            *groups,
+        ]
+    )
+
+
+@dataclass(frozen=True)
+class ValueModel:
+    """Fitted linear models by (level, step), and the bonus a win adds to the score in
+    their target (a finished game is valued the same way)."""
+
+    models: dict[tuple[int, int], np.ndarray]
+    win_bonus: float
+
+    def value(self, game: Game) -> float:
+        """Expected final score (plus the win bonus times the chance of winning)."""
+        if game.done:
+            return game.score() + self.win_bonus * game.won
+        return float(features(game) @ self.models[(game.level, game.step)])
+
+
+@lru_cache(maxsize=8)
+def load_value_model(path: Path = WEIGHTS_FILE) -> ValueModel:
+    """The value model fitted into ``path`` by ``python -m friday_agents.search.value_fit``."""
+    if not Path(path).exists():
+        raise FileNotFoundError(
+            f"{path} is missing: fit it with `python -m friday_agents.search.value_fit`"
+        )
+    data = json.loads(Path(path).read_text())
+    if tuple(data["features"]) != FEATURE_NAMES:
+        raise ValueError(f"{path} was fitted for other features: refit it")
+    models = {
+        (int(level), int(step)): np.array(w)
+        for level, steps in data["weights"].items()
+        for step, w in steps.items()
+    }
+    return ValueModel(models, float(data.get("win_bonus", 0.0)))
+
+
+def state_value(game: Game) -> float:
+    """The default model's value of ``game`` (see :class:`ValueModel`). Meant for the
+    states of :data:`TURN_START_PHASES` and finished games."""
+    return load_value_model().value(game)

@@ -1,0 +1,23 @@
+"""The legal actions of a game as a ``NUM_ACTIONS`` mask (the env's and the encoders')."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from friday_env.actions.codec import NUM_ACTIONS
+
+if TYPE_CHECKING:
+    from friday_env.engine import Game
+
+
+def action_mask(game: Game, dtype: type = np.bool_) -> np.ndarray:
+    """The legal actions of ``game`` as a ``NUM_ACTIONS`` mask (all False once it is over)."""
+    # set bytes of a bytearray, then view them: half the time of numpy fancy indexing
+    flags = bytearray(NUM_ACTIONS)
+    for action in game.legal_actions():
+        flags[action] = 1
+    if np.dtype(dtype).itemsize == 1:
+        return np.frombuffer(flags, dtype)
+    return np.frombuffer(flags, np.uint8).astype(dtype)

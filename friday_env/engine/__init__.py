@@ -1,0 +1,51 @@
+"""The rules of *Friday* as a mutable game state with a decision-point API.
+
+A :class:`Game` is always waiting for one decision (:attr:`Game.phase`). ``legal_actions()``
+lists the legal action ids (see :mod:`friday_env.actions`), ``describe(action)`` names one in
+context, and ``apply(action)`` plays it. Nothing else changes the state. An illegal action
+raises :class:`~friday_env.errors.IllegalActionError` before anything is touched.
+
+Rulings: ``shared/RULINGS.md`` R01-R26; decisions the rulings leave open are in
+``docs/rulings.md`` (D01...) and cited where they apply.
+
+The package: :mod:`~friday_env.engine.state` (fields, flags, seeded shuffles),
+:mod:`~friday_env.engine.scoring` (read-only: fight values, score),
+:mod:`~friday_env.engine.legal` (legal actions), :mod:`~friday_env.engine.game` (the rules
+that play an action). It needs numpy and nothing of gymnasium or presentation.
+"""
+
+from friday_env.cards import ABILITY_NAMES
+from friday_env.engine.game import Game
+from friday_env.engine.state import (
+    DOUBLED,
+    DOWN,
+    GREEN,
+    LEFT,
+    PIRATES,
+    RED,
+    STEP_NAMES,
+    USED,
+    YELLOW,
+    State,
+    level_aging_cards,
+    level_life,
+    seed_from,
+)
+
+__all__ = [
+    "ABILITY_NAMES",
+    "DOUBLED",
+    "DOWN",
+    "GREEN",
+    "LEFT",
+    "PIRATES",
+    "RED",
+    "STEP_NAMES",
+    "USED",
+    "YELLOW",
+    "Game",
+    "State",
+    "level_aging_cards",
+    "level_life",
+    "seed_from",
+]
