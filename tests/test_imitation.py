@@ -15,9 +15,9 @@ from friday_agents.imitation.data import encode_games, load_dataset, read_games,
 from friday_agents.ppo import PPOAgent
 from friday_agents.search import SearchAgent
 from friday_agents.seeds import TRAINING_SEED_LIMIT, training_seed
-from friday_agents.training.train import CheckpointError, init_weights, load_model
 from friday_agents.training.envs import fixed_deals, make_env
 from friday_agents.training.shaping import potential
+from friday_agents.training.train import CheckpointError, init_weights, load_model
 from friday_env import Game
 
 FIT = ["--epochs", "1", "--net-arch", "16"]

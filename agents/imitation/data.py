@@ -4,12 +4,13 @@ Two files, one per stage:
 
 - a **games file** (JSON lines, appended game by game, so collection resumes where it
   stopped): ``{"level", "seed", "index", "teacher", "actions", "won", "score", "seconds",
-  "q"}``; ``seed`` is :func:`friday_agents.seeds.training_seed` ``(level, index)`` and the teacher is
-  reset with the deal seed, exactly as :func:`friday_agents.base.play_game` plays it, so a game is
-  reproducible from its line. ``q`` maps a decision's index in the history to the teacher's
-  ``[[action, value], ...]`` when the teacher reports values (the search agent's mean rollout
-  value per candidate: soft targets). A DAgger line also has ``labels`` (decision index ->
-  the teacher's action in a state the *student* reached; ``actions`` are the student's).
+  "q"}``; ``seed`` is :func:`friday_agents.seeds.training_seed` ``(level, index)`` and the
+  teacher is reset with the deal seed, exactly as :func:`friday_agents.base.play_game` plays
+  it, so a game is reproducible from its line. ``q`` maps a decision's index in the history
+  to the teacher's ``[[action, value], ...]`` when the teacher reports values (the search
+  agent's mean rollout value per candidate: soft targets). A DAgger line also has ``labels``
+  (decision index -> the teacher's action in a state the *student* reached; ``actions`` are
+  the student's).
 - a **dataset** (``.npz``): every labelled decision with a choice (forced moves teach
   nothing) as observation, action mask, target action, the teacher's values and the
   discounted ``progress`` return from that state; plus the observation mode, so a dataset

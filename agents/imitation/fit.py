@@ -1,7 +1,8 @@
 """Behaviour cloning and DAgger into the MaskablePPO policy that ``friday train`` trains.
 
 :func:`fit` trains the *same* sb3-contrib ``MaskablePPO`` policy class ``friday train`` builds
-(:func:`friday_agents.training.train.new_model`, from a :class:`friday_agents.training.config.TrainConfig`) on a
+(:func:`friday_agents.training.train.new_model`, from a
+:class:`friday_agents.training.config.TrainConfig`) on a
 :class:`friday_agents.imitation.data.Dataset`:
 
 - the actor by masked cross-entropy on ``policy.get_distribution(obs, action_masks)``, towards
@@ -10,7 +11,8 @@
 - the critic by squared error towards the discounted ``progress`` return of the teacher's game
   from that state (the value PPO fine-tuning starts from).
 
-The result is saved like any ``friday train`` policy (:func:`friday_agents.ppo.checkpoint.export_policy`):
+The result is saved like any ``friday train`` policy
+(:func:`friday_agents.ppo.checkpoint.export_policy`):
 ``ppo:model=PATH`` plays it and ``friday train --resume PATH`` or ``--init PATH`` fine-tunes it.
 
 :func:`dagger_game` is one DAgger game: the student plays a training deal, the teacher labels

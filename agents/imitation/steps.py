@@ -8,7 +8,6 @@ import time
 
 import numpy as np
 
-from friday_env.levels import parse_levels
 from friday_agents.imitation.cli import write_log
 from friday_agents.imitation.data import (
     ImitationDataError,
@@ -20,6 +19,7 @@ from friday_agents.imitation.data import (
 )
 from friday_agents.registry import make_agent
 from friday_agents.training.config import TrainConfig, load_config_file
+from friday_env.levels import parse_levels
 
 
 def _bar(total: int, disabled: bool):

@@ -1,14 +1,15 @@
 """The learned-agent study: measure a recipe's policies, and render the README's table.
 
-``python -m friday_agents.imitation.study evaluate NAME --agent SPEC ...`` plays SPEC (``{level}`` in
-it is replaced per level) on the first ``--games`` evaluation deals of each level and writes
+``python -m friday_agents.imitation.study evaluate NAME --agent SPEC ...`` plays SPEC
+(``{level}`` in it is replaced per level) on the first ``--games`` evaluation deals of each
+level and writes
 ``experiments/results/imitation/NAME.json``: per level the win/loss and score of every deal
 (so any two rows compare paired, deal by deal) and the CPU seconds the recipe spent per level
 (teacher games from the games files' per-game times, fits from ``*.fit.json``, training steps
 from ``timed`` logs).
 
-``python -m friday_agents.imitation.study timed LOG -- COMMAND...`` runs a command and appends its CPU
-seconds (the command's and its children's) to ``LOG``.
+``python -m friday_agents.imitation.study timed LOG -- COMMAND...`` runs a command and
+appends its CPU seconds (the command's and its children's) to ``LOG``.
 
 ``python -m friday_agents.imitation.study report`` renders every result file into the README section
 between ``<!-- imitation-study -->`` markers and draws the learning curves.
@@ -225,7 +226,9 @@ def curve_command(args: argparse.Namespace) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m friday_agents.imitation.study", description=__doc__)
+    parser = argparse.ArgumentParser(
+        prog="python -m friday_agents.imitation.study", description=__doc__
+    )
     steps = parser.add_subparsers(dest="step", required=True)
     ev = steps.add_parser("evaluate", help="measure a recipe's policies on evaluation deals")
     ev.add_argument("name", help="result file name (experiments/results/imitation/NAME.json)")
