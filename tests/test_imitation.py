@@ -225,3 +225,13 @@ def test_value_warmup_trains_the_critic_and_keeps_the_imitated_actor(pipeline, t
     assert actor and critic
     assert all(np.array_equal(before[k].numpy(), after[k].numpy()) for k in actor)
     assert not all(np.array_equal(before[k].numpy(), after[k].numpy()) for k in critic)
+
+
+def test_readme_study_section_is_rendered_from_the_committed_results():
+    from friday_agents.imitation.report import COMMAND, SECTION, section
+    from friday_env.docs import section_body
+
+    root = Path(__file__).resolve().parent.parent
+    readme = (root / "README.md").read_text()
+    expected = section(root / "experiments" / "results" / "imitation")
+    assert section_body(readme, SECTION).strip() == expected.strip(), f"run {COMMAND}"

@@ -141,8 +141,9 @@ def plot_curves(results: Path, png: Path) -> list[Path]:
 
 
 def section(results: Path) -> str:
+    """The README section's text (the plot it shows is drawn by :func:`render`)."""
     rows = load_rows(results)
-    curves = plot_curves(results, results / "curves.png")
+    curves = sorted((results / "curves").glob("*.csv"))
     text = [
         "## Learned agents: what makes Friday learnable",
         "",
@@ -181,4 +182,5 @@ def render(results: Path, readme: Path) -> None:
     """Rewrite the README's learned-agent section (``<!-- section:learned -->``)."""
     from friday_env.docs import replace_section
 
+    plot_curves(results, results / "curves.png")
     readme.write_text(replace_section(readme.read_text(), SECTION, section(results)))
