@@ -23,7 +23,8 @@ COMMAND = "python -m friday_agents.imitation.study report"
 
 def load_rows(results: Path) -> list[dict[str, Any]]:
     """Every result file, in the order their ``order`` field (then name) gives."""
-    rows = [json.loads(p.read_text()) for p in sorted(results.glob("*.json"))]
+    files = [p for p in sorted(results.glob("*.json")) if p.name != "comparisons.json"]
+    rows = [json.loads(p.read_text()) for p in files]
     return sorted(rows, key=lambda r: (r.get("order", 50), r["name"]))
 
 
