@@ -20,6 +20,7 @@ GAMES=212 EPOCHS=4 INIT=none NAME=bc-search-212-noinit bash "${S}/search.sh"
 BASE=bc-search-212 STEPS=100000 bash "${S}/finetune.sh" ft-progress 1
 BASE=bc-search-212 STEPS=100000 EXTRA="--vf-warmup 30000 --learning-rate 1e-5" \
   bash "${S}/finetune.sh" ft-warmup 1
+BASE=bc-search-212 STEPS=100000 REWARD=value_shaped bash "${S}/finetune.sh" ft-shaped 1
 GAMES=370 EPOCHS=5 NAME=bc-search bash "${S}/search.sh"
 BASE=bc-search BASE_GAMES=370 GAMES=150 OUT=dagger-search bash "${S}/dagger_search.sh"
 bash "${S}/curves.sh"
