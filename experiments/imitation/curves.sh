@@ -7,5 +7,6 @@ cd "$(dirname "$0")/../.."
 OUT=experiments/results/imitation/curves/search-imitation.csv
 for point in 0:bc-heuristic 212:bc-search-212 370:bc-search; do
   python -m agents.imitation_study curve-point "${OUT}" --x "${point%%:*}" \
-    --x-label "search games per level" --agent "ppo:model=runs/${point##*:}/policy.zip"
+    --x-label "search games per level" --agent "ppo:model=runs/${point##*:}/policy.zip" \
+    --workers "${WORKERS:-2}"
 done

@@ -15,8 +15,6 @@ python -m agents.imitation_study evaluate ppo-scratch --title "PPO from scratch 
 bash "${S}/heuristic.sh"
 bash "${S}/dagger.sh"
 GAMES=212 EPOCHS=4 NAME=bc-search-212 bash "${S}/search.sh"
-GAMES=212 EPOCHS=4 TAU=0 NAME=bc-search-212-hard bash "${S}/search.sh"
-GAMES=212 EPOCHS=4 INIT=none NAME=bc-search-212-noinit bash "${S}/search.sh"
 BASE=bc-search-212 STEPS=100000 bash "${S}/finetune.sh" ft-progress 1
 BASE=bc-search-212 STEPS=100000 EXTRA="--vf-warmup 30000 --learning-rate 1e-5" \
   bash "${S}/finetune.sh" ft-warmup 1
