@@ -21,6 +21,8 @@ BASE=bc-search-212 STEPS=100000 EXTRA="--vf-warmup 30000 --learning-rate 1e-5" \
 BASE=bc-search-212 STEPS=100000 REWARD=value_shaped bash "${S}/finetune.sh" ft-shaped 1
 GAMES=370 EPOCHS=5 NAME=bc-search bash "${S}/search.sh"
 BASE=bc-search BASE_GAMES=370 GAMES=150 OUT=dagger-search bash "${S}/dagger_search.sh"
+BASE_GAMES=212 bash "${S}/dagger_refit.sh"
 bash "${S}/curves.sh"
+bash "${S}/curves_dagger.sh"
 bash "${S}/commit_agent.sh" dagger-search
 python -m agents.imitation_study report
