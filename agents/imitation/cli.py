@@ -21,9 +21,7 @@ another observation mode, bad settings).
 from __future__ import annotations
 
 import argparse
-import json
 import sys
-import time
 from pathlib import Path
 
 from friday_agents.imitation.data import ImitationDataError
@@ -87,9 +85,3 @@ def run(args: argparse.Namespace) -> int:
     except (ImitationDataError, AgentSpecError, TrainConfigError, ValueError) as err:
         print(f"friday imitate {args.step}: error: {err}", file=sys.stderr)
         return 2
-
-
-def write_log(path: Path, record: dict) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    record["written"] = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
-    path.write_text(json.dumps(record, indent=2) + "\n")

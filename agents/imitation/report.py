@@ -21,11 +21,29 @@ BASELINE = "heuristic"
 COMMAND = "python -m friday_agents.imitation.study report"
 
 
+#: Table order: baselines, imitation, DAgger, fine-tuning, the committed agent; others last.
+ORDER = (
+    "heuristic",
+    "ppo-scratch",
+    "bc-heuristic",
+    "dagger-heuristic",
+    "bc-search-212",
+    "bc-search",
+    "dagger-search-212",
+    "dagger-search",
+    "ft-progress",
+    "ft-warmup",
+    "ft-shaped",
+    "committed",
+)
+
+
 def load_rows(results: Path) -> list[dict[str, Any]]:
-    """Every result file, in the order their ``order`` field (then name) gives."""
+    """Every result file, in :data:`ORDER` (then by name)."""
     files = [p for p in sorted(results.glob("*.json")) if p.name != "comparisons.json"]
     rows = [json.loads(p.read_text()) for p in files]
-    return sorted(rows, key=lambda r: (r.get("order", 50), r["name"]))
+    rank = {name: i for i, name in enumerate(ORDER)}
+    return sorted(rows, key=lambda r: (rank.get(r["name"], len(ORDER)), r["name"]))
 
 
 def _wins(cell: dict[str, Any]) -> list[int]:

@@ -5,10 +5,10 @@ from __future__ import annotations
 import argparse
 import json
 import time
+from pathlib import Path
 
 import numpy as np
 
-from friday_agents.imitation.cli import write_log
 from friday_agents.imitation.data import (
     ImitationDataError,
     collect,
@@ -20,6 +20,13 @@ from friday_agents.imitation.data import (
 from friday_agents.registry import make_agent
 from friday_agents.training.config import TrainConfig, load_config_file
 from friday_env.levels import parse_levels
+
+
+def write_log(path: Path, record: dict) -> None:
+    """Write a fit log (JSON) with the time it was written."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    record["written"] = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+    path.write_text(json.dumps(record, indent=2) + "\n")
 
 
 def _bar(total: int, disabled: bool):

@@ -23,6 +23,7 @@ GAMES=370 EPOCHS=5 NAME=bc-search bash "${S}/search.sh"
 BASE=bc-search BASE_GAMES=370 GAMES=150 OUT=dagger-search bash "${S}/dagger_search.sh"
 BASE_GAMES=212 bash "${S}/dagger_refit.sh"
 bash "${S}/curves.sh"
+BEFORE=bc-search-212 AFTER=dagger-search-212 bash "${S}/curves_dagger.sh"
 bash "${S}/curves_dagger.sh"
 bash "${S}/commit_agent.sh" dagger-search
 python -m friday_agents.imitation.study report
