@@ -209,7 +209,7 @@ def make_env(
     elif reward == "progress":
         env = Progress(env)
     elif reward == "value_shaped":
-        from agents.train_shaping import ValueShaping
+        from friday_agents.training.shaping import ValueShaping
 
         env = ValueShaping(env, gamma)
     return env
