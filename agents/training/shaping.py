@@ -16,7 +16,6 @@ import gymnasium as gym
 import numpy as np
 
 from friday_agents.search.value import state_value
-from friday_agents.training.envs import _game
 from friday_env import Game
 from friday_env.env import SCORE_SCALE
 
@@ -24,6 +23,14 @@ from friday_env.env import SCORE_SCALE
 def potential(game: Game) -> float:
     """Phi of a state: its fitted value on the score-reward scale, 0 at the end."""
     return 0.0 if game.done else state_value(game) / SCORE_SCALE
+
+
+def _game(env: gym.Env) -> Game:
+    """The game of the ``Friday-v0`` env under ``env``'s wrappers (after a reset)."""
+    game = getattr(env.unwrapped, "game", None)
+    if not isinstance(game, Game):
+        raise TypeError("ValueShaping wraps a Friday-v0 env that has been reset")
+    return game
 
 
 class ValueShaping(gym.Wrapper):
