@@ -25,6 +25,10 @@ SUBCOMMANDS = {
     "play": ("friday_agents.human", "play a game in the terminal"),
     "replay": ("friday_agents.cli.replay", "step through a saved game record"),
     "train": ("friday_agents.training.train", "train a MaskablePPO agent"),
+    "imitate": (
+        "friday_agents.imitation.cli",
+        "learn a MaskablePPO policy from an agent's games",
+    ),
     "bench": ("friday_agents.bench.suite", "measure engine and environment speed"),
 }
 
