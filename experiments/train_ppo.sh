@@ -10,9 +10,11 @@
 #
 # Writes, per level L:
 #   runs/ppo-levelL/                        the run (checkpoints, config.json, curve.csv/png)
-#   agents/ppo/checkpoints/ppo-levelL.zip       the policy `friday eval --agents ppo` plays
+#   (the committed `ppo` agent is the imitation policy of experiments/imitation/; copy
+#   runs/ppo-levelL/policy.zip to agents/ppo/checkpoints/ppo-levelL.zip to make `ppo` play it)
 #   experiments/results/ppo-levelL-curve.{csv,png}  the learning curve (held-out deals)
-# and then results/ppo-recipe/ (results.md, results.csv, plots): a quick `friday eval`.
+# and then results/ppo-recipe/ (results.md, results.csv, plots): a quick `friday eval` (its
+# `ppo` is the committed agent unless the new policies were copied as said above).
 #
 # Usage (from the repository root):  bash experiments/train_ppo.sh [LEVELS...]
 #   STEPS=100000 bash experiments/train_ppo.sh 1     # a shorter trial on level 1
@@ -30,7 +32,6 @@ for level in "${LEVELS[@]}"; do
   echo "== level ${level}: ${STEPS} timesteps ($(date -u +%H:%M:%S))"
   friday train --config experiments/ppo.toml --level "${level}" \
     --total-timesteps "${STEPS}" --out "runs/ppo-level${level}"
-  cp "runs/ppo-level${level}/policy.zip" "agents/ppo/checkpoints/ppo-level${level}.zip"
   cp "runs/ppo-level${level}/curve.csv" "experiments/results/ppo-level${level}-curve.csv"
   cp "runs/ppo-level${level}/curve.png" "experiments/results/ppo-level${level}-curve.png"
 done

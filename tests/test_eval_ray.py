@@ -99,3 +99,20 @@ def test_backend_options_are_checked(tmp_path, capsys, monkeypatch):
     assert "--backend ray needs ray, which is not installed" in err
     assert "pip install 'friday-env[ray]'" in err
     assert not (tmp_path / "b").exists()
+
+
+def test_imitation_collection_on_ray_gives_the_process_pool_games(tmp_path):
+    from friday_agents.cli import main
+    from friday_agents.imitation.data import read_games
+
+    collect = ["imitate", "collect", "--teacher", "heuristic", "--levels", "1,4", "--games", "3"]
+    pool, on_ray = tmp_path / "pool.jsonl", tmp_path / "ray.jsonl"
+    assert main([*collect, "--out", str(pool), "--workers", "2", "--no-progress"]) == 0
+    ray_flags = ["--backend", "ray", "--workers", "2", "--no-progress"]
+    assert main([*collect, "--out", str(on_ray), *ray_flags]) == 0
+
+    def games(path):
+        lines = [{k: v for k, v in g.items() if k != "seconds"} for g in read_games(path)]
+        return sorted(lines, key=lambda g: (g["level"], g["index"]))
+
+    assert len(games(pool)) == 6 and games(on_ray) == games(pool)

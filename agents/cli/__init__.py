@@ -29,6 +29,10 @@ SUBCOMMANDS = {
         "write a game viewer page (HTML) for a saved game or evaluation",
     ),
     "train": ("friday_agents.training.train", "train a MaskablePPO agent"),
+    "imitate": (
+        "friday_agents.imitation.cli",
+        "learn a MaskablePPO policy from an agent's games",
+    ),
     "bench": ("friday_agents.bench.suite", "measure engine and environment speed"),
 }
 

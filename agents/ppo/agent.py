@@ -1,8 +1,10 @@
 """A MaskablePPO policy as a Friday agent: loads a checkpoint and plays any game.
 
-``friday eval --agents ppo`` plays each level with the committed policy trained on that level
-(``agents/ppo/checkpoints/ppo-level<L>.zip``, made by ``experiments/train_ppo.sh``);
-``ppo:model=path/to/policy.zip`` plays every level with one checkpoint instead.
+``friday eval --agents ppo`` plays each level with the committed learned policy: the level's
+own ``agents/ppo/checkpoints/ppo-level<L>.zip`` if there is one, else the policy shared by all
+levels, ``agents/ppo/checkpoints/ppo-all-levels.zip`` (made by ``experiments/imitation/``; the
+level is part of the observation). ``ppo:model=path/to/policy.zip`` plays every level with one
+checkpoint instead.
 """
 
 from __future__ import annotations
@@ -24,9 +26,14 @@ class PPOCheckpointError(FridayError):
     """A PPO checkpoint that is missing or cannot be loaded."""
 
 
+#: The committed policy that plays every level without a checkpoint of its own.
+SHARED_CHECKPOINT = CHECKPOINT_DIR / "ppo-all-levels.zip"
+
+
 def default_checkpoint(level: int) -> Path:
-    """The committed policy of ``level``."""
-    return CHECKPOINT_DIR / f"ppo-level{level}.zip"
+    """The committed policy of ``level``: its own if committed, else the shared one."""
+    own = CHECKPOINT_DIR / f"ppo-level{level}.zip"
+    return own if own.is_file() or not SHARED_CHECKPOINT.is_file() else SHARED_CHECKPOINT
 
 
 class PPOAgent:

@@ -78,12 +78,16 @@ class SearchAgent:
         self.sims = sims
         self.model = load_value_model(Path(value) if value else WEIGHTS_FILE)
         self.rng = np.random.default_rng(0)
+        #: ``(action, mean rollout value)`` of every candidate at the last searched decision
+        #: (None after a forced move): soft targets for imitation (agents.imitation_data).
+        self.last_values: list[tuple[int, float]] | None = None
 
     def reset(self, seed: int) -> None:
         self.rng = np.random.default_rng(seed)
 
     def act(self, game: Game) -> int:
         legal = list(game.legal_actions())
+        self.last_values = None
         if len(legal) == 1:
             return legal[0]
         default = heuristic_action(game, DEFAULT_PARAMS)
@@ -95,6 +99,7 @@ class SearchAgent:
                 trial = world.clone()
                 trial.apply(action)
                 totals[i] += rollout(trial, self.model)
+        self.last_values = [(a, float(t) / worlds) for a, t in zip(legal, totals, strict=True)]
         best = float(totals.max())
         if totals[legal.index(default)] >= best - 1e-9:
             return default

@@ -31,7 +31,9 @@ OBSERVATIONS = tuple(ENCODERS)
 #: the R25 score after every decision (divided by 100), which sums to the final score / 100
 #: minus the starting score / 100: the same objective as ``score``, but dense.
 #: ``progress`` is ``win_loss`` plus 0.1 for every hazard beaten (see friday_agents.training.envs).
-REWARDS = ("win_loss", "score", "score_delta", "progress")
+#: ``value_shaped`` is ``win_loss`` plus potential-based shaping with the fitted state value
+#: (friday_agents.training.shaping).
+REWARDS = ("win_loss", "score", "score_delta", "progress", "value_shaped")
 VEC_ENVS = ("dummy", "subproc")
 
 
@@ -57,7 +59,8 @@ class TrainConfig:
     reward: str = _help(
         "reward: win_loss (+1/-1 at the end), score (final R25 score / 100), "
         "score_delta (score change after every decision / 100: dense, same total), "
-        "progress (win_loss + 0.1 per hazard beaten)",
+        "progress (win_loss + 0.1 per hazard beaten), "
+        "value_shaped (win_loss + gamma*V(s')-V(s), V the fitted state value / 100)",
         "progress",
     )
     total_timesteps: int = _help("environment steps to train for (all stages together)", 200_000)
@@ -74,6 +77,11 @@ class TrainConfig:
     ent_coef: float = _help("entropy bonus coefficient", 0.01)
     vf_coef: float = _help("value loss coefficient", 0.5)
     max_grad_norm: float = _help("gradient clipping norm", 0.5)
+    vf_warmup: int = _help(
+        "timesteps at the start during which only the value head learns (the policy is "
+        "frozen): for fine-tuning a policy from --init",
+        0,
+    )
     net_arch: str = _help("hidden layer sizes of the policy and value nets, e.g. 64,64", "64,64")
     eval_freq: int = _help(
         "evaluate on held-out deals every this many timesteps (0 = never)", 20_000
@@ -88,6 +96,11 @@ class TrainConfig:
         "",
     )
     resume: str = _help("checkpoint (.zip) to continue training from", "")
+    init: str = _help(
+        "policy (.zip, e.g. from `friday imitate fit`) whose weights start a new run with "
+        "this config's settings (unlike --resume, which keeps the checkpoint's settings)",
+        "",
+    )
     torch_threads: int = _help("torch CPU threads (1 keeps runs reproducible)", 1)
     progress_bar: bool = _help("show a progress bar", True)
 
@@ -116,8 +129,11 @@ class TrainConfig:
         self._check_choices()
         self._check_numbers()
         self._check_lists()
-        if self.resume and not Path(self.resume).is_file():
-            raise TrainConfigError(f"resume checkpoint {self.resume!r} does not exist")
+        for name in ("resume", "init"):
+            if getattr(self, name) and not Path(getattr(self, name)).is_file():
+                raise TrainConfigError(f"{name} checkpoint {getattr(self, name)!r} does not exist")
+        if self.resume and self.init:
+            raise TrainConfigError("give --resume or --init, not both")
         return self
 
     def _check_choices(self) -> None:
@@ -144,7 +160,7 @@ class TrainConfig:
         for name in positive:
             if getattr(self, name) <= 0:
                 raise TrainConfigError(f"{name} must be positive, got {getattr(self, name)}")
-        for name in ("eval_freq", "eval_games", "checkpoint_freq", "seed"):
+        for name in ("eval_freq", "eval_games", "checkpoint_freq", "seed", "vf_warmup"):
             if getattr(self, name) < 0:
                 raise TrainConfigError(f"{name} must not be negative, got {getattr(self, name)}")
         if self.eval_freq and not self.eval_games:

@@ -189,10 +189,17 @@ def fixed_deals(seeds: Sequence[int]) -> Callable[[int | None], int]:
 
 
 def make_env(
-    level: int, observation: str, reward: str, next_deal: Callable[[int | None], int]
+    level: int,
+    observation: str,
+    reward: str,
+    next_deal: Callable[[int | None], int],
+    gamma: float = 0.995,
 ) -> gym.Env:
-    """A ``Friday-v0`` env dealing from ``next_deal`` with the chosen reward."""
-    env_reward = {"score_delta": "score", "progress": "win_loss"}.get(reward, reward)
+    """A ``Friday-v0`` env dealing from ``next_deal`` with the chosen reward (``gamma``: the
+    learner's discount, used by ``value_shaped``)."""
+    env_reward = {"score_delta": "score", "progress": "win_loss", "value_shaped": "win_loss"}.get(
+        reward, reward
+    )
     env: gym.Env = Deals(
         gym.make("Friday-v0", level=level, observation=observation, reward=env_reward),
         next_deal,
@@ -201,4 +208,8 @@ def make_env(
         env = ScoreDelta(env)
     elif reward == "progress":
         env = Progress(env)
+    elif reward == "value_shaped":
+        from friday_agents.training.shaping import ValueShaping
+
+        env = ValueShaping(env, gamma)
     return env

@@ -69,17 +69,36 @@ def run(args: argparse.Namespace) -> int:
     try:
         config = config_from_args(args)
         require("friday train", *LIBRARIES, *(("tqdm",) if config.progress_bar else ()))
-        if config.resume:
-            check_checkpoint(config.resume)
+        for checkpoint in (config.resume, config.init):
+            if checkpoint:
+                check_checkpoint(checkpoint)
     except (TrainConfigError, CheckpointError) as err:
         print(f"friday train: error: {err}", file=sys.stderr)
         return 2
-    result = train(config)
+    try:
+        result = train(config)
+    except CheckpointError as err:
+        print(f"friday train: error: {err}", file=sys.stderr)
+        return 2
     print(
         f"trained {result.timesteps} timesteps in {result.seconds:.0f} s ({result.fps:.0f} steps/s)"
     )
     print(f"policy: {result.policy}\ncurve:  {result.curve_png}")
     return 0
+
+
+def init_weights(model: Any, path: str | Path) -> None:
+    """Copy the policy weights of the checkpoint ``path`` into ``model`` (same observation
+    and network sizes, or a :class:`CheckpointError` saying which differ)."""
+    source = load_model(path)
+    if source.observation_space != model.observation_space:
+        raise CheckpointError(f"checkpoint {str(path)!r} reads another observation")
+    try:
+        model.policy.load_state_dict(source.policy.state_dict())
+    except RuntimeError as err:
+        raise CheckpointError(
+            f"checkpoint {str(path)!r} has other network sizes than --net-arch: {err}"
+        ) from None
 
 
 # ------------------------------------------------------------------------ building
@@ -97,7 +116,7 @@ def build_vec_env(config: TrainConfig, level: int, stream: int) -> Any:
     def factory(index: int):
         def make():
             deals = training_deals(level, [config.seed, stream, index])
-            env = make_env(level, config.observation, config.reward, deals)
+            env = make_env(level, config.observation, config.reward, deals, config.gamma)
             return Monitor(env, info_keywords=EPISODE_KEYS)
 
         return make
@@ -208,6 +227,8 @@ def _callbacks(config: TrainConfig, level: int, out: Path, curve: Path) -> list[
             self.evaluate_now()
 
     callbacks: list[Any] = []
+    if config.vf_warmup:
+        callbacks.append(_value_warmup(config.vf_warmup))
     if config.eval_freq:
         callbacks.append(
             HeldOutEval(
@@ -275,6 +296,35 @@ def run_logger(out: Path) -> Any:
     if importlib.util.find_spec("tensorboard") is not None:
         formats.append("tensorboard")
     return configure(str(out), formats)
+
+
+def _value_warmup(timesteps: int) -> Any:
+    """Freeze the actor (policy layers and action head) for the first ``timesteps``: PPO's
+    updates then fit only the critic, so a policy from imitation is not pushed around by
+    advantages computed with a value function that has not yet seen its own games."""
+    from stable_baselines3.common.callbacks import BaseCallback
+
+    class ValueWarmup(BaseCallback):
+        def _actor(self) -> list[Any]:
+            policy = self.model.policy
+            return [*policy.mlp_extractor.policy_net.parameters(), *policy.action_net.parameters()]
+
+        def _set(self, trainable: bool) -> None:
+            for parameter in self._actor():
+                parameter.requires_grad_(trainable)
+
+        def _on_training_start(self) -> None:
+            self._set(self.model.num_timesteps >= timesteps)
+
+        def _on_step(self) -> bool:
+            if self.model.num_timesteps >= timesteps:
+                self._set(True)
+            return True
+
+        def _on_training_end(self) -> None:
+            self._set(True)
+
+    return ValueWarmup()
 
 
 def _progress_bar(total: int) -> Any:
@@ -429,6 +479,8 @@ def train(config: TrainConfig) -> TrainResult:
         env = build_vec_env(config, level, stream=model.num_timesteps if model else 0)
         if model is None:
             model = new_model(config, env)  # seeds torch, sampling and the envs from config.seed
+            if config.init:
+                init_weights(model, config.init)
         else:
             model.set_env(env)
             model.set_random_seed(config.seed + model.num_timesteps)
