@@ -34,6 +34,9 @@ from friday_env import Game, Phase, determinized
 #: Where rollouts stop and are valued: a hazard fight is over and the next turn waits, or the
 #: game is over. At the pirates' turn start they play on, through both pirate fights.
 ROLLOUT_STOPS = (TURN_START_PHASES - {Phase.CHOOSE_PIRATE}) | {Phase.GAME_OVER}
+#: The simulation budget per decision used everywhere unless asked otherwise: the agent's
+#: default, ``friday eval``'s ``--search-sims`` default and the README's results table.
+DEFAULT_SIMS = 32
 #: A rollout longer than this is cut and scored where it stands (a safety net: fights are
 #: a few dozen actions at most).
 MAX_ROLLOUT_ACTIONS = 400
@@ -61,7 +64,8 @@ class SearchAgent:
     ## Arguments
 
     - ``sims`` — simulation budget per decision: ``max(1, sims // candidates)`` worlds, each
-      playing every candidate action once (default 64).
+      playing every candidate action once (default :data:`DEFAULT_SIMS`, the setting of the
+      README's results and of ``friday eval``).
     - ``value`` — a value-model file from ``python -m friday_agents.search.value_fit``
       (default: the one shipped beside :mod:`friday_agents.search.value`).
 
@@ -72,7 +76,7 @@ class SearchAgent:
 
     name = "search"
 
-    def __init__(self, sims: int = 64, value: str = "") -> None:
+    def __init__(self, sims: int = DEFAULT_SIMS, value: str = "") -> None:
         if not isinstance(sims, int) or sims < 1:
             raise ValueError(f"sims must be a positive integer, got {sims!r}")
         self.sims = sims
@@ -90,7 +94,7 @@ class SearchAgent:
         worlds = max(1, self.sims // len(legal))
         totals = np.zeros(len(legal))
         for seed in self.rng.integers(0, 2**62, size=worlds):
-            world = determinized(game, int(seed))
+            world = self.world(game, int(seed))
             for i, action in enumerate(legal):
                 trial = world.clone()
                 trial.apply(action)
@@ -99,3 +103,8 @@ class SearchAgent:
         if totals[legal.index(default)] >= best - 1e-9:
             return default
         return legal[int(totals.argmax())]
+
+    def world(self, game: Game, seed: int) -> Game:
+        """One world to plan in: ``game`` with every hidden order resampled (the fair search
+        sees only what the player may know)."""
+        return determinized(game, seed)
