@@ -18,17 +18,14 @@ action) costs no simulation.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Protocol
 
 import numpy as np
 
 from friday_agents.heuristic.agent import heuristic_action
 from friday_agents.heuristic.rules import DEFAULT_PARAMS
-from friday_agents.search.value import (
-    TURN_START_PHASES,
-    WEIGHTS_FILE,
-    ValueModel,
-    load_value_model,
-)
+from friday_agents.search.value import TURN_START_PHASES, WEIGHTS_FILE, load_value_model
+from friday_agents.search.value_net import NETWORK_FILE, load_value_network
 from friday_env import Game, Phase, determinized
 
 #: Where rollouts stop and are valued: a hazard fight is over and the next turn waits, or the
@@ -42,7 +39,27 @@ DEFAULT_SIMS = 32
 MAX_ROLLOUT_ACTIONS = 400
 
 
-def rollout(game: Game, model: ValueModel) -> float:
+class LeafValue(Protocol):
+    """What values a rollout's end: a turn's start or a finished game."""
+
+    def value(self, game: Game) -> float: ...
+
+
+def leaf_value_model(value: str) -> LeafValue:
+    """The value model ``value`` names (see :class:`SearchAgent`'s ``value`` argument)."""
+    if not isinstance(value, str):
+        raise ValueError(f"value must be '', 'net' or a file path, got {value!r}")
+    if value == "":
+        return load_value_model(WEIGHTS_FILE)
+    if value == "net":
+        return load_value_network(NETWORK_FILE)
+    path = Path(value)
+    if path.suffix not in (".json", ".npz"):
+        raise ValueError(f"value file {value!r} must be a .json (linear) or .npz (network)")
+    return load_value_network(path) if path.suffix == ".npz" else load_value_model(path)
+
+
+def rollout(game: Game, model: LeafValue) -> float:
     """Play the heuristic on ``game`` (a clone, modified) to the end of the current fight and
     return the value of where it ends."""
     for _ in range(MAX_ROLLOUT_ACTIONS):
@@ -66,8 +83,11 @@ class SearchAgent:
     - ``sims`` — simulation budget per decision: ``max(1, sims // candidates)`` worlds, each
       playing every candidate action once (default :data:`DEFAULT_SIMS`, the setting of the
       README's results and of ``friday eval``).
-    - ``value`` — a value-model file from ``python -m friday_agents.search.value_fit``
-      (default: the one shipped beside :mod:`friday_agents.search.value`).
+    - ``value`` — what scores a rollout's end: ``""`` (default) the linear model shipped
+      beside :mod:`friday_agents.search.value`; ``"net"`` the value network shipped beside
+      :mod:`friday_agents.search.value_net` (fitted on the search's own games); or a file: a
+      ``.json`` from ``python -m friday_agents.search.value_fit``, an ``.npz`` from
+      ``python -m friday_agents.search.value_net_fit``.
 
     ## Speed
 
@@ -80,7 +100,7 @@ class SearchAgent:
         if not isinstance(sims, int) or sims < 1:
             raise ValueError(f"sims must be a positive integer, got {sims!r}")
         self.sims = sims
-        self.model = load_value_model(Path(value) if value else WEIGHTS_FILE)
+        self.model = leaf_value_model(value)
         self.rng = np.random.default_rng(0)
 
     def reset(self, seed: int) -> None:
