@@ -15,8 +15,8 @@ import pytest
 from friday_agents.base import play_game
 from friday_agents.evaluation.evaluate import DEFAULT_SEARCH_SIMS
 from friday_agents.heuristic.agent import HeuristicAgent, heuristic_action
-from friday_agents.search import value_net_fit
-from friday_agents.search.agent import DEFAULT_SIMS, SearchAgent
+from friday_agents.search import ingredients, value_net_fit
+from friday_agents.search.agent import DEFAULT_SIMS, ROLLOUT_STOPS, SearchAgent, rollout
 from friday_agents.search.value_net import NETWORK_FILE, load_value_network, network_inputs
 from friday_agents.seeds import evaluation_seed, training_seed
 from friday_env import Game, determinized
@@ -117,3 +117,60 @@ def _heuristic_midgame(count: int) -> list[Game]:
 def test_bad_value_option_is_named(value, message):
     with pytest.raises((ValueError, FileNotFoundError), match=message):
         SearchAgent(value=value)
+
+
+# ---------------------------------------------------------------- the horizon
+
+
+def test_longer_horizon_rollouts_play_through_the_next_fight():
+    model = SearchAgent().model
+    for game in _heuristic_midgame(6):
+        if game.done:
+            continue
+        one, two = game.clone(), game.clone()
+        rollout(one, model)
+        rollout(two, model, fights=2)
+        assert one.phase in ROLLOUT_STOPS and two.phase in ROLLOUT_STOPS
+        assert len(two.history) > len(one.history) or two.done
+        assert two.history[: len(one.history)] == one.history  # the same play, continued
+
+
+def test_bad_horizon_is_named():
+    with pytest.raises(ValueError, match="horizon"):
+        SearchAgent(horizon=0)
+
+
+# ------------------------------------------------------- paired comparisons
+
+
+def _eval_dir(path: Path, rows: list[tuple[str, int, int, bool, int]]) -> Path:
+    path.mkdir()
+    lines = [
+        json.dumps({"agent": a, "level": lv, "index": i, "won": w, "score": s, "seconds": 2.0})
+        for a, lv, i, w, s in rows
+    ]
+    (path / "games.jsonl").write_text("\n".join(lines) + "\n")
+    return path
+
+
+def test_ingredients_pair_variants_with_the_baseline_across_runs(tmp_path):
+    first = _eval_dir(tmp_path / "a", [("search", 1, i, i % 2 == 0, 10 * i) for i in range(4)])
+    second = _eval_dir(
+        tmp_path / "b",
+        [("oracle", 1, i, True, 10 * i + 5) for i in range(3)]
+        + [("search", 1, 0, True, 0)],  # the same game again, from another run
+    )
+    out = tmp_path / "ingredients.json"
+    assert ingredients.main([str(first), str(second), "--out", str(out)]) == 0
+    (oracle,) = json.loads(out.read_text())["comparisons"]
+    assert (oracle["agent"], oracle["cheats"], oracle["common_deals"]) == ("oracle", True, 3)
+    assert oracle["win_rate_difference"][0] == pytest.approx(1 / 3)
+    assert oracle["score_difference"][0] == pytest.approx(5.0)
+    assert "oracle (cheats)" in out.with_suffix(".md").read_text()
+
+
+def test_ingredients_refuse_runs_that_disagree(tmp_path):
+    first = _eval_dir(tmp_path / "a", [("search", 1, 0, True, 10)])
+    second = _eval_dir(tmp_path / "b", [("search", 1, 0, False, -3)])
+    with pytest.raises(ValueError, match="differs"):
+        ingredients.pooled_rows([first, second])
