@@ -15,8 +15,9 @@ import pytest
 from friday_agents.base import play_game
 from friday_agents.evaluation.evaluate import DEFAULT_SEARCH_SIMS
 from friday_agents.heuristic.agent import HeuristicAgent, heuristic_action
-from friday_agents.search import ingredients, value_net_fit
+from friday_agents.search import ingredients, record_games, value_net_fit
 from friday_agents.search.agent import DEFAULT_SIMS, ROLLOUT_STOPS, SearchAgent, rollout
+from friday_agents.search.game_data import ReplayCount, turn_start_examples
 from friday_agents.search.value_net import NETWORK_FILE, load_value_network, network_inputs
 from friday_agents.seeds import evaluation_seed, training_seed
 from friday_env import Game, determinized
@@ -174,3 +175,32 @@ def test_ingredients_refuse_runs_that_disagree(tmp_path):
     second = _eval_dir(tmp_path / "b", [("search", 1, 0, False, -3)])
     with pytest.raises(ValueError, match="differs"):
         ingredients.pooled_rows([first, second])
+
+
+# ----------------------------------------------------------- recorded games
+
+
+def test_recorded_games_replay_and_resume(tmp_path):
+    out = tmp_path / "games.jsonl"
+    args = ["--agent", "search:sims=2", "--levels", "1", "--out", str(out), "--no-progress"]
+    assert record_games.main([*args, "--games", "1"]) == 0
+    assert record_games.main([*args, "--games", "2"]) == 0  # plays only the second deal
+    lines = [json.loads(line) for line in out.read_text().splitlines()]
+    assert [(g["level"], g["index"]) for g in lines] == [(1, 0), (1, 1)]
+    count = ReplayCount()
+    states = list(turn_start_examples(out, count))
+    assert count.replayed == 2 and count.skipped == 0 and states
+    for game in lines:
+        assert game["q"], "a search game has searched decisions"
+        replay = Game.new(game["level"], game["seed"])
+        for position, action in enumerate(game["actions"]):
+            values = game["q"].get(str(position))
+            if values is not None:
+                assert sorted(a for a, _ in values) == sorted(replay.legal_actions())
+            replay.apply(action)
+        assert (replay.won, replay.score()) == (game["won"], game["score"])
+
+
+def test_recording_needs_a_search_agent(tmp_path):
+    with pytest.raises(ValueError, match="not a search agent"):
+        record_games.play_recorded("heuristic", 1, 0)

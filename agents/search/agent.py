@@ -111,12 +111,16 @@ class SearchAgent:
         self.sims = sims
         self.model = leaf_value_model(value)
         self.rng = np.random.default_rng(0)
+        #: The last searched decision's ``(action, mean rollout value)`` pairs (None after a
+        #: forced move): what recorded games keep as policy and value targets.
+        self.last_values: list[tuple[int, float]] | None = None
 
     def reset(self, seed: int) -> None:
         self.rng = np.random.default_rng(seed)
 
     def act(self, game: Game) -> int:
         legal = list(game.legal_actions())
+        self.last_values = None
         if len(legal) == 1:
             return legal[0]
         default = heuristic_action(game, DEFAULT_PARAMS)
@@ -128,6 +132,7 @@ class SearchAgent:
                 trial = world.clone()
                 trial.apply(action)
                 totals[i] += rollout(trial, self.model, self.horizon)
+        self.last_values = [(a, float(t) / worlds) for a, t in zip(legal, totals, strict=True)]
         best = float(totals.max())
         if totals[legal.index(default)] >= best - 1e-9:
             return default
