@@ -204,3 +204,23 @@ def test_recorded_games_replay_and_resume(tmp_path):
 def test_recording_needs_a_search_agent(tmp_path):
     with pytest.raises(ValueError, match="not a search agent"):
         record_games.play_recorded("heuristic", 1, 0)
+
+
+def test_ingredients_table_goes_into_the_readme_section(tmp_path):
+    first = _eval_dir(tmp_path / "a", [("search", 4, i, False, i) for i in range(3)])
+    second = _eval_dir(
+        tmp_path / "b", [("search:horizon=2", 4, i, i == 1, 2 * i) for i in range(3)]
+    )
+    readme = tmp_path / "README.md"
+    readme.write_text(
+        "x\n<!-- section:search-ingredients -->\nold\n<!-- /section:search-ingredients -->\n"
+    )
+    out = tmp_path / "i.json"
+    check = ["--check", str(out), "--readme", str(readme)]
+    assert (
+        ingredients.main([str(first), str(second), "--out", str(out), "--readme", str(readme)]) == 0
+    )
+    assert "| search:horizon=2 | 4 | 3 | 0% | 33% |" in readme.read_text()
+    assert ingredients.main(check) == 0
+    readme.write_text(readme.read_text().replace("33%", "34%"))
+    assert ingredients.main(check) == 1

@@ -7,7 +7,10 @@ For every other agent and level: the deals both played, both win rates, the pair
 difference of win rate and of score with 95% bootstrap intervals, and the ratio of seconds
 per game (a ratio, since the machine's load changes between runs: read it as a rough guide).
 A cheating agent (:data:`friday_agents.registry.CHEATING_AGENTS`) is marked as such: its
-difference is a ceiling, not a ranking. Writes ``FILE`` (JSON) and ``FILE`` with ``.md``.
+difference is a ceiling, not a ranking. Writes ``FILE`` (JSON) and ``FILE`` with ``.md``;
+``--readme README.md`` also writes the table into the README's ``search-ingredients``
+section, and ``python -m friday_agents.search.ingredients --check FILE --readme README.md``
+checks it is there.
 """
 
 from __future__ import annotations
@@ -21,6 +24,10 @@ import numpy as np
 
 from friday_agents.evaluation.stats import paired_difference_interval
 from friday_agents.registry import is_cheating
+from friday_env.docs import replace_section, section_body
+
+#: The README section the table is written into.
+README_SECTION = "search-ingredients"
 
 
 def pooled_rows(directories: list[Path]) -> dict[tuple[str, int, int], dict]:
@@ -102,10 +109,21 @@ def main(argv: list[str] | None = None) -> int:
         description=__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("directories", type=Path, nargs="+", help="friday eval --out dirs")
+    parser.add_argument("directories", type=Path, nargs="*", help="friday eval --out dirs")
     parser.add_argument("--baseline", default="search", help="agent spec compared against")
-    parser.add_argument("--out", type=Path, required=True, help="JSON file (and .md beside)")
+    parser.add_argument("--out", type=Path, help="JSON file (and .md beside)")
+    parser.add_argument("--readme", type=Path, help="write the table into this README too")
+    parser.add_argument("--check", type=Path, help="check --readme holds this JSON's table")
     args = parser.parse_args(argv)
+    if args.check:
+        if not args.readme:
+            parser.error("--check needs --readme")
+        stored = json.loads(args.check.read_text())
+        fresh = readme_table(args.readme) == markdown(stored["comparisons"], stored["command"])
+        print(f"{args.readme} {README_SECTION} section is {'up to' if fresh else 'out of'} date")
+        return 0 if fresh else 1
+    if not args.directories or not args.out:
+        parser.error("give the friday eval directories and --out")
     comparisons = compare_to(pooled_rows(args.directories), args.baseline)
     if not comparisons:
         print(f"no agent shares deals with {args.baseline!r}", file=sys.stderr)
@@ -119,7 +137,14 @@ def main(argv: list[str] | None = None) -> int:
     text = markdown(comparisons, command)
     args.out.with_suffix(".md").write_text(text)
     print(text)
+    if args.readme:
+        args.readme.write_text(replace_section(args.readme.read_text(), README_SECTION, text))
+        print(f"updated the {README_SECTION} section of {args.readme}")
     return 0
+
+
+def readme_table(path: Path) -> str:
+    return section_body(path.read_text(), README_SECTION) + "\n"
 
 
 if __name__ == "__main__":
