@@ -15,7 +15,7 @@ import pytest
 from friday_agents.base import play_game
 from friday_agents.evaluation.evaluate import DEFAULT_SEARCH_SIMS
 from friday_agents.heuristic.agent import HeuristicAgent, heuristic_action
-from friday_agents.search import ingredients, record_games, value_net_fit
+from friday_agents.search import ingredients, record_games, timing, value_net_fit
 from friday_agents.search.agent import DEFAULT_SIMS, ROLLOUT_STOPS, SearchAgent, rollout
 from friday_agents.search.game_data import ReplayCount, turn_start_examples
 from friday_agents.search.value_net import NETWORK_FILE, load_value_network, network_inputs
@@ -224,3 +224,12 @@ def test_ingredients_table_goes_into_the_readme_section(tmp_path):
     assert ingredients.main(check) == 0
     readme.write_text(readme.read_text().replace("33%", "34%"))
     assert ingredients.main(check) == 1
+
+
+def test_timing_measures_every_spec_on_the_same_states(tmp_path):
+    out = tmp_path / "timing.json"
+    assert timing.main(["search:sims=2", "search:sims=8", "--states", "3", "--out", str(out)]) == 0
+    result = json.loads(out.read_text())
+    assert set(result["cpu_seconds_per_decision"]) == {"search:sims=2", "search:sims=8"}
+    assert result["ratio_to_first"]["search:sims=2"] == 1.0
+    assert all(len(game.legal_actions()) > 1 for game in timing.decision_states(5))
