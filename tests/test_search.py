@@ -206,6 +206,12 @@ def test_recording_needs_a_search_agent(tmp_path):
         record_games.play_recorded("heuristic", 1, 0)
 
 
+def test_readme_ingredients_table_is_the_committed_one():
+    """The README's table of search variants is rendered from the committed comparisons."""
+    committed = README.parent / "experiments" / "results" / "search" / "ingredients.json"
+    assert ingredients.main(["--check", str(committed), "--readme", str(README)]) == 0
+
+
 def test_ingredients_table_goes_into_the_readme_section(tmp_path):
     first = _eval_dir(tmp_path / "a", [("search", 4, i, False, i) for i in range(3)])
     second = _eval_dir(

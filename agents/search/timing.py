@@ -6,7 +6,10 @@ distorts (runs at different times are not comparable). This measures each agent 
 process CPU time (:func:`time.process_time`) on one fixed set of decisions — states with two
 or more legal actions, reached by the heuristic on training deals — with the specs taking
 turns on every state, so all of them see the same states under the same conditions. The
-ratio to the first spec is the time cost of a variant.
+ratio to the first spec is the time cost of a variant. Variants that differ only in the
+value model play the same rollouts, and one agent spelled twice (``search`` and
+``search:sims=32``) is timed twice, so their ratios show how much of it is noise (CPU time
+on a loaded machine still varies with cache and memory contention).
 """
 
 from __future__ import annotations
@@ -41,10 +44,15 @@ def decision_states(count: int, seed: int = 0) -> list[Game]:
 
 
 def cpu_seconds_per_decision(specs: list[str], states: list[Game]) -> dict[str, float]:
-    agents = {spec: make_agent(spec) for spec in specs}
+    """Mean CPU seconds of one decision per spec. Each state is warmed up by one untimed
+    decision first (caches the game fills on first use are then no spec's cost), and the
+    specs take turns in a rotating order."""
+    agents = [(spec, make_agent(spec)) for spec in specs]
     spent = dict.fromkeys(specs, 0.0)
     for index, game in enumerate(states):
-        for spec, agent in agents.items():
+        agents[0][1].act(game)
+        shift = index % len(agents)
+        for spec, agent in agents[shift:] + agents[:shift]:
             agent.reset(index)
             start = time.process_time()
             agent.act(game)
@@ -64,6 +72,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.states < 1:
         parser.error("--states must be positive")
+    if len(set(args.specs)) != len(args.specs):
+        parser.error("a spec is listed twice (to time one agent twice, spell it differently)")
     per_decision = cpu_seconds_per_decision(args.specs, decision_states(args.states))
     base = per_decision[args.specs[0]]
     result = {
