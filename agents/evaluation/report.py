@@ -2,9 +2,10 @@
 
 Per agent and level: games, wins, the win rate with its 95% Wilson interval, mean and median
 score with 95% bootstrap intervals, mean game length (actions and fights) and games/s (one
-core). Consecutive agents in the list are also compared on the deals both played (paired
-differences), and each level says whether the later agent beats the earlier one by a margin
-outside both 95% intervals — by win rate, else by mean score.
+core). Consecutive fair agents in the list are also compared on the deals both played
+(paired differences; a cheating agent such as ``oracle`` is left out), and each level says
+whether the later agent beats the earlier one by a margin outside both 95% intervals — by
+win rate, else by mean score.
 
 Everything written (``results.json``, ``results.csv``, ``results.md``, ``winrate.png``,
 ``scores.png``) comes from ``games.jsonl`` alone, so a report can be rebuilt at any time.
