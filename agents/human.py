@@ -1,10 +1,10 @@
 """``friday play``: play Friday in the terminal.
 
-Each decision shows the situation (:func:`friday_env.text.render_text`, open information
-only) and a numbered menu of the legal actions by name; type a number. A decision with one
-legal action is played for you and shown. ``q`` (or the end of input) stops the game.
-``--save FILE`` writes the game record (finished or not) for ``friday replay FILE``;
-``--hint`` shows what the heuristic agent would choose.
+Each decision shows the situation (open information only) and a numbered menu of the legal
+actions by name; type a number. A hazard on offer also says what beating it gives (its
+knowledge side). A decision with one legal action is played for you and shown. ``q``, the
+end of input or Ctrl-C stops the game. ``--save FILE`` writes the game record (finished or
+not) for ``friday replay FILE``; ``--hint`` shows what the heuristic agent would choose.
 """
 
 from __future__ import annotations
@@ -15,7 +15,9 @@ from collections.abc import Callable
 
 import numpy as np
 
-from friday_env import Game, GameRecord
+from friday_env import Game, GameRecord, Phase
+from friday_env import actions as act
+from friday_env.cards import ABILITY_NAMES, CARD_TYPE, CARD_TYPES, Ability
 from friday_env.errors import FridayError
 from friday_env.text import render_text
 
@@ -62,7 +64,7 @@ class HumanAgent:
             self.write(f"  (only choice) {game.describe(legal[0])}")
             return legal[0]
         for number, action in enumerate(legal, 1):
-            self.write(f"  {number:>2}. {game.describe(action)}")
+            self.write(f"  {number:>2}. {game.describe(action)}{gain_note(game, action)}")
         if self.hint:
             from friday_agents.heuristic.agent import heuristic_action
 
@@ -83,6 +85,22 @@ class HumanAgent:
             self.write(f"  please type a number from 1 to {options}, or q to quit")
 
 
+#: Hazard-choice actions and the offered card each one fights.
+_FIGHTS_OFFER = {act.CHOOSE_HAZARD_0: 0, act.CHOOSE_HAZARD_1: 1, act.FIGHT_LAST_HAZARD: 0}
+
+
+def gain_note(game: Game, action: int) -> str:
+    """For an action that picks a hazard to fight: what beating it gives (R21), e.g.
+    "; beating it gives food: value 1, +1 life"; empty for any other action."""
+    if action not in _FIGHTS_OFFER or game.phase not in (Phase.CHOOSE_HAZARD, Phase.LAST_HAZARD):
+        return ""
+    knowledge = CARD_TYPES[CARD_TYPE[game.offer[_FIGHTS_OFFER[action]]]]
+    ability = ABILITY_NAMES[knowledge.ability]
+    if knowledge.ability == Ability.NONE:
+        ability = "no ability"
+    return f"; beating it gives {knowledge.title}: value {knowledge.value}, {ability}"
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--level", type=int, default=1, help="level 1-4 (default 1)")
     parser.add_argument("--seed", type=int, help="the deal (default: a fresh one, printed)")
@@ -100,7 +118,11 @@ def run(args: argparse.Namespace) -> int:
         print(f"friday play: error: {err}", file=sys.stderr)
         return 2
     print(f"Friday, level {args.level}, deal {seed} (replay this deal with --seed {seed})\n")
-    status = play(game, HumanAgent(hint=args.hint))
+    try:
+        status = play(game, HumanAgent(hint=args.hint))
+    except KeyboardInterrupt:  # Ctrl-C: keep what was played, no traceback
+        print(f"\ninterrupted after {len(game.history)} actions; score now {game.score()}")
+        status = 130
     if args.save:
         GameRecord.of(game).save(args.save)
         print(f"saved the game record to {args.save} (view it with: friday replay {args.save})")

@@ -19,7 +19,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 STEPS="${STEPS:-800000}"
-# EVAL_FLAGS="--update-readme README.md" also writes the README's results table.
+# EVAL_FLAGS="--readme README.md" also writes the README's results table.
 # shellcheck disable=SC2206
 EVAL_FLAGS=(${EVAL_FLAGS:-})
 LEVELS=("${@:-1 2 3 4}")
@@ -29,7 +29,7 @@ LEVELS=(${LEVELS[*]})
 for level in "${LEVELS[@]}"; do
   echo "== level ${level}: ${STEPS} timesteps ($(date -u +%H:%M:%S))"
   friday train --config experiments/ppo.toml --level "${level}" \
-    --total-timesteps "${STEPS}" --out-dir "runs/ppo-level${level}"
+    --total-timesteps "${STEPS}" --out "runs/ppo-level${level}"
   cp "runs/ppo-level${level}/policy.zip" "agents/ppo/checkpoints/ppo-level${level}.zip"
   cp "runs/ppo-level${level}/curve.csv" "experiments/results/ppo-level${level}-curve.csv"
   cp "runs/ppo-level${level}/curve.png" "experiments/results/ppo-level${level}-curve.png"

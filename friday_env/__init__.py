@@ -29,7 +29,7 @@ if TYPE_CHECKING:
     from friday_env.env import FridayEnv
     from friday_env.observation import DictEncoder, FlatEncoder, FlatMaskEncoder
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"
 
 #: Names that need gymnasium, loaded on first access (PEP 562): name -> module.
 _LAZY = {

@@ -7,6 +7,8 @@ only adds seeding, observation encoding (:mod:`friday_env.observation`), rewards
 
 from __future__ import annotations
 
+import copy
+import warnings
 from typing import Any, SupportsFloat
 
 import gymnasium as gym
@@ -27,11 +29,19 @@ REWARD_MODES = ("win_loss", "score")
 #: Divisor of the final score in ``reward="score"``: scores run from about -150 to 200, so
 #: rewards stay within a few units, the scale PPO's value function learns well.
 SCORE_SCALE = 100.0
-ILLEGAL_ACTION_MODES = ("raise", "loss")
+#: What an action outside the mask does: ``"loss"`` (the default) ends the episode as a lost
+#: game with a warning, ``"raise"`` raises :class:`IllegalActionError`.
+ILLEGAL_ACTION_MODES = ("loss", "raise")
 RENDER_MODES = ("ansi", "human", "rgb_array")
 RESET_OPTIONS = ("scenario", "deal")
-_NO_ACTIONS = np.zeros(NUM_ACTIONS, np.bool_)  # the mask once an episode is over
-_NO_ACTIONS.flags.writeable = False
+#: The dtype of every mask: Gymnasium's (``Discrete.sample(mask=...)`` wants int8).
+MASK_DTYPE = np.int8
+
+
+def _no_actions() -> np.ndarray:
+    """The mask once an episode is over: all zero, a new array each time (infos of
+    consecutive steps share no object, as Gymnasium's checker asks)."""
+    return np.zeros(NUM_ACTIONS, MASK_DTYPE)
 
 
 def _choice(name: str, value: object, allowed: tuple[str, ...]) -> str:
@@ -85,7 +95,7 @@ class FridayEnv(gym.Env[Any, np.int64]):
     use abilities, end the fight; a won hazard joins the deck as knowledge, a lost fight
     costs life and lets you destroy weak cards. Every decision of the rulebook is an action
     of the engine (:class:`friday_env.Game`), which this env exposes unchanged. Rulings
-    R01-R26 of ``shared/RULINGS.md`` apply; observations hold only open information (R26).
+    R01-R26 of ``docs/rulings.md`` apply; observations hold only open information (R26).
 
     ## Action Space
 
@@ -95,8 +105,11 @@ class FridayEnv(gym.Env[Any, np.int64]):
     and per table slot (59 slots, every fighting card of the game) "use the ability",
     "target this card" and "destroy this card". Only some are legal at each step: the mask
     is ``env.action_masks()`` (sb3-contrib's contract) and ``info["action_mask"]``, both
-    exactly ``game.legal_actions()``, never all False before the episode ends. Both are the
-    same read-only array, built once per step.
+    exactly ``game.legal_actions()`` as 0/1 ``int8`` (Gymnasium's mask dtype, so
+    ``env.action_space.sample(mask=info["action_mask"])`` draws a legal action), never all
+    zero before the episode ends and all zero after it. Both are the same read-only array,
+    built once per step. In a vector env with Gymnasium's default next-step autoreset, the
+    step after an episode ends only resets that env and ignores its action.
     ``action_names()`` names every id; ``describe_action(a)`` names it in context.
 
     ## Observation Space
@@ -139,17 +152,21 @@ class FridayEnv(gym.Env[Any, np.int64]):
 
     ```python
     gymnasium.make("Friday-v0", level=1, observation="flat", reward="win_loss",
-                   illegal_action="raise", render_mode=None)
+                   illegal_action=None, render_mode=None)
     ```
 
     - ``level``: 1-4 (R24).
     - ``observation``: ``"flat"``, ``"dict"``, ``"flat_mask"`` or another registered encoder
       (``friday_env.observation.encoder_names()``).
     - ``reward``: ``"win_loss"`` or ``"score"``.
-    - ``illegal_action``: ``"raise"`` (default) raises the engine's ``IllegalActionError``
-      and leaves the game untouched; ``"loss"`` ends the episode as a loss instead (reward
-      -1, or the current score / 100 in score mode; ``info["illegal_action"]`` is True). An
-      action outside ``Discrete(199)`` always raises.
+    - ``illegal_action``: ``"loss"`` ends the episode as a lost game on an action the mask
+      forbids: reward -1 (or the current score / 100 in score mode), ``terminated=True``,
+      ``info["illegal_action"]`` True. The default (None) is ``"loss"`` with a warning the
+      first time in each env. Tools that know nothing of masks (Gymnasium's and SB3's ``check_env``,
+      ``action_space.sample()``) then run, and masked agents never meet it. ``"raise"``
+      raises the engine's ``IllegalActionError`` and leaves the game untouched: for
+      debugging an agent that must stay inside the mask. An action outside
+      ``Discrete(199)`` always raises.
     - ``render_mode``: ``"ansi"`` (text), ``"human"`` (prints the text) or ``"rgb_array"``
       (the table drawn as an image).
 
@@ -168,13 +185,20 @@ class FridayEnv(gym.Env[Any, np.int64]):
         level: int = 1,
         observation: str = "flat",
         reward: str = "win_loss",
-        illegal_action: str = "raise",
+        illegal_action: str | None = None,
         render_mode: str | None = None,
     ) -> None:
         self.level = check_level(level)
         self.observation_name = _choice("observation encoder", observation, encoder_names())
         self.reward_mode = _choice("reward mode", reward, REWARD_MODES)
-        self.illegal_action = _choice("illegal_action mode", illegal_action, ILLEGAL_ACTION_MODES)
+        # None: the default, "loss", with a warning the first time (an explicit choice is
+        # an informed one and stays silent)
+        self._warn_illegal = illegal_action is None
+        self.illegal_action = _choice(
+            "illegal_action mode",
+            "loss" if illegal_action is None else illegal_action,
+            ILLEGAL_ACTION_MODES,
+        )
         if render_mode is not None:
             _choice("render mode", render_mode, RENDER_MODES)
         self.render_mode = render_mode
@@ -187,7 +211,7 @@ class FridayEnv(gym.Env[Any, np.int64]):
         self._last_action = ""
         # the mask of the state after the last step: built once, given to info and to
         # action_masks() (sb3-contrib asks for it again after every step)
-        self._mask = _NO_ACTIONS
+        self._mask = _no_actions()
         self._mask_state: tuple[Game | None, int] = (None, -1)
 
     # ------------------------------------------------------------------ API
@@ -233,18 +257,23 @@ class FridayEnv(gym.Env[Any, np.int64]):
         return self.encoder.encode(game), reward, terminated, False, info
 
     def action_masks(self) -> np.ndarray:
-        """The legal actions as a bool array (sb3-contrib's ``MaskablePPO`` contract); all
-        False once the episode is over."""
+        """The legal actions as a 0/1 ``int8`` array (sb3-contrib's ``MaskablePPO`` contract,
+        Gymnasium's mask dtype); all zero once the episode is over."""
         game = self.game
         if self._over or game is None:
-            return _NO_ACTIONS
+            return _no_actions()
         # keyed on the game and its move count: a game changed outside step() gets a new mask
         state = (game, len(game.history))
         if state != self._mask_state:
-            self._mask = action_mask(game)
+            self._mask = action_mask(game, MASK_DTYPE)
             self._mask.flags.writeable = False
             self._mask_state = state
         return self._mask
+
+    def __copy__(self) -> FridayEnv:
+        """An independent env, as ``copy.deepcopy`` gives: a shallow copy would share the
+        game, so stepping one env would move the other."""
+        return copy.deepcopy(self)
 
     @staticmethod
     def action_names() -> tuple[str, ...]:
@@ -311,6 +340,17 @@ class FridayEnv(gym.Env[Any, np.int64]):
     def _illegal_loss(self, action: Any) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         """``illegal_action="loss"``: the episode ends as a lost game at this point."""
         game = self._require_game()
+        if self._warn_illegal:
+            self._warn_illegal = False
+            warnings.warn(
+                f"Friday-v0: illegal action {int(action)} ({game.describe(int(action))}) in "
+                f"phase {game.phase.name} ends the episode as a loss "
+                f"(illegal_action='loss', the default); sample from info['action_mask'] to "
+                "stay legal, or pass illegal_action='raise' to get an error. Later illegal "
+                "actions of this env are not reported.",
+                UserWarning,
+                stacklevel=3,
+            )
         self._over = True
         self._last_action = f"illegal action {action!r}: game lost"
         reward = game.score() / SCORE_SCALE if self.reward_mode == "score" else -1.0

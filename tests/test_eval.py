@@ -180,7 +180,7 @@ def test_update_readme_replaces_only_the_results_section(tmp_path):
     )
     out = tmp_path / "run"
     options = ("--agents", "random", "--levels", "2", "--games", "3", "--workers", "1")
-    assert run_eval(out, *options, "--update-readme", str(readme)) == 0
+    assert run_eval(out, *options, "--readme", str(readme)) == 0
     text = readme.read_text()
     assert text.startswith("intro\n<!-- section:results -->\n## Results")
     assert text.endswith("<!-- /section:results -->\noutro\n")

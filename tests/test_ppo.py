@@ -28,7 +28,7 @@ def checkpoint(tmp_path_factory) -> Path:
             *["train", "--total-timesteps", "256", "--n-envs", "2", "--n-steps", "64"],
             *["--batch-size", "64"],
             *["--n-epochs", "1", "--eval-freq", "0", "--checkpoint-freq", "0", "--net-arch", "16"],
-            *["--progress-bar", "false", "--out-dir", str(out)],
+            *["--no-progress", "--out", str(out)],
         ]
     )
     return train(config_from_args(args)).policy

@@ -122,7 +122,7 @@ def test_render_without_a_mode_warns_and_returns_none():
 def test_rendering_envs_refuse_bad_actions_like_the_others(mode):
     from friday_env.errors import IllegalActionError
 
-    env = FridayEnv(render_mode=mode)
+    env = FridayEnv(render_mode=mode, illegal_action="raise")
     env.reset(seed=0)
     for action in ("0", 2.5, -3, act.END_FIGHT):
         with pytest.raises(IllegalActionError):

@@ -94,7 +94,7 @@ def test_subproc_vec_env_masks_and_maskable_ppo_training():
         games = env.get_attr("game")
         assert len(masks) == 2
         for mask, game in zip(masks, games, strict=True):
-            assert mask.dtype == np.bool_ and mask.shape == (friday_env.NUM_ACTIONS,)
+            assert mask.dtype == np.int8 and mask.shape == (friday_env.NUM_ACTIONS,)
             assert np.flatnonzero(mask).tolist() == game.legal_actions()
         model = MaskablePPO("MlpPolicy", env, **SMALL)
         model.learn(total_timesteps=2048)

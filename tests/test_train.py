@@ -35,12 +35,12 @@ from friday_env.observation import FlatEncoder
 TINY = [
     "--total-timesteps", "512", "--n-envs", "2", "--n-steps", "64", "--batch-size", "64",
     "--n-epochs", "1", "--eval-freq", "256", "--eval-games", "2", "--checkpoint-freq", "256",
-    "--net-arch", "16", "--progress-bar", "false",
+    "--net-arch", "16", "--no-progress",
 ]  # fmt: skip
 
 
 def tiny_config(out: Path, **changes) -> TrainConfig:
-    args = build_parser().parse_args(["train", *TINY, "--out-dir", str(out)])
+    args = build_parser().parse_args(["train", *TINY, "--out", str(out)])
     config = config_from_args(args)
     for name, value in changes.items():
         setattr(config, name, value)
@@ -99,7 +99,7 @@ def test_config_file_then_flags(tmp_path):
 )
 def test_bad_config_exits_2_before_training(tmp_path, capsys, flags, message):
     out = tmp_path / "run"
-    assert main(["train", *flags, "--out-dir", str(out)]) == 2
+    assert main(["train", *flags, "--out", str(out)]) == 2
     assert message in capsys.readouterr().err
     assert not out.exists()
 
@@ -118,7 +118,7 @@ def test_corrupt_checkpoint_fails_loudly(tmp_path, capsys):
     corrupt = tmp_path / "broken.zip"
     corrupt.write_bytes(b"PK\x03\x04 this is not a model")
     out = tmp_path / "run"
-    assert main(["train", "--resume", str(corrupt), "--out-dir", str(out)]) == 2
+    assert main(["train", "--resume", str(corrupt), "--out", str(out)]) == 2
     assert "corrupt" in capsys.readouterr().err
     assert not out.exists()
     not_a_model = tmp_path / "other.zip"
@@ -265,7 +265,7 @@ def test_resume_continues_from_the_checkpoint(tiny_run, tmp_path):
 
 def test_resume_from_the_cli_and_a_finished_run(tiny_run, tmp_path):
     out = tmp_path / "cli"
-    code = main(["train", *TINY, "--out-dir", str(out), "--resume", str(tiny_run / "final.zip")])
+    code = main(["train", *TINY, "--out", str(out), "--resume", str(tiny_run / "final.zip")])
     assert code == 0
     assert load_model(out / "final.zip").num_timesteps == 512  # nothing left to train
 

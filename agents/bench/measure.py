@@ -295,6 +295,7 @@ class PPOTimer:
     def __init__(self, env_id: str, settings: dict[str, Any], seed: int) -> None:
         from sb3_contrib import MaskablePPO
         from stable_baselines3.common.env_util import make_vec_env
+        from stable_baselines3.common.logger import Logger
 
         register_bench_envs()
         self.venv = _timed(make_vec_env(env_id, n_envs=settings["n_envs"], seed=seed))
@@ -309,6 +310,8 @@ class PPOTimer:
             device="cpu",
             verbose=0,
         )
+        # a logger with no output: SB3 would otherwise make a directory in /tmp per model
+        self.model.set_logger(Logger(folder=None, output_formats=[]))
         self.per_rollout = settings["n_envs"] * settings["n_steps"]
         self.model.learn(self.per_rollout)
 

@@ -32,8 +32,16 @@ from pathlib import Path
 from typing import Any
 
 from friday_agents.bench.report import format_value
+from friday_agents.cli.conventions import add_progress, plain, require
 
 DEFAULT_OUT = "benchmarks/results.json"
+#: Where ``--quick`` runs go unless ``--out`` says otherwise: never over the committed file.
+QUICK_OUT = "results/bench-quick.json"
+#: Optional libraries each group needs (the rl extra).
+GROUP_LIBRARIES = {
+    "ppo": ("torch", "stable_baselines3", "sb3_contrib"),
+    "vec": ("stable_baselines3",),
+}
 GROUPS = ("engine", "env", "games", "clone", "ppo", "memory", "vec")
 WORKERS = (1, 2)
 
@@ -350,7 +358,7 @@ def measure(args: argparse.Namespace, groups: list[str]) -> dict[str, Any]:
     load_start = os.getloadavg()[0]
     started = time.perf_counter()
     results = Results()
-    for group in groups:
+    for group in _progress(groups, args.progress):
         print(f"{group}:", flush=True)
         BENCHES[group](budget, results)
     meta = {
@@ -377,6 +385,15 @@ def measure(args: argparse.Namespace, groups: list[str]) -> dict[str, Any]:
 # ------------------------------------------------------------------------- the CLI
 
 
+def _progress(groups: list[str], shown: bool) -> Any:
+    """The groups, under a progress bar when ``shown``."""
+    if not shown:
+        return groups
+    from tqdm import tqdm
+
+    return tqdm(groups, desc="friday bench", unit="group")
+
+
 def _groups(text: str | None) -> list[str]:
     if not text:
         return list(GROUPS)
@@ -389,7 +406,7 @@ def _groups(text: str | None) -> list[str]:
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.formatter_class = argparse.RawDescriptionHelpFormatter
-    parser.description = __doc__
+    parser.description = plain(__doc__)
     parser.add_argument(
         "--quick",
         action="store_true",
@@ -410,9 +427,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--out",
-        default=DEFAULT_OUT,
+        default=None,
         metavar="FILE",
-        help=f"where the JSON results go (default {DEFAULT_OUT})",
+        help=f"where the JSON results go (default {DEFAULT_OUT}; with --quick {QUICK_OUT}, "
+        "so a quick check never overwrites the committed results)",
     )
     parser.add_argument(
         "--readme",
@@ -435,12 +453,21 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="TEXT",
         help='a remark on the conditions, kept in the JSON and the README ("shared machine")',
     )
+    add_progress(parser)
 
 
 def _validate(args: argparse.Namespace) -> list[str]:
     if args.repeats is not None and args.repeats < 1:
         raise ValueError(f"--repeats must be at least 1, got {args.repeats}")
-    return _groups(args.only)
+    if args.out is None:
+        args.out = QUICK_OUT if args.quick else DEFAULT_OUT
+    groups = _groups(args.only)
+    if not args.from_json:
+        for group in groups:
+            require(f"friday bench ({group})", *GROUP_LIBRARIES.get(group, ()))
+        if args.progress:
+            require("friday bench's progress bar", "tqdm")
+    return groups
 
 
 def run(args: argparse.Namespace) -> int:

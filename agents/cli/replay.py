@@ -3,7 +3,8 @@
 FILE is a game record (``friday play --save``, ``GameRecord.save``) or the ``games.jsonl`` of
 ``friday eval --save-games`` (pick a game with ``--game K``). The record is first checked to
 replay to the result it claims (:func:`friday_env.replay`), then shown one action at a time:
-Enter for the next action, ``q`` to stop; ``--all`` prints the whole game at once.
+Enter for the next action, ``b`` for the one before, a number to jump to that action, ``q``
+to stop; ``--all`` prints the whole game at once.
 """
 
 from __future__ import annotations
@@ -68,20 +69,56 @@ def run(args: argparse.Namespace) -> int:
     return step_through(game, record.actions, None if args.all else input, print)
 
 
+PROMPT = "[Enter] next, b back, a number jumps to that action, q quit: "
+
+
 def step_through(
     game, actions: list[int], read: Callable[[str], str] | None, write: Callable[[str], None]
 ) -> int:
-    """Show the game before each action and the action taken; ``read`` (None: no pauses)
-    waits for Enter between steps, ``q`` stops."""
-    for number, action in enumerate(actions, 1):
+    """Show the game before each action and the action taken. ``read`` None prints every
+    step at once; otherwise it is asked after each step: Enter shows the next action, ``b``
+    the one before, a number ``k`` jumps to action k, ``q`` (or the end of input) stops."""
+    if read is None:
+        for number, action in enumerate(actions, 1):
+            _show(game, number, actions, write)
+            game.apply(action)
         write(render_text(game, legal=()))
-        write(f">>> action {number}/{len(actions)}: {game.describe(action)}\n")
-        game.apply(action)
-        if read is not None and number < len(actions):
-            try:
-                if read("[Enter] next, q quit: ").strip().lower() == "q":
-                    return 0
-            except EOFError:
-                return 0
-    write(render_text(game, legal=()))
+        return 0
+    states = [game]  # states[k]: the game before action k + 1 (clones are a few µs)
+    for action in actions:
+        states.append(states[-1].clone())
+        states[-1].apply(action)
+    position = 0
+    while position < len(actions):
+        _show(states[position], position + 1, actions, write)
+        position = _next_position(position, len(actions), read, write)
+        if position < 0:
+            return 0
+    write(render_text(states[-1], legal=()))
     return 0
+
+
+def _show(game, number: int, actions: list[int], write: Callable[[str], None]) -> None:
+    write(render_text(game, legal=()))
+    write(f">>> action {number}/{len(actions)}: {game.describe(actions[number - 1])}\n")
+
+
+def _next_position(
+    position: int, total: int, read: Callable[[str], str], write: Callable[[str], None]
+) -> int:
+    """The 0-based action to show next, asked of ``read``; -1 to stop."""
+    while True:
+        try:
+            answer = read(PROMPT).strip().lower()
+        except EOFError:
+            return -1
+        if answer == "":
+            return position + 1
+        if answer == "q":
+            return -1
+        if answer == "b":
+            return max(position - 1, 0)
+        if answer.isdigit() and 1 <= int(answer) <= total:
+            return int(answer) - 1
+        what = f"no action {answer}" if answer.isdigit() else f"unknown command {answer!r}"
+        write(f"  {what}: type Enter, b, q or a number from 1 to {total}")

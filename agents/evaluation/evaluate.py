@@ -21,6 +21,7 @@ import os
 import sys
 from pathlib import Path
 
+from friday_agents.cli.conventions import add_deprecated, add_progress, plain, require
 from friday_agents.evaluation.runner import (
     EvalConfig,
     EvaluationError,
@@ -39,6 +40,8 @@ DEFAULT_LEVELS = "1-4"
 DEFAULT_GAMES = "100,search=25"
 DEFAULT_SEARCH_SIMS = DEFAULT_SIMS  # one setting: the search agent's own default
 DEFAULT_OUT = Path("results/eval")
+#: Optional libraries an agent needs beyond friday eval's own (tqdm, matplotlib).
+AGENT_LIBRARIES = {"ppo": ("torch", "stable_baselines3", "sb3_contrib")}
 
 
 class UsageError(ValueError):
@@ -47,7 +50,7 @@ class UsageError(ValueError):
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.formatter_class = argparse.RawDescriptionHelpFormatter
-    parser.epilog = __doc__.split("\n\n", 1)[1]
+    parser.epilog = plain(__doc__.split("\n\n", 1)[1])
     parser.add_argument(
         "--agents",
         help="comma-separated agent specs, e.g. heuristic,search:sims=64 "
@@ -79,13 +82,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--resume", action="store_true", help="continue the interrupted evaluation in --out"
     )
     parser.add_argument(
-        "--update-readme",
+        "--readme",
         type=Path,
-        metavar="README",
-        help="write the results table into README's results section (complete runs only)",
+        metavar="FILE",
+        help="write the results table into FILE's results section (complete runs only)",
     )
+    add_deprecated(parser, "--update-readme", "--readme", "readme", "FILE", convert=Path)
     parser.add_argument("--bootstrap-seed", type=int, default=0, help="seed of the bootstrap")
-    parser.add_argument("--no-progress", action="store_true", help="no progress bar")
+    add_progress(parser)
 
 
 # -------------------------------------------------------------- parsing
@@ -173,6 +177,15 @@ def check_resume_matches(args: argparse.Namespace, stored: EvalConfig) -> None:
             )
 
 
+def check_libraries(config: EvalConfig) -> None:
+    """Raise ``MissingExtraError`` (naming the extra to install) before any game starts if
+    a library the report or an agent needs is missing."""
+    require("friday eval", "tqdm", "matplotlib")
+    for spec in config.agents:
+        name = parse_spec(spec)[0]
+        require(f"the {name} agent", *AGENT_LIBRARIES.get(name, ()))
+
+
 def command_line(config: EvalConfig, out: Path) -> str:
     """The ``friday eval`` command that plays this configuration."""
     counts = list(config.games.values())
@@ -212,6 +225,7 @@ def run(args: argparse.Namespace) -> int:
         return _fail(f"--workers must be at least 1, got {args.workers}")
     try:
         config = config_from_args(args)
+        check_libraries(config)
         config = start_run(args.out, config, args.resume)
         if args.resume:
             check_resume_matches(args, config)
@@ -228,7 +242,7 @@ def run(args: argparse.Namespace) -> int:
 def _play(config: EvalConfig, todo: list, args: argparse.Namespace, done: int) -> int:
     if not todo:
         return 0
-    progress = _progress_bar(len(todo) + done, done, args.no_progress)
+    progress = _progress_bar(len(todo) + done, done, not args.progress)
     try:
         run_tasks(config, todo, args.out, min(args.workers, len(todo)), lambda _: progress.update())
     except EvaluationInterrupted as why:
@@ -274,9 +288,9 @@ def _report(config: EvalConfig, args: argparse.Namespace) -> None:
     print(text_table(results))
     state = "" if results["complete"] else " (partial: resume to finish)"
     print(f"\nwrote {out}/results.json, results.csv, results.md, winrate.png, scores.png{state}")
-    if args.update_readme:
+    if args.readme:
         if results["complete"]:
-            update_readme(args.update_readme, section)
-            print(f"updated the results section of {args.update_readme}")
+            update_readme(args.readme, section)
+            print(f"updated the results section of {args.readme}")
         else:
-            print(f"not updating {args.update_readme}: the evaluation is incomplete")
+            print(f"not updating {args.readme}: the evaluation is incomplete")

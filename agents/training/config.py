@@ -20,6 +20,7 @@ from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
+from friday_agents.cli.conventions import add_deprecated, add_progress, parse_bool
 from friday_env.errors import FridayError, InvalidLevelError
 from friday_env.levels import LEVELS, level_sequence
 from friday_env.observation import ENCODERS
@@ -82,7 +83,7 @@ class TrainConfig:
         "save a checkpoint every this many timesteps (0 = only at the end)", 50_000
     )
     out_dir: str = _help(
-        "directory for checkpoints, config, curve CSV and PNG; empty = "
+        "run directory: checkpoints, config, logs, curve CSV and PNG; empty = "
         "runs/<level>__<reward>__<seed>__<unix time> (CleanRL-style, a new one per run)",
         "",
     )
@@ -232,29 +233,27 @@ def load_config_file(path: str) -> dict[str, Any]:
 
 # ----------------------------------------------------------------------- argparse
 
-
-def _parse_bool(text: str) -> bool:
-    lowered = text.lower()
-    if lowered in ("1", "true", "yes", "on"):
-        return True
-    if lowered in ("0", "false", "no", "off"):
-        return False
-    raise argparse.ArgumentTypeError(f"expected true or false, got {text!r}")
+#: Fields whose flag follows the vocabulary shared by every friday command, with the old
+#: spelling (the field's own name) still accepted for one release.
+SHARED_FLAGS = {"out_dir": "--out", "progress_bar": "--progress"}
 
 
 def add_config_arguments(parser: argparse.ArgumentParser) -> None:
     """One ``--flag`` per field, its help from the field's doc and default. Flags default to
     None so that only the ones given override the config file."""
     parser.add_argument("--config", help="JSON or TOML file of settings (flags override it)")
+    parsers: dict[str, Callable[[str], Any]] = {
+        "int": int,
+        "float": float,
+        "str": str,
+        "bool": parse_bool,
+    }
     for spec in fields(TrainConfig):
-        parsers: dict[str, Callable[[str], Any]] = {
-            "int": int,
-            "float": float,
-            "str": str,
-            "bool": _parse_bool,
-        }
         kind = parsers[str(spec.type)]
         flag = "--" + spec.name.replace("_", "-")
+        if spec.name in SHARED_FLAGS:
+            _add_shared_flag(parser, spec, kind)
+            continue
         metavar = "BOOL" if spec.type == "bool" else None
         parser.add_argument(
             flag,
@@ -264,6 +263,27 @@ def add_config_arguments(parser: argparse.ArgumentParser) -> None:
             metavar=metavar,
             help=f"{spec.metadata['help']} (default: {spec.default!r})",
         )
+
+
+def _add_shared_flag(
+    parser: argparse.ArgumentParser, spec: dataclasses.Field, kind: Callable[[str], Any]
+) -> None:
+    """``--out DIR`` and ``--progress/--no-progress``, and their deprecated spellings."""
+    old = "--" + spec.name.replace("_", "-")
+    new = SHARED_FLAGS[spec.name]
+    if spec.type == "bool":
+        add_progress(parser, dest=spec.name, default=None)
+        add_deprecated(parser, old, "--progress/--no-progress", spec.name, "BOOL", kind)
+        return
+    parser.add_argument(
+        new,
+        dest=spec.name,
+        type=kind,
+        default=None,
+        metavar="DIR",
+        help=f"{spec.metadata['help']} (default: {spec.default!r})",
+    )
+    add_deprecated(parser, old, new, spec.name, "DIR", kind)
 
 
 def config_from_args(args: argparse.Namespace) -> TrainConfig:

@@ -1,9 +1,13 @@
 """``friday train``: MaskablePPO (sb3-contrib) on ``Friday-v0``, one level or a curriculum.
 
-A run writes into ``--out-dir`` (default: a new CleanRL-style
+A run writes into ``--out`` (default: a new CleanRL-style
 ``runs/<level>__<reward>__<seed>__<unix time>``, see :meth:`TrainConfig.run_name`):
 
 - ``config.json``: the resolved configuration (defaults, ``--config`` file, flags);
+- ``progress.csv``: SB3's log, one row per rollout: losses (``train/...``), episode
+  statistics (``rollout/ep_rew_mean``, ``ep_len_mean``, ``win_rate``, ``mean_score``), the
+  held-out evaluations (``eval/...``) and speed; TensorBoard event files beside it when
+  tensorboard is installed (``tensorboard --logdir DIR``). Nothing goes to the temp dir;
 - ``checkpoints/ppo_<timesteps>_steps.zip``: full checkpoints (optimiser included) to resume;
 - ``final.zip`` (full) and ``policy.zip`` (the policy alone, a few hundred KB: what
   :class:`friday_agents.ppo.agent.PPOAgent` loads and what the project commits);
@@ -31,6 +35,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from friday_agents.cli.conventions import require
 from friday_agents.ppo.checkpoint import (
     CheckpointError,
     check_checkpoint,
@@ -56,9 +61,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_config_arguments(parser)
 
 
+#: What training needs beyond friday-env's own dependencies.
+LIBRARIES = ("torch", "stable_baselines3", "sb3_contrib", "matplotlib")
+
+
 def run(args: argparse.Namespace) -> int:
     try:
         config = config_from_args(args)
+        require("friday train", *LIBRARIES, *(("tqdm",) if config.progress_bar else ()))
         if config.resume:
             check_checkpoint(config.resume)
     except (TrainConfigError, CheckpointError) as err:
@@ -87,7 +97,8 @@ def build_vec_env(config: TrainConfig, level: int, stream: int) -> Any:
     def factory(index: int):
         def make():
             deals = training_deals(level, [config.seed, stream, index])
-            return Monitor(make_env(level, config.observation, config.reward, deals))
+            env = make_env(level, config.observation, config.reward, deals)
+            return Monitor(env, info_keywords=EPISODE_KEYS)
 
         return make
 
@@ -218,9 +229,52 @@ def _callbacks(config: TrainConfig, level: int, out: Path, curve: Path) -> list[
                 name_prefix="ppo",
             )
         )
+    callbacks.append(_episode_statistics())
     if config.progress_bar:
         callbacks.append(_progress_bar(config.total_timesteps))
     return callbacks
+
+
+#: What the training envs' Monitor keeps of each finished episode's last info.
+EPISODE_KEYS = ("won", "final_score")
+
+
+def _episode_statistics() -> Any:
+    from stable_baselines3.common.callbacks import BaseCallback
+
+    class EpisodeStatistics(BaseCallback):
+        """Log the win rate and mean final score of the recent training episodes (SB3's
+        episode buffer) next to its ``ep_rew_mean``, which depends on the reward shaping."""
+
+        def _on_step(self) -> bool:
+            return True
+
+        def _on_rollout_end(self) -> None:
+            episodes = [e for e in self.model.ep_info_buffer if "won" in e]
+            if episodes:
+                self.logger.record("rollout/win_rate", _mean([e["won"] for e in episodes]))
+                self.logger.record(
+                    "rollout/mean_score", _mean([e["final_score"] for e in episodes])
+                )
+
+    return EpisodeStatistics()
+
+
+def _mean(values: list[float]) -> float:
+    return float(sum(values)) / len(values)
+
+
+def run_logger(out: Path) -> Any:
+    """SB3's logger writing ``progress.csv`` (and TensorBoard events when tensorboard is
+    installed) into the run directory; setting it keeps SB3 from making its own in /tmp."""
+    import importlib.util
+
+    from stable_baselines3.common.logger import configure
+
+    formats = ["csv"]
+    if importlib.util.find_spec("tensorboard") is not None:
+        formats.append("tensorboard")
+    return configure(str(out), formats)
 
 
 def _progress_bar(total: int) -> Any:
@@ -368,6 +422,7 @@ def train(config: TrainConfig) -> TrainResult:
     levels, ends = config.levels(), _stage_ends(config)
     started = time.perf_counter()
     model, first = _resumed(config, curve)
+    logger = run_logger(out)
     for level, end in zip(levels, ends, strict=True):
         if model is not None and model.num_timesteps >= end:
             continue
@@ -377,6 +432,7 @@ def train(config: TrainConfig) -> TrainResult:
         else:
             model.set_env(env)
             model.set_random_seed(config.seed + model.num_timesteps)
+        model.set_logger(logger)
         model.learn(
             end - model.num_timesteps,
             callback=_callbacks(config, level, out, curve),

@@ -12,8 +12,9 @@ if TYPE_CHECKING:
     from friday_env.engine import Game
 
 
-def action_mask(game: Game, dtype: type = np.bool_) -> np.ndarray:
-    """The legal actions of ``game`` as a ``NUM_ACTIONS`` mask (all False once it is over)."""
+def action_mask(game: Game, dtype: type = np.int8) -> np.ndarray:
+    """The legal actions of ``game`` as a ``NUM_ACTIONS`` 0/1 mask, ``int8`` by default as
+    everywhere in the env (all zero once the game is over)."""
     # set bytes of a bytearray, then view them: half the time of numpy fancy indexing
     flags = bytearray(NUM_ACTIONS)
     for action in game.legal_actions():

@@ -5,8 +5,8 @@ lists the legal action ids (see :mod:`friday_env.actions`), ``describe(action)``
 context, and ``apply(action)`` plays it. Nothing else changes the state. An illegal action
 raises :class:`~friday_env.errors.IllegalActionError` before anything is touched.
 
-Rulings: ``shared/RULINGS.md`` R01-R26; decisions the rulings leave open are in
-``docs/rulings.md`` (D01...) and cited where they apply.
+Rulings R01-R26 and the decisions D01-D11 for what they leave open are in
+``docs/rulings.md``, and cited where they apply.
 
 The package: :mod:`~friday_env.engine.state` (fields, flags, seeded shuffles),
 :mod:`~friday_env.engine.scoring` (read-only: fight values, score),

@@ -11,9 +11,11 @@ numpy view of the array out.
 
 from __future__ import annotations
 
+import copy
 import operator
 import struct
 from array import array
+from typing import Any
 
 import numpy as np
 from gymnasium import spaces
@@ -238,6 +240,20 @@ class FlatEncoder:
         self._pile_lists: list[list[int] | None] = [None] * len(PILE_PIECES)
         self._unseen: list[int] | None = None
         self._counts = [[0] * len(shares) for _, shares in _PILE_INDEX]
+
+    def __getstate__(self) -> dict[str, Any]:
+        # the numpy view cannot travel: a copy of it would no longer see the array it views,
+        # and the copy's encodings would stay what they were when it was made
+        state = self.__dict__.copy()
+        del state["_view"]
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self._view = np.frombuffer(self._entries, np.float32)
+
+    def __copy__(self) -> FlatEncoder:
+        return copy.deepcopy(self)  # a shallow copy would share the array and the caches
 
     def encode(self, game: Game) -> np.ndarray:
         self._update(game)

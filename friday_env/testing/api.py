@@ -60,17 +60,19 @@ def _check_refusal(env: Any, seed: int) -> None:
     if not illegal.size:
         return
     try:
-        env.step(int(illegal[0]))
+        _, _, terminated, _, info = env.step(int(illegal[0]))
     except Exception:  # the env refused it: the game must still accept a legal action
         env.step(int(np.flatnonzero(mask)[0]))
         return
+    if terminated and info.get("illegal_action"):
+        return  # Friday-v0's default: an illegal action ends the episode as a loss
     raise AssertionError(f"the masked-out action {int(illegal[0])} was accepted")
 
 
 def api_test(env: Any, episodes: int = 3, max_steps: int = 5000, illegal: bool = True) -> None:
     """Check ``env`` against the Friday-v0 contract (see the module docstring). ``illegal``:
-    also check that an action outside the mask is refused (leave it off for an env made with
-    ``illegal_action="loss"``, which ends the episode instead)."""
+    also check that an action outside the mask is refused, or ends the episode as a loss
+    with ``info["illegal_action"]`` set (Friday-v0's default)."""
     for seed in range(episodes):
         first = _episode(env, seed, max_steps)
         assert _episode(env, seed, max_steps) == first, f"seed {seed} did not replay the same"

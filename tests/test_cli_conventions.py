@@ -1,0 +1,189 @@
+"""The ``friday`` command speaks one language: the same flags across subcommands (old
+spellings kept for one release, with a deprecation note), help without reStructuredText
+markup, a clear message naming the extra to install when an optional library is missing,
+quick benchmarks that leave the committed results alone, and training logs in the run
+directory (nothing in /tmp)."""
+
+from __future__ import annotations
+
+import csv
+import json
+import re
+from pathlib import Path
+
+import pytest
+from friday_cli import REPO, friday
+
+SUBCOMMANDS = ("eval", "train", "bench", "play", "replay")
+RST = re.compile(r"``|:(class|mod|func|data|meth|attr):`")
+#: A tiny training run: a few seconds.
+TINY_TRAIN = (
+    "--total-timesteps", "128", "--n-envs", "2", "--n-steps", "32", "--batch-size", "32",
+    "--n-epochs", "1", "--eval-freq", "64", "--eval-games", "2", "--checkpoint-freq", "0",
+)  # fmt: skip
+
+
+def test_help_of_every_command_shows_no_rst_markup():
+    for args in [("--help",)] + [(name, "--help") for name in SUBCOMMANDS]:
+        done = friday(*args)
+        assert done.returncode == 0, done.stderr
+        assert not RST.search(done.stdout), f"friday {' '.join(args)}: {RST.findall(done.stdout)}"
+
+
+@pytest.mark.parametrize(
+    ("command", "flags"),
+    [
+        ("eval", ("--out", "--progress", "--no-progress", "--readme")),
+        ("train", ("--out", "--progress", "--no-progress")),
+        ("bench", ("--out", "--progress", "--no-progress", "--readme")),
+    ],
+)
+def test_commands_share_one_flag_vocabulary(command, flags):
+    text = friday(command, "--help").stdout
+    for flag in flags:
+        assert re.search(rf"(^|[\s,\[]){flag}\b(?!-)", text), f"friday {command}: no {flag}"
+
+
+@pytest.mark.parametrize(
+    ("command", "old"),
+    [("train", "--out-dir"), ("train", "--progress-bar"), ("eval", "--update-readme")],
+)
+def test_old_spellings_are_marked_deprecated_in_help(command, old):
+    text = " ".join(friday(command, "--help").stdout.split())
+    assert re.search(rf"{old}\b[^-]*?deprecated", text), f"friday {command} --help: {old}"
+
+
+def _losses(run: Path) -> list[dict[str, str]]:
+    with (run / "progress.csv").open(newline="") as handle:
+        return list(csv.DictReader(handle))
+
+
+def test_train_logs_losses_and_episodes_into_the_run_directory_and_nothing_in_tmp(tmp_path):
+    run, scratch = tmp_path / "run", tmp_path / "tmp"
+    scratch.mkdir()
+    done = friday(
+        "train", "--out", str(run), "--no-progress", *TINY_TRAIN,
+        env={"TMPDIR": str(scratch)},
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert (run / "policy.zip").is_file()
+    rows = _losses(run)
+    assert rows, "progress.csv holds no row"
+    columns = set(rows[0])
+    for column in ("train/policy_gradient_loss", "train/value_loss", "rollout/ep_len_mean"):
+        assert column in columns, f"progress.csv lacks {column}: {sorted(columns)}"
+    assert any(row["train/value_loss"] for row in rows)
+    # (torch may keep its own compile cache there; SB3's per-run log directory must not be)
+    left = [path.name for path in scratch.iterdir() if path.name.startswith("SB3")]
+    assert not left, f"SB3 left in the temp dir: {left}"
+    try:
+        import tensorboard  # noqa: F401
+    except ImportError:
+        return
+    assert list(run.rglob("events.out.tfevents.*")), "TensorBoard is installed but not logged"
+
+
+def test_train_old_spellings_still_work_with_a_deprecation_warning(tmp_path):
+    run = tmp_path / "old"
+    done = friday("train", "--out-dir", str(run), "--progress-bar", "false", *TINY_TRAIN)
+    assert done.returncode == 0, done.stderr
+    assert (run / "policy.zip").is_file()
+    assert "--out-dir is deprecated" in done.stderr and "--out" in done.stderr
+    assert "--progress-bar is deprecated" in done.stderr
+    assert json.loads((run / "config.json").read_text())["progress_bar"] is False
+
+
+def test_eval_old_readme_spelling_still_works(tmp_path):
+    readme = tmp_path / "README.md"
+    readme.write_text("<!-- section:results -->\nSTALE-TABLE\n<!-- /section:results -->\n")
+    done = friday(
+        "eval", "--agents", "random", "--levels", "1", "--games", "2", "--workers", "1",
+        "--out", str(tmp_path / "out"), "--no-progress", "--update-readme", str(readme),
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert "--update-readme is deprecated" in done.stderr
+    assert "STALE-TABLE" not in readme.read_text()
+
+
+BLOCK = "import sys\nfor _name in {names!r}:\n    sys.modules[_name] = None\n"
+
+
+@pytest.mark.parametrize(
+    ("blocked", "args", "extra"),
+    [
+        (("tqdm",), ("eval", "--agents", "random", "--levels", "1", "--games", "1"), "eval"),
+        (("matplotlib",), ("eval", "--agents", "random", "--levels", "1", "--games", "1"), "eval"),
+        (("torch",), ("eval", "--agents", "ppo", "--levels", "1", "--games", "1"), "rl"),
+        (("sb3_contrib",), ("eval", "--agents", "ppo", "--levels", "1", "--games", "1"), "rl"),
+        (("torch",), ("train", "--out", "{tmp}/run", *TINY_TRAIN), "rl"),
+        (("stable_baselines3",), ("bench", "--quick", "--only", "ppo", "--out", "{tmp}/b"), "rl"),
+    ],
+)  # fmt: skip
+def test_a_missing_extra_is_named_with_the_install_command(tmp_path, blocked, args, extra):
+    args = tuple(a.replace("{tmp}", str(tmp_path)) for a in args)
+    if args[0] == "eval":
+        args += ("--workers", "1", "--no-progress", "--out", str(tmp_path / "out"))
+    done = friday(*args, prelude=BLOCK.format(names=blocked))
+    assert done.returncode == 2, (done.stdout, done.stderr)
+    assert "Traceback" not in done.stderr
+    assert f"pip install 'friday-env[{extra}]'" in done.stderr, done.stderr
+    assert blocked[0] in done.stderr
+
+
+def test_bench_quick_leaves_the_committed_results_alone(tmp_path):
+    """Quick runs go to a scratch file by default, never over benchmarks/results.json."""
+    committed = tmp_path / "benchmarks" / "results.json"
+    committed.parent.mkdir()
+    committed.write_text('{"committed": true}\n')
+    done = friday("bench", "--quick", "--only", "clone", "--no-progress", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert committed.read_text() == '{"committed": true}\n'
+    written = re.search(r"results written to (\S+)", done.stdout)
+    assert written, done.stdout
+    path = Path(written.group(1))
+    path = path if path.is_absolute() else tmp_path / path
+    assert json.loads(path.read_text())["meta"]["quick"] is True
+
+
+def test_bench_full_run_default_is_still_the_committed_file():
+    text = " ".join(friday("bench", "--help").stdout.split())
+    assert "benchmarks/results.json" in text
+
+
+def _readme_python_blocks() -> list[str]:
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    return re.findall(r"```python\n(.*?)```", readme, re.DOTALL)
+
+
+def test_readme_sb3_snippet_imports_the_package_and_reports_progress(tmp_path):
+    """The README's MaskablePPO snippet, run as written on a tiny budget: it must register
+    the env itself and print something while it learns and when it is done."""
+    import subprocess
+    import sys
+
+    (snippet,) = [block for block in _readme_python_blocks() if "MaskablePPO" in block]
+    assert "import friday_env" in snippet
+    budget = re.search(r"\.learn\(([\d_]+)", snippet)
+    assert budget, snippet
+    tiny = snippet.replace(budget.group(0), ".learn(256", 1).replace("n_steps=2048", "n_steps=64")
+    done = subprocess.run(
+        [sys.executable, "-c", tiny], capture_output=True, text=True, cwd=tmp_path, timeout=600
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip(), "the snippet printed nothing"
+
+
+@pytest.mark.parametrize("index", range(2))
+def test_readme_env_and_engine_snippets_run(tmp_path, index):
+    import subprocess
+    import sys
+
+    blocks = [b for b in _readme_python_blocks() if "MaskablePPO" not in b]
+    done = subprocess.run(
+        [sys.executable, "-c", blocks[index]],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        timeout=600,
+    )
+    assert done.returncode == 0, done.stderr
