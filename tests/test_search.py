@@ -15,7 +15,8 @@ import pytest
 from friday_agents.base import play_game
 from friday_agents.evaluation.evaluate import DEFAULT_SEARCH_SIMS
 from friday_agents.heuristic.agent import HeuristicAgent, heuristic_action
-from friday_agents.search import ingredients, record_games, timing, value_net_fit
+from friday_agents.imitation.data import collect
+from friday_agents.search import ingredients, timing, value_net_fit
 from friday_agents.search.agent import DEFAULT_SIMS, ROLLOUT_STOPS, SearchAgent, rollout
 from friday_agents.search.game_data import ReplayCount, turn_start_examples
 from friday_agents.search.value_net import NETWORK_FILE, load_value_network, network_inputs
@@ -180,11 +181,12 @@ def test_ingredients_refuse_runs_that_disagree(tmp_path):
 # ----------------------------------------------------------- recorded games
 
 
-def test_recorded_games_replay_and_resume(tmp_path):
+def test_recorded_search_games_replay_and_resume(tmp_path):
+    """The search games the value fits read (``friday imitate collect --teacher search``)
+    replay to their recorded ends, and their action values cover the legal actions."""
     out = tmp_path / "games.jsonl"
-    args = ["--agent", "search:sims=2", "--levels", "1", "--out", str(out), "--no-progress"]
-    assert record_games.main([*args, "--games", "1"]) == 0
-    assert record_games.main([*args, "--games", "2"]) == 0  # plays only the second deal
+    assert collect("search:sims=2", [1], range(1), out, workers=1) == 1
+    assert collect("search:sims=2", [1], range(2), out, workers=1) == 1  # only the new deal
     lines = [json.loads(line) for line in out.read_text().splitlines()]
     assert [(g["level"], g["index"]) for g in lines] == [(1, 0), (1, 1)]
     count = ReplayCount()
@@ -199,17 +201,6 @@ def test_recorded_games_replay_and_resume(tmp_path):
                 assert sorted(a for a, _ in values) == sorted(replay.legal_actions())
             replay.apply(action)
         assert (replay.won, replay.score()) == (game["won"], game["score"])
-
-
-def test_recording_needs_a_search_agent(tmp_path):
-    with pytest.raises(ValueError, match="not a search agent"):
-        record_games.play_recorded("heuristic", 1, 0)
-
-
-def test_readme_ingredients_table_is_the_committed_one():
-    """The README's table of search variants is rendered from the committed comparisons."""
-    committed = README.parent / "experiments" / "results" / "search" / "ingredients.json"
-    assert ingredients.main(["--check", str(committed), "--readme", str(README)]) == 0
 
 
 def test_ingredients_table_goes_into_the_readme_section(tmp_path):

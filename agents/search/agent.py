@@ -113,7 +113,7 @@ class SearchAgent:
         self.rng = np.random.default_rng(0)
         #: The last searched decision's ``(action, mean rollout value)`` pairs (None after a
         #: forced move): what recorded games keep as policy and value targets
-        #: (``friday imitate``'s soft targets, ``search.record_games``).
+        #: (``friday imitate collect`` records them).
         self.last_values: list[tuple[int, float]] | None = None
 
     def reset(self, seed: int) -> None:
