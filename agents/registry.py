@@ -22,7 +22,11 @@ AGENTS: dict[str, str] = {
     "heuristic": "friday_agents.heuristic.agent:HeuristicAgent",
     "search": "friday_agents.search.agent:SearchAgent",
     "ppo": "friday_agents.ppo.agent:PPOAgent",
+    "oracle": "friday_agents.search.oracle:OracleSearchAgent",
 }
+#: Agents that read hidden information on purpose (upper bounds, not players): reports list
+#: them apart and never rank them against the fair agents.
+CHEATING_AGENTS: frozenset[str] = frozenset({"oracle"})
 
 
 class AgentSpecError(ValueError):
@@ -51,6 +55,11 @@ def _number_or_text(value: str) -> Any:
         except ValueError:
             pass
     return value
+
+
+def is_cheating(spec: str) -> bool:
+    """Whether the agent a spec names reads hidden information (see :data:`CHEATING_AGENTS`)."""
+    return parse_spec(spec)[0] in CHEATING_AGENTS
 
 
 def agent_class(name: str) -> type:

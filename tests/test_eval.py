@@ -14,7 +14,13 @@ from pathlib import Path
 import pytest
 
 from friday_agents.cli import main
-from friday_agents.evaluation.evaluate import UsageError, command_line, parse_games, parse_levels
+from friday_agents.evaluation.evaluate import (
+    DEFAULT_SEARCH_SIMS,
+    UsageError,
+    command_line,
+    parse_games,
+    parse_levels,
+)
 from friday_agents.evaluation.report import beats_by, markdown, readme_section
 from friday_agents.evaluation.runner import EvalConfig
 from friday_env import GameRecord, replay
@@ -179,7 +185,9 @@ def test_update_readme_replaces_only_the_results_section(tmp_path):
     assert text.startswith("intro\n<!-- section:results -->\n## Results")
     assert text.endswith("<!-- /section:results -->\noutro\n")
     assert "old table" not in text
-    assert f"friday eval --agents random --levels 2 --games 3 --search-sims 16 --out {out}" in text
+    sims = DEFAULT_SEARCH_SIMS
+    command = f"friday eval --agents random --levels 2 --games 3 --search-sims {sims} --out {out}"
+    assert command in text
 
 
 # ------------------------------------------------- the README's results

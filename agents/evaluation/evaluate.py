@@ -34,13 +34,14 @@ from friday_agents.evaluation.runner import (
     start_run,
 )
 from friday_agents.registry import AgentSpecError, make_agent, parse_spec
+from friday_agents.search.agent import DEFAULT_SIMS
 from friday_env.errors import InvalidLevelError
 from friday_env.levels import parse_levels as levels_in
 
 DEFAULT_AGENTS = "random,heuristic,search"
 DEFAULT_LEVELS = "1-4"
 DEFAULT_GAMES = "100,search=25"
-DEFAULT_SEARCH_SIMS = 16
+DEFAULT_SEARCH_SIMS = DEFAULT_SIMS  # one setting: the search agent's own default
 DEFAULT_OUT = Path("results/eval")
 #: Optional libraries an agent needs beyond friday eval's own (tqdm, matplotlib).
 AGENT_LIBRARIES = {"ppo": ("torch", "stable_baselines3", "sb3_contrib")}

@@ -2,9 +2,10 @@
 
 Per agent and level: games, wins, the win rate with its 95% Wilson interval, mean and median
 score with 95% bootstrap intervals, mean game length (actions and fights) and games/s (one
-core). Consecutive agents in the list are also compared on the deals both played (paired
-differences), and each level says whether the later agent beats the earlier one by a margin
-outside both 95% intervals — by win rate, else by mean score.
+core). Consecutive fair agents in the list are also compared on the deals both played
+(paired differences; a cheating agent such as ``oracle`` is left out), and each level says
+whether the later agent beats the earlier one by a margin outside both 95% intervals — by
+win rate, else by mean score.
 
 Everything written (``results.json``, ``results.csv``, ``results.md``, ``winrate.png``,
 ``scores.png``) comes from ``games.jsonl`` alone, so a report can be rebuilt at any time.
@@ -13,6 +14,7 @@ Everything written (``results.json``, ``results.csv``, ``results.md``, ``winrate
 from __future__ import annotations
 
 import csv
+import itertools
 import json
 from pathlib import Path
 from typing import Any
@@ -25,6 +27,7 @@ from friday_agents.evaluation.stats import (
     paired_difference_interval,
     wilson_interval,
 )
+from friday_agents.registry import is_cheating
 from friday_agents.seeds import EVAL_SEED_BASE, EVAL_SEEDS_PER_LEVEL
 from friday_env.docs import replace_section, section_body
 
@@ -40,6 +43,9 @@ AGENT_NOTES = {
     "search": "determinized Monte-Carlo over engine clones: every candidate action tried in "
     "the same sampled worlds, heuristic rollouts to the end of the fight, a value fitted on "
     "heuristic games (`agents/search/`)",
+    "oracle": "CHEATS, an upper bound and not ranked: the search planning on the true hidden "
+    "state (the real stack orders; only future shuffles left to chance) "
+    "(`agents/search/oracle.py`)",
     "ppo": "MaskablePPO policy, one per level, 800k timesteps each on one CPU core "
     "(`agents/ppo/`, `agents/ppo/checkpoints/`, recipe `experiments/train_ppo.sh`)",
 }
@@ -88,10 +94,12 @@ def _summary(agent: str, level: int, games: list[dict], planned: int, seed: int)
 
 
 def compare(rows: list[dict], config: EvalConfig, summary: list[dict], seed: int = 0) -> list[dict]:
-    """Each agent against the one listed before it, per level, on their common deals."""
+    """Each fair agent against the fair agent listed before it, per level, on their common
+    deals. Cheating agents (:data:`friday_agents.registry.CHEATING_AGENTS`) are not ranked."""
     by_cell = {(s["agent"], s["level"]): s for s in summary}
     comparisons = []
-    for before, after in zip(config.agents, config.agents[1:], strict=False):
+    fair = [agent for agent in config.agents if not is_cheating(agent)]
+    for before, after in itertools.pairwise(fair):
         for level in config.levels:
             first = {g["index"]: g for g in _cell(rows, before, level)}
             second = {g["index"]: g for g in _cell(rows, after, level)}
@@ -248,7 +256,7 @@ def _agent_lines(results: dict) -> list[str]:
     for spec in results["config"]["agents"]:
         name = spec.split(":")[0]
         note = AGENT_NOTES.get(name, "")
-        if name == "search" and "sims=" not in spec:
+        if name in ("search", "oracle") and "sims=" not in spec:
             note += f"; {sims} simulations per decision"
         lines.append(f"- **{spec}**: {note}" if note else f"- **{spec}**")
     return lines

@@ -18,33 +18,57 @@ action) costs no simulation.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Protocol
 
 import numpy as np
 
 from friday_agents.heuristic.agent import heuristic_action
 from friday_agents.heuristic.rules import DEFAULT_PARAMS
-from friday_agents.search.value import (
-    TURN_START_PHASES,
-    WEIGHTS_FILE,
-    ValueModel,
-    load_value_model,
-)
+from friday_agents.search.value import TURN_START_PHASES, WEIGHTS_FILE, load_value_model
+from friday_agents.search.value_net import NETWORK_FILE, load_value_network
 from friday_env import Game, Phase, determinized
 
 #: Where rollouts stop and are valued: a hazard fight is over and the next turn waits, or the
 #: game is over. At the pirates' turn start they play on, through both pirate fights.
 ROLLOUT_STOPS = (TURN_START_PHASES - {Phase.CHOOSE_PIRATE}) | {Phase.GAME_OVER}
+#: The simulation budget per decision used everywhere unless asked otherwise: the agent's
+#: default, ``friday eval``'s ``--search-sims`` default and the README's results table.
+DEFAULT_SIMS = 32
 #: A rollout longer than this is cut and scored where it stands (a safety net: fights are
 #: a few dozen actions at most).
 MAX_ROLLOUT_ACTIONS = 400
 
 
-def rollout(game: Game, model: ValueModel) -> float:
-    """Play the heuristic on ``game`` (a clone, modified) to the end of the current fight and
-    return the value of where it ends."""
-    for _ in range(MAX_ROLLOUT_ACTIONS):
+class LeafValue(Protocol):
+    """What values a rollout's end: a turn's start or a finished game."""
+
+    def value(self, game: Game) -> float: ...
+
+
+def leaf_value_model(value: str) -> LeafValue:
+    """The value model ``value`` names (see :class:`SearchAgent`'s ``value`` argument)."""
+    if not isinstance(value, str):
+        raise ValueError(f"value must be '', 'net' or a file path, got {value!r}")
+    if value == "":
+        return load_value_model(WEIGHTS_FILE)
+    if value == "net":
+        return load_value_network(NETWORK_FILE)
+    path = Path(value)
+    if path.suffix not in (".json", ".npz"):
+        raise ValueError(f"value file {value!r} must be a .json (linear) or .npz (network)")
+    return load_value_network(path) if path.suffix == ".npz" else load_value_model(path)
+
+
+def rollout(game: Game, model: LeafValue, fights: int = 1) -> float:
+    """Play the heuristic on ``game`` (a clone, modified) to the end of the current fight —
+    or of ``fights`` fights, counting the current one — and return the value of where it
+    ends."""
+    reached = 0
+    for _ in range(MAX_ROLLOUT_ACTIONS * fights):
         if game.phase in ROLLOUT_STOPS:
-            break
+            reached += 1
+            if reached >= fights or game.done:
+                break
         legal = game.legal_actions()
         game.apply(legal[0] if len(legal) == 1 else heuristic_action(game, DEFAULT_PARAMS))
     return model.value(game)
@@ -61,9 +85,15 @@ class SearchAgent:
     ## Arguments
 
     - ``sims`` — simulation budget per decision: ``max(1, sims // candidates)`` worlds, each
-      playing every candidate action once (default 64).
-    - ``value`` — a value-model file from ``python -m friday_agents.search.value_fit``
-      (default: the one shipped beside :mod:`friday_agents.search.value`).
+      playing every candidate action once (default :data:`DEFAULT_SIMS`, the setting of the
+      README's results and of ``friday eval``).
+    - ``value`` — what scores a rollout's end: ``""`` (default) the linear model shipped
+      beside :mod:`friday_agents.search.value`; ``"net"`` the value network shipped beside
+      :mod:`friday_agents.search.value_net` (fitted on the search's own games); or a file: a
+      ``.json`` from ``python -m friday_agents.search.value_fit``, an ``.npz`` from
+      ``python -m friday_agents.search.value_net_fit``.
+    - ``horizon`` — how many fights a rollout plays before it is valued: 1 (default) ends
+      at the end of the current fight; 2 plays the next fight too (about twice the time).
 
     ## Speed
 
@@ -72,14 +102,18 @@ class SearchAgent:
 
     name = "search"
 
-    def __init__(self, sims: int = 64, value: str = "") -> None:
+    def __init__(self, sims: int = DEFAULT_SIMS, value: str = "", horizon: int = 1) -> None:
         if not isinstance(sims, int) or sims < 1:
             raise ValueError(f"sims must be a positive integer, got {sims!r}")
+        if not isinstance(horizon, int) or horizon < 1:
+            raise ValueError(f"horizon must be a positive integer, got {horizon!r}")
+        self.horizon = horizon
         self.sims = sims
-        self.model = load_value_model(Path(value) if value else WEIGHTS_FILE)
+        self.model = leaf_value_model(value)
         self.rng = np.random.default_rng(0)
-        #: ``(action, mean rollout value)`` of every candidate at the last searched decision
-        #: (None after a forced move): soft targets for imitation (agents.imitation_data).
+        #: The last searched decision's ``(action, mean rollout value)`` pairs (None after a
+        #: forced move): what recorded games keep as policy and value targets
+        #: (``friday imitate collect`` records them).
         self.last_values: list[tuple[int, float]] | None = None
 
     def reset(self, seed: int) -> None:
@@ -94,13 +128,18 @@ class SearchAgent:
         worlds = max(1, self.sims // len(legal))
         totals = np.zeros(len(legal))
         for seed in self.rng.integers(0, 2**62, size=worlds):
-            world = determinized(game, int(seed))
+            world = self.world(game, int(seed))
             for i, action in enumerate(legal):
                 trial = world.clone()
                 trial.apply(action)
-                totals[i] += rollout(trial, self.model)
+                totals[i] += rollout(trial, self.model, self.horizon)
         self.last_values = [(a, float(t) / worlds) for a, t in zip(legal, totals, strict=True)]
         best = float(totals.max())
         if totals[legal.index(default)] >= best - 1e-9:
             return default
         return legal[int(totals.argmax())]
+
+    def world(self, game: Game, seed: int) -> Game:
+        """One world to plan in: ``game`` with every hidden order resampled (the fair search
+        sees only what the player may know)."""
+        return determinized(game, seed)

@@ -1,11 +1,13 @@
 """Fit the search agent's value estimate: ``python -m friday_agents.search.value_fit``.
 
 Plays the heuristic on training seeds (below :data:`friday_agents.seeds.TRAINING_SEED_LIMIT`,
-never the evaluation seeds), records the public features of every state at a turn's start
-(:func:`friday_agents.search.value.features`) with the score the game finally reached, and fits
-one ridge regression per level and step. The weights go to ``--out`` (default: the
-``value_weights.json`` the search agent loads); the printed R² says how much of the final
-score each model explains. Deterministic: the same arguments write the same file.
+never the evaluation seeds) — or, with ``--data``, replays recorded games such as the search
+agent's own (:mod:`friday_agents.search.game_data`) — records the public features of every
+state at a turn's start (:func:`friday_agents.search.value.features`) with the score the game
+finally reached, and fits one ridge regression per level and step. The weights go to
+``--out`` (default: the ``value_weights.json`` the search agent loads); the printed R² says
+how much of the final score each model explains. Deterministic: the same arguments write the
+same file.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from pathlib import Path
 import numpy as np
 
 from friday_agents.heuristic.agent import heuristic_action
+from friday_agents.search.game_data import ReplayCount, target, turn_start_examples
 from friday_agents.search.value import FEATURE_NAMES, TURN_START_PHASES, WEIGHTS_FILE, features
 from friday_agents.seeds import training_seed
 from friday_env import Game
@@ -49,6 +52,17 @@ def collect(level: int, games: int, win_bonus: float) -> tuple[list[int], np.nda
     return steps, np.array(rows), np.array(targets)
 
 
+def collect_replayed(
+    path: Path, level: int, win_bonus: float
+) -> tuple[list[int], np.ndarray, np.ndarray]:
+    """Like :func:`collect`, from the recorded games of ``level`` in ``path`` (see
+    :mod:`friday_agents.search.game_data`) instead of new heuristic games."""
+    examples = list(turn_start_examples(path, ReplayCount(), level))
+    steps = [game.step for game, _ in examples]
+    rows = np.array([features(game) for game, _ in examples])
+    return steps, rows, np.array([target(data, win_bonus) for _, data in examples])
+
+
 def ridge_fit(x: np.ndarray, y: np.ndarray, ridge: float) -> np.ndarray:
     """Ridge regression on standardized features (the bias unpenalized), returned as weights
     on the raw features. Standardizing makes one penalty fit every feature's scale and keeps
@@ -73,9 +87,12 @@ def r_squared(x: np.ndarray, y: np.ndarray, w: np.ndarray) -> float:
 
 
 def fit_level(
-    level: int, games: int, ridge: float, win_bonus: float
+    level: int, games: int, ridge: float, win_bonus: float, data: Path | None = None
 ) -> tuple[dict[str, list[float]], list[str]]:
-    steps, x, y = collect(level, games, win_bonus)
+    if data is None:
+        steps, x, y = collect(level, games, win_bonus)
+    else:
+        steps, x, y = collect_replayed(data, level, win_bonus)
     weights: dict[str, list[float]] = {}
     report = []
     step_of = np.array(steps)
@@ -106,6 +123,12 @@ def main(argv: list[str] | None = None) -> int:
         default=DEFAULT_WIN_BONUS,
         help="added to the final score of a won game in the target",
     )
+    parser.add_argument(
+        "--data",
+        type=Path,
+        help="fit on these recorded games (one JSON line each, e.g. the search agent's) "
+        "instead of playing --games heuristic games",
+    )
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument(
         "--out",
@@ -118,13 +141,21 @@ def main(argv: list[str] | None = None) -> int:
     levels = [1, 2, 3, 4]
     with ProcessPoolExecutor(args.workers) as pool:
         results = list(
-            pool.map(fit_level, levels, [args.games] * 4, [args.ridge] * 4, [args.win_bonus] * 4)
+            pool.map(
+                fit_level,
+                levels,
+                [args.games] * 4,
+                [args.ridge] * 4,
+                [args.win_bonus] * 4,
+                [args.data] * 4,
+            )
         )
     for _, report in results:
         print("\n".join(report))
     data = {
         "features": list(FEATURE_NAMES),
-        "games_per_level": args.games,
+        "games_per_level": args.games if args.data is None else None,
+        "data": None if args.data is None else str(args.data),
         "ridge": args.ridge,
         "win_bonus": args.win_bonus,
         "weights": {str(level): w for level, (w, _) in zip(levels, results, strict=True)},

@@ -1,0 +1,76 @@
+"""Recorded search games as training data for the value models.
+
+A data file (``.jsonl``, or ``.jsonl.gz`` compressed) holds one game per line,
+``{"level", "seed", "actions", "won", "score", ...}`` (extra keys are ignored), played on
+training deals. :func:`turn_start_examples` replays each
+game with the engine and yields the states at a turn's start — what the value models are
+fitted on — with the game's outcome. An evaluation deal is refused; a game whose replay fails
+(an illegal action, or an ending other than the recorded one) is skipped and counted.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from friday_agents.search.value import TURN_START_PHASES
+from friday_agents.seeds import is_evaluation_seed
+from friday_env import Game
+
+
+@dataclass
+class ReplayCount:
+    """How many games of a data file were replayed and how many were skipped."""
+
+    replayed: int = 0
+    skipped: int = 0
+    skipped_seeds: list[int] = field(default_factory=list)
+
+
+def turn_start_examples(
+    path: Path, count: ReplayCount, level: int | None = None
+) -> Iterator[tuple[Game, dict]]:
+    """``(state, game line)`` for every turn-start state of every game in ``path`` (of
+    ``level`` only, if given); ``count`` is updated as games are replayed or skipped."""
+    for line in _read_text(path).splitlines():
+        game_data = json.loads(line)
+        if is_evaluation_seed(game_data["seed"]):
+            raise ValueError(f"{path}: seed {game_data['seed']} is an evaluation deal")
+        if level is not None and game_data["level"] != level:
+            continue
+        try:
+            states = _turn_starts(game_data)
+        except ValueError:  # an illegal action or a different ending: counted, not fatal
+            count.skipped += 1
+            count.skipped_seeds.append(game_data["seed"])
+            continue
+        count.replayed += 1
+        for state in states:
+            yield state, game_data
+
+
+def _read_text(path: Path) -> str:
+    if path.suffix == ".gz":
+        with gzip.open(path, "rt") as handle:
+            return handle.read()
+    return path.read_text()
+
+
+def _turn_starts(game_data: dict) -> list[Game]:
+    game = Game.new(game_data["level"], game_data["seed"])
+    states = []
+    for action in game_data["actions"]:
+        if game.phase in TURN_START_PHASES:
+            states.append(game.clone())
+        game.apply(action)
+    if not game.done or (game.won, game.score()) != (game_data["won"], game_data["score"]):
+        raise ValueError("the replay does not end as recorded")
+    return states
+
+
+def target(game_data: dict, win_bonus: float) -> float:
+    """The value models' target: the final score plus ``win_bonus`` for a win."""
+    return game_data["score"] + win_bonus * game_data["won"]
