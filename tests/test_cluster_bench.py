@@ -8,7 +8,14 @@ from pathlib import Path
 
 import pytest
 
-from friday_agents.bench.cluster import COMMAND, NODE_SIZES, SECTION, markdown, projection
+from friday_agents.bench.cluster import (
+    COMMAND,
+    NODE_SIZES,
+    SECTION,
+    markdown,
+    projection,
+    ray_costs,
+)
 from friday_env.docs import section_body
 
 REPO = Path(__file__).resolve().parents[1]
@@ -38,3 +45,12 @@ def test_readme_cluster_section_renders_the_committed_run():
     assert COMMAND in readme
     backends = {(r["backend"], r["cpus"]) for r in doc["rows"]}
     assert backends == {("this process", 1), ("Ray, local", 1), ("Ray, local", 2)}
+
+
+def test_ray_cost_is_the_extra_time_per_game_on_a_one_cpu_ray():
+    rows = [
+        {"agent": "a", "backend": "this process", "cpus": 1, "games": 100, "seconds": 0.3},
+        {"agent": "a", "backend": "Ray, local", "cpus": 1, "games": 100, "seconds": 0.5},
+        {"agent": "a", "backend": "Ray, local", "cpus": 2, "games": 100, "seconds": 0.25},
+    ]
+    assert ray_costs(rows) == {"a": "+2.0 ms per game, +67% of a game's 3.0 ms"}

@@ -153,7 +153,27 @@ def markdown(doc: dict[str, Any]) -> str:
     for p in doc["projections"]:
         nodes = " | ".join(f"{p['nodes'][str(c)]:.1f} games/s" for c in NODE_SIZES)
         lines.append(f"| {p['agent']} | {p['per_cpu']:.1f} | {p['efficiency']:.0%} | {nodes} |")
+    lines += ["", "What Ray adds to each game (1-CPU Ray against this process, per game):", ""]
+    lines += [f"- {agent}: {cost}" for agent, cost in ray_costs(doc["rows"]).items()]
     return "\n".join(lines) + "\n"
+
+
+def ray_costs(rows: list[dict[str, Any]]) -> dict[str, str]:
+    """Per agent: the time a game takes on a 1-CPU Ray minus in this process, in ms and as a
+    share of the game (negative: within the noise of the run)."""
+    costs = {}
+    for agent in dict.fromkeys(r["agent"] for r in rows):
+        here, ray = (
+            next(r for r in rows if r["agent"] == agent and (r["backend"], r["cpus"]) == key)
+            for key in (("this process", 1), ("Ray, local", 1))
+        )
+        per_game_here = here["seconds"] / here["games"]
+        extra = ray["seconds"] / ray["games"] - per_game_here
+        costs[agent] = (
+            f"{extra * 1000:+.1f} ms per game, {extra / per_game_here:+.0%} of a game's "
+            f"{per_game_here * 1000:.1f} ms"
+        )
+    return costs
 
 
 def main(argv: list[str] | None = None) -> int:
