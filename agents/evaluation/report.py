@@ -46,8 +46,11 @@ AGENT_NOTES = {
     "oracle": "CHEATS, an upper bound and not ranked: the search planning on the true hidden "
     "state (the real stack orders; only future shuffles left to chance) "
     "(`agents/search/oracle.py`)",
-    "ppo": "MaskablePPO policy, one per level, 800k timesteps each on one CPU core "
-    "(`agents/ppo/`, `agents/ppo/checkpoints/`, recipe `experiments/train_ppo.sh`)",
+    "ppo": "a MaskablePPO policy network (one for all levels) that imitates the search agent: "
+    "heuristic imitation, then 370 search games per level with the search's action values as "
+    "soft targets, then one DAgger round labelled by search (`agents/ppo/`, "
+    "`agents/ppo/checkpoints/ppo-all-levels.zip`, recipe in `experiments/imitation/`; see "
+    "'Learned agents')",
 }
 #: The README section the results table is written into.
 README_SECTION = "results"
