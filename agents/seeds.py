@@ -4,6 +4,12 @@ Evaluation deal ``i`` of level ``L`` has the seed ``10_000_000 + L * 1_000_000 +
 (``i`` below one million): every agent plays the same deals, and results are comparable
 across runs and machines. Training, tuning and fitting use seeds below
 :data:`TRAINING_SEED_LIMIT` = 10,000,000 only, so no evaluation deal is ever trained on.
+
+Validation deal ``i`` of level ``L`` is the training deal ``900_000 + i`` of that level
+(:func:`validation_seed`): a training-range seed that no value or policy fitting of the
+search reads (recorded games on these deals are refused as fitting data), kept for choosing
+between variants (``friday eval --deals validation``) without looking at the evaluation
+deals. PPO's endless training stream draws training indices at random and may meet them.
 """
 
 from __future__ import annotations
@@ -40,3 +46,31 @@ def training_seed(level: int, index: int) -> int:
 
 def is_evaluation_seed(seed: int) -> bool:
     return seed >= TRAINING_SEED_LIMIT
+
+
+#: Validation deals are the training indices from here on (see the module docstring).
+VALIDATION_FIRST_INDEX = 900_000
+VALIDATION_DEALS_PER_LEVEL = 100_000
+#: The deal sets ``friday eval --deals`` can play.
+DEAL_SETS = ("evaluation", "validation")
+
+
+def validation_seed(level: int, index: int) -> int:
+    """The seed of validation deal ``index`` (0-based) of ``level``: training deal
+    ``900_000 + index``."""
+    if not 0 <= index < VALIDATION_DEALS_PER_LEVEL:
+        raise ValueError(f"validation deal index must be in 0..{VALIDATION_DEALS_PER_LEVEL - 1}")
+    return training_seed(level, VALIDATION_FIRST_INDEX + index)
+
+
+def is_validation_seed(seed: int) -> bool:
+    return not is_evaluation_seed(seed) and seed % 1_000_000 >= VALIDATION_FIRST_INDEX
+
+
+def deal_seed(deals: str, level: int, index: int) -> int:
+    """The seed of deal ``index`` of ``level`` in the deal set ``deals`` (:data:`DEAL_SETS`)."""
+    if deals == "evaluation":
+        return evaluation_seed(level, index)
+    if deals == "validation":
+        return validation_seed(level, index)
+    raise ValueError(f"unknown deal set {deals!r}: choose from {', '.join(DEAL_SETS)}")

@@ -35,6 +35,7 @@ from friday_agents.evaluation.runner import (
 )
 from friday_agents.registry import AgentSpecError, make_agent, parse_spec
 from friday_agents.search.agent import DEFAULT_SIMS
+from friday_agents.seeds import DEAL_SETS
 from friday_env.errors import InvalidLevelError
 from friday_env.levels import parse_levels as levels_in
 
@@ -74,6 +75,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--save-games", action="store_true", default=None, help="store every game's record"
+    )
+    parser.add_argument(
+        "--deals",
+        choices=DEAL_SETS,
+        help="which deals: the evaluation deals (default) or the validation deals, training "
+        "deals 900000 on that no fitting reads, for choosing a variant without looking at "
+        "the evaluation deals (friday_agents.seeds.validation_seed)",
     )
     parser.add_argument(
         "--workers",
@@ -174,6 +182,7 @@ def config_from_args(args: argparse.Namespace) -> EvalConfig:
         games=parse_games(args.games or DEFAULT_GAMES, agents, strict=args.games is not None),
         search_sims=sims,
         save_games=bool(args.save_games),
+        deals=args.deals or "evaluation",
     )
 
 
@@ -186,6 +195,7 @@ def check_resume_matches(args: argparse.Namespace, stored: EvalConfig) -> None:
         "games": args.games is not None,
         "search_sims": args.search_sims is not None,
         "save_games": args.save_games is not None,
+        "deals": args.deals is not None,
     }
     for name, was_given in explicit.items():
         if was_given and getattr(given, name) != getattr(stored, name):
@@ -220,6 +230,8 @@ def command_line(config: EvalConfig, out: Path) -> str:
     ]
     if config.save_games:
         parts.append("--save-games")
+    if config.deals != "evaluation":
+        parts.append(f"--deals {config.deals}")
     parts.append(f"--out {out}")
     return " ".join(parts)
 
@@ -246,6 +258,10 @@ def check_backend(args: argparse.Namespace) -> None:
         raise UsageError("--address is for --backend ray (a Ray cluster)")
     if args.backend == "ray":
         require("friday eval --backend ray", "ray")
+    if args.readme and args.deals not in (None, "evaluation"):
+        raise UsageError(
+            "--readme takes results on the evaluation deals only, not --deals validation"
+        )
 
 
 def run(args: argparse.Namespace) -> int:

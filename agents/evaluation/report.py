@@ -28,13 +28,19 @@ from friday_agents.evaluation.stats import (
     wilson_interval,
 )
 from friday_agents.registry import is_cheating
-from friday_agents.seeds import EVAL_SEED_BASE, EVAL_SEEDS_PER_LEVEL
+from friday_agents.seeds import EVAL_SEED_BASE, EVAL_SEEDS_PER_LEVEL, VALIDATION_FIRST_INDEX
 from friday_env.docs import replace_section, section_body
 
 SEED_RULE = (
     f"deal i of level L has seed {EVAL_SEED_BASE:_} + L * {EVAL_SEEDS_PER_LEVEL:_} + i "
     "(friday_agents.seeds.evaluation_seed)"
 )
+#: The seed rule of each deal set (:data:`friday_agents.seeds.DEAL_SETS`).
+SEED_RULES = {
+    "evaluation": SEED_RULE,
+    "validation": f"validation deals: deal i of level L has seed L * 1_000_000 + "
+    f"{VALIDATION_FIRST_INDEX:_} + i (friday_agents.seeds.validation_seed)",
+}
 #: One line per known agent for the Markdown report; other agents are listed by spec.
 AGENT_NOTES = {
     "random": "uniform over the legal actions (`agents/random_agent.py`)",
@@ -145,7 +151,7 @@ def build_results(rows: list[dict], config: EvalConfig, command: str, seed: int 
     return {
         "format": "friday-env/evaluation-results",
         "command": command,
-        "seeds": SEED_RULE,
+        "seeds": SEED_RULES[config.deals],
         "bootstrap_seed": seed,
         "complete": len(rows) == planned,
         "games_played": len(rows),

@@ -23,7 +23,7 @@ from typing import Any
 from friday_agents.base import Agent, outcome_of, play_game
 from friday_agents.evaluation.backends import GamesInterrupted, run_games
 from friday_agents.registry import make_agent
-from friday_agents.seeds import evaluation_seed
+from friday_agents.seeds import DEAL_SETS, deal_seed
 from friday_env import GameRecord
 
 CONFIG_FILE = "run.json"
@@ -48,6 +48,15 @@ class EvalConfig:
     games: dict[str, int]
     search_sims: int
     save_games: bool = False
+    #: Which deals are played (:data:`friday_agents.seeds.DEAL_SETS`): the evaluation deals,
+    #: or the validation deals for choosing between variants without looking at them.
+    deals: str = "evaluation"
+
+    def __post_init__(self) -> None:
+        if self.deals not in DEAL_SETS:
+            raise EvaluationError(
+                f"unknown deal set {self.deals!r}: choose from {', '.join(DEAL_SETS)}"
+            )
 
     def tasks(self) -> list[Task]:
         """Every game of the evaluation, interleaved (deal 0 of every level and agent, then
@@ -77,6 +86,7 @@ class EvalConfig:
             games={k: int(v) for k, v in raw["games"].items()},
             search_sims=int(raw["search_sims"]),
             save_games=bool(raw["save_games"]),
+            deals=str(raw.get("deals", "evaluation")),  # runs stored before deal sets
         )
 
 
@@ -97,20 +107,22 @@ class Task:
 
 _WORKER_AGENTS: dict[str, Agent] = {}
 _WORKER_SAVE = False
+_WORKER_DEALS = "evaluation"
 
 
 def prepare_worker(config: EvalConfig) -> None:
     """Build the agents once per worker process (or in this process with one worker)."""
-    global _WORKER_SAVE
+    global _WORKER_SAVE, _WORKER_DEALS
     _WORKER_AGENTS.clear()
     for spec in config.agents:
         _WORKER_AGENTS[spec] = make_agent(spec, sims=config.search_sims)
     _WORKER_SAVE = config.save_games
+    _WORKER_DEALS = config.deals
 
 
 def play_task(task: Task) -> dict[str, Any]:
     """Play one game and return its result row."""
-    seed = evaluation_seed(task.level, task.index)
+    seed = deal_seed(_WORKER_DEALS, task.level, task.index)
     start = time.perf_counter()
     game = play_game(_WORKER_AGENTS[task.agent], task.level, seed)
     seconds = time.perf_counter() - start

@@ -2,9 +2,10 @@
 
 A data file (``.jsonl``, or ``.jsonl.gz`` compressed) holds one game per line,
 ``{"level", "seed", "actions", "won", "score", ...}`` (extra keys are ignored), played on
-training deals. :func:`turn_start_examples` replays each
-game with the engine and yields the states at a turn's start — what the value models are
-fitted on — with the game's outcome. An evaluation deal is refused; a game whose replay fails
+training deals. :func:`turn_start_examples` replays each game with the engine and yields
+the states at a turn's start — what the value models are fitted on — with the game's
+outcome. An evaluation or validation deal (:mod:`friday_agents.seeds`) is refused; a game
+whose replay fails
 (an illegal action, or an ending other than the recorded one) is skipped and counted.
 """
 
@@ -17,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from friday_agents.search.value import TURN_START_PHASES
-from friday_agents.seeds import is_evaluation_seed
+from friday_agents.seeds import is_evaluation_seed, is_validation_seed
 from friday_env import Game
 
 
@@ -37,8 +38,10 @@ def turn_start_examples(
     ``level`` only, if given); ``count`` is updated as games are replayed or skipped."""
     for line in _read_text(path).splitlines():
         game_data = json.loads(line)
-        if is_evaluation_seed(game_data["seed"]):
-            raise ValueError(f"{path}: seed {game_data['seed']} is an evaluation deal")
+        if is_evaluation_seed(game_data["seed"]) or is_validation_seed(game_data["seed"]):
+            raise ValueError(
+                f"{path}: seed {game_data['seed']} is an evaluation or validation deal"
+            )
         if level is not None and game_data["level"] != level:
             continue
         try:

@@ -24,6 +24,7 @@ import numpy as np
 
 from friday_agents.evaluation.stats import paired_difference_interval
 from friday_agents.registry import is_cheating
+from friday_agents.seeds import is_evaluation_seed
 from friday_env.docs import replace_section, section_body
 
 #: The README section the table is written into.
@@ -32,16 +33,24 @@ README_SECTION = "search-ingredients"
 
 def pooled_rows(directories: list[Path]) -> dict[tuple[str, int, int], dict]:
     """Every game of the directories by (agent, level, deal index); a deal played twice
-    must have given the same result."""
+    must have given the same result, and all must be of one deal set (evaluation or
+    validation: ``friday eval --deals``)."""
     rows: dict[tuple[str, int, int], dict] = {}
     for directory in directories:
         for line in (directory / "games.jsonl").read_text().splitlines():
             row = json.loads(line)
             key = (row["agent"], row["level"], row["index"])
+            if rows and deal_set(row) != deal_set(next(iter(rows.values()))):
+                raise ValueError(f"{directory}: mixes evaluation and validation deals")
             if key in rows and (rows[key]["won"], rows[key]["score"]) != (row["won"], row["score"]):
                 raise ValueError(f"{directory}: {key} differs from an earlier run of that game")
             rows.setdefault(key, row)
     return rows
+
+
+def deal_set(row: dict) -> str:
+    """``"evaluation"`` or ``"validation"``: which deals a game row was played on."""
+    return "evaluation" if is_evaluation_seed(row["seed"]) else "validation"
 
 
 def compare_to(rows: dict[tuple[str, int, int], dict], baseline: str, seed: int = 0) -> list[dict]:
@@ -64,6 +73,7 @@ def compare_to(rows: dict[tuple[str, int, int], dict], baseline: str, seed: int 
                 "baseline": baseline,
                 "level": level,
                 "cheats": is_cheating(agent),
+                "deals": deal_set(base[0]),
                 "common_deals": len(common),
                 "deal_indices": [common[0], common[-1]],
                 "baseline_win_rate": float(np.mean([g["won"] for g in base])),
@@ -83,8 +93,10 @@ def _paired(first: list[dict], second: list[dict], key: str, seed: int) -> tuple
 
 
 def markdown(comparisons: list[dict], command: str) -> str:
+    validation = any(c.get("deals") == "validation" for c in comparisons)
     lines = [
-        f"Paired against the baseline on the deals both played (`{command}`); 95% bootstrap "
+        ("On the VALIDATION deals (for choosing, not for reporting). " if validation else "")
+        + f"Paired against the baseline on the deals both played (`{command}`); 95% bootstrap "
         "intervals; *time* is the ratio of seconds per game (runs at different machine load).",
         "",
         "| agent | level | deals | baseline wins | agent wins | win rate difference | "
@@ -125,6 +137,8 @@ def main(argv: list[str] | None = None) -> int:
     if not args.directories or not args.out:
         parser.error("give the friday eval directories and --out")
     comparisons = compare_to(pooled_rows(args.directories), args.baseline)
+    if args.readme and any(c["deals"] == "validation" for c in comparisons):
+        parser.error("--readme takes evaluation-deal runs only, not validation ones")
     if not comparisons:
         print(f"no agent shares deals with {args.baseline!r}", file=sys.stderr)
         return 1
