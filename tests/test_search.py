@@ -148,7 +148,10 @@ def test_bad_horizon_is_named():
 def _eval_dir(path: Path, rows: list[tuple[str, int, int, bool, int]]) -> Path:
     path.mkdir()
     lines = [
-        json.dumps({"agent": a, "level": lv, "index": i, "won": w, "score": s, "seconds": 2.0})
+        json.dumps(
+            {"agent": a, "level": lv, "index": i, "seed": evaluation_seed(lv, i)}
+            | {"won": w, "score": s, "seconds": 2.0}
+        )
         for a, lv, i, w, s in rows
     ]
     (path / "games.jsonl").write_text("\n".join(lines) + "\n")

@@ -17,7 +17,6 @@ action) costs no simulation.
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Protocol
 
 import numpy as np
@@ -25,6 +24,7 @@ import numpy as np
 from friday_agents.heuristic.agent import heuristic_action
 from friday_agents.heuristic.rules import DEFAULT_PARAMS
 from friday_agents.search.value import TURN_START_PHASES, WEIGHTS_FILE, load_value_model
+from friday_agents.search.value_levels import load_leaf_value
 from friday_agents.search.value_net import NETWORK_FILE, load_value_network
 from friday_env import Game, Phase, determinized
 
@@ -53,10 +53,7 @@ def leaf_value_model(value: str) -> LeafValue:
         return load_value_model(WEIGHTS_FILE)
     if value == "net":
         return load_value_network(NETWORK_FILE)
-    path = Path(value)
-    if path.suffix not in (".json", ".npz"):
-        raise ValueError(f"value file {value!r} must be a .json (linear) or .npz (network)")
-    return load_value_network(path) if path.suffix == ".npz" else load_value_model(path)
+    return load_leaf_value(value)
 
 
 def rollout(game: Game, model: LeafValue, fights: int = 1) -> float:

@@ -36,12 +36,13 @@ def turn_start_examples(
 ) -> Iterator[tuple[Game, dict]]:
     """``(state, game line)`` for every turn-start state of every game in ``path`` (of
     ``level`` only, if given); ``count`` is updated as games are replayed or skipped."""
-    for line in _read_text(path).splitlines():
-        game_data = json.loads(line)
-        if is_evaluation_seed(game_data["seed"]) or is_validation_seed(game_data["seed"]):
-            raise ValueError(
-                f"{path}: seed {game_data['seed']} is an evaluation or validation deal"
-            )
+    for game_data in recorded_games(path):
+        for kind, check in (
+            ("an evaluation", is_evaluation_seed),
+            ("a validation", is_validation_seed),
+        ):
+            if check(game_data["seed"]):
+                raise ValueError(f"{path}: seed {game_data['seed']} is {kind} deal")
         if level is not None and game_data["level"] != level:
             continue
         try:
@@ -55,11 +56,14 @@ def turn_start_examples(
             yield state, game_data
 
 
-def _read_text(path: Path) -> str:
+def recorded_games(path: Path) -> Iterator[dict]:
+    """The game lines of ``path`` (``.jsonl`` or ``.jsonl.gz``), unchecked."""
     if path.suffix == ".gz":
         with gzip.open(path, "rt") as handle:
-            return handle.read()
-    return path.read_text()
+            text = handle.read()
+    else:
+        text = path.read_text()
+    return (json.loads(line) for line in text.splitlines())
 
 
 def _turn_starts(game_data: dict) -> list[Game]:

@@ -87,7 +87,12 @@ def r_squared(x: np.ndarray, y: np.ndarray, w: np.ndarray) -> float:
 
 
 def fit_level(
-    level: int, games: int, ridge: float, win_bonus: float, data: Path | None = None
+    level: int,
+    games: int,
+    ridge: float,
+    win_bonus: float,
+    data: Path | None = None,
+    min_states: int = 2 * len(FEATURE_NAMES),
 ) -> tuple[dict[str, list[float]], list[str]]:
     if data is None:
         steps, x, y = collect(level, games, win_bonus)
@@ -98,7 +103,7 @@ def fit_level(
     step_of = np.array(steps)
     for step in range(len(STEP_NAMES)):
         chosen = step_of == step
-        if chosen.sum() < 2 * x.shape[1]:
+        if chosen.sum() < min_states:
             raise RuntimeError(f"level {level}: too few {STEP_NAMES[step]} states to fit")
         w = ridge_fit(x[chosen], y[chosen], ridge)
         weights[str(step)] = [round(float(v), 6) for v in w]
@@ -129,6 +134,12 @@ def main(argv: list[str] | None = None) -> int:
         help="fit on these recorded games (one JSON line each, e.g. the search agent's) "
         "instead of playing --games heuristic games",
     )
+    parser.add_argument(
+        "--min-states",
+        type=int,
+        default=2 * len(FEATURE_NAMES),
+        help="fewest states of a level and step to fit on (default: twice the features)",
+    )
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument(
         "--out",
@@ -148,6 +159,7 @@ def main(argv: list[str] | None = None) -> int:
                 [args.ridge] * 4,
                 [args.win_bonus] * 4,
                 [args.data] * 4,
+                [args.min_states] * 4,
             )
         )
     for _, report in results:
