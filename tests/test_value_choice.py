@@ -6,6 +6,7 @@ import json
 import shutil
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from friday_agents.base import play_game
@@ -16,7 +17,7 @@ from friday_agents.heuristic.agent import HeuristicAgent
 from friday_agents.search import ingredients, value_check, value_fit
 from friday_agents.search.agent import SearchAgent
 from friday_agents.search.game_data import ReplayCount, turn_start_examples
-from friday_agents.search.value import WEIGHTS_FILE, load_value_model
+from friday_agents.search.value import FEATURE_NAMES, WEIGHTS_FILE, ValueModel, load_value_model
 from friday_agents.search.value_levels import FORMAT, PerLevelValue, load_leaf_value
 from friday_agents.search.value_net import NETWORK_FILE
 from friday_agents.seeds import (
@@ -215,7 +216,7 @@ def test_value_check_scores_models_on_held_out_states_and_decisions(
     tmp_path, tiny_data, tiny_model
 ):
     out = tmp_path / "check.json"
-    argv = ["--data", str(tiny_data), "--model", "shipped=shipped", "--model",
+    argv = ["--data", str(tiny_data), "--model", f"shipped={WEIGHTS_FILE}", "--model",
             f"tiny={tiny_model}", "--levels", "2,3", "--holdout-from", "10",
             "--decisions", "3", "--out", str(out)]  # fmt: skip
     assert value_check.main(argv) == 0
@@ -228,9 +229,22 @@ def test_value_check_scores_models_on_held_out_states_and_decisions(
             assert 0 <= states["concordance"] <= 1
             assert decisions["decisions"] == 3
             assert 0 <= decisions["best_choice_share"] <= 1
-    assert report == json.loads(out.read_text())
+            hazards = report[level]["hazards"][name]
+            assert hazards["choices"] > 0 and 0 <= hazards["costlier_share"] <= 1
+    assert set(report["life_drops"]["tiny"]) == {
+        f"{lv}/{st}" for lv in (1, 2, 3, 4) for st in (0, 1, 2)
+    }
+    assert report["life_drops"]["shipped"] is not None
     value_check.main(argv)
     assert json.loads(out.read_text()) == report  # deterministic
+
+
+def test_life_drops_name_the_lives_valued_below_one_life_less():
+    w = np.zeros(len(FEATURE_NAMES))
+    w[FEATURE_NAMES.index("life")], w[FEATURE_NAMES.index("low_life")] = 1.0, 2.5
+    drops = value_check.life_drops(ValueModel({(1, 0): w, (1, 3): -w}, 0.0))
+    assert drops == {"1/0": [4]}  # life 4 loses the low-life bonus; pirates are no leaf
+    assert value_check.life_drops(load_leaf_value(NETWORK_FILE)) is None
 
 
 def test_value_check_names_bad_arguments(tmp_path, tiny_data):
@@ -240,4 +254,6 @@ def test_value_check_names_bad_arguments(tmp_path, tiny_data):
     with pytest.raises(SystemExit):
         value_check.main([*base, "--model", "x=missing.json"])
     with pytest.raises(ValueError, match="no held-out level-1 states"):
-        value_check.main([*base, "--model", "s=shipped", "--levels", "1", "--holdout-from", "99"])
+        value_check.main(
+            [*base, "--model", f"s={WEIGHTS_FILE}", "--levels", "1", "--holdout-from", "99"]
+        )

@@ -20,6 +20,10 @@ takes) and level:
   the share of decisions where its choice is the one with the best realised mean. The
   realised targets come from heuristic play, the kind of game the shipped model was fitted
   on, so this check leans towards that model.
+- **Hazard choices.** Up to ``--decisions`` green-step hazard choices, searched the same
+  way: how often each model picks the hazard that costs more life (a harder fight, for a
+  better card), and its median value gap per point of life (:func:`hazard_checks`).
+- **Life.** For linear models, the lives valued below one life less (:func:`life_drops`).
 
 Deterministic for the same arguments.
 """
@@ -34,15 +38,17 @@ from pathlib import Path
 import numpy as np
 
 from friday_agents.heuristic.agent import heuristic_action
-from friday_agents.search.agent import LeafValue, leaf_value_model, rollout
+from friday_agents.search.agent import LeafValue, rollout
 from friday_agents.search.game_data import (
     ReplayCount,
     recorded_games,
     target,
     turn_start_examples,
 )
+from friday_agents.search.value import FEATURE_NAMES, ValueModel
 from friday_agents.search.value_fit import DEFAULT_WIN_BONUS
-from friday_env import Game, determinized
+from friday_agents.search.value_levels import load_leaf_value
+from friday_env import Game, Phase, determinized
 
 LEAF_STEPS = (0, 1, 2)
 CONCORDANCE_PAIRS = 20_000
@@ -171,18 +177,62 @@ def decision_checks(
     }
 
 
-def sample_decisions(
-    data: Path, holdout_from: int, level: int, count: int, seed: int
+def hazard_checks(models: dict[str, LeafValue], choices: list[Game], seed: int) -> dict:
+    """On green-step hazard choices whose two candidates cost different life in the
+    search's worlds: the share where each model picks the costlier hazard, and its median
+    value gap (costlier minus cheaper) per point of life it costs."""
+    rng = np.random.default_rng(seed)
+    costlier = {name: 0 for name in models}
+    gaps: dict[str, list[float]] = {name: [] for name in models}
+    counted = 0
+    for game in choices:
+        leaves = decision_leaves(game, rng)
+        life = np.array([[leaf.life for leaf in row] for row in leaves]).mean(axis=0)
+        if life[0] == life[1]:
+            continue
+        counted += 1
+        dear = int(life.argmin())
+        for name, model in models.items():
+            values = np.array([[model.value(leaf) for leaf in row] for row in leaves]).mean(0)
+            costlier[name] += int(values.argmax()) == dear
+            gaps[name].append((values[dear] - values[1 - dear]) / abs(life[1] - life[0]))
+    return {
+        name: {
+            "choices": counted,
+            "costlier_share": costlier[name] / counted if counted else float("nan"),
+            "median_gap_per_life": float(np.median(gaps[name])) if counted else float("nan"),
+        }
+        for name in models
+    }
+
+
+def life_drops(model: LeafValue) -> dict[str, list[int]] | None:
+    """For a linear model: per ``level/step`` (leaf steps), the lives from 1 to 20 valued
+    below one life less, all else equal (None for other models)."""
+    if not isinstance(model, ValueModel):
+        return None
+    life, log_life, low_life = (FEATURE_NAMES.index(n) for n in ("life", "log_life", "low_life"))
+    drops = {}
+    for (level, step), w in sorted(model.models.items()):
+        if step in LEAF_STEPS:
+            lives = np.arange(21)
+            v = w[life] * lives + w[log_life] * np.log1p(lives) + w[low_life] * (lives <= 3)
+            drops[f"{level}/{step}"] = [int(x) for x in lives[1:][np.diff(v) < 0]]
+    return drops
+
+
+def sample_states(
+    data: Path, holdout_from: int, level: int, count: int, seed: int, keep=None
 ) -> list[Game]:
-    """``count`` states with more than one legal action, drawn evenly from the held-out
-    games of ``level`` (replayed)."""
+    """``count`` states drawn evenly from the held-out games of ``level`` (replayed): those
+    ``keep`` accepts, by default every state with more than one legal action."""
     states = []
     for line in recorded_games(data):
         if line["level"] != level or line["index"] < holdout_from:
             continue
         game = Game.new(level, line["seed"])
         for action in line["actions"]:
-            if len(game.legal_actions()) > 1:
+            if (keep or _is_decision)(game):
                 states.append(game.clone())
             game.apply(action)
     if not states:
@@ -192,11 +242,19 @@ def sample_decisions(
     return [states[i] for i in sorted(chosen)]
 
 
+def _is_decision(game: Game) -> bool:
+    return len(game.legal_actions()) > 1
+
+
+def is_green_hazard_choice(game: Game) -> bool:
+    return game.phase == Phase.CHOOSE_HAZARD and game.step == 0 and _is_decision(game)
+
+
 def parse_model(text: str) -> tuple[str, LeafValue]:
     name, sep, path = text.partition("=")
     if not sep or not name or not path:
-        raise ValueError(f"--model takes NAME=FILE (or NAME= for the default), got {text!r}")
-    return name, leaf_value_model("" if path == "shipped" else path)
+        raise ValueError(f"--model takes NAME=FILE, got {text!r}")
+    return name, load_leaf_value(path)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -210,7 +268,7 @@ def main(argv: list[str] | None = None) -> int:
         "--model",
         action="append",
         required=True,
-        help="NAME=FILE, a .json or .npz value model (FILE 'shipped' for the default); repeat",
+        help="NAME=FILE, a value model file as search:value= takes it; repeat",
     )
     parser.add_argument("--levels", default="1,2,3,4", help="levels to check, e.g. 1,3")
     parser.add_argument(
@@ -228,17 +286,23 @@ def main(argv: list[str] | None = None) -> int:
     report: dict = {"command": " ".join(["python -m friday_agents.search.value_check", *given])}
     for level in (int(x) for x in args.levels.split(",")):
         states = state_checks(models, args.data, args.holdout_from, level)
-        decisions = sample_decisions(args.data, args.holdout_from, level, args.decisions, args.seed)
+        decisions = sample_states(args.data, args.holdout_from, level, args.decisions, args.seed)
         choices = decision_checks(models, decisions, args.seed + level)
-        report[str(level)] = {"states": states, "decisions": choices}
+        hazard_choices = sample_states(
+            args.data, args.holdout_from, level, args.decisions, args.seed, is_green_hazard_choice
+        )
+        hazards = hazard_checks(models, hazard_choices, args.seed + level)
+        report[str(level)] = {"states": states, "decisions": choices, "hazards": hazards}
         for name in models:
             s, d = states[name], choices[name]
             print(
                 f"level {level} {name:10} mse {s['mse']:8.1f} bias {s['bias']:+6.1f} "
                 f"concordance {s['concordance']:.3f} | leaf pairs {d['pair_agreement']:.3f} "
-                f"best choice {d['best_choice_share']:.3f}",
+                f"best choice {d['best_choice_share']:.3f} | costlier hazard "
+                f"{hazards[name]['costlier_share']:.3f}",
                 flush=True,
             )
+    report["life_drops"] = {name: life_drops(model) for name, model in models.items()}
     args.out.write_text(json.dumps(report, indent=1) + "\n")
     print(f"wrote {args.out}")
     return 0
