@@ -11,7 +11,8 @@ and only where a learned policy needs it.
 - ``heuristic/`` — the hand-written agent: ``agent``, ``rules``, ``fight``, ``card_worth``,
   ``tune`` (settings measured on training deals).
 - ``search/`` — determinized Monte-Carlo search: ``agent``, ``value`` (the value model),
-  ``value_fit`` (fits it), ``value_weights.json``.
+  ``value_fit`` (fits it), ``value_levels`` (a value model per level, the default
+  ``value_per_level.json``), ``value_check``.
 - ``ppo/`` — MaskablePPO policies: ``agent``, ``checkpoint`` (loading, export, the recorded
   encoder), ``checkpoints/`` (the committed policy of each level).
 - ``evaluation/`` — ``friday eval``: ``evaluate``, ``runner``, ``stats``, ``report``, ``plots``.

@@ -7,6 +7,10 @@ intervals, game length, games/s — are printed as a table and written to ``--ou
 ``results.json``, ``results.csv``, ``results.md``, ``winrate.png``, ``scores.png``, and
 ``games.jsonl`` with one line per game (with its replayable record under ``--save-games``).
 
+``--deals validation`` plays the validation deals instead (training deals 900000 on, which no
+fit reads: :func:`friday_agents.seeds.validation_seed`), for choosing between variants
+without looking at the evaluation deals; such results never go into the README.
+
 Each game's result is saved as soon as it finishes: after Ctrl-C or a killed worker,
 ``friday eval --out DIR --resume`` plays only the missing games. ``--backend ray`` plays
 them as Ray tasks, on a local Ray or on the cluster at ``--address`` (``ray start --head``

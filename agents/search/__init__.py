@@ -3,7 +3,9 @@
 - ``agent`` — :class:`SearchAgent` and its heuristic rollouts;
 - ``value`` — the value model (public features of a turn's start -> expected final score);
 - ``value_fit`` — fits the model on heuristic games (``python -m friday_agents.search.value_fit``);
-- ``value_weights.json`` — the fitted weights the agent loads by default.
+- ``value_weights.json`` — the weights fitted on heuristic games; ``value_weights_search.json``
+  — refitted on the search's own games; ``value_per_level.json`` — which one each level uses
+  by default (``value_levels`` reads these files); ``value_check`` compares value models.
 """
 
 from friday_agents.search.agent import SearchAgent
