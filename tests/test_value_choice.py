@@ -18,7 +18,12 @@ from friday_agents.search import ingredients, value_check, value_fit
 from friday_agents.search.agent import SearchAgent
 from friday_agents.search.game_data import ReplayCount, turn_start_examples
 from friday_agents.search.value import FEATURE_NAMES, WEIGHTS_FILE, ValueModel, load_value_model
-from friday_agents.search.value_levels import FORMAT, PerLevelValue, load_leaf_value
+from friday_agents.search.value_levels import (
+    DEFAULT_VALUE_FILE,
+    FORMAT,
+    PerLevelValue,
+    load_leaf_value,
+)
 from friday_agents.search.value_net import NETWORK_FILE
 from friday_agents.seeds import (
     deal_seed,
@@ -29,6 +34,8 @@ from friday_agents.seeds import (
     validation_seed,
 )
 from friday_env import Game
+
+REPO = Path(__file__).resolve().parents[1]
 
 
 def run_eval(out: Path, *options: str) -> int:
@@ -257,3 +264,18 @@ def test_value_check_names_bad_arguments(tmp_path, tiny_data):
         value_check.main(
             [*base, "--model", f"s={WEIGHTS_FILE}", "--levels", "1", "--holdout-from", "99"]
         )
+
+
+def test_default_value_is_the_per_level_choice():
+    """SearchAgent() values each level with the model value_per_level.json names; the
+    refitted model it ships is the one fitted from the committed search games."""
+    model = SearchAgent().model
+    assert isinstance(model, PerLevelValue)
+    chosen = json.loads(DEFAULT_VALUE_FILE.read_text())["levels"]
+    assert set(chosen.values()) <= {"value_weights.json", "value_weights_search.json"}
+    for level, name in chosen.items():
+        assert model.models[int(level)] is load_value_model(DEFAULT_VALUE_FILE.parent / name)
+    shipped = json.loads((DEFAULT_VALUE_FILE.parent / "value_weights_search.json").read_text())
+    fitted = REPO / "experiments/results/search/value_linear_search2600.json"
+    assert shipped == json.loads(fitted.read_text())
+    assert shipped["data"] == "experiments/data/search32-train-2600.jsonl.gz"
