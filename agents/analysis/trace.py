@@ -104,11 +104,19 @@ class Trace:
 
 
 def trace_game(level: int, seed: int, actions: Sequence[int]) -> Trace:
-    """Replay a game and collect its events; raises the engine's error on an illegal action
-    and ``ValueError`` if the actions stop before the game is over."""
-    game = Game.new(level, seed)
-    trace = Trace(level, seed)
+    """Replay the game ``(level, seed, actions)`` and collect its events; raises
+    :class:`~friday_env.IllegalActionError` on an illegal action and ``ValueError`` if the
+    actions stop before the game is over."""
+    return trace_actions(Game.new(level, seed), actions)
+
+
+def trace_actions(game: Game, actions: Sequence[int], to_the_end: bool = True) -> Trace:
+    """Play ``actions`` on ``game`` (a new game, or a scenario) and collect their events.
+    ``to_the_end``: the actions must end the game (``ValueError`` otherwise)."""
+    trace = Trace(game.level, game.seed)
     for action in actions:
+        if action not in game.legal_actions():
+            game.apply(action)  # raises IllegalActionError, naming the legal actions
         if game.step == PIRATES and trace.pirates is None:
             trace.pirates = _arrival(game)
         ends_fight = game.phase == Phase.FIGHT and action == act.END_FIGHT
@@ -118,8 +126,10 @@ def trace_game(level: int, seed: int, actions: Sequence[int]) -> Trace:
         game.apply(action)
         if ends_fight:
             _settle(trace, game, hazard)
-    if not game.done:
-        raise ValueError(f"game {level}/{seed} is not over after its {len(actions)} actions")
+    if to_the_end and not game.done:
+        raise ValueError(
+            f"game {game.level}/{game.seed} is not over after its {len(actions)} actions"
+        )
     trace.won, trace.score = game.won, game.score()
     return trace
 
