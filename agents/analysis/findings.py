@@ -8,6 +8,7 @@ state numbers side by side and leave the judgement to the reader.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from friday_agents.analysis.measures import PAIRED_MEASURES
@@ -77,19 +78,26 @@ def hazard_finding(results: dict[str, Any]) -> str:
     )
 
 
+def _both(results: dict[str, Any], stats: Callable[[dict[str, Any]], dict[str, Any]]) -> tuple:
+    """``stats`` of the recorded player's and the heuristic's results over all levels."""
+    data = results["all_levels"]
+    return stats(data[results["player"]]), stats(data["heuristic"])
+
+
+def _purpose_stats(s: dict[str, Any]) -> dict[str, Any]:
+    f = s["fights"]
+    purpose = sum(x["on_purpose"] for x in f.values())
+    return {
+        "per_game": _per(purpose, s["games"]),
+        "quit": _pct(sum(x["outcomes"]["quit"] for x in f.values()), purpose),
+        "life": [_one(f[step]["on_purpose_life"]) for step in ("green", "yellow", "red")],
+        "unused": _one(f["green"]["on_purpose_unused"]),
+    }
+
+
 def purpose_finding(results: dict[str, Any]) -> str:
     name = results["player"]
-    stats = {}
-    for player, s in results["all_levels"].items():
-        f = s["fights"]
-        purpose = sum(x["on_purpose"] for x in f.values())
-        stats[player] = {
-            "per_game": _per(purpose, s["games"]),
-            "quit": _pct(sum(x["outcomes"]["quit"] for x in f.values()), purpose),
-            "life": [_one(f[step]["on_purpose_life"]) for step in ("green", "yellow", "red")],
-            "unused": _one(f["green"]["on_purpose_unused"]),
-        }
-    mine, theirs = stats[name], stats["heuristic"]
+    mine, theirs = _both(results, _purpose_stats)
     return (
         f"**Losing on purpose.** Over all levels `{name}` loses {mine['per_game']} hazard "
         f"fights per game on purpose, the heuristic {theirs['per_game']}; {mine['quit']} of "
@@ -101,24 +109,25 @@ def purpose_finding(results: dict[str, Any]) -> str:
     )
 
 
+def _destroy_stats(s: dict[str, Any]) -> dict[str, Any]:
+    d, games = s["destroyed"], s["games"]
+    knowledge = d["by_group"].get("knowledge", 0)
+    return {
+        "aging": _per(d["by_group"].get("aging", 0), games),
+        "aging_ability": _pct(
+            d["by_route"].get("aging, ability", 0), d["by_group"].get("aging", 0)
+        ),
+        "starting": _per(d["by_group"].get("starting", 0), games),
+        "focused": _per(d["by_card"].get("focused", 0), games),
+        "knowledge": _per(knowledge, games),
+        "raft": _pct(_sum(d["by_card"], lambda k: k.startswith("raft/")), knowledge),
+        "left": _one(s["pirates"]["starting_mean"]),
+    }
+
+
 def destroy_finding(results: dict[str, Any]) -> str:
     name = results["player"]
-    stats = {}
-    for player, s in results["all_levels"].items():
-        d, games = s["destroyed"], s["games"]
-        knowledge = d["by_group"].get("knowledge", 0)
-        stats[player] = {
-            "aging": _per(d["by_group"].get("aging", 0), games),
-            "aging_ability": _pct(
-                d["by_route"].get("aging, ability", 0), d["by_group"].get("aging", 0)
-            ),
-            "starting": _per(d["by_group"].get("starting", 0), games),
-            "focused": _per(d["by_card"].get("focused", 0), games),
-            "knowledge": _per(knowledge, games),
-            "raft": _pct(_sum(d["by_card"], lambda k: k.startswith("raft/")), knowledge),
-            "left": _one(s["pirates"]["starting_mean"]),
-        }
-    mine, theirs = stats[name], stats["heuristic"]
+    mine, theirs = _both(results, _destroy_stats)
     return (
         f"**Destroying.** Per game `{name}` destroys {mine['aging']} aging cards (heuristic "
         f"{theirs['aging']}), {mine['aging_ability']} of them with a destroy ability rather "
