@@ -29,10 +29,12 @@ from friday_agents.analysis.measures import paired, summarise
 from friday_agents.analysis.report import README_SECTION, check_readme, markdown, write_readme
 from friday_agents.analysis.trace import Trace, trace_game
 from friday_agents.base import play_game
-from friday_agents.cli.conventions import add_progress, plain
+from friday_agents.cli.conventions import MissingExtraError, add_progress, plain, require
 from friday_agents.heuristic.agent import HeuristicAgent
 from friday_agents.search.game_data import read_games_text
 from friday_env.errors import FridayError
+
+RESULTS_FORMAT = "friday-strategy-analysis-v1"
 
 
 class AnalysisInputError(FridayError):
@@ -161,9 +163,6 @@ def _progress_bar(total: int, enabled: bool) -> Any:
     return tqdm(total=total, unit="game", desc="strategy analysis")
 
 
-RESULTS_FORMAT = "friday-strategy-analysis-v1"
-
-
 def load_results(path: Path) -> dict[str, Any]:
     """A results file this module wrote; :class:`AnalysisInputError` if it is not one."""
     if not path.is_file():
@@ -214,11 +213,13 @@ def main(argv: list[str] | None = None) -> int:
         print("error: --per-level must be at least 1", file=sys.stderr)
         return 2
     try:
+        if args.progress:
+            require("the progress bar (--no-progress runs without it)", "tqdm")
         games = select(load_games(args.games), args.per_level)
         if args.readme is not None:
             check_readme(args.readme)
         results = analyse(games, args.name, progress=args.progress)
-    except (AnalysisInputError, ValueError) as err:
+    except (AnalysisInputError, MissingExtraError, ValueError) as err:
         print(f"error: {err}", file=sys.stderr)
         return 2
     results["command"] = command_line(args)
