@@ -35,7 +35,7 @@ def turn_start_examples(
 ) -> Iterator[tuple[Game, dict]]:
     """``(state, game line)`` for every turn-start state of every game in ``path`` (of
     ``level`` only, if given); ``count`` is updated as games are replayed or skipped."""
-    for line in _read_text(path).splitlines():
+    for line in read_games_text(path).splitlines():
         game_data = json.loads(line)
         if is_evaluation_seed(game_data["seed"]):
             raise ValueError(f"{path}: seed {game_data['seed']} is an evaluation deal")
@@ -52,7 +52,8 @@ def turn_start_examples(
             yield state, game_data
 
 
-def _read_text(path: Path) -> str:
+def read_games_text(path: Path) -> str:
+    """The text of a games file, decompressed when its name ends in ``.gz``."""
     if path.suffix == ".gz":
         with gzip.open(path, "rt") as handle:
             return handle.read()
