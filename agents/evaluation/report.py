@@ -175,9 +175,14 @@ def _interval(low: float, high: float, percent: bool = False) -> str:
     return f"[{low:.1f}, {high:.1f}]"
 
 
+def agent_label(spec: str) -> str:
+    """How a table names an agent: a cheating one says so beside its spec."""
+    return f"{spec} (cheats)" if is_cheating(spec) else spec
+
+
 def _row_cells(s: dict) -> list[str]:
     return [
-        s["agent"],
+        agent_label(s["agent"]),
         str(s["level"]),
         str(s["games"]),
         str(s["wins"]),

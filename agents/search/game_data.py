@@ -56,14 +56,17 @@ def turn_start_examples(
             yield state, game_data
 
 
-def recorded_games(path: Path) -> Iterator[dict]:
-    """The game lines of ``path`` (``.jsonl`` or ``.jsonl.gz``), unchecked."""
+def read_games_text(path: Path) -> str:
+    """The text of a games file, decompressed when its name ends in ``.gz``."""
     if path.suffix == ".gz":
         with gzip.open(path, "rt") as handle:
-            text = handle.read()
-    else:
-        text = path.read_text()
-    return (json.loads(line) for line in text.splitlines())
+            return handle.read()
+    return path.read_text()
+
+
+def recorded_games(path: Path) -> Iterator[dict]:
+    """The game lines of ``path`` (``.jsonl`` or ``.jsonl.gz``), unchecked."""
+    return (json.loads(line) for line in read_games_text(path).splitlines())
 
 
 def _turn_starts(game_data: dict) -> list[Game]:
