@@ -87,14 +87,15 @@ class SearchAgent:
       playing every candidate action once (default :data:`DEFAULT_SIMS`, the setting of the
       README's results and of ``friday eval``).
     - ``value`` — what scores a rollout's end: ``""`` (default) one linear model per level,
-      chosen on the validation deals (``value_per_level.json``: the model refitted on the
-      search's own games, ``value_weights_search.json``, where it played better than the one
-      fitted on heuristic games, ``value_weights.json``; see the README's "Stronger search");
+      chosen on the validation deals (``value_per_level.json``: on levels 2 to 4 the model
+      refitted on the search's own games, ``value_weights_search.json``, which played better
+      there; on level 1 the one fitted on heuristic games, ``value_weights.json``; see the
+      README's "Stronger search");
       ``"net"`` the value network shipped beside :mod:`friday_agents.search.value_net`; or a
       file: a ``.json`` from ``python -m friday_agents.search.value_fit``, an ``.npz`` from
       ``python -m friday_agents.search.value_net_fit``, or a per-level ``.json``
       (:mod:`friday_agents.search.value_levels`). The former default is
-      ``value=agents/search/value_weights.json``.
+      ``value=agents/search/value_weights.json`` (in a checkout).
     - ``horizon`` — how many fights a rollout plays before it is valued: 1 (default) ends
       at the end of the current fight; 2 plays the next fight too (about twice the time).
 
