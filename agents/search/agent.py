@@ -24,6 +24,7 @@ import numpy as np
 
 from friday_agents.heuristic.agent import heuristic_action
 from friday_agents.heuristic.rules import DEFAULT_PARAMS
+from friday_agents.search.policy_net import policy_prior
 from friday_agents.search.value import TURN_START_PHASES, WEIGHTS_FILE, load_value_model
 from friday_agents.search.value_net import NETWORK_FILE, load_value_network
 from friday_env import Game, Phase, determinized
@@ -37,6 +38,8 @@ DEFAULT_SIMS = 32
 #: A rollout longer than this is cut and scored where it stands (a safety net: fights are
 #: a few dozen actions at most).
 MAX_ROLLOUT_ACTIONS = 400
+#: With a policy prior: how many of its best-rated actions are tried (besides the heuristic's).
+DEFAULT_TOP = 3
 
 
 class LeafValue(Protocol):
@@ -94,6 +97,13 @@ class SearchAgent:
       ``python -m friday_agents.search.value_net_fit``.
     - ``horizon`` — how many fights a rollout plays before it is valued: 1 (default) ends
       at the end of the current fight; 2 plays the next fight too (about twice the time).
+    - ``prior`` — a policy network that prunes the candidates (:mod:`friday_agents.search.
+      policy_net`): ``""`` (default) none, every legal action is tried; ``"net"`` the network
+      shipped as ``policy_net.npz``; or an ``.npz`` from
+      ``python -m friday_agents.search.policy_net_fit``. With a prior, only the ``top``
+      actions it rates highest and the heuristic's choice are tried, so each gets more worlds.
+    - ``top`` — how many of the prior's best actions are tried (default 3; only with
+      ``prior``).
 
     ## Speed
 
@@ -102,14 +112,31 @@ class SearchAgent:
 
     name = "search"
 
-    def __init__(self, sims: int = DEFAULT_SIMS, value: str = "", horizon: int = 1) -> None:
-        if not isinstance(sims, int) or sims < 1:
-            raise ValueError(f"sims must be a positive integer, got {sims!r}")
-        if not isinstance(horizon, int) or horizon < 1:
-            raise ValueError(f"horizon must be a positive integer, got {horizon!r}")
+    def __init__(
+        self,
+        sims: int = DEFAULT_SIMS,
+        value: str = "",
+        horizon: int = 1,
+        prior: str = "",
+        top: int | None = None,
+    ) -> None:
+        checked = (
+            ("sims", sims),
+            ("horizon", horizon),
+            ("top", DEFAULT_TOP if top is None else top),
+        )
+        for name, number in checked:
+            if not isinstance(number, int) or number < 1:
+                raise ValueError(f"{name} must be a positive integer, got {number!r}")
         self.horizon = horizon
         self.sims = sims
         self.model = leaf_value_model(value)
+        self.prior = policy_prior(prior)
+        if top is not None and self.prior is None:
+            raise ValueError(
+                "top needs a prior (e.g. prior=net): without one every action is tried"
+            )
+        self.top = DEFAULT_TOP if top is None else top
         self.rng = np.random.default_rng(0)
         #: The last searched decision's ``(action, mean rollout value)`` pairs (None after a
         #: forced move): what recorded games keep as policy and value targets
@@ -125,6 +152,10 @@ class SearchAgent:
         if len(legal) == 1:
             return legal[0]
         default = heuristic_action(game, DEFAULT_PARAMS)
+        if self.prior is not None:
+            legal = self.prior.candidates(game, legal, self.top, default)
+            if len(legal) == 1:
+                return default
         worlds = max(1, self.sims // len(legal))
         totals = np.zeros(len(legal))
         for seed in self.rng.integers(0, 2**62, size=worlds):
