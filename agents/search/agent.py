@@ -8,11 +8,13 @@ through both pirate fights to the end of the game once the pirates are reached �
 the result with :func:`friday_agents.search.value.state_value` (the expected final score; a
 finished game counts its real score). The action with the best mean wins; ties go to the
 heuristic's own choice. All candidates are tried in the same worlds (common random
-numbers), so their comparison is paired and far less noisy than independent samples.
+numbers), so their comparison is paired and far less noisy than independent samples. With a
+policy prior (``prior=``, :mod:`friday_agents.search.policy_net`) only the actions it rates
+highest and the heuristic's choice are candidates, each tried in more worlds.
 
 It never looks at hidden information: the real game is only cloned through
-``determinized``, whose result does not depend on anything hidden. A forced move (one legal
-action) costs no simulation.
+``determinized``, whose result does not depend on anything hidden, and the prior reads the
+public observation. A forced move (one legal action) costs no simulation.
 """
 
 from __future__ import annotations
@@ -38,8 +40,9 @@ DEFAULT_SIMS = 32
 #: A rollout longer than this is cut and scored where it stands (a safety net: fights are
 #: a few dozen actions at most).
 MAX_ROLLOUT_ACTIONS = 400
-#: With a policy prior: how many of its best-rated actions are tried (besides the heuristic's).
-DEFAULT_TOP = 3
+#: With a policy prior: how many of its best-rated actions are tried besides the heuristic's
+#: choice (1 measured best: ``experiments/results/search/ingredients.json``).
+DEFAULT_TOP = 1
 
 
 class LeafValue(Protocol):
@@ -102,8 +105,9 @@ class SearchAgent:
       shipped as ``policy_net.npz``; or an ``.npz`` from
       ``python -m friday_agents.search.policy_net_fit``. With a prior, only the ``top``
       actions it rates highest and the heuristic's choice are tried, so each gets more worlds.
-    - ``top`` — how many of the prior's best actions are tried (default 3; only with
-      ``prior``).
+    - ``top`` — how many of the prior's best actions are tried (default
+      :data:`DEFAULT_TOP`, 1: the search then only referees between the network's choice and
+      the heuristic's, and does not search where they agree; only with ``prior``).
 
     ## Speed
 
