@@ -27,6 +27,8 @@ RUN=(nice -n 5)
   --search-sims 32 --workers 1 --no-progress --out "${EVAL}/prior-top3-l14"
 "${RUN[@]}" friday eval --agents search:prior=net:top=1 --levels 1,4 --games 200 \
   --search-sims 32 --workers 1 --no-progress --out "${EVAL}/prior-top1-l14-200"
+"${RUN[@]}" friday eval --agents search:prior=net:top=1:sims=64 --levels 1,4 --games 100 \
+  --search-sims 32 --workers 1 --no-progress --out "${EVAL}/prior-top1-sims64-l14"
 "${RUN[@]}" friday eval --agents search:prior=net:top=1 --levels 2,3 --games 100 \
   --search-sims 32 --workers 1 --no-progress --out "${EVAL}/prior-top1-l23"
 # round 1: the round-0 variant's games on new training deals, the prior refitted on both
@@ -43,5 +45,5 @@ RUN=(nice -n 5)
 python -m friday_agents.search.ingredients "${EVAL}/prior-top1-l14-200" "${EVAL}/prior-top1-r1-l14" \
   --baseline search:prior=net:top=1 --out experiments/results/search/expert_iteration.json
 python -m friday_agents.search.timing search search:prior=net:top=3 search:prior=net:top=2 \
-  search:prior=net:top=1 search:sims=32 --states 300 \
+  search:prior=net:top=1 search:prior=net:top=1:sims=64 search:sims=32 --states 300 \
   --out experiments/results/search/timing_prior.json
