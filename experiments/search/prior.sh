@@ -23,8 +23,10 @@ RUN=(nice -n 5)
 "${RUN[@]}" python -m friday_agents.search.policy_net_fit --data data/search32.jsonl \
   --from-ppo agents/ppo/checkpoints/ppo-all-levels.zip --out data/policy_net_ppo.npz \
   --report experiments/results/search/policy_net_ppo.json
-"${RUN[@]}" friday eval --agents search:prior=net:top=3 --levels 1,4 --games 100 \
-  --search-sims 32 --workers 1 --no-progress --out "${EVAL}/prior-top3-l14"
+for top in 3 2; do
+  "${RUN[@]}" friday eval --agents "search:prior=net:top=${top}" --levels 1,4 --games 100 \
+    --search-sims 32 --workers 1 --no-progress --out "${EVAL}/prior-top${top}-l14"
+done
 "${RUN[@]}" friday eval --agents search:prior=net:top=1 --levels 1,4 --games 200 \
   --search-sims 32 --workers 1 --no-progress --out "${EVAL}/prior-top1-l14-200"
 "${RUN[@]}" friday eval --agents search:prior=net:top=1:sims=64 --levels 1,4 --games 100 \
@@ -43,6 +45,8 @@ R1=search:prior=experiments/results/search/policy_net_r1.npz:top=1
   --no-progress --out "${EVAL}/prior-top1-r1-l14-200"
 "${RUN[@]}" friday eval --agents "${R1}" --levels 2,3 --games 100 --search-sims 32 --workers 1 \
   --no-progress --out "${EVAL}/prior-top1-r1-l23"
+"${RUN[@]}" friday eval --agents "${R1}:sims=64" --levels 1,4 --games 100 --search-sims 32 \
+  --workers 1 --no-progress --out "${EVAL}/prior-top1-r1-sims64-l14"
 # round 1 against round 0, and 64 against 32 simulations, on the same deals
 python -m friday_agents.search.ingredients "${EVAL}/prior-top1-l14-200" "${EVAL}/prior-top1-l23" \
   "${EVAL}/prior-top1-r1-l14-200" "${EVAL}/prior-top1-r1-l23" --baseline search:prior=net:top=1 \
@@ -55,6 +59,7 @@ python -m friday_agents.search.timing search search:prior=net:top=3 search:prior
   --out experiments/results/search/timing_prior.json
 # the README's table: every variant against search (the runs of search are linear-l14/-l23)
 python -m friday_agents.search.ingredients "${EVAL}"/{value-l14,linear-l14,linear-l23,horizon-l14} \
-  "${EVAL}"/{horizon12-l14,oracle-l14,oracle-l23,prior-top3-l14,prior-top1-l14-200,prior-top1-l23} \
-  "${EVAL}"/{prior-top1-sims64-l14,prior-top1-r1-l14-200,prior-top1-r1-l23} --baseline search \
+  "${EVAL}"/{horizon12-l14,oracle-l14,oracle-l23,prior-top3-l14,prior-top2-l14} \
+  "${EVAL}"/{prior-top1-l14-200,prior-top1-l23,prior-top1-sims64-l14,prior-top1-r1-l14-200} \
+  "${EVAL}"/{prior-top1-r1-l23,prior-top1-r1-sims64-l14} --baseline search \
   --out experiments/results/search/ingredients.json --readme README.md
