@@ -82,7 +82,9 @@ def choices(agent_factory, pair: tuple[Game, Game], seed: int = 5) -> list[int]:
 
 
 @pytest.mark.parametrize(
-    "factory", [HeuristicAgent, lambda: SearchAgent(sims=8)], ids=["heuristic", "search"]
+    "factory",
+    [HeuristicAgent, lambda: SearchAgent(sims=8), lambda: SearchAgent(sims=8, prior="net", top=1)],
+    ids=["heuristic", "search", "search-prior"],
 )
 def test_r26_fair_agents_choose_alike_in_twins(factory):
     for pair in twins(12) + midgame_twins(12):

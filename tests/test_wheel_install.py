@@ -71,16 +71,17 @@ def test_wheel_exposes_no_top_level_agents_package(wheel):
 
 
 def test_wheel_ships_the_data_files_the_agents_load(wheel):
-    """Every data file under agents/ (value model weights, PPO checkpoints) is in the wheel,
-    under the installed package name, and so are py.typed and the licence."""
+    """Every data file under agents/ (value models, the search's networks, PPO checkpoints)
+    is in the wheel, under the installed package name, and so are py.typed and the licence."""
     names = set(_names(wheel))
     data = [
         name
         for name in _source_files()
-        if name.startswith("agents/") and Path(name).suffix in (".json", ".zip")
+        if name.startswith("agents/") and Path(name).suffix in (".json", ".zip", ".npz")
     ]
     assert any(name.endswith("value_weights.json") for name in data)
     assert any(name.startswith("agents/ppo/checkpoints/") for name in data)  # ppo's policy
+    assert any(name.endswith("policy_net.npz") for name in data)  # search:prior=net
     for name in data:
         assert AGENTS_IMPORT + name.removeprefix("agents") in names, name
     assert {"friday_env/py.typed", f"{AGENTS_IMPORT}/py.typed"} <= names

@@ -10,11 +10,13 @@ game counts its real score and result): by default the model chosen for each lev
 ``value_per_level.json`` (:mod:`friday_agents.search.value_levels`). The action with the
 best mean wins; ties go to the heuristic's own choice. All candidates are tried in the same
 worlds (common random numbers), so their comparison is paired and far less noisy than
-independent samples.
+independent samples. With a
+policy prior (``prior=``, :mod:`friday_agents.search.policy_net`) only the actions it rates
+highest and the heuristic's choice are candidates, each tried in more worlds.
 
 It never looks at hidden information: the real game is only cloned through
-``determinized``, whose result does not depend on anything hidden. A forced move (one legal
-action) costs no simulation.
+``determinized``, whose result does not depend on anything hidden, and the prior reads the
+public observation. A forced move (one legal action) costs no simulation.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ import numpy as np
 
 from friday_agents.heuristic.agent import heuristic_action
 from friday_agents.heuristic.rules import DEFAULT_PARAMS
+from friday_agents.search.policy_net import policy_prior
 from friday_agents.search.value import TURN_START_PHASES
 from friday_agents.search.value_levels import DEFAULT_VALUE_FILE, load_leaf_value
 from friday_agents.search.value_net import NETWORK_FILE, load_value_network
@@ -39,6 +42,9 @@ DEFAULT_SIMS = 32
 #: A rollout longer than this is cut and scored where it stands (a safety net: fights are
 #: a few dozen actions at most).
 MAX_ROLLOUT_ACTIONS = 400
+#: With a policy prior: how many of its best-rated actions are tried besides the heuristic's
+#: choice (1 measured best: ``experiments/results/search/ingredients.json``).
+DEFAULT_TOP = 1
 
 
 class LeafValue(Protocol):
@@ -87,17 +93,24 @@ class SearchAgent:
       playing every candidate action once (default :data:`DEFAULT_SIMS`, the setting of the
       README's results and of ``friday eval``).
     - ``value`` — what scores a rollout's end: ``""`` (default) one linear model per level,
-      chosen on the validation deals (``value_per_level.json``: on levels 2 to 4 the model
-      refitted on the search's own games, ``value_weights_search.json``, which played better
-      there; on level 1 the one fitted on heuristic games, ``value_weights.json``; see the
-      README's "Stronger search");
+      chosen on the validation deals (``value_per_level.json``: the model refitted on the
+      search's own games, ``value_weights_search.json``, where it played better than the one
+      fitted on heuristic games, ``value_weights.json``; see the README's "Stronger search");
       ``"net"`` the value network shipped beside :mod:`friday_agents.search.value_net`; or a
       file: a ``.json`` from ``python -m friday_agents.search.value_fit``, an ``.npz`` from
       ``python -m friday_agents.search.value_net_fit``, or a per-level ``.json``
       (:mod:`friday_agents.search.value_levels`). The former default is
-      ``value=agents/search/value_weights.json`` (in a checkout).
+      ``value=agents/search/value_weights.json``.
     - ``horizon`` — how many fights a rollout plays before it is valued: 1 (default) ends
       at the end of the current fight; 2 plays the next fight too (about twice the time).
+    - ``prior`` — a policy network that prunes the candidates (:mod:`friday_agents.search.
+      policy_net`): ``""`` (default) none, every legal action is tried; ``"net"`` the network
+      shipped as ``policy_net.npz``; or an ``.npz`` from
+      ``python -m friday_agents.search.policy_net_fit``. With a prior, only the ``top``
+      actions it rates highest and the heuristic's choice are tried, so each gets more worlds.
+    - ``top`` — how many of the prior's best actions are tried (default
+      :data:`DEFAULT_TOP`, 1: the search then only referees between the network's choice and
+      the heuristic's, and does not search where they agree; only with ``prior``).
 
     ## Speed
 
@@ -106,14 +119,31 @@ class SearchAgent:
 
     name = "search"
 
-    def __init__(self, sims: int = DEFAULT_SIMS, value: str = "", horizon: int = 1) -> None:
-        if not isinstance(sims, int) or sims < 1:
-            raise ValueError(f"sims must be a positive integer, got {sims!r}")
-        if not isinstance(horizon, int) or horizon < 1:
-            raise ValueError(f"horizon must be a positive integer, got {horizon!r}")
+    def __init__(
+        self,
+        sims: int = DEFAULT_SIMS,
+        value: str = "",
+        horizon: int = 1,
+        prior: str = "",
+        top: int | None = None,
+    ) -> None:
+        checked = (
+            ("sims", sims),
+            ("horizon", horizon),
+            ("top", DEFAULT_TOP if top is None else top),
+        )
+        for name, number in checked:
+            if not isinstance(number, int) or number < 1:
+                raise ValueError(f"{name} must be a positive integer, got {number!r}")
         self.horizon = horizon
         self.sims = sims
         self.model = leaf_value_model(value)
+        self.prior = policy_prior(prior)
+        if top is not None and self.prior is None:
+            raise ValueError(
+                "top needs a prior (e.g. prior=net): without one every action is tried"
+            )
+        self.top = DEFAULT_TOP if top is None else top
         self.rng = np.random.default_rng(0)
         #: The last searched decision's ``(action, mean rollout value)`` pairs (None after a
         #: forced move): what recorded games keep as policy and value targets
@@ -129,6 +159,10 @@ class SearchAgent:
         if len(legal) == 1:
             return legal[0]
         default = heuristic_action(game, DEFAULT_PARAMS)
+        if self.prior is not None:
+            legal = self.prior.candidates(game, legal, self.top, default)
+            if len(legal) == 1:
+                return default
         worlds = max(1, self.sims // len(legal))
         totals = np.zeros(len(legal))
         for seed in self.rng.integers(0, 2**62, size=worlds):

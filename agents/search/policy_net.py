@@ -1,0 +1,123 @@
+"""A policy prior for the search agent: which candidate actions deserve its worlds.
+
+The search tries every legal action in ``max(1, sims // candidates)`` determinized worlds, so
+a decision with ten legal actions gets three worlds per action at 32 simulations. A policy
+network that ranks the legal actions lets the search try only the few it rates highest (and
+always the heuristic's own choice), each in more worlds. :class:`PolicyNetwork` is a tanh
+multilayer perceptron over a public observation (an encoder of
+:mod:`friday_env.observation`, which reads only open information, R26) with one logit per
+action id, evaluated in numpy: playing needs no torch.
+
+The weights are stored as ``.npz`` (plain arrays, no pickle): ``policy_net.npz`` beside this
+module is what ``search:prior=net`` loads; ``python -m friday_agents.search.policy_net_fit``
+writes it (fitted on the search's own action values, or exported from a MaskablePPO actor).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+import numpy as np
+
+from friday_env import Game
+from friday_env.actions import NUM_ACTIONS
+from friday_env.observation import make_encoder
+
+POLICY_FILE = Path(__file__).with_name("policy_net.npz")
+
+
+@dataclass(frozen=True)
+class PolicyNetwork:
+    """``layers`` of ``(weights, bias)`` over the ``observation`` encoding: tanh after every
+    layer but the last, whose outputs are one logit per action id."""
+
+    observation: str
+    layers: tuple[tuple[np.ndarray, np.ndarray], ...]
+
+    def logits(self, obs: np.ndarray) -> np.ndarray:
+        """Logits of a batch of encoded observations (shape ``(n, observation size)``)."""
+        h = obs
+        for w, b in self.layers[:-1]:
+            h = np.tanh(h @ w + b)
+        w, b = self.layers[-1]
+        return h @ w + b
+
+    def arrays(self) -> dict[str, np.ndarray]:
+        data = {"observation": np.array(self.observation)}
+        for i, (w, b) in enumerate(self.layers):
+            data[f"w{i}"], data[f"b{i}"] = w, b
+        return data
+
+
+def save_policy_network(network: PolicyNetwork, path: Path) -> None:
+    np.savez_compressed(path, **network.arrays())
+
+
+@lru_cache(maxsize=8)
+def load_policy_network(path: Path = POLICY_FILE) -> PolicyNetwork:
+    """The network ``python -m friday_agents.search.policy_net_fit`` wrote into ``path``."""
+    if not Path(path).exists():
+        raise FileNotFoundError(
+            f"{path} is missing: fit it with `python -m friday_agents.search.policy_net_fit`"
+        )
+    with np.load(path, allow_pickle=False) as data:
+        count = sum(1 for key in data.files if key.startswith("w"))
+        layers = tuple(
+            (data[f"w{i}"].astype(np.float32), data[f"b{i}"].astype(np.float32))
+            for i in range(count)
+        )
+        network = PolicyNetwork(str(data["observation"]), layers)
+    size = make_encoder(network.observation).space.shape[0]
+    if layers[0][0].shape[0] != size or layers[-1][0].shape[1] != NUM_ACTIONS:
+        raise ValueError(
+            f"{path} maps {layers[0][0].shape[0]} inputs to {layers[-1][0].shape[1]} actions; "
+            f"the {network.observation!r} observation has {size} and the game {NUM_ACTIONS}: "
+            "refit it"
+        )
+    return network
+
+
+class PolicyPrior:
+    """A policy network with its own encoder, ranking a game's legal actions.
+
+    ## Arguments
+
+    - ``network`` — the :class:`PolicyNetwork` (``load_policy_network`` reads one).
+    """
+
+    def __init__(self, network: PolicyNetwork) -> None:
+        self.network = network
+        self.encoder = make_encoder(network.observation)
+
+    def probabilities(self, game: Game, legal: list[int]) -> np.ndarray:
+        """The network's probability of each action of ``legal`` (summing to 1 over them)."""
+        obs = self.encoder.encode(game)[None, :]
+        logits = self.network.logits(obs)[0, legal].astype(np.float64)
+        weights = np.exp(logits - logits.max())
+        return weights / weights.sum()
+
+    def candidates(self, game: Game, legal: list[int], keep: int, default: int) -> list[int]:
+        """The ``keep`` actions of ``legal`` the network rates highest, plus ``default`` (the
+        heuristic's choice) if it is not among them, in the order of ``legal``. Ties go to
+        the earlier action, so the result depends on nothing but the public view."""
+        if len(legal) <= keep:
+            return list(legal)
+        order = np.argsort(-self.probabilities(game, legal), kind="stable")
+        chosen = set(order[:keep].tolist()) | {legal.index(default)}
+        return [action for i, action in enumerate(legal) if i in chosen]
+
+
+def policy_prior(prior: str) -> PolicyPrior | None:
+    """The prior ``prior`` names (see :class:`~friday_agents.search.agent.SearchAgent`):
+    none for ``""``, the shipped network for ``"net"``, else an ``.npz`` file."""
+    if not isinstance(prior, str):
+        raise ValueError(f"prior must be '', 'net' or an .npz file, got {prior!r}")
+    if prior == "":
+        return None
+    if prior == "net":
+        return PolicyPrior(load_policy_network(POLICY_FILE))
+    if Path(prior).suffix != ".npz":
+        raise ValueError(f"prior file {prior!r} must be an .npz policy network (or prior=net)")
+    return PolicyPrior(load_policy_network(Path(prior)))
