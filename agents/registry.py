@@ -21,6 +21,7 @@ AGENTS: dict[str, str] = {
     "random": "friday_agents.random_agent:RandomAgent",
     "heuristic": "friday_agents.heuristic.agent:HeuristicAgent",
     "search": "friday_agents.search.agent:SearchAgent",
+    "guided": "friday_agents.search.guided:GuidedSearchAgent",
     "ppo": "friday_agents.ppo.agent:PPOAgent",
     "oracle": "friday_agents.search.oracle:OracleSearchAgent",
 }

@@ -19,6 +19,7 @@ from friday_agents.evaluation.runner import EvalConfig
 from friday_agents.heuristic.agent import HeuristicAgent, heuristic_action
 from friday_agents.registry import AGENTS, CHEATING_AGENTS, is_cheating, make_agent
 from friday_agents.search.agent import SearchAgent
+from friday_agents.search.guided import GuidedSearchAgent
 from friday_agents.search.oracle import OracleSearchAgent
 from friday_agents.seeds import training_seed
 from friday_env import Game, determinized, public_view
@@ -83,8 +84,13 @@ def choices(agent_factory, pair: tuple[Game, Game], seed: int = 5) -> list[int]:
 
 @pytest.mark.parametrize(
     "factory",
-    [HeuristicAgent, lambda: SearchAgent(sims=8), lambda: SearchAgent(sims=8, prior="net", top=1)],
-    ids=["heuristic", "search", "search-prior"],
+    [
+        HeuristicAgent,
+        lambda: SearchAgent(sims=8),
+        lambda: SearchAgent(sims=8, prior="net", top=1),
+        lambda: GuidedSearchAgent(sims=8),
+    ],
+    ids=["heuristic", "search", "search-prior", "guided"],
 )
 def test_r26_fair_agents_choose_alike_in_twins(factory):
     for pair in twins(12) + midgame_twins(12):

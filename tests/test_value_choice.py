@@ -17,6 +17,7 @@ from friday_agents.heuristic.agent import HeuristicAgent
 from friday_agents.search import ingredients, value_check, value_fit
 from friday_agents.search.agent import SearchAgent
 from friday_agents.search.game_data import ReplayCount, turn_start_examples
+from friday_agents.search.guided import GuidedSearchAgent
 from friday_agents.search.value import FEATURE_NAMES, WEIGHTS_FILE, ValueModel, load_value_model
 from friday_agents.search.value_levels import (
     DEFAULT_VALUE_FILE,
@@ -266,10 +267,15 @@ def test_value_check_names_bad_arguments(tmp_path, tiny_data):
         )
 
 
-def test_default_value_is_the_per_level_choice():
-    """SearchAgent() values each level with the model value_per_level.json names; the
-    refitted model it ships is the one fitted from the committed search games."""
-    model = SearchAgent().model
+def test_guided_values_each_level_with_the_per_level_choice():
+    """``guided`` (and ``search:value=levels``) values each level with the model
+    value_per_level.json names, while ``search`` keeps the heuristic-fitted model its
+    committed runs were played with; the refitted model shipped is the one fitted from the
+    committed search games."""
+    assert isinstance(SearchAgent().model, ValueModel)
+    assert SearchAgent().model is load_value_model(WEIGHTS_FILE)
+    assert SearchAgent(value="levels").model is GuidedSearchAgent().model
+    model = GuidedSearchAgent().model
     assert isinstance(model, PerLevelValue)
     chosen = json.loads(DEFAULT_VALUE_FILE.read_text())["levels"]
     assert set(chosen.values()) <= {"value_weights.json", "value_weights_search.json"}

@@ -43,9 +43,9 @@ from friday_agents.seeds import DEAL_SETS
 from friday_env.errors import InvalidLevelError
 from friday_env.levels import parse_levels as levels_in
 
-DEFAULT_AGENTS = "random,heuristic,search"
+DEFAULT_AGENTS = "random,heuristic,search,guided"
 DEFAULT_LEVELS = "1-4"
-DEFAULT_GAMES = "100,search=25"
+DEFAULT_GAMES = "100,search=25,guided=25"
 DEFAULT_SEARCH_SIMS = DEFAULT_SIMS  # one setting: the search agent's own default
 DEFAULT_OUT = Path("results/eval")
 #: Optional libraries an agent needs beyond friday eval's own (tqdm, matplotlib).

@@ -49,6 +49,10 @@ AGENT_NOTES = {
     "search": "determinized Monte-Carlo over engine clones: every candidate action tried in "
     "the same sampled worlds, heuristic rollouts to the end of the fight, a value fitted on "
     "heuristic games (`agents/search/`)",
+    "guided": "the search guided by what it learned from its own games: a policy network "
+    "proposes one action and the search referees between it and the heuristic's choice; "
+    "the leaf value is refitted on the search's games where that won more validation deals "
+    "(`agents/search/guided.py`; see 'Stronger search')",
     "oracle": "CHEATS, an upper bound and not ranked: the search planning on the true hidden "
     "state (the real stack orders; only future shuffles left to chance) "
     "(`agents/search/oracle.py`)",
@@ -270,7 +274,7 @@ def _agent_lines(results: dict) -> list[str]:
     for spec in results["config"]["agents"]:
         name = spec.split(":")[0]
         note = AGENT_NOTES.get(name, "")
-        if name in ("search", "oracle") and "sims=" not in spec:
+        if name in ("search", "guided", "oracle") and "sims=" not in spec:
             note += f"; {sims} simulations per decision"
         lines.append(f"- **{spec}**: {note}" if note else f"- **{spec}**")
     return lines

@@ -6,13 +6,13 @@ card resampled consistently with what the player knows, R26). In each world it t
 candidate action on a clone, lets the heuristic play on to the end of the current fight —
 through both pirate fights to the end of the game once the pirates are reached — and scores
 the result with a value model (the expected final score, plus a bonus for a win; a finished
-game counts its real score and result): by default the model chosen for each level in
-``value_per_level.json`` (:mod:`friday_agents.search.value_levels`). The action with the
-best mean wins; ties go to the heuristic's own choice. All candidates are tried in the same
-worlds (common random numbers), so their comparison is paired and far less noisy than
-independent samples. With a
-policy prior (``prior=``, :mod:`friday_agents.search.policy_net`) only the actions it rates
-highest and the heuristic's choice are candidates, each tried in more worlds.
+game counts its real score and result): by default the linear model fitted on heuristic games
+(``value_weights.json``). The action with the best mean wins; ties go to the heuristic's own
+choice. All candidates are tried in the same worlds (common random numbers), so their
+comparison is paired and far less noisy than independent samples. With a policy prior
+(``prior=``, :mod:`friday_agents.search.policy_net`) only the actions it rates highest and the
+heuristic's choice are candidates, each tried in more worlds. :mod:`friday_agents.search.guided`
+is this search with the learned ingredients that measured best.
 
 It never looks at hidden information: the real game is only cloned through
 ``determinized``, whose result does not depend on anything hidden, and the prior reads the
@@ -28,7 +28,7 @@ import numpy as np
 from friday_agents.heuristic.agent import heuristic_action
 from friday_agents.heuristic.rules import DEFAULT_PARAMS
 from friday_agents.search.policy_net import policy_prior
-from friday_agents.search.value import TURN_START_PHASES
+from friday_agents.search.value import TURN_START_PHASES, WEIGHTS_FILE, load_value_model
 from friday_agents.search.value_levels import DEFAULT_VALUE_FILE, load_leaf_value
 from friday_agents.search.value_net import NETWORK_FILE, load_value_network
 from friday_env import Game, Phase, determinized
@@ -56,8 +56,10 @@ class LeafValue(Protocol):
 def leaf_value_model(value: str) -> LeafValue:
     """The value model ``value`` names (see :class:`SearchAgent`'s ``value`` argument)."""
     if not isinstance(value, str):
-        raise ValueError(f"value must be '', 'net' or a file path, got {value!r}")
+        raise ValueError(f"value must be '', 'levels', 'net' or a file path, got {value!r}")
     if value == "":
+        return load_value_model(WEIGHTS_FILE)
+    if value == "levels":
         return load_leaf_value(DEFAULT_VALUE_FILE)
     if value == "net":
         return load_value_network(NETWORK_FILE)
@@ -92,15 +94,15 @@ class SearchAgent:
     - ``sims`` — simulation budget per decision: ``max(1, sims // candidates)`` worlds, each
       playing every candidate action once (default :data:`DEFAULT_SIMS`, the setting of the
       README's results and of ``friday eval``).
-    - ``value`` — what scores a rollout's end: ``""`` (default) one linear model per level,
-      chosen on the validation deals (``value_per_level.json``: the model refitted on the
-      search's own games, ``value_weights_search.json``, where it played better than the one
-      fitted on heuristic games, ``value_weights.json``; see the README's "Stronger search");
-      ``"net"`` the value network shipped beside :mod:`friday_agents.search.value_net`; or a
-      file: a ``.json`` from ``python -m friday_agents.search.value_fit``, an ``.npz`` from
+    - ``value`` — what scores a rollout's end: ``""`` (default) the linear model fitted on
+      heuristic games (``value_weights.json``); ``"levels"`` one linear model per level, chosen
+      on the validation deals (``value_per_level.json``: the model refitted on the search's
+      own games, ``value_weights_search.json``, on the levels where it played better; see the
+      README's "Stronger search"); ``"net"`` the value network shipped beside
+      :mod:`friday_agents.search.value_net`; or a file: a ``.json`` from
+      ``python -m friday_agents.search.value_fit``, an ``.npz`` from
       ``python -m friday_agents.search.value_net_fit``, or a per-level ``.json``
-      (:mod:`friday_agents.search.value_levels`). The former default is
-      ``value=agents/search/value_weights.json``.
+      (:mod:`friday_agents.search.value_levels`).
     - ``horizon`` — how many fights a rollout plays before it is valued: 1 (default) ends
       at the end of the current fight; 2 plays the next fight too (about twice the time).
     - ``prior`` — a policy network that prunes the candidates (:mod:`friday_agents.search.

@@ -1,0 +1,43 @@
+"""The strongest fair player: the search guided by what it learned from its own games.
+
+:class:`GuidedSearchAgent` is :class:`~friday_agents.search.agent.SearchAgent` with the two
+learned ingredients that measured best on the evaluation deals (README, "Stronger search"):
+
+- a **policy prior** (``prior="net"``, ``top=1``): a small network fitted on the search's own
+  action values proposes one action; only it and the heuristic's choice are tried, so the
+  search referees between two candidates with all its worlds, and does not search at all
+  where they agree;
+- a **leaf value per level** (``value="levels"``): the linear model refitted on the search's
+  own games on the levels where it won more validation deals, the heuristic-fitted one
+  elsewhere.
+
+Both read only the public observation; ``search`` itself keeps its defaults, so every
+committed run of ``search`` replays as it was measured.
+"""
+
+from __future__ import annotations
+
+from friday_agents.search.agent import DEFAULT_SIMS, SearchAgent
+
+
+class GuidedSearchAgent(SearchAgent):
+    """Search with a policy prior and per-level values (see the module docstring).
+
+    ## Arguments
+
+    The same as :class:`~friday_agents.search.agent.SearchAgent`, with other defaults:
+    ``prior="net"`` and ``value="levels"``. ``guided:prior=:top=...`` is not allowed
+    (``top`` needs a prior); ``guided:value=`` gives back the heuristic-fitted value.
+    """
+
+    name = "guided"
+
+    def __init__(
+        self,
+        sims: int = DEFAULT_SIMS,
+        value: str = "levels",
+        horizon: int = 1,
+        prior: str = "net",
+        top: int | None = None,
+    ) -> None:
+        super().__init__(sims=sims, value=value, horizon=horizon, prior=prior, top=top)
