@@ -16,6 +16,7 @@ from friday_agents.base import play_game
 from friday_agents.evaluation.evaluate import DEFAULT_SEARCH_SIMS
 from friday_agents.heuristic.agent import HeuristicAgent, heuristic_action
 from friday_agents.imitation.data import collect
+from friday_agents.registry import make_agent
 from friday_agents.search import ingredients, timing, value_net_fit
 from friday_agents.search.agent import DEFAULT_SIMS, ROLLOUT_STOPS, SearchAgent, rollout
 from friday_agents.search.game_data import ReplayCount, turn_start_examples
@@ -233,3 +234,20 @@ def test_timing_measures_every_spec_on_the_same_states(tmp_path):
     assert set(result["cpu_seconds_per_decision"]) == {"search:sims=2", "search:sims=8"}
     assert result["ratio_to_first"]["search:sims=2"] == 1.0
     assert all(len(game.legal_actions()) > 1 for game in timing.decision_states(5))
+
+
+def test_game_timing_plays_the_evaluation_deals_with_every_spec(tmp_path):
+    out = tmp_path / "games.json"
+    assert timing.main(["heuristic", "random", "--games", "2", "--out", str(out)]) == 0
+    result = json.loads(out.read_text())
+    assert result["command"].endswith("heuristic random --games 2")
+    heuristic_l1 = play_game(make_agent("heuristic"), 1, evaluation_seed(1, 0))
+    cells = result["per_game"]
+    assert set(cells) == {"heuristic", "random"} and set(cells["random"]) == {"1", "2", "3", "4"}
+    # the mean length of the heuristic's two level-1 games includes the one replayed here
+    second = play_game(make_agent("heuristic"), 1, evaluation_seed(1, 1))
+    assert (
+        cells["heuristic"]["1"]["actions_per_game"]
+        == (len(heuristic_l1.history) + len(second.history)) / 2
+    )
+    assert result["ratio_to_first"]["heuristic"] == dict.fromkeys(["1", "2", "3", "4"], 1.0)

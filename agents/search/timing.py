@@ -21,9 +21,10 @@ import sys
 import time
 from pathlib import Path
 
+from friday_agents.base import play_game
 from friday_agents.heuristic.agent import heuristic_action
 from friday_agents.registry import make_agent
-from friday_agents.seeds import training_seed
+from friday_agents.seeds import evaluation_seed, training_seed
 from friday_env import Game
 
 
@@ -60,6 +61,61 @@ def cpu_seconds_per_decision(specs: list[str], states: list[Game]) -> dict[str, 
     return {spec: seconds / len(states) for spec, seconds in spent.items()}
 
 
+def cpu_seconds_per_game(specs: list[str], games: int, levels: tuple[int, ...]) -> dict:
+    """Mean CPU seconds of one whole game per spec and level, on the first ``games``
+    evaluation deals of each level (the games ``friday eval`` plays), the specs taking turns
+    on every deal in a rotating order. Also the mean decisions per game: a won game is
+    longer, so a variant's seconds per game need not follow its seconds per decision."""
+    agents = [(spec, make_agent(spec)) for spec in specs]
+    spent = {spec: dict.fromkeys(levels, 0.0) for spec in specs}
+    actions = {spec: dict.fromkeys(levels, 0) for spec in specs}
+    for level in levels:
+        for index in range(games):
+            shift = index % len(agents)
+            for spec, agent in agents[shift:] + agents[:shift]:
+                start = time.process_time()
+                game = play_game(agent, level, evaluation_seed(level, index))
+                spent[spec][level] += time.process_time() - start
+                actions[spec][level] += len(game.history)
+    return {
+        spec: {
+            str(level): {
+                "cpu_seconds_per_game": spent[spec][level] / games,
+                "actions_per_game": actions[spec][level] / games,
+            }
+            for level in levels
+        }
+        for spec in specs
+    }
+
+
+def _game_timing(args: argparse.Namespace) -> dict:
+    per_game = cpu_seconds_per_game(args.specs, args.games, (1, 2, 3, 4))
+    base = per_game[args.specs[0]]
+    for spec, cells in per_game.items():
+        ratios = [
+            cells[level]["cpu_seconds_per_game"] / base[level]["cpu_seconds_per_game"]
+            for level in cells
+        ]
+        seconds = " ".join(f"{c['cpu_seconds_per_game']:6.2f}" for c in cells.values())
+        shown = " ".join(f"{r:4.2f}x" for r in ratios)
+        print(f"{spec:40} CPU s/game L1-L4: {seconds}   {shown}")
+    return {
+        "command": "python -m friday_agents.search.timing "
+        + " ".join(args.specs)
+        + f" --games {args.games}",
+        "games_per_level": args.games,
+        "per_game": per_game,
+        "ratio_to_first": {
+            spec: {
+                level: cell["cpu_seconds_per_game"] / base[level]["cpu_seconds_per_game"]
+                for level, cell in cells.items()
+            }
+            for spec, cells in per_game.items()
+        },
+    }
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m friday_agents.search.timing",
@@ -68,12 +124,25 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("specs", nargs="+", help="agent specs; the first is the baseline")
     parser.add_argument("--states", type=int, default=60, help="decisions to time")
+    parser.add_argument(
+        "--games",
+        type=int,
+        help="time whole games instead: CPU seconds per game on the first GAMES evaluation "
+        "deals of every level, the specs taking turns on each deal",
+    )
     parser.add_argument("--out", type=Path, help="write the result here (JSON)")
     args = parser.parse_args(argv)
     if args.states < 1:
         parser.error("--states must be positive")
+    if args.games is not None and args.games < 1:
+        parser.error("--games must be positive")
     if len(set(args.specs)) != len(args.specs):
         parser.error("a spec is listed twice (to time one agent twice, spell it differently)")
+    if args.games is not None:
+        result = _game_timing(args)
+        if args.out:
+            args.out.write_text(json.dumps(result, indent=1) + "\n")
+        return 0
     per_decision = cpu_seconds_per_decision(args.specs, decision_states(args.states))
     base = per_decision[args.specs[0]]
     result = {
