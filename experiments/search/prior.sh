@@ -23,10 +23,12 @@ RUN=(nice -n 5)
 "${RUN[@]}" python -m friday_agents.search.policy_net_fit --data data/search32.jsonl \
   --from-ppo agents/ppo/checkpoints/ppo-all-levels.zip --out data/policy_net_ppo.npz \
   --report experiments/results/search/policy_net_ppo.json
-for top in 3 2; do
-  "${RUN[@]}" friday eval --agents "search:prior=net:top=${top}" --levels 1,4 --games 100 \
-    --search-sims 32 --workers 1 --no-progress --out "${EVAL}/prior-top${top}-l14"
-done
+"${RUN[@]}" friday eval --agents search:prior=net:top=3 --levels 1,4 --games 100 \
+  --search-sims 32 --workers 1 --no-progress --out "${EVAL}/prior-top3-l14"
+"${RUN[@]}" friday eval --agents search:prior=net:top=2 --levels 1,4 --games 200 \
+  --search-sims 32 --workers 1 --no-progress --out "${EVAL}/prior-top2-l14-200"
+"${RUN[@]}" friday eval --agents search:prior=net:top=2 --levels 2,3 --games 100 \
+  --search-sims 32 --workers 1 --no-progress --out "${EVAL}/prior-top2-l23"
 "${RUN[@]}" friday eval --agents search:prior=net:top=1 --levels 1,4 --games 200 \
   --search-sims 32 --workers 1 --no-progress --out "${EVAL}/prior-top1-l14-200"
 "${RUN[@]}" friday eval --agents search:prior=net:top=1:sims=64 --levels 1,4 --games 100 \
@@ -47,19 +49,22 @@ R1=search:prior=experiments/results/search/policy_net_r1.npz:top=1
   --no-progress --out "${EVAL}/prior-top1-r1-l23"
 "${RUN[@]}" friday eval --agents "${R1}:sims=64" --levels 1,4 --games 100 --search-sims 32 \
   --workers 1 --no-progress --out "${EVAL}/prior-top1-r1-sims64-l14"
-# round 1 against round 0, and 64 against 32 simulations, on the same deals
+# round 1 against round 0, 64 against 32 simulations, top=2 against top=1, on the same deals
 python -m friday_agents.search.ingredients "${EVAL}/prior-top1-l14-200" "${EVAL}/prior-top1-l23" \
   "${EVAL}/prior-top1-r1-l14-200" "${EVAL}/prior-top1-r1-l23" --baseline search:prior=net:top=1 \
   --out experiments/results/search/expert_iteration.json
 python -m friday_agents.search.ingredients "${EVAL}/prior-top1-l14-200" \
   "${EVAL}/prior-top1-sims64-l14" --baseline search:prior=net:top=1 \
   --out experiments/results/search/prior_sims64.json
+python -m friday_agents.search.ingredients "${EVAL}/prior-top1-l14-200" "${EVAL}/prior-top1-l23" \
+  "${EVAL}/prior-top2-l14-200" "${EVAL}/prior-top2-l23" --baseline search:prior=net:top=1 \
+  --out experiments/results/search/prior_top2.json
 python -m friday_agents.search.timing search search:prior=net:top=3 search:prior=net:top=2 \
   search:prior=net:top=1 search:prior=net:top=1:sims=64 search:sims=32 --states 300 \
   --out experiments/results/search/timing_prior.json
 # the README's table: every variant against search (the runs of search are linear-l14/-l23)
 python -m friday_agents.search.ingredients "${EVAL}"/{value-l14,linear-l14,linear-l23,horizon-l14} \
-  "${EVAL}"/{horizon12-l14,oracle-l14,oracle-l23,prior-top3-l14,prior-top2-l14} \
+  "${EVAL}"/{horizon12-l14,oracle-l14,oracle-l23,prior-top3-l14,prior-top2-l14-200,prior-top2-l23} \
   "${EVAL}"/{prior-top1-l14-200,prior-top1-l23,prior-top1-sims64-l14,prior-top1-r1-l14-200} \
   "${EVAL}"/{prior-top1-r1-l23,prior-top1-r1-sims64-l14} --baseline search \
   --out experiments/results/search/ingredients.json --readme README.md
