@@ -82,7 +82,8 @@ def test_search_teacher_records_values_and_replays_its_own_game():
     data = encode_games([line])
     assert data.has_q.any()
     row = int(np.flatnonzero(data.has_q)[0])
-    assert set(np.flatnonzero(data.q[row])) <= set(np.flatnonzero(data.masks[row]))
+    valued = np.isfinite(data.q[row].astype(np.float32))  # NaN: an action not tried
+    assert set(np.flatnonzero(valued)) == set(np.flatnonzero(data.masks[row]))  # search tries all
 
 
 def test_a_dagger_round_labels_student_states_and_refits(pipeline, tmp_path):
@@ -235,3 +236,20 @@ def test_readme_study_section_is_rendered_from_the_committed_results():
     readme = (root / "README.md").read_text()
     expected = section(root / "experiments" / "results" / "imitation")
     assert section_body(readme, SECTION).strip() == expected.strip(), f"run {COMMAND}"
+
+
+def test_soft_targets_of_a_pruned_teacher_cover_only_the_actions_it_tried():
+    """A pruned search (``guided``: the prior's choice and the heuristic's) values only some
+    legal actions; the others get no share of the soft target (not the value 0)."""
+    pytest.importorskip("torch")
+    from friday_agents.imitation.fit import _targets
+
+    line = teacher_game("guided:sims=4", 1, 0)
+    data = encode_games([line])
+    searched = np.flatnonzero(data.has_q)
+    assert searched.size, "the pruned teacher searched no decision"
+    tried = data.masks & np.isfinite(data.q.astype(np.float32))
+    assert (tried.sum(axis=1)[searched] < data.masks.sum(axis=1)[searched]).any()
+    targets = _targets(data, tau=2.0).numpy()
+    assert np.allclose(targets.sum(axis=1), 1.0)
+    assert (targets[searched][~tried[searched]] == 0).all()

@@ -172,7 +172,7 @@ class Dataset:
     obs: np.ndarray  # float16 [n, obs]
     masks: np.ndarray  # bool [n, actions]
     actions: np.ndarray  # int16 [n]
-    q: np.ndarray  # float16 [n, actions]; 0 where has_q is False
+    q: np.ndarray  # float16 [n, actions]; 0 where has_q is False, NaN where not tried
     has_q: np.ndarray  # bool [n]
     returns: np.ndarray  # float32 [n]
     levels: np.ndarray  # int8 [n]
@@ -280,9 +280,11 @@ def _returns(rewards: list[float]) -> np.ndarray:
 
 
 def _q_row(values: list | None, size: int) -> tuple[np.ndarray, bool]:
-    row = np.zeros(size, dtype=np.float32)
+    """The teacher's action values as a row: NaN for an action it did not try (a pruned
+    search tries only some legal actions), all zeros when it reported none."""
     if not values:
-        return row, False
+        return np.zeros(size, dtype=np.float32), False
+    row = np.full(size, np.nan, dtype=np.float32)
     for action, value in values:
         row[action] = value
     return row, True

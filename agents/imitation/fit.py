@@ -77,7 +77,9 @@ def _targets(batch: Dataset, tau: float) -> Any:
     onehot = np.zeros(batch.masks.shape, dtype=np.float32)
     onehot[np.arange(len(batch)), batch.actions] = 1.0
     if tau > 0 and batch.has_q.any():
-        q = np.where(batch.masks, batch.q.astype(np.float32) / tau, -np.inf)
+        values = batch.q.astype(np.float32)
+        tried = batch.masks & np.isfinite(values)  # a pruned teacher valued only some actions
+        q = np.where(tried, values / tau, -np.inf)
         soft = np.exp(q - q.max(axis=1, keepdims=True))
         soft /= soft.sum(axis=1, keepdims=True)
         onehot = np.where(batch.has_q[:, None], soft, onehot)
