@@ -226,8 +226,19 @@ def _start(out: Path, games: int) -> subprocess.Popen:
         "--games", str(games), "--workers", "2", "--out", str(out), "--no-progress",
     ]  # fmt: skip
     return subprocess.Popen(
-        command, cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+        command,
+        cwd=REPO,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        # A shell's background job ignores SIGINT, and a child inherits that: give the run
+        # the default handling a user's terminal gives it, wherever the suite is started.
+        preexec_fn=_default_sigint,
     )
+
+
+def _default_sigint() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 def _wait_for_games(out: Path, count: int, process: subprocess.Popen) -> None:
