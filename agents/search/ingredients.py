@@ -22,6 +22,7 @@ from pathlib import Path
 
 import numpy as np
 
+from friday_agents.evaluation.report import agent_label
 from friday_agents.evaluation.stats import paired_difference_interval
 from friday_agents.registry import is_cheating
 from friday_agents.seeds import is_evaluation_seed
@@ -105,7 +106,7 @@ def markdown(comparisons: list[dict], command: str) -> str:
     ]
     for c in comparisons:
         win, score = c["win_rate_difference"], c["score_difference"]
-        name = f"{c['agent']} (cheats)" if c["cheats"] else c["agent"]
+        name = agent_label(c["agent"])
         lines.append(
             f"| {name} | {c['level']} | {c['common_deals']} | {100 * c['baseline_win_rate']:.0f}% "
             f"| {100 * c['agent_win_rate']:.0f}% | {100 * win[0]:+.1f} pts "
