@@ -28,9 +28,9 @@ import numpy as np
 from friday_agents.heuristic.agent import heuristic_action
 from friday_agents.heuristic.rules import DEFAULT_PARAMS
 from friday_agents.search.policy_net import policy_prior
-from friday_agents.search.value import TURN_START_PHASES, WEIGHTS_FILE, load_value_model
+from friday_agents.search.value import TURN_START_PHASES, WEIGHTS_FILE
 from friday_agents.search.value_levels import DEFAULT_VALUE_FILE, load_leaf_value
-from friday_agents.search.value_net import NETWORK_FILE, load_value_network
+from friday_agents.search.value_net import NETWORK_FILE
 from friday_env import Game, Phase, determinized
 
 #: Where rollouts stop and are valued: a hazard fight is over and the next turn waits, or the
@@ -53,17 +53,15 @@ class LeafValue(Protocol):
     def value(self, game: Game) -> float: ...
 
 
+#: The value models ``value=`` names by a word rather than a file.
+NAMED_VALUES = {"": WEIGHTS_FILE, "levels": DEFAULT_VALUE_FILE, "net": NETWORK_FILE}
+
+
 def leaf_value_model(value: str) -> LeafValue:
     """The value model ``value`` names (see :class:`SearchAgent`'s ``value`` argument)."""
     if not isinstance(value, str):
         raise ValueError(f"value must be '', 'levels', 'net' or a file path, got {value!r}")
-    if value == "":
-        return load_value_model(WEIGHTS_FILE)
-    if value == "levels":
-        return load_leaf_value(DEFAULT_VALUE_FILE)
-    if value == "net":
-        return load_value_network(NETWORK_FILE)
-    return load_leaf_value(value)
+    return load_leaf_value(NAMED_VALUES.get(value, value))
 
 
 def rollout(game: Game, model: LeafValue, fights: int = 1) -> float:
