@@ -36,13 +36,7 @@ def turn_start_examples(
 ) -> Iterator[tuple[Game, dict]]:
     """``(state, game line)`` for every turn-start state of every game in ``path`` (of
     ``level`` only, if given); ``count`` is updated as games are replayed or skipped."""
-    for game_data in recorded_games(path):
-        for kind, check in (
-            ("an evaluation", is_evaluation_seed),
-            ("a validation", is_validation_seed),
-        ):
-            if check(game_data["seed"]):
-                raise ValueError(f"{path}: seed {game_data['seed']} is {kind} deal")
+    for game_data in training_games(path):
         if level is not None and game_data["level"] != level:
             continue
         try:
@@ -67,6 +61,19 @@ def read_games_text(path: Path) -> str:
 def recorded_games(path: Path) -> Iterator[dict]:
     """The game lines of ``path`` (``.jsonl`` or ``.jsonl.gz``), unchecked."""
     return (json.loads(line) for line in read_games_text(path).splitlines())
+
+
+def training_games(path: Path) -> Iterator[dict]:
+    """The game lines of ``path``, refusing any game on an evaluation or validation deal:
+    nothing fitted may have seen the deals its choice or its results are measured on."""
+    for game_data in recorded_games(path):
+        for kind, check in (
+            ("an evaluation", is_evaluation_seed),
+            ("a validation", is_validation_seed),
+        ):
+            if check(game_data["seed"]):
+                raise ValueError(f"{path}: seed {game_data['seed']} is {kind} deal")
+        yield game_data
 
 
 def _turn_starts(game_data: dict) -> list[Game]:

@@ -31,9 +31,8 @@ from pathlib import Path
 import numpy as np
 
 from friday_agents.heuristic.agent import heuristic_action
-from friday_agents.search.game_data import read_games_text
+from friday_agents.search.game_data import training_games
 from friday_agents.search.policy_net import PolicyNetwork, save_policy_network
-from friday_agents.seeds import is_evaluation_seed
 from friday_env import NUM_ACTIONS, Game
 from friday_env.observation import make_encoder
 
@@ -60,10 +59,7 @@ def read_decisions(paths: list[Path], observation: str) -> tuple[Decisions, int]
     and how many games could not be replayed (skipped)."""
     encoder, rows, skipped = make_encoder(observation), [], 0
     for path in paths:
-        for text in read_games_text(path).splitlines():
-            line = json.loads(text)
-            if is_evaluation_seed(line["seed"]):
-                raise ValueError(f"{path}: seed {line['seed']} is an evaluation deal")
+        for line in training_games(path):
             try:
                 rows += _game_rows(line, encoder)
             except ValueError:  # an illegal action: counted, not fatal
