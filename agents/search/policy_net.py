@@ -21,6 +21,7 @@ from pathlib import Path
 
 import numpy as np
 
+from friday_agents.search.mlp import Layers, forward, layer_arrays, read_layers
 from friday_env import Game
 from friday_env.actions import NUM_ACTIONS
 from friday_env.observation import make_encoder
@@ -34,21 +35,14 @@ class PolicyNetwork:
     layer but the last, whose outputs are one logit per action id."""
 
     observation: str
-    layers: tuple[tuple[np.ndarray, np.ndarray], ...]
+    layers: Layers
 
     def logits(self, obs: np.ndarray) -> np.ndarray:
         """Logits of a batch of encoded observations (shape ``(n, observation size)``)."""
-        h = obs
-        for w, b in self.layers[:-1]:
-            h = np.tanh(h @ w + b)
-        w, b = self.layers[-1]
-        return h @ w + b
+        return forward(obs, self.layers)
 
     def arrays(self) -> dict[str, np.ndarray]:
-        data = {"observation": np.array(self.observation)}
-        for i, (w, b) in enumerate(self.layers):
-            data[f"w{i}"], data[f"b{i}"] = w, b
-        return data
+        return {"observation": np.array(self.observation), **layer_arrays(self.layers)}
 
 
 def save_policy_network(network: PolicyNetwork, path: Path) -> None:
@@ -63,11 +57,7 @@ def load_policy_network(path: Path = POLICY_FILE) -> PolicyNetwork:
             f"{path} is missing: fit it with `python -m friday_agents.search.policy_net_fit`"
         )
     with np.load(path, allow_pickle=False) as data:
-        count = sum(1 for key in data.files if key.startswith("w"))
-        layers = tuple(
-            (data[f"w{i}"].astype(np.float32), data[f"b{i}"].astype(np.float32))
-            for i in range(count)
-        )
+        layers = tuple((w.astype(np.float32), b.astype(np.float32)) for w, b in read_layers(data))
         network = PolicyNetwork(str(data["observation"]), layers)
     size = make_encoder(network.observation).space.shape[0]
     if layers[0][0].shape[0] != size or layers[-1][0].shape[1] != NUM_ACTIONS:

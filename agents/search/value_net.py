@@ -20,6 +20,7 @@ from pathlib import Path
 
 import numpy as np
 
+from friday_agents.search.mlp import Layers, forward, layer_arrays, read_layers
 from friday_agents.search.value import FEATURE_NAMES, features
 from friday_env import Game
 from friday_env.engine import STEP_NAMES
@@ -52,7 +53,7 @@ class ValueNetwork:
 
     centre: np.ndarray
     scale: np.ndarray
-    layers: tuple[tuple[np.ndarray, np.ndarray], ...]
+    layers: Layers
     target_centre: float
     target_scale: float
     win_bonus: float
@@ -60,10 +61,7 @@ class ValueNetwork:
     def predict(self, inputs: np.ndarray) -> np.ndarray:
         """Values of a batch of raw input rows (shape ``(n, len(INPUT_NAMES))``)."""
         h = (inputs - self.centre) / self.scale
-        for w, b in self.layers[:-1]:
-            h = np.tanh(h @ w + b)
-        w, b = self.layers[-1]
-        return (h @ w + b)[:, 0] * self.target_scale + self.target_centre
+        return forward(h, self.layers)[:, 0] * self.target_scale + self.target_centre
 
     def value(self, game: Game) -> float:
         """Expected final score (plus the win bonus times the chance of winning)."""
@@ -73,15 +71,13 @@ class ValueNetwork:
 
     def arrays(self) -> dict[str, np.ndarray]:
         """The network as named arrays (what :func:`save_value_network` writes)."""
-        data = {
+        return {
             "input_names": np.array(INPUT_NAMES),
             "centre": self.centre,
             "scale": self.scale,
             "target": np.array([self.target_centre, self.target_scale, self.win_bonus]),
+            **layer_arrays(self.layers),
         }
-        for i, (w, b) in enumerate(self.layers):
-            data[f"w{i}"], data[f"b{i}"] = w, b
-        return data
 
 
 def save_value_network(network: ValueNetwork, path: Path) -> None:
@@ -98,8 +94,7 @@ def load_value_network(path: Path = NETWORK_FILE) -> ValueNetwork:
     with np.load(path, allow_pickle=False) as data:
         if tuple(str(n) for n in data["input_names"]) != INPUT_NAMES:
             raise ValueError(f"{path} was fitted for other inputs: refit it")
-        count = sum(1 for key in data.files if key.startswith("w"))
-        layers = tuple((data[f"w{i}"], data[f"b{i}"]) for i in range(count))
+        layers = read_layers(data)
         target_centre, target_scale, win_bonus = (float(x) for x in data["target"])
         return ValueNetwork(
             data["centre"], data["scale"], layers, target_centre, target_scale, win_bonus
