@@ -12,7 +12,7 @@ from friday_agents.heuristic.agent import HeuristicAgent, heuristic_action
 from friday_agents.random_agent import RandomAgent
 from friday_agents.registry import AGENTS, AgentSpecError, agent_class, make_agent, parse_spec
 from friday_agents.search.agent import SearchAgent
-from friday_agents.search.value import features, load_value_model, state_value
+from friday_agents.search.value import card_features, features, load_value_model, state_value
 from friday_agents.search.value_fit import ridge_fit
 from friday_agents.seeds import (
     TRAINING_SEED_LIMIT,
@@ -140,10 +140,11 @@ def test_r26_search_sees_only_public_information():
         assert len(choices) == 1
 
 
-def test_r26_value_features_are_public():
+@pytest.mark.parametrize("read", [features, card_features], ids=["basic", "cards"])
+def test_r26_value_features_are_public(read):
     for game in _midgame_states(30):
         for seed in range(2):
-            assert (features(determinized(game, seed)) == features(game)).all()
+            assert (read(determinized(game, seed)) == read(game)).all()
 
 
 def test_search_forced_move_costs_no_simulation(monkeypatch):

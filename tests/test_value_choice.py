@@ -18,7 +18,17 @@ from friday_agents.search import ingredients, value_check, value_fit
 from friday_agents.search.agent import SearchAgent
 from friday_agents.search.game_data import ReplayCount, turn_start_examples
 from friday_agents.search.guided import GuidedSearchAgent
-from friday_agents.search.value import FEATURE_NAMES, WEIGHTS_FILE, ValueModel, load_value_model
+from friday_agents.search.value import (
+    CARD_FEATURE_NAMES,
+    DECK_TYPES,
+    FEATURE_NAMES,
+    WEIGHTS_FILE,
+    ValueModel,
+    card_features,
+    features,
+    known_cards,
+    load_value_model,
+)
 from friday_agents.search.value_levels import (
     DEFAULT_VALUE_FILE,
     FORMAT,
@@ -35,6 +45,7 @@ from friday_agents.seeds import (
     validation_seed,
 )
 from friday_env import Game
+from friday_env.cards import TYPE_BY_KEY
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -285,3 +296,32 @@ def test_guided_values_each_level_with_the_per_level_choice():
     fitted = REPO / "experiments/results/search/value_linear_search2600.json"
     assert shipped == json.loads(fitted.read_text())
     assert shipped["data"] == "experiments/data/search32-train-2600.jsonl.gz"
+
+
+# -------------------------------------------------------- the "cards" feature set
+
+
+def test_card_features_count_robinsons_known_cards_and_the_pirates():
+    game = Game.new(1, training_seed(1, 3))
+    row = card_features(game)
+    basic, holds, faces = np.split(row, [len(FEATURE_NAMES), len(FEATURE_NAMES) + len(DECK_TYPES)])
+    assert (basic == features(game)).all()
+    assert holds.sum() == len(known_cards(game)) == 18  # the starting deck, order unknown
+    assert holds[DECK_TYPES.index(TYPE_BY_KEY["distracted"])] == 5
+    assert faces.sum() == 2
+    assert len(row) == len(CARD_FEATURE_NAMES)
+
+
+def test_cards_value_model_fits_loads_and_values_with_its_features(tmp_path, tiny_data):
+    out = tmp_path / "cards.json"
+    argv = ["--data", str(tiny_data), "--workers", "1", "--min-states", "3", "--out", str(out)]
+    assert value_fit.main([*argv, "--features", "cards"]) == 0
+    assert json.loads(out.read_text())["features"] == list(CARD_FEATURE_NAMES)
+    model = load_value_model(out)
+    assert model.feature_set == "cards"
+    game = Game.new(2, training_seed(2, 7))
+    assert model.value(game) == pytest.approx(card_features(game) @ model.models[(2, 0)])
+    assert load_value_model(WEIGHTS_FILE).feature_set == "basic"
+    agent = GuidedSearchAgent(sims=4, value=str(out))
+    agent.reset(1)
+    assert agent.act(game) in game.legal_actions()

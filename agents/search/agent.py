@@ -21,6 +21,7 @@ public observation. A forced move (one legal action) costs no simulation.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Protocol
 
 import numpy as np
@@ -39,6 +40,8 @@ ROLLOUT_STOPS = (TURN_START_PHASES - {Phase.CHOOSE_PIRATE}) | {Phase.GAME_OVER}
 #: The simulation budget per decision used everywhere unless asked otherwise: the agent's
 #: default, ``friday eval``'s ``--search-sims`` default and the README's results table.
 DEFAULT_SIMS = 32
+#: The pirates' step: from here on rollouts play to the end of the game.
+PIRATE_STEP = 3
 #: A rollout longer than this is cut and scored where it stands (a safety net: fights are
 #: a few dozen actions at most).
 MAX_ROLLOUT_ACTIONS = 400
@@ -64,18 +67,39 @@ def leaf_value_model(value: str) -> LeafValue:
     return load_leaf_value(NAMED_VALUES.get(value, value))
 
 
-def rollout(game: Game, model: LeafValue, fights: int = 1) -> float:
-    """Play the heuristic on ``game`` (a clone, modified) to the end of the current fight —
-    or of ``fights`` fights, counting the current one — and return the value of where it
-    ends."""
+def heuristic_policy(game: Game) -> int:
+    """The heuristic's action: the rollouts' default policy."""
+    return heuristic_action(game, DEFAULT_PARAMS)
+
+
+def rollout_policy(name: str) -> Callable[[Game], int]:
+    """What plays the rollouts: the heuristic for ``""``, else the policy network ``name``
+    names (``"net"`` or an ``.npz``, as for ``prior``), playing its best-rated action."""
+    prior = policy_prior(name)
+    return heuristic_policy if prior is None else prior.best
+
+
+def rollout(
+    game: Game,
+    model: LeafValue,
+    fights: int = 1,
+    policy: Callable[[Game], int] = heuristic_policy,
+    finish_step: int = PIRATE_STEP,
+) -> float:
+    """Play ``policy`` (the heuristic by default) on ``game`` (a clone, modified) to the end
+    of the current fight — or of ``fights`` fights, counting the current one; from step
+    ``finish_step`` on, to the end of the game — and return the value of where it ends."""
     reached = 0
-    for _ in range(MAX_ROLLOUT_ACTIONS * fights):
+    for _ in range(MAX_ROLLOUT_ACTIONS * (fights + 40)):
         if game.phase in ROLLOUT_STOPS:
-            reached += 1
-            if reached >= fights or game.done:
+            if game.done:
                 break
+            if game.step < finish_step:
+                reached += 1
+                if reached >= fights:
+                    break
         legal = game.legal_actions()
-        game.apply(legal[0] if len(legal) == 1 else heuristic_action(game, DEFAULT_PARAMS))
+        game.apply(legal[0] if len(legal) == 1 else policy(game))
     return model.value(game)
 
 
@@ -126,6 +150,8 @@ class SearchAgent:
         horizon: int = 1,
         prior: str = "",
         top: int | None = None,
+        rollout: str = "",
+        finish: int = PIRATE_STEP,
     ) -> None:
         checked = (
             ("sims", sims),
@@ -144,6 +170,8 @@ class SearchAgent:
                 "top needs a prior (e.g. prior=net): without one every action is tried"
             )
         self.top = DEFAULT_TOP if top is None else top
+        self.rollout_policy = rollout_policy(rollout)
+        self.finish = finish
         self.rng = np.random.default_rng(0)
         #: The last searched decision's ``(action, mean rollout value)`` pairs (None after a
         #: forced move): what recorded games keep as policy and value targets
@@ -170,7 +198,9 @@ class SearchAgent:
             for i, action in enumerate(legal):
                 trial = world.clone()
                 trial.apply(action)
-                totals[i] += rollout(trial, self.model, self.horizon)
+                totals[i] += rollout(
+                    trial, self.model, self.horizon, self.rollout_policy, self.finish
+                )
         self.last_values = [(a, float(t) / worlds) for a, t in zip(legal, totals, strict=True)]
         best = float(totals.max())
         if totals[legal.index(default)] >= best - 1e-9:

@@ -17,7 +17,7 @@ committed run of ``search`` replays as it was measured.
 
 from __future__ import annotations
 
-from friday_agents.search.agent import DEFAULT_SIMS, SearchAgent
+from friday_agents.search.agent import DEFAULT_SIMS, PIRATE_STEP, SearchAgent
 
 
 class GuidedSearchAgent(SearchAgent):
@@ -39,5 +39,15 @@ class GuidedSearchAgent(SearchAgent):
         horizon: int = 1,
         prior: str = "net",
         top: int | None = None,
+        rollout: str = "",
+        finish: int = PIRATE_STEP,
     ) -> None:
-        super().__init__(sims=sims, value=value, horizon=horizon, prior=prior, top=top)
+        super().__init__(
+            sims=sims,
+            value=value,
+            horizon=horizon,
+            prior=prior,
+            top=top,
+            rollout=rollout,
+            finish=finish,
+        )

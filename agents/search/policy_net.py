@@ -88,6 +88,12 @@ class PolicyPrior:
         weights = np.exp(logits - logits.max())
         return weights / weights.sum()
 
+    def best(self, game: Game) -> int:
+        """The legal action the network rates highest (ties to the earlier action)."""
+        legal = list(game.legal_actions())
+        obs = self.encoder.encode(game)[None, :]
+        return legal[int(np.argmax(self.network.logits(obs)[0, legal]))]
+
     def candidates(self, game: Game, legal: list[int], keep: int, default: int) -> list[int]:
         """The ``keep`` actions of ``legal`` the network rates highest, plus ``default`` (the
         heuristic's choice) if it is not among them, in the order of ``legal``. Ties go to

@@ -22,7 +22,16 @@ from pathlib import Path
 import numpy as np
 
 from friday_env import Game, Phase
-from friday_env.cards import ABILITY, IS_AGING, VALUE, Ability
+from friday_env.cards import (
+    ABILITY,
+    CARD_TYPE,
+    CARD_TYPES,
+    IS_AGING,
+    PIRATE_TYPES,
+    VALUE,
+    Ability,
+    Kind,
+)
 from friday_env.engine import DOWN
 from friday_env.information import stack_known_cards, unseen_aging_count
 
@@ -61,11 +70,42 @@ FEATURE_NAMES: tuple[str, ...] = (
 )
 
 
+#: Robinson's card types counted one by one by the ``cards`` feature set (every type that can
+#: be in his deck: starting, aging and knowledge cards).
+DECK_TYPES: tuple[int, ...] = tuple(
+    i for i, t in enumerate(CARD_TYPES) if t.kind not in (Kind.PIRATE, Kind.STEP)
+)
+#: The ``cards`` feature set: the summary above, how many of each card type Robinson is
+#: known to hold, and which pirates wait (public from the start).
+CARD_FEATURE_NAMES: tuple[str, ...] = (
+    *FEATURE_NAMES,
+    *(f"holds {CARD_TYPES[t].key}" for t in DECK_TYPES),
+    *(f"faces {CARD_TYPES[t].key}" for t in PIRATE_TYPES),
+)
+_DECK_COLUMN = {t: i for i, t in enumerate(DECK_TYPES)}
+_PIRATE_COLUMN = {t: i for i, t in enumerate(PIRATE_TYPES)}
+
+
+def known_cards(game: Game) -> list[int]:
+    """Robinson's cards the player knows of (R26): known stack cards, discard, table."""
+    known = stack_known_cards(game) + game.discard + game.sort_taken
+    return known + [c for s, c in enumerate(game.table) if not game.flags[s] & DOWN]
+
+
+def card_features(game: Game) -> np.ndarray:
+    """The ``cards`` feature set of a game at a turn's start (:data:`CARD_FEATURE_NAMES`)."""
+    holds = np.zeros(len(DECK_TYPES))
+    for card in known_cards(game):
+        holds[_DECK_COLUMN[CARD_TYPE[card]]] += 1.0
+    faces = np.zeros(len(PIRATE_TYPES))
+    for pirate in game.pirates + game.beaten:
+        faces[_PIRATE_COLUMN[CARD_TYPE[pirate]]] = 1.0
+    return np.concatenate([features(game), holds, faces])
+
+
 def features(game: Game) -> np.ndarray:
     """The public summary of a game at a turn's start (see :data:`FEATURE_NAMES`)."""
-    in_stack = stack_known_cards(game)
-    known = in_stack + game.discard + game.sort_taken
-    known += [c for s, c in enumerate(game.table) if not game.flags[s] & DOWN]
+    known = known_cards(game)
     values = [VALUE[c] for c in known if not IS_AGING[c]]
     groups = [0.0] * len(ABILITY_GROUPS)
     aging = 0
@@ -97,6 +137,11 @@ def features(game: Game) -> np.ndarray:
     )
 
 
+#: The feature sets a linear model can be fitted on, by name: their names and how a game's
+#: row is computed.
+FEATURE_SETS = {"basic": (FEATURE_NAMES, features), "cards": (CARD_FEATURE_NAMES, card_features)}
+
+
 @dataclass(frozen=True)
 class ValueModel:
     """Fitted linear models by (level, step), and the bonus a win adds to the score in
@@ -104,12 +149,14 @@ class ValueModel:
 
     models: dict[tuple[int, int], np.ndarray]
     win_bonus: float
+    feature_set: str = "basic"
 
     def value(self, game: Game) -> float:
         """Expected final score (plus the win bonus times the chance of winning)."""
         if game.done:
             return game.score() + self.win_bonus * game.won
-        return float(features(game) @ self.models[(game.level, game.step)])
+        row = FEATURE_SETS[self.feature_set][1](game)
+        return float(row @ self.models[(game.level, game.step)])
 
 
 @lru_cache(maxsize=8)
@@ -120,14 +167,18 @@ def load_value_model(path: Path = WEIGHTS_FILE) -> ValueModel:
             f"{path} is missing: fit it with `python -m friday_agents.search.value_fit`"
         )
     data = json.loads(Path(path).read_text())
-    if tuple(data["features"]) != FEATURE_NAMES:
+    feature_set = next(
+        (name for name, (names, _) in FEATURE_SETS.items() if tuple(data["features"]) == names),
+        None,
+    )
+    if feature_set is None:
         raise ValueError(f"{path} was fitted for other features: refit it")
     models = {
         (int(level), int(step)): np.array(w)
         for level, steps in data["weights"].items()
         for step, w in steps.items()
     }
-    return ValueModel(models, float(data.get("win_bonus", 0.0)))
+    return ValueModel(models, float(data.get("win_bonus", 0.0)), feature_set)
 
 
 def state_value(game: Game) -> float:

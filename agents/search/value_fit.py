@@ -22,7 +22,7 @@ import numpy as np
 
 from friday_agents.heuristic.agent import heuristic_action
 from friday_agents.search.game_data import ReplayCount, target, turn_start_examples
-from friday_agents.search.value import FEATURE_NAMES, TURN_START_PHASES, WEIGHTS_FILE, features
+from friday_agents.search.value import FEATURE_NAMES, FEATURE_SETS, TURN_START_PHASES, WEIGHTS_FILE
 from friday_agents.seeds import training_seed
 from friday_env import Game
 from friday_env.engine import STEP_NAMES
@@ -32,12 +32,15 @@ from friday_env.engine import STEP_NAMES
 DEFAULT_WIN_BONUS = 100.0
 
 
-def collect(level: int, games: int, win_bonus: float) -> tuple[list[int], np.ndarray, np.ndarray]:
+def collect(
+    level: int, games: int, win_bonus: float, feature_set: str = "basic"
+) -> tuple[list[int], np.ndarray, np.ndarray]:
     """Steps, feature rows and targets (final score, plus ``win_bonus`` for a win) of every
     turn-start state of ``games`` heuristic games at ``level``."""
     steps: list[int] = []
     rows: list[np.ndarray] = []
     targets: list[float] = []
+    features = FEATURE_SETS[feature_set][1]
     for index in range(games):
         game = Game.new(level, training_seed(level, index))
         visited = []
@@ -53,12 +56,13 @@ def collect(level: int, games: int, win_bonus: float) -> tuple[list[int], np.nda
 
 
 def collect_replayed(
-    path: Path, level: int, win_bonus: float
+    path: Path, level: int, win_bonus: float, feature_set: str = "basic"
 ) -> tuple[list[int], np.ndarray, np.ndarray]:
     """Like :func:`collect`, from the recorded games of ``level`` in ``path`` (see
     :mod:`friday_agents.search.game_data`) instead of new heuristic games."""
     examples = list(turn_start_examples(path, ReplayCount(), level))
     steps = [game.step for game, _ in examples]
+    features = FEATURE_SETS[feature_set][1]
     rows = np.array([features(game) for game, _ in examples])
     return steps, rows, np.array([target(data, win_bonus) for _, data in examples])
 
@@ -93,11 +97,12 @@ def fit_level(
     win_bonus: float,
     data: Path | None = None,
     min_states: int = 2 * len(FEATURE_NAMES),
+    feature_set: str = "basic",
 ) -> tuple[dict[str, list[float]], list[str]]:
     if data is None:
-        steps, x, y = collect(level, games, win_bonus)
+        steps, x, y = collect(level, games, win_bonus, feature_set)
     else:
-        steps, x, y = collect_replayed(data, level, win_bonus)
+        steps, x, y = collect_replayed(data, level, win_bonus, feature_set)
     weights: dict[str, list[float]] = {}
     report = []
     step_of = np.array(steps)
@@ -140,6 +145,13 @@ def main(argv: list[str] | None = None) -> int:
         default=2 * len(FEATURE_NAMES),
         help="fewest states of a level and step to fit on (default: twice the features)",
     )
+    parser.add_argument(
+        "--features",
+        choices=sorted(FEATURE_SETS),
+        default="basic",
+        help="basic: the public summary (default); cards: it, plus a count per card type "
+        "Robinson holds and the pirates he faces",
+    )
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument(
         "--out",
@@ -160,12 +172,13 @@ def main(argv: list[str] | None = None) -> int:
                 [args.win_bonus] * 4,
                 [args.data] * 4,
                 [args.min_states] * 4,
+                [args.features] * 4,
             )
         )
     for _, report in results:
         print("\n".join(report))
     data = {
-        "features": list(FEATURE_NAMES),
+        "features": list(FEATURE_SETS[args.features][0]),
         "games_per_level": args.games if args.data is None else None,
         "data": None if args.data is None else str(args.data),
         "ridge": args.ridge,
