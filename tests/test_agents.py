@@ -11,7 +11,8 @@ from friday_agents.base import Agent, outcome_of, play_game
 from friday_agents.heuristic.agent import HeuristicAgent, heuristic_action
 from friday_agents.random_agent import RandomAgent
 from friday_agents.registry import AGENTS, AgentSpecError, agent_class, make_agent, parse_spec
-from friday_agents.search.agent import SearchAgent
+from friday_agents.search import agent as agent_module
+from friday_agents.search.agent import ROLLOUT_STOPS, SearchAgent, rollout, rollout_policy
 from friday_agents.search.value import card_features, features, load_value_model, state_value
 from friday_agents.search.value_fit import ridge_fit
 from friday_agents.seeds import (
@@ -164,6 +165,36 @@ def test_search_rejects_bad_budget():
         SearchAgent(sims=0)
 
 
+def test_rollout_options_change_where_and_how_rollouts_play(monkeypatch):
+    """``finish`` sets the step from which a rollout plays to the game's end, ``rollout`` who
+    plays it; by default the heuristic plays to the end of the fight."""
+    model = load_value_model()
+    fight = Game.new(1, training_seed(1, 9))
+    fight.apply(heuristic_action(fight))  # a hazard chosen: the green step's first fight
+    by_hand = fight.clone()
+    while by_hand.phase not in ROLLOUT_STOPS:
+        by_hand.apply(heuristic_action(by_hand))
+    assert rollout(fight.clone(), model) == model.value(by_hand)
+    ended = fight.clone()
+    rollout(ended, model, finish_step=0)
+    assert ended.done
+    played = []
+    network = rollout_policy("net")
+
+    def counted(game: Game) -> int:
+        played.append(game)
+        return network(game)
+
+    def no_heuristic(*_args):
+        raise AssertionError("the heuristic played")
+
+    monkeypatch.setattr(agent_module, "heuristic_action", no_heuristic)
+    with pytest.raises(AssertionError, match="the heuristic played"):
+        rollout(fight.clone(), model)
+    rollout(fight.clone(), model, policy=counted)
+    assert played
+
+
 def test_state_value_of_a_finished_game_is_its_score_and_result():
     model = load_value_model()
     for index in range(30):
@@ -197,6 +228,8 @@ def test_spec_options_become_numbers():
         ("search:depth=3", "takes no option 'depth'"),
         ("search:sims", "key=value"),
         ("search:sims=-1", "sims must be a positive integer"),
+        ("search:finish=4", "finish must be a step from 0 to 3"),
+        ("search:rollout=policy.txt", "must be an .npz policy network"),
     ],
 )
 def test_bad_agent_specs_are_named(spec, message):

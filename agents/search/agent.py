@@ -135,6 +135,11 @@ class SearchAgent:
     - ``top`` — how many of the prior's best actions are tried (default
       :data:`DEFAULT_TOP`, 1: the search then only referees between the network's choice and
       the heuristic's, and does not search where they agree; only with ``prior``).
+    - ``rollout`` — what plays the rollouts: ``""`` (default) the heuristic; ``"net"`` or an
+      ``.npz`` policy network (as for ``prior``), playing its best-rated action (about three
+      times the time; it did not play better, see the README's "Stronger search").
+    - ``finish`` — from which step on rollouts play to the end of the game instead of the end
+      of the fight: 3 (default, :data:`PIRATE_STEP`) the pirates; 2 the red step too.
 
     ## Speed
 
@@ -161,6 +166,8 @@ class SearchAgent:
         for name, number in checked:
             if not isinstance(number, int) or number < 1:
                 raise ValueError(f"{name} must be a positive integer, got {number!r}")
+        if finish not in range(PIRATE_STEP + 1) or isinstance(finish, bool):
+            raise ValueError(f"finish must be a step from 0 to {PIRATE_STEP}, got {finish!r}")
         self.horizon = horizon
         self.sims = sims
         self.model = leaf_value_model(value)

@@ -56,11 +56,13 @@ def collect(
 
 
 def collect_replayed(
-    path: Path, level: int, win_bonus: float, feature_set: str = "basic"
+    paths: list[Path], level: int, win_bonus: float, feature_set: str = "basic"
 ) -> tuple[list[int], np.ndarray, np.ndarray]:
-    """Like :func:`collect`, from the recorded games of ``level`` in ``path`` (see
+    """Like :func:`collect`, from the recorded games of ``level`` in the files ``paths`` (see
     :mod:`friday_agents.search.game_data`) instead of new heuristic games."""
-    examples = list(turn_start_examples(path, ReplayCount(), level))
+    examples = [
+        example for path in paths for example in turn_start_examples(path, ReplayCount(), level)
+    ]
     steps = [game.step for game, _ in examples]
     features = FEATURE_SETS[feature_set][1]
     rows = np.array([features(game) for game, _ in examples])
@@ -95,7 +97,7 @@ def fit_level(
     games: int,
     ridge: float,
     win_bonus: float,
-    data: Path | None = None,
+    data: list[Path] | None = None,
     min_states: int = 2 * len(FEATURE_NAMES),
     feature_set: str = "basic",
 ) -> tuple[dict[str, list[float]], list[str]]:
@@ -136,8 +138,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--data",
         type=Path,
-        help="fit on these recorded games (one JSON line each, e.g. the search agent's) "
-        "instead of playing --games heuristic games",
+        nargs="+",
+        help="fit on the recorded games of these files (one JSON line each, e.g. the search "
+        "agent's) instead of playing --games heuristic games",
     )
     parser.add_argument(
         "--min-states",
@@ -180,7 +183,7 @@ def main(argv: list[str] | None = None) -> int:
     data = {
         "features": list(FEATURE_SETS[args.features][0]),
         "games_per_level": args.games if args.data is None else None,
-        "data": None if args.data is None else str(args.data),
+        "data": None if args.data is None else [str(path) for path in args.data],
         "ridge": args.ridge,
         "win_bonus": args.win_bonus,
         "weights": {str(level): w for level, (w, _) in zip(levels, results, strict=True)},
