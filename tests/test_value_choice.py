@@ -289,7 +289,11 @@ def test_guided_values_each_level_with_the_per_level_choice():
     model = GuidedSearchAgent().model
     assert isinstance(model, PerLevelValue)
     chosen = json.loads(DEFAULT_VALUE_FILE.read_text())["levels"]
-    assert set(chosen.values()) <= {"value_weights.json", "value_weights_search.json"}
+    assert set(chosen.values()) <= {
+        "value_weights.json",
+        "value_weights_search.json",
+        "value_cards.json",
+    }
     for level, name in chosen.items():
         assert model.models[int(level)] is load_value_model(DEFAULT_VALUE_FILE.parent / name)
     shipped = json.loads((DEFAULT_VALUE_FILE.parent / "value_weights_search.json").read_text())
@@ -325,3 +329,18 @@ def test_cards_value_model_fits_loads_and_values_with_its_features(tmp_path, tin
     agent = GuidedSearchAgent(sims=4, value=str(out))
     agent.reset(1)
     assert agent.act(game) in game.legal_actions()
+
+
+def test_shipped_cards_model_is_the_fit_of_the_committed_games(tmp_path):
+    """value_cards.json (guided's value on levels 1-3) comes out of its recorded command, byte
+    for byte, from the training games committed under experiments/data."""
+    shipped = DEFAULT_VALUE_FILE.parent / "value_cards.json"
+    data = json.loads(shipped.read_text())["data"]
+    out = tmp_path / "cards.json"
+    argv = ["--data", *(str(REPO / name) for name in data), "--features", "cards"]
+    assert value_fit.main([*argv, "--workers", "1", "--out", str(out)]) == 0
+    refit = json.loads(out.read_text())
+    assert refit.pop("data") == [str(REPO / name) for name in data]
+    assert refit == {
+        key: value for key, value in json.loads(shipped.read_text()).items() if key != "data"
+    }

@@ -51,8 +51,9 @@ AGENT_NOTES = {
     "heuristic games (`agents/search/`)",
     "guided": "the search guided by what it learned from its own games: a policy network "
     "proposes one action and the search referees between it and the heuristic's choice; "
-    "the leaf value is refitted on the search's games where that won more validation deals "
-    "(`agents/search/guided.py`; see 'Stronger search')",
+    "the leaf value, chosen per level on validation deals, is a linear model with a weight "
+    "per card type Robinson holds, fitted on guided's and the search's games (levels 1-3), "
+    "or the search's refit (level 4) (`agents/search/guided.py`; see 'Stronger search')",
     "oracle": "CHEATS, an upper bound and not ranked: the search planning on the true hidden "
     "state (the real stack orders; only future shuffles left to chance) "
     "(`agents/search/oracle.py`)",

@@ -6,9 +6,11 @@
 - ``value`` — the value model (public features of a turn's start -> expected final score);
 - ``value_fit`` — fits the model on heuristic games (``python -m friday_agents.search.value_fit``);
 - ``value_weights.json`` — the weights fitted on heuristic games (``search``'s value);
-  ``value_weights_search.json`` — refitted on the search's own games; ``value_per_level.json``
-  — which one each level uses under ``value=levels`` (``guided``; ``value_levels`` reads
-  these files); ``value_check`` compares value models;
+  ``value_weights_search.json`` — refitted on the search's own games; ``value_cards.json`` —
+  the ``cards`` feature set fitted on guided's and the search's games;
+  ``value_per_level.json`` — which one each level uses under ``value=levels`` (``guided``;
+  ``value_per_level_basic.json`` the choice before ``value_cards.json``; ``value_levels``
+  reads these files); ``value_check`` compares value models;
 - ``value_net`` / ``value_net_fit`` — a value network; ``mlp`` — the numpy tanh layers it
   shares with the policy network;
 - ``policy_net`` — the policy prior that prunes the candidates (``search:prior=net``), and

@@ -118,9 +118,10 @@ class SearchAgent:
       README's results and of ``friday eval``).
     - ``value`` — what scores a rollout's end: ``""`` (default) the linear model fitted on
       heuristic games (``value_weights.json``); ``"levels"`` one linear model per level, chosen
-      on the validation deals (``value_per_level.json``: the model refitted on the search's
-      own games, ``value_weights_search.json``, on the levels where it played better; see the
-      README's "Stronger search"); ``"net"`` the value network shipped beside
+      on the validation deals (``value_per_level.json``: the ``cards`` model fitted on
+      guided's and the search's games, ``value_cards.json``, on levels 1-3, the model refitted
+      on the search's games, ``value_weights_search.json``, on level 4; see the README's
+      "Stronger search"); ``"net"`` the value network shipped beside
       :mod:`friday_agents.search.value_net`; or a file: a ``.json`` from
       ``python -m friday_agents.search.value_fit``, an ``.npz`` from
       ``python -m friday_agents.search.value_net_fit``, or a per-level ``.json``

@@ -9,6 +9,13 @@ a pirate). The weights are fitted on games the heuristic plays on training seeds
 this module. The fitting target may add a bonus for a win (a lost game's score hardly
 depends on how far Robinson got, so the score alone does not value survival); a finished
 game is valued the same way, by its real score and result.
+
+A model is fitted on one of two feature sets (:data:`FEATURE_SETS`, ``value_fit --features``):
+``basic`` (:func:`features`) or ``cards`` (:func:`card_features`: the same summary plus how
+many of each card type Robinson is known to hold and which pirates he faces), which lets the
+model value each knowledge card and each starting or aging card on its own instead of by
+their fighting values and ability groups. The file names its features, so a model loads with
+the set it was fitted on.
 """
 
 from __future__ import annotations
