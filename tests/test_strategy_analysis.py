@@ -27,7 +27,7 @@ ROOT = Path(__file__).resolve().parent.parent
 GAMES = ROOT / "experiments" / "data" / "search32-train-1364.jsonl.gz"
 #: The games the committed results (and the README section) are computed from: the best fair
 #: agent's.
-BEST_GAMES = ROOT / "experiments" / "data" / "guided-train-400.jsonl.gz"
+BEST_GAMES = ROOT / "experiments" / "data" / "guided-best-train-400.jsonl.gz"
 RESULTS = ROOT / "experiments" / "results" / "strategy" / "strategy.json"
 PIRATES = ["pirate/20", "pirate/25"]
 
