@@ -159,6 +159,20 @@ def test_command_line_reproduces_the_config():
     )
 
 
+def test_command_line_counts_games_by_agent_name_once():
+    """``--games`` counts go by agent name: two specs of one name share one count, written
+    once; specs of one name with different counts have no command, and say so."""
+    agents = ("random", "oracle", "oracle:prior=net", "guided")
+    games = {"random": 1000, "oracle": 200, "oracle:prior=net": 200, "guided": 1000}
+    config = EvalConfig(agents=agents, levels=(1,), games=games, search_sims=32)
+    line = command_line(config, Path("r"))
+    assert "--games 1000,oracle=200 " in line
+    assert parse_games("1000,oracle=200", agents) == games
+    uneven = EvalConfig(agents=agents, levels=(1,), games=games | {"oracle": 100}, search_sims=32)
+    with pytest.raises(ValueError, match="agents named 'oracle' play different game counts"):
+        command_line(uneven, Path("r"))
+
+
 def test_resume_after_a_cut_short_file_gives_the_uninterrupted_results(tmp_path):
     options = ("--agents", "random,heuristic", "--levels", "1,3", "--games", "5", "--workers", "1")
     assert run_eval(tmp_path / "full", *options) == 0

@@ -222,9 +222,14 @@ def command_line(config: EvalConfig, out: Path) -> str:
     """The ``friday eval`` command that plays this configuration."""
     counts = list(config.games.values())
     default = max(set(counts), key=counts.count)
-    games = [str(default)] + [
-        f"{parse_spec(a)[0]}={n}" for a, n in config.games.items() if n != default
-    ]
+    per_name: dict[str, int] = {}  # --games counts by agent name, not by spec
+    for spec, n in config.games.items():
+        name = parse_spec(spec)[0]
+        if per_name.setdefault(name, n) != n:
+            raise ValueError(
+                f"agents named {name!r} play different game counts: no --games says that"
+            )
+    games = [str(default)] + [f"{name}={n}" for name, n in per_name.items() if n != default]
     parts = [
         "friday eval",
         f"--agents {','.join(config.agents)}",
