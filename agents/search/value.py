@@ -101,18 +101,24 @@ def known_cards(game: Game) -> list[int]:
 
 def card_features(game: Game) -> np.ndarray:
     """The ``cards`` feature set of a game at a turn's start (:data:`CARD_FEATURE_NAMES`)."""
+    known = known_cards(game)
     holds = np.zeros(len(DECK_TYPES))
-    for card in known_cards(game):
+    for card in known:
         holds[_DECK_COLUMN[CARD_TYPE[card]]] += 1.0
     faces = np.zeros(len(PIRATE_TYPES))
     for pirate in game.pirates + game.beaten:
         faces[_PIRATE_COLUMN[CARD_TYPE[pirate]]] = 1.0
-    return np.concatenate([features(game), holds, faces])
+    return np.concatenate([_summary(game, known), holds, faces])
 
 
 def features(game: Game) -> np.ndarray:
     """The public summary of a game at a turn's start (see :data:`FEATURE_NAMES`)."""
-    known = known_cards(game)
+    return _summary(game, known_cards(game))
+
+
+def _summary(game: Game, known: list[int]) -> np.ndarray:
+    """:func:`features` of ``game`` whose known cards are ``known`` (computed once by the
+    caller: the ``cards`` set reads them twice)."""
     values = [VALUE[c] for c in known if not IS_AGING[c]]
     groups = [0.0] * len(ABILITY_GROUPS)
     aging = 0
