@@ -344,3 +344,13 @@ def test_shipped_cards_model_is_the_fit_of_the_committed_games(tmp_path):
     assert refit == {
         key: value for key, value in json.loads(shipped.read_text()).items() if key != "data"
     }
+
+
+def test_fewest_states_default_to_twice_the_features_of_the_set_fitted():
+    """100 games of level 1 reach the pirates often enough for the 20 basic features, not for
+    the 68 of the cards set: the default threshold follows the set."""
+    games = [REPO / "experiments" / "data" / "guided-best-train-400.jsonl.gz"]
+    weights, _ = value_fit.fit_level(1, 0, 1e-3, 100.0, games, feature_set="basic")
+    assert len(weights["3"]) == len(FEATURE_NAMES)
+    with pytest.raises(RuntimeError, match="level 1: too few pirates states to fit"):
+        value_fit.fit_level(1, 0, 1e-3, 100.0, games, feature_set="cards")

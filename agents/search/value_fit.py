@@ -22,7 +22,7 @@ import numpy as np
 
 from friday_agents.heuristic.agent import heuristic_action
 from friday_agents.search.game_data import ReplayCount, target, turn_start_examples
-from friday_agents.search.value import FEATURE_NAMES, FEATURE_SETS, TURN_START_PHASES, WEIGHTS_FILE
+from friday_agents.search.value import FEATURE_SETS, TURN_START_PHASES, WEIGHTS_FILE
 from friday_agents.seeds import training_seed
 from friday_env import Game
 from friday_env.engine import STEP_NAMES
@@ -98,13 +98,15 @@ def fit_level(
     ridge: float,
     win_bonus: float,
     data: list[Path] | None = None,
-    min_states: int = 2 * len(FEATURE_NAMES),
+    min_states: int | None = None,
     feature_set: str = "basic",
 ) -> tuple[dict[str, list[float]], list[str]]:
     if data is None:
         steps, x, y = collect(level, games, win_bonus, feature_set)
     else:
         steps, x, y = collect_replayed(data, level, win_bonus, feature_set)
+    if min_states is None:  # twice the features of the set fitted
+        min_states = 2 * x.shape[1]
     weights: dict[str, list[float]] = {}
     report = []
     step_of = np.array(steps)
@@ -145,7 +147,6 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--min-states",
         type=int,
-        default=2 * len(FEATURE_NAMES),
         help="fewest states of a level and step to fit on (default: twice the features)",
     )
     parser.add_argument(
