@@ -81,18 +81,20 @@ class PolicyPrior:
         self.network = network
         self.encoder = make_encoder(network.observation)
 
+    def legal_logits(self, game: Game, legal: list[int]) -> np.ndarray:
+        """The network's logit of each action of ``legal``, in that order."""
+        return self.network.logits(self.encoder.encode(game)[None, :])[0, legal]
+
     def probabilities(self, game: Game, legal: list[int]) -> np.ndarray:
         """The network's probability of each action of ``legal`` (summing to 1 over them)."""
-        obs = self.encoder.encode(game)[None, :]
-        logits = self.network.logits(obs)[0, legal].astype(np.float64)
+        logits = self.legal_logits(game, legal).astype(np.float64)
         weights = np.exp(logits - logits.max())
         return weights / weights.sum()
 
     def best(self, game: Game) -> int:
         """The legal action the network rates highest (ties to the earlier action)."""
         legal = list(game.legal_actions())
-        obs = self.encoder.encode(game)[None, :]
-        return legal[int(np.argmax(self.network.logits(obs)[0, legal]))]
+        return legal[int(np.argmax(self.legal_logits(game, legal)))]
 
     def candidates(self, game: Game, legal: list[int], keep: int, default: int) -> list[int]:
         """The ``keep`` actions of ``legal`` the network rates highest, plus ``default`` (the
