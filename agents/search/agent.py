@@ -42,9 +42,12 @@ ROLLOUT_STOPS = (TURN_START_PHASES - {Phase.CHOOSE_PIRATE}) | {Phase.GAME_OVER}
 DEFAULT_SIMS = 32
 #: The pirates' step: from here on rollouts play to the end of the game.
 PIRATE_STEP = 3
-#: A rollout longer than this is cut and scored where it stands (a safety net: fights are
-#: a few dozen actions at most).
+#: A rollout longer than this many actions per fight is cut and scored where it stands (a
+#: safety net: fights are a few dozen actions at most).
 MAX_ROLLOUT_ACTIONS = 400
+#: More fights than a whole game holds (some 35: half of the hazard cards in each of the
+#: three steps, and two pirates): the fights a rollout may play on to the end of the game.
+MAX_FIGHTS_LEFT = 40
 #: With a policy prior: how many of its best-rated actions are tried besides the heuristic's
 #: choice (1 measured best: ``experiments/results/search/ingredients.json``).
 DEFAULT_TOP = 1
@@ -90,7 +93,7 @@ def rollout(
     of the current fight — or of ``fights`` fights, counting the current one; from step
     ``finish_step`` on, to the end of the game — and return the value of where it ends."""
     reached = 0
-    for _ in range(MAX_ROLLOUT_ACTIONS * (fights + 40)):
+    for _ in range(MAX_ROLLOUT_ACTIONS * (fights + MAX_FIGHTS_LEFT)):
         if game.phase in ROLLOUT_STOPS:
             if game.done:
                 break
