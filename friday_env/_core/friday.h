@@ -1,0 +1,108 @@
+/* The compiled core of Friday: the game state and the rules, in plain C (no Python).
+ *
+ * This is a port of the pure-Python reference engine (friday_env/engine/) and must behave
+ * identically, action by action: the same legal actions in the same (ascending) order, the
+ * same state after every action, hidden piles and future shuffles included. Piles are arrays
+ * of physical card ids (0..68, friday_env.cards) with the top of a stack at the END, exactly
+ * as the Python lists are. Shuffles reproduce Python's random.Random(f"{seed}:{k}").shuffle.
+ *
+ * Files: rng.c (shuffles), game.c (setup, legal actions, apply, scoring, clone,
+ * determinized), encode.c (the flat observation), heuristic.c (the heuristic policy),
+ * search.c (rollouts and leaf values), vecenv.c (N games stepped in one call); the *_py.c
+ * files bind them to Python (module.c is the extension module). cards_data.h is generated
+ * from friday_env/cards.py by `python -m friday_env._core.generate` (a test checks it).
+ */
+#ifndef FRIDAY_H
+#define FRIDAY_H
+
+#include <stdint.h>
+#include <stddef.h>
+
+#include "cards_data.h" /* FR_NUM_CARDS, per-card tables, action ids FR_A_* */
+
+#define FR_PILE_CAP 64 /* more than any pile can hold (59 fighting cards in all) */
+
+typedef struct {
+    int32_t n;               /* cards in the pile */
+    int8_t c[FR_PILE_CAP];   /* card ids; c[n-1] is the top of a stack */
+} fr_pile;
+
+/* Phases (friday_env.actions.Phase) */
+enum {
+    FR_CHOOSE_HAZARD = 0, FR_LAST_HAZARD, FR_CHOOSE_PIRATE, FR_FIGHT, FR_TARGET, FR_DRAW_MORE,
+    FR_SORT_TAKE, FR_SORT_DISCARD, FR_SORT_ORDER, FR_LOSS_DESTROY, FR_GAME_OVER
+};
+/* Steps */
+enum { FR_GREEN = 0, FR_YELLOW, FR_RED, FR_PIRATES };
+/* Table slot flags (friday_env.engine.state) */
+enum { FR_LEFT = 1, FR_USED = 2, FR_DOWN = 4, FR_DOUBLED = 8 };
+
+/* One game: the fields of friday_env.engine.state.State, same names, same meanings. */
+typedef struct fr_game {
+    uint64_t seed;           /* the game seed (the compiled core takes seeds < 2**64) */
+    int32_t shuffles;        /* shuffles done so far */
+    int32_t level, phase, step;
+    int32_t life, reserve, aging_total, won, fights;
+    fr_pile stack, discard, hazard_stack, hazard_discard, aging, destroyed, box;
+    fr_pile pirates, beaten, offer;
+    /* the fight */
+    int32_t hazard;          /* -1 outside a fight */
+    int32_t pirate_value, free_total, free_used, step_down;
+    fr_pile table;
+    uint8_t flags[FR_PILE_CAP]; /* flags[i] belongs to table.c[i]; table.n entries */
+    fr_pile spent;
+    /* the ability being resolved */
+    int32_t source, resolving, exchanges_left;
+    fr_pile sort_taken;
+    int32_t sort_placed, budget;
+    /* open information (R26) */
+    int32_t known_top;
+    fr_pile unseen;
+    /* legal actions of the pending decision, cached until the next action */
+    int32_t legal_valid, n_legal;
+    uint8_t legal[FR_A_NUM_ACTIONS];
+    /* actions played so far (heap; owned by this game) */
+    uint8_t *history;
+    int32_t history_len, history_cap;
+} fr_game;
+
+/* ---- rng.c ---- */
+/* random.Random(f"{seed}:{k}").shuffle(cards[0:n]) of CPython, bit for bit. */
+void fr_shuffle(uint64_t seed, int32_t k, int8_t *cards, int32_t n);
+
+/* ---- game.c ---- */
+void fr_game_init(fr_game *g);                  /* an empty state (no history buffer) */
+void fr_game_free(fr_game *g);                  /* frees the history buffer */
+int fr_game_copy(fr_game *dst, const fr_game *src); /* deep copy; dst initialised or freed; 0 ok, -1 out of memory */
+int fr_game_new(fr_game *g, int level, uint64_t seed); /* Game.new; 0 ok, -1 bad level/OOM */
+void fr_game_start_turn(fr_game *g);            /* Game.start_turn (scenarios) */
+int fr_legal(fr_game *g);                       /* fills g->legal/n_legal if stale; returns n_legal */
+int fr_is_legal(fr_game *g, int action);
+int fr_apply(fr_game *g, int action);           /* plays a legal action; -1 (untouched) if illegal, -2 OOM */
+int fr_fight_value(const fr_game *g);
+void fr_card_values(const fr_game *g, int32_t *values); /* table.n entries */
+int fr_fight_total(const fr_game *g);
+int fr_end_of_fight_penalty(const fr_game *g);
+int fr_score(const fr_game *g);
+int fr_can_draw(const fr_game *g);
+int fr_free_draw_available(const fr_game *g);
+int fr_paid_draw_cost(const fr_game *g);
+/* information.determinized: dst = a resampled copy of src with seed `seed`; 0 ok */
+int fr_determinized(fr_game *dst, const fr_game *src, uint64_t seed);
+/* A state's consistency (each card in one place, sizes in range, ...): NULL if sound, else
+ * a static message naming what is wrong. */
+const char *fr_check_state(const fr_game *g);
+
+/* ---- encode.c ---- */
+void fr_encode_flat(const fr_game *g, float *out); /* the "flat" observation, FR_FLAT_SIZE floats */
+
+/* ---- heuristic.c ---- */
+typedef struct {
+    double life_value, low_life, win_bonus, destroy_weight, last_hazard_margin,
+        exchange_margin, future_weight, future_mean;
+    int hard_pirate_first;
+} fr_heuristic_params;
+extern const fr_heuristic_params FR_DEFAULT_PARAMS;
+int fr_heuristic_action(fr_game *g, const fr_heuristic_params *p); /* a legal action id */
+
+#endif

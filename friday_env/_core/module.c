@@ -1,0 +1,21 @@
+/* The extension module friday_env._friday_core: each part registers its own names. */
+#include "pybind.h"
+
+static struct PyModuleDef core_module = {
+    PyModuleDef_HEAD_INIT,
+    .m_name = "friday_env._friday_core",
+    .m_doc = "The compiled core of Friday (see friday_env.core).",
+    .m_size = -1,
+};
+
+PyMODINIT_FUNC PyInit__friday_core(void) {
+    PyObject *module = PyModule_Create(&core_module);
+    if (module == NULL) return NULL;
+    if (fr_register_game(module) < 0 || fr_register_encode(module) < 0 ||
+        fr_register_heuristic(module) < 0 || fr_register_search(module) < 0 ||
+        fr_register_vecenv(module) < 0) {
+        Py_DECREF(module);
+        return NULL;
+    }
+    return module;
+}

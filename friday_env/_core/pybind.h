@@ -1,0 +1,36 @@
+/* The Python side of the compiled core: the game object and each part's registration.
+ *
+ * module.c creates the extension module friday_env._friday_core and calls each part's
+ * fr_register_* function, so each part (game, encoder, heuristic, search, vector env) keeps
+ * its bindings in a file of its own.
+ */
+#ifndef FRIDAY_PYBIND_H
+#define FRIDAY_PYBIND_H
+
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+#include "friday.h"
+
+/* A game as a Python object (the base type of friday_env.core.CompiledGame). */
+typedef struct {
+    PyObject_HEAD
+    fr_game g;
+    PyObject *legal_list; /* the cached legal_actions() list, NULL when stale */
+} fr_pygame;
+
+/* The game type, created by fr_register_game (game_py.c). */
+extern PyTypeObject *fr_game_type;
+/* 1 if `o` is a compiled game (of the type or a subclass), else 0. */
+int fr_pygame_check(PyObject *o);
+#define FR_GAME(o) (&((fr_pygame *)(o))->g)
+/* Call after changing FR_GAME(o) by other means than fr_apply: drops cached legal lists. */
+void fr_pygame_changed(PyObject *o);
+
+int fr_register_game(PyObject *module);      /* game_py.c */
+int fr_register_encode(PyObject *module);    /* encode_py.c */
+int fr_register_heuristic(PyObject *module); /* heuristic_py.c */
+int fr_register_search(PyObject *module);    /* search_py.c */
+int fr_register_vecenv(PyObject *module);    /* vecenv_py.c */
+
+#endif

@@ -1,0 +1,2 @@
+/* vecenv.c: placeholder until the part lands. */
+#include "friday.h"

@@ -1,0 +1,33 @@
+"""Builds the compiled core, ``friday_env._friday_core``, from ``friday_env/_core/*.c``.
+
+Everything else about the package is in ``pyproject.toml``. The extension is optional: a
+machine without a C compiler still installs the package, which then plays on the
+pure-Python reference engine (``friday_env.available_cores()`` says which cores are there).
+
+``FRIDAY_CORE_SANITIZE=1`` builds with AddressSanitizer and UndefinedBehaviorSanitizer
+(``docs/compiled-core.md`` says how to run the tests against such a build).
+"""
+
+import os
+from glob import glob
+
+from setuptools import Extension, setup
+
+compile_args = ["-O3", "-std=c11", "-Wall", "-Wextra", "-Wno-unused-parameter"]
+link_args: list[str] = []
+if os.environ.get("FRIDAY_CORE_SANITIZE") == "1":
+    sanitize = ["-fsanitize=address,undefined", "-fno-omit-frame-pointer", "-g", "-O1"]
+    compile_args = [a for a in compile_args if a != "-O3"] + sanitize
+    link_args += ["-fsanitize=address,undefined"]
+
+core = Extension(
+    "friday_env._friday_core",
+    sources=sorted(glob("friday_env/_core/*.c")),
+    depends=sorted(glob("friday_env/_core/*.h")),
+    include_dirs=["friday_env/_core"],
+    extra_compile_args=compile_args,
+    extra_link_args=link_args,
+    optional=os.environ.get("FRIDAY_CORE_REQUIRED") != "1",
+)
+
+setup(ext_modules=[core])
