@@ -32,5 +32,6 @@ int fr_register_encode(PyObject *module);    /* encode_py.c */
 int fr_register_heuristic(PyObject *module); /* heuristic_py.c */
 int fr_register_search(PyObject *module);    /* search_py.c */
 int fr_register_vecenv(PyObject *module);    /* vecenv_py.c */
+int fr_register_rng(PyObject *module);       /* rng_py.c */
 
 #endif
