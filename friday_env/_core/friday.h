@@ -69,6 +69,12 @@ typedef struct fr_game {
 /* ---- rng.c ---- */
 /* random.Random(f"{seed}:{k}").shuffle(cards[0:n]) of CPython, bit for bit. */
 void fr_shuffle(uint64_t seed, int32_t k, int8_t *cards, int32_t n);
+/* The shuffles k_first .. k_first+count-1 of game seed `seed`, of piles[i][0:sizes[i]], in one
+ * call: the same result as fr_shuffle on each in turn, about 2.5x faster per shuffle when
+ * several are known at once (a game's setup shuffles five piles). */
+#define FR_SHUFFLE_LANES 8
+void fr_shuffle_many(uint64_t seed, int32_t k_first, int32_t count, int8_t *const *piles,
+                     const int32_t *sizes);
 /* Precomputes the generator's fixed starting state; called when the module loads (fr_shuffle
  * also calls it, but calling it first keeps threads from racing to fill the table). */
 void fr_rng_prepare(void);
