@@ -17,8 +17,6 @@
  * its state lazily, one word at a time, in the same order as the reference's whole-state
  * twist (which makes the outputs identical).
  */
-#include <inttypes.h>
-#include <stdio.h>
 #include <string.h>
 
 #include "friday.h"
@@ -119,11 +117,9 @@ enum { MT_N = 624, MT_M = 397 };
 #define MT_UPPER 0x80000000U
 #define MT_LOWER 0x7fffffffU
 
-typedef struct {
-    uint32_t mt[MT_N];
-    int next;    /* index of the next output word */
-    int twisted; /* words of the current round already twisted (lazy twist) */
-} mt_state;
+/* fr_mt_state (friday.h): mt, the state words; next, the index of the next output word;
+ * twisted, the words of the current round already twisted (the twist is lazy). */
+typedef fr_mt_state mt_state;
 
 /* init_genrand(19650218): the state init_by_array starts from, the same for every key.
  * Computed once (fr_rng_prepare, called when the extension module loads) because it is a
@@ -234,9 +230,22 @@ static uint32_t mt_next32(mt_state *s) {
 /* The MT19937 key random.Random(f"{seed}:{k}") uses: a = int.from_bytes(text +
  * sha512(text), "big") (seed version 2), as 32-bit words, least significant first. Returns
  * the number of words. */
+static size_t write_decimal(char *out, uint64_t value) {
+    char digits[20];
+    size_t n = 0;
+    do {
+        digits[n++] = (char)('0' + value % 10);
+        value /= 10;
+    } while (value);
+    for (size_t i = 0; i < n; i++) out[i] = digits[n - 1 - i];
+    return n;
+}
+
 static int python_key(uint64_t seed, int32_t k, uint32_t key[32]) {
-    char text[48];
-    size_t len = (size_t)snprintf(text, sizeof text, "%" PRIu64 ":%" PRId32, seed, k);
+    char text[48]; /* f"{seed}:{k}" (k >= 0) */
+    size_t len = write_decimal(text, seed);
+    text[len++] = ':';
+    len += write_decimal(text + len, (uint64_t)(k < 0 ? 0 : k));
     uint8_t bytes[128]; /* at most 20 + 1 + 10 + 64 bytes */
     memcpy(bytes, text, len);
     sha512((const uint8_t *)text, len, bytes + len);
@@ -284,37 +293,89 @@ static void python_shuffle(mt_state *s, int8_t *cards, int32_t n) {
     }
 }
 
+/* ------------------------------------------------------------------ the prefetch cache */
+
+#if defined(_MSC_VER)
+#define FR_THREAD_LOCAL __declspec(thread)
+#else
+#define FR_THREAD_LOCAL _Thread_local
+#endif
+
+static FR_THREAD_LOCAL fr_rng_cache *installed_cache = NULL;
+
+void fr_rng_use(fr_rng_cache *cache) { installed_cache = cache; }
+
+/* The installed cache's unused generator for (seed, k), taken; NULL if there is none. */
+static mt_state *take_cached(uint64_t seed, int32_t k) {
+    fr_rng_cache *cache = installed_cache;
+    if (cache == NULL) return NULL;
+    for (int32_t i = 0; i < cache->count; i++) {
+        if (cache->unused[i] && cache->seed[i] == seed && cache->k[i] == k) {
+            cache->unused[i] = 0;
+            return &cache->state[i];
+        }
+    }
+    return NULL;
+}
+
 void fr_shuffle(uint64_t seed, int32_t k, int8_t *cards, int32_t n) {
+    mt_state *cached = take_cached(seed, k);
+    if (cached != NULL) {
+        python_shuffle(cached, cards, n);
+        return;
+    }
     int8_t *piles[1] = {cards};
     fr_shuffle_many(seed, k, 1, piles, &n);
 }
 
-/* Up to FR_SHUFFLE_LANES shuffles k_first, k_first+1, ... whose keys have the same length. */
-static void shuffle_lanes(int lanes, int8_t *const *piles,
-                          const int32_t *sizes, const uint32_t (*keys)[32], int key_len) {
+/* Seeds `lanes` generators (at most FR_SHUFFLE_LANES) whose keys have one length. */
+static void seed_lanes(mt_state *states, int lanes, const uint32_t (*keys)[32], int key_len) {
     uint32_t key_plus_index[32][FR_SHUFFLE_LANES];
     for (int s = 0; s < lanes; s++)
         for (int j = 0; j < key_len; j++) key_plus_index[j][s] = keys[s][j] + (uint32_t)j;
-    mt_state states[FR_SHUFFLE_LANES];
     mt_init_by_array(states, (const uint32_t (*)[FR_SHUFFLE_LANES])key_plus_index, key_len,
                      lanes);
-    for (int s = 0; s < lanes; s++) python_shuffle(&states[s], piles[s], sizes[s]);
+}
+
+/* Seeds the generators of (seeds[i], ks[i]) for i < count into states[i], side by side in
+ * runs of up to FR_SHUFFLE_LANES keys of one length. */
+static void seed_many(mt_state *states, const uint64_t *seeds, const int32_t *ks, int32_t count) {
+    uint32_t keys[FR_SHUFFLE_LANES][32];
+    int key_lens[FR_SHUFFLE_LANES];
+    for (int32_t done = 0; done < count;) {
+        int lanes = 0;
+        while (done + lanes < count && lanes < FR_SHUFFLE_LANES) {
+            key_lens[lanes] = python_key(seeds[done + lanes], ks[done + lanes], keys[lanes]);
+            if (lanes > 0 && key_lens[lanes] != key_lens[0]) break;
+            lanes++;
+        }
+        seed_lanes(states + done, lanes, (const uint32_t (*)[32])keys, key_lens[0]);
+        done += lanes;
+    }
 }
 
 void fr_shuffle_many(uint64_t seed, int32_t k_first, int32_t count, int8_t *const *piles,
                      const int32_t *sizes) {
-    uint32_t keys[FR_SHUFFLE_LANES][32];
-    int key_lens[FR_SHUFFLE_LANES];
-    for (int32_t done = 0; done < count;) {
-        /* the next run of shuffles with keys of one length (k's digits can change it) */
-        int lanes = 0;
-        while (done + lanes < count && lanes < FR_SHUFFLE_LANES) {
-            key_lens[lanes] = python_key(seed, k_first + done + lanes, keys[lanes]);
-            if (lanes > 0 && key_lens[lanes] != key_lens[0]) break;
-            lanes++;
-        }
-        shuffle_lanes(lanes, piles + done, sizes + done,
-                      (const uint32_t (*)[32])keys, key_lens[0]);
-        done += lanes;
+    mt_state states[FR_SHUFFLE_LANES];
+    uint64_t seeds[FR_SHUFFLE_LANES];
+    int32_t ks[FR_SHUFFLE_LANES];
+    for (int32_t done = 0; done < count; done += FR_SHUFFLE_LANES) {
+        int32_t batch = count - done < FR_SHUFFLE_LANES ? count - done : FR_SHUFFLE_LANES;
+        for (int32_t i = 0; i < batch; i++) seeds[i] = seed, ks[i] = k_first + done + i;
+        seed_many(states, seeds, ks, batch);
+        for (int32_t i = 0; i < batch; i++) python_shuffle(&states[i], piles[done + i], sizes[done + i]);
     }
+}
+
+void fr_rng_prefetch(fr_rng_cache *cache, const uint64_t *seeds, const int32_t *ks,
+                     int32_t count) {
+    if (count > FR_RNG_CACHE_SIZE) count = FR_RNG_CACHE_SIZE;
+    if (count < 0) count = 0;
+    for (int32_t i = 0; i < count; i++) {
+        cache->seed[i] = seeds[i];
+        cache->k[i] = ks[i];
+        cache->unused[i] = 1;
+    }
+    cache->count = count;
+    seed_many(cache->state, seeds, ks, count);
 }
