@@ -29,7 +29,6 @@ plays every env's action, encodes the flat observations and writes the masks.
 
 from __future__ import annotations
 
-import os
 import warnings
 from collections.abc import Sequence
 from typing import Any
@@ -41,6 +40,7 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
 from friday_env.actions import NUM_ACTIONS, action_mask, action_name
+from friday_env.core import check_core
 from friday_env.engine import Game
 from friday_env.env import ILLEGAL_ACTION_MODES, MASK_DTYPE, REWARD_MODES, SCORE_SCALE
 from friday_env.errors import EnvOptionError, IllegalActionError, check_level
@@ -48,7 +48,6 @@ from friday_env.observation import FLAT_SIZE, FlatEncoder
 
 #: The final statistics of an ended game, in the order of the C core's rows (vecenv.h).
 STATS = ("final_score", "won", "level", "fights", "steps", "illegal_action")
-CORES = ("c", "python")
 #: Game seeds are drawn as the single env draws them (``np_random.integers(0, 2**63 - 1)``).
 _SEED_BOUND = 2**63 - 1
 
@@ -57,29 +56,6 @@ def _choice(name: str, value: object, allowed: Sequence[str]) -> str:
     if not isinstance(value, str) or value not in allowed:
         raise EnvOptionError(f"unknown {name} {value!r}; choose one of {', '.join(allowed)}")
     return value
-
-
-def _compiled_core() -> Any:
-    """The compiled core's module, or None when it is not built."""
-    try:
-        from friday_env import _friday_core
-    except ImportError:
-        return None
-    return _friday_core if hasattr(_friday_core, "VecEnvCore") else None
-
-
-def resolve_core(core: str | None) -> str:
-    """``core`` checked; None means ``FRIDAY_CORE`` if set, else the compiled core where it
-    is built."""
-    if core is None:
-        core = os.environ.get("FRIDAY_CORE") or ("c" if _compiled_core() else "python")
-    core = _choice("core", core, CORES)
-    if core == "c" and _compiled_core() is None:
-        raise EnvOptionError(
-            "core='c' asks for the compiled core, which is not built here; build it "
-            "(pip install . with a C compiler) or pass core='python'"
-        )
-    return core
 
 
 def _is_game_seed(value: object) -> bool:
@@ -106,8 +82,9 @@ class _CompiledBatch:
     """The envs on the compiled core: one ``VecEnvCore`` call per reset or step."""
 
     def __init__(self, num_envs: int, level: int, reward: str, illegal: str, out: _Buffers):
-        core = _compiled_core()
-        self.core = core.VecEnvCore(
+        from friday_env import _friday_core  # present: check_core said so
+
+        self.core = _friday_core.VecEnvCore(
             num_envs,
             level,
             REWARD_MODES.index(reward),
@@ -202,8 +179,9 @@ class FridayVectorEnv(VectorEnv):
 
     - ``level``, ``reward``, ``illegal_action``: as for ``gymnasium.make("Friday-v0")``.
     - ``observation``: ``"flat"`` only (other encoders: ``vectorization_mode="sync"``).
-    - ``core``: ``"c"`` (one C call per step) or ``"python"``; None takes ``FRIDAY_CORE``,
-      else the compiled core where it is built.
+    - ``core``: ``"c"`` (one C call per step) or ``"python"``; None is the default core
+      (:func:`friday_env.core.default_core`: ``FRIDAY_CORE``, else the compiled one where it
+      is built).
     - ``copy``: return copies of the observation and mask arrays (the default, as
       ``SyncVectorEnv``); ``copy=False`` returns the env's own arrays, overwritten by the
       next step.
@@ -242,7 +220,7 @@ class FridayVectorEnv(VectorEnv):
             "loss" if illegal_action is None else illegal_action,
             ILLEGAL_ACTION_MODES,
         )
-        self.core = resolve_core(core)
+        self.core = check_core(core)
         self.copy = copy
         self.num_envs = num_envs
         self.render_mode = None
