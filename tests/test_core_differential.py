@@ -214,10 +214,10 @@ def test_conversions_round_trip_every_state():
 @pytest.mark.slow
 def test_a_million_actions_play_identically_on_both_cores():
     actions = (
-        run("new", "random", 10_000, first_seed=100_000)
-        + run("deal", "random", 14_000, first_seed=200_000)
-        + run("new", "heuristic", 4_000, first_seed=300_000)
-        + run("deal", "heuristic", 4_000, first_seed=400_000)
+        run("new", "random", 9_000, first_seed=100_000)  # ~430k actions
+        + run("deal", "random", 11_000, first_seed=200_000)  # ~370k
+        + run("new", "heuristic", 2_000, first_seed=300_000)  # ~300k
+        + run("deal", "heuristic", 2_000, first_seed=400_000)  # ~90k
     )
     for name in sorted(SCENARIOS):
         for seed in range(500):

@@ -284,6 +284,23 @@ def test_fields_are_read_only_and_piles_are_new_lists():
     assert game.stack != stack and game.stack is not game.stack
 
 
+def test_a_new_seed_plays_the_same_future_on_both_cores():
+    """seed and shuffles are writable (the oracle agent reseeds a clone of the real game)."""
+    reference, compiled = _mid_fight_pair()
+    for game in (reference, compiled):
+        game.seed, game.shuffles = 2**64 - 5, 0
+    rng = random.Random(2)
+    while not reference.done:
+        action = rng.choice(reference.legal_actions())
+        reference.apply(action)
+        compiled.apply(action)
+        assert _state(compiled) == _state(reference)
+    with pytest.raises(ValueError, match="seeds 0 <= seed < 2"):
+        compiled.seed = 2**64
+    with pytest.raises(ValueError, match="shuffles must be an int"):
+        compiled.shuffles = -1
+
+
 def test_legal_actions_is_cached_until_the_next_action():
     game = Game.new(1, 0, core="c")
     first = game.legal_actions()

@@ -133,6 +133,38 @@ static PyObject *get_pile(PyObject *o, void *closure) {
 }
 
 static PyObject *get_seed(PyObject *o, void *c) { return PyLong_FromUnsignedLongLong(FR_GAME(o)->seed); }
+
+/* The seed and the shuffle count are the only writable fields: they choose the future
+ * shuffles and nothing else, so any value in range leaves a sound state (the oracle agent
+ * gives a clone a fresh seed this way, as it does a reference game). */
+static int set_seed(PyObject *o, PyObject *value, void *c) {
+    if (value == NULL || !PyLong_Check(value) || PyBool_Check(value)) {
+        PyErr_SetString(PyExc_TypeError, "seed must be an int");
+        return -1;
+    }
+    unsigned long long seed = PyLong_AsUnsignedLongLong(value);
+    if (seed == (unsigned long long)-1 && PyErr_Occurred()) {
+        PyErr_Clear();
+        PyErr_SetString(PyExc_ValueError, "the compiled core takes seeds 0 <= seed < 2**64");
+        return -1;
+    }
+    FR_GAME(o)->seed = (uint64_t)seed;
+    return 0;
+}
+
+static int set_shuffles(PyObject *o, PyObject *value, void *c) {
+    int overflow = 0;
+    long k = (value != NULL && PyLong_Check(value) && !PyBool_Check(value))
+                 ? PyLong_AsLongAndOverflow(value, &overflow)
+                 : -1;
+    if (overflow || k < 0 || k > 0x7fffffffL) {
+        PyErr_Clear();
+        PyErr_SetString(PyExc_ValueError, "shuffles must be an int in 0..2**31-1");
+        return -1;
+    }
+    FR_GAME(o)->shuffles = (int32_t)k;
+    return 0;
+}
 static PyObject *get_won(PyObject *o, void *c) { return PyBool_FromLong(FR_GAME(o)->won); }
 static PyObject *get_done(PyObject *o, void *c) { return PyBool_FromLong(FR_GAME(o)->phase == FR_GAME_OVER); }
 
@@ -185,8 +217,8 @@ static int set_origin(PyObject *o, PyObject *value, void *c) {
 
 static PyGetSetDef game_getset[] = {
     {"level", get_int, NULL, "level 1-4", INT_FIELD(level)},
-    {"seed", get_seed, NULL, "the game seed", NULL},
-    {"shuffles", get_int, NULL, "shuffles done so far", INT_FIELD(shuffles)},
+    {"seed", get_seed, set_seed, "the game seed (writable: it only chooses future shuffles)", NULL},
+    {"shuffles", get_int, set_shuffles, "shuffles done so far (writable, as seed)", INT_FIELD(shuffles)},
     {"origin", get_origin, set_origin, "how the game was set up (for records)", NULL},
     {"phase", get_phase, NULL, "the pending decision (Phase)", NULL},
     {"step", get_int, NULL, "0 green, 1 yellow, 2 red, 3 pirates", INT_FIELD(step)},
