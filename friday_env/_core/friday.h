@@ -20,7 +20,7 @@
 
 #include "cards_data.h" /* FR_NUM_CARDS, per-card tables, action ids FR_A_* */
 
-#define FR_PILE_CAP 64 /* more than any pile can hold (59 fighting cards in all) */
+#define FR_PILE_CAP 72 /* more than any pile can hold: all 69 cards (a scenario may box 67) */
 
 typedef struct {
     int32_t n;               /* cards in the pile */
