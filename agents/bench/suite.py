@@ -11,6 +11,16 @@ without observation encoding beside them: the most an encoder speed-up gives); (
 env; (h) steps/s through ``gymnasium.make_vec(..., vectorization_mode="async")`` and
 stable-baselines3's ``SubprocVecEnv`` with 1 and 2 workers.
 
+The compiled core beside the Python engine, in the same run (groups core, vector, cleanrl;
+skipped where the compiled core is not built): (i) actions/s through the ``Game`` API
+(``legal_actions()`` + ``apply()``) on each core, and their ratio; (j) random legal play
+inside the compiled core, many games in one C call, against the Python engine of (i); (k)
+steps/s of Friday-v0's native vector env (``vectorization_mode="vector_entry_point"``, flat
+observations and masks, random legal actions drawn in numpy) on each core, against
+Blackjack-v1 through gymnasium's ``SyncVectorEnv`` with as many envs; (l) the CleanRL-style
+recipe's training frames/s on the native vector env (compiled core) and on a
+``SyncVectorEnv`` of Python-core envs.
+
 The results go to a JSON file (``--out``) and a printed table; ``--readme`` rewrites the
 README's performance section from them, and ``--from-json`` re-renders a saved run.
 """
