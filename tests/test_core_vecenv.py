@@ -303,3 +303,37 @@ def test_random_play_arguments():
         _friday_core.random_play(-1, 0)
     with pytest.raises(OverflowError):
         _friday_core.random_play(10, -1)
+
+
+@pytest.mark.skipif("c" not in CORES, reason="needs the compiled core")
+def test_the_c_object_checks_every_buffer_it_is_given():
+    """VecEnvCore (vecenv_py.c) takes numpy arrays to write into: a wrong one is an error
+    naming it, never a write out of bounds."""
+    from friday_env import _friday_core
+    from friday_env.vector import _Buffers
+
+    def make(**replace):
+        out = _Buffers(2)
+        buffers = {name: getattr(out, name) for name in vars(out)} | replace
+        return _friday_core.VecEnvCore(2, 1, 0, 0, **buffers)
+
+    with pytest.raises(ValueError, match=r"obs \(float32, N x FLAT_SIZE\): need 1982 items"):
+        make(obs=np.zeros((1, FLAT_SIZE), np.float32))
+    with pytest.raises(TypeError, match=r"masks .*wrong dtype"):
+        make(masks=np.zeros((2, 199), np.float32))
+    with pytest.raises(TypeError, match=r"rewards .*C-contiguous writable"):
+        make(rewards=np.zeros((2, 2))[:, 0])
+    with pytest.raises(TypeError, match=r"next_seeds .*C-contiguous writable"):
+        frozen = np.zeros(2, np.uint64)
+        frozen.flags.writeable = False
+        make(next_seeds=frozen)
+    core = make()
+    with pytest.raises(RuntimeError, match="reset"):
+        core.step(np.zeros(2, np.int64))
+    with pytest.raises(ValueError, match=r"seeds \(uint64, N\): need 2 items"):
+        core.reset(np.zeros(3, np.uint64))
+    core.reset(np.arange(2, dtype=np.uint64))
+    with pytest.raises(TypeError, match=r"actions .*wrong dtype"):
+        core.step(np.zeros(2, np.int32))
+    with pytest.raises(ValueError, match="env 1: action 500 refused"):
+        core.step(np.array([0, 500]))
