@@ -69,6 +69,9 @@ typedef struct fr_game {
 /* ---- rng.c ---- */
 /* random.Random(f"{seed}:{k}").shuffle(cards[0:n]) of CPython, bit for bit. */
 void fr_shuffle(uint64_t seed, int32_t k, int8_t *cards, int32_t n);
+/* Precomputes the generator's fixed starting state; called when the module loads (fr_shuffle
+ * also calls it, but calling it first keeps threads from racing to fill the table). */
+void fr_rng_prepare(void);
 
 /* ---- game.c ---- */
 void fr_game_init(fr_game *g);                  /* an empty state (no history buffer) */
