@@ -24,6 +24,11 @@ from friday_agents.heuristic.card_worth import FIGHT_POINTS, WORTH
 from friday_agents.heuristic.rules import DEFAULT_PARAMS, HeuristicParams
 from friday_agents.seeds import evaluation_seed
 from friday_env import Game
+from friday_env.cards import HAZARD_IDS, KEY, PIRATE_IDS, STARTING_IDS
+from friday_env.core import CompiledGame
+from friday_env.engine import STEP_NAMES, level_aging_cards, level_life
+from friday_env.errors import ScenarioError
+from friday_env.scenario import scenario
 
 core = pytest.importorskip("friday_env._friday_core", reason="the compiled core is not built")
 if not hasattr(core, "CoreGame"):
@@ -42,24 +47,63 @@ OTHER_PARAMS = (
 
 
 def compiled_twin(level: int, seed: int):
-    return Game.new(level, seed, core="c")
+    return CompiledGame.new(level, seed)
 
 
 def c_params(params: HeuristicParams):
     return None if params is DEFAULT_PARAMS else dataclasses.astuple(params)
 
 
+def random_scenario(rng: random.Random, level: int) -> Game | None:
+    """A game started at a random step with a random deck, piles and pirates (more of the
+    rare states: strong decks, pirate choices and pirate fights, few lives), or None when
+    the drawn set-up cannot exist."""
+    hazards = rng.sample(HAZARD_IDS, len(HAZARD_IDS))
+    won = hazards[: rng.randrange(16)]
+    aging = rng.sample(level_aging_cards(level), len(level_aging_cards(level)))
+    drawn_aging = rng.randrange(5)
+    robinson = [c for c in STARTING_IDS if rng.random() < 0.8] + won + aging[:drawn_aging]
+    rng.shuffle(robinson)
+    split = rng.randrange(len(robinson) + 1)
+    step = rng.choice(STEP_NAMES)
+    others = hazards[len(won) :]
+    in_stack = 0 if step == "pirates" else rng.randrange(1, len(others))
+    stack_size = len(robinson) - split
+    try:
+        return scenario(
+            level,
+            step,
+            robinson_stack=[KEY[c] for c in robinson[split:]],
+            robinson_discard=[KEY[c] for c in robinson[:split]],
+            hazard_stack=[KEY[c] for c in others[:in_stack]],
+            hazard_discard=[KEY[c] for c in others[in_stack:]],
+            aging_stack=[KEY[c] for c in aging[drawn_aging:]],
+            pirates=[KEY[c] for c in rng.sample(PIRATE_IDS, 2)],
+            life=rng.randrange(1, level_life(level) + 3),
+            known_top=rng.randrange(min(3, stack_size) + 1),
+            seed=rng.randrange(2**32),
+        )
+    except ScenarioError:
+        return None
+
+
 def play_twins(level: int, seed: int, params: HeuristicParams, random_steps: float, rng) -> int:
     """Plays one deal on both cores; the first ``random_steps`` actions are random, the rest
     the heuristic's. Checks the C heuristic in every state; returns the states checked."""
-    python_game, compiled = Game.new(level, seed), compiled_twin(level, seed)
+    return play_both(Game.new(level, seed), params, random_steps, rng)
+
+
+def play_both(python_game: Game, params: HeuristicParams, random_steps: float, rng) -> int:
+    """:func:`play_twins` from any Python game (its compiled twin is a copy of it)."""
+    compiled = CompiledGame.from_python(python_game)
+    origin = python_game.origin
     tuple_params = c_params(params)
     checked = 0
     while python_game.legal_actions():
         expected = python_heuristic_action(python_game, params)
         got = core.heuristic_action(compiled, tuple_params)
         assert got == expected, (
-            f"level {level} seed {seed} params {params}: after actions {python_game.history} "
+            f"game {origin}, params {params}: after actions {python_game.history} "
             f"the C heuristic chose {got}, the Python one {expected}"
         )
         checked += 1
@@ -85,19 +129,23 @@ def run_budget(games_per_level: int, rng_seed: int) -> tuple[int, int]:
             states += play_twins(level, rng.randrange(2**63), DEFAULT_PARAMS, mid_game, rng)
             states += play_twins(level, rng.randrange(2**63), params, mid_game, rng)
             states += play_twins(level, rng.randrange(2**63), DEFAULT_PARAMS, math.inf, rng)
-            games += 5
+            start = None
+            while start is None:
+                start = random_scenario(rng, level)
+            states += play_both(start, params, rng.choice((0, 0, 20)), rng)
+            games += 6
     return games, states
 
 
 def test_c_heuristic_matches_python_decision_by_decision():
     games, states = run_budget(games_per_level=15, rng_seed=1)
-    assert games == 300 and states > 30_000
+    assert games == 360 and states > 20_000
 
 
 @pytest.mark.slow
 def test_c_heuristic_matches_python_over_ten_thousand_games():
     games, states = run_budget(games_per_level=510, rng_seed=2)
-    assert games >= 10_000 and states > 1_000_000
+    assert games >= 10_000 and states > 800_000
 
 
 def test_default_params_and_card_tables_are_the_python_ones():
