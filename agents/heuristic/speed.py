@@ -32,7 +32,7 @@ def collect_states(games: int) -> tuple[list[Game], list[CompiledGame]]:
     for level in LEVELS:
         for index in range(games):
             seed = evaluation_seed(level, index)
-            game, compiled = Game.new(level, seed), CompiledGame.new(level, seed)
+            game, compiled = Game.new(level, seed, core="python"), CompiledGame.new(level, seed)
             while game.legal_actions():
                 states.append(game.clone())
                 compiled_states.append(compiled.clone())
@@ -62,7 +62,7 @@ def games_per_second(games: int) -> tuple[float, float]:
     start = time.process_time()
     for level in LEVELS:
         for index in range(games):
-            game = Game.new(level, evaluation_seed(level, index))
+            game = Game.new(level, evaluation_seed(level, index), core="python")
             while game.legal_actions():
                 game.apply(python_heuristic_action(game))
     python_s = time.process_time() - start
