@@ -191,6 +191,7 @@ static void draw_pile_pool(draw_pile *d, const fr_game *g) {
 static void draw_pile_init(draw_pile *d, const fr_game *g) {
     /* known_top_cards: stack[len(stack) - known_top:][::-1] */
     int first = g->stack.n - g->known_top;
+    if (first < 0) first += g->stack.n; /* Python's negative slice start (never in play) */
     if (first < 0) first = 0;
     d->n_known = 0;
     for (int i = g->stack.n - 1; i >= first; i--) d->known_top[d->n_known++] = g->stack.c[i];
