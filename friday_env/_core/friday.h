@@ -69,6 +69,9 @@ typedef struct fr_game {
 /* ---- rng.c ---- */
 /* random.Random(f"{seed}:{k}").shuffle(cards[0:n]) of CPython, bit for bit. */
 void fr_shuffle(uint64_t seed, int32_t k, int8_t *cards, int32_t n);
+/* Precomputes the generator's fixed starting state; called when the module loads (fr_shuffle
+ * also calls it, but calling it first keeps threads from racing to fill the table). */
+void fr_rng_prepare(void);
 
 /* ---- game.c ---- */
 void fr_game_init(fr_game *g);                  /* an empty state (no history buffer) */
@@ -103,7 +106,20 @@ typedef struct {
     int hard_pirate_first;
 } fr_heuristic_params;
 extern const fr_heuristic_params FR_DEFAULT_PARAMS;
-int fr_heuristic_action(fr_game *g, const fr_heuristic_params *p); /* a legal action id */
+/* heuristic_action(game, params) of friday_agents.heuristic, decision for decision: a legal
+ * action id, or -1 when the game is over. Reads public information only (R26). */
+int fr_heuristic_action(fr_game *g, const fr_heuristic_params *p);
+/* Plays the heuristic until the game ends or max_actions were played: the number played,
+ * or -2 (out of memory) / -3 (an action was refused: a bug). */
+int fr_heuristic_play(fr_game *g, const fr_heuristic_params *p, int max_actions);
+double fr_card_worth(int card);   /* friday_agents.heuristic.card_worth.WORTH[card] */
+double fr_fight_points(int card); /* card_worth.FIGHT_POINTS[card] */
+/* Python's sum() of floats, as the interpreter the binding was compiled for does it:
+ * plain left-to-right addition (CPython <= 3.11) or Neumaier's compensated summation
+ * (CPython >= 3.12). heuristic_py.c sets the mode at import. */
+void fr_heuristic_set_compensated_sum(int on);
+int fr_heuristic_compensated_sum(void);
+double fr_py_sum(const double *items, int n);
 
 /* ---- search.c ---- */
 /* How far a rollout plays (friday_agents.search.agent.rollout and its constants). */

@@ -17,6 +17,7 @@ typedef struct {
     PyObject_HEAD
     fr_game g;
     PyObject *legal_list; /* the cached legal_actions() list, NULL when stale */
+    PyObject *origin;     /* the `origin` dict (how the game was set up); NULL = empty */
 } fr_pygame;
 
 /* The game type, created by fr_register_game (game_py.c). */
@@ -26,11 +27,15 @@ int fr_pygame_check(PyObject *o);
 #define FR_GAME(o) (&((fr_pygame *)(o))->g)
 /* Call after changing FR_GAME(o) by other means than fr_apply: drops cached legal lists. */
 void fr_pygame_changed(PyObject *o);
+/* A new game object of `type` (fr_game_type or a subclass) holding a copy of `g`; NULL with
+ * an exception set on failure. The origin dict is shared with `origin_from` if not NULL. */
+PyObject *fr_pygame_wrap(PyTypeObject *type, const fr_game *g, PyObject *origin_from);
 
 int fr_register_game(PyObject *module);      /* game_py.c */
 int fr_register_encode(PyObject *module);    /* encode_py.c */
 int fr_register_heuristic(PyObject *module); /* heuristic_py.c */
 int fr_register_search(PyObject *module);    /* search_py.c */
 int fr_register_vecenv(PyObject *module);    /* vecenv_py.c */
+int fr_register_rng(PyObject *module);       /* rng_py.c */
 
 #endif

@@ -1,2 +1,249 @@
-/* rng.c: placeholder until the part lands. */
+/* rng.c: the engine's seeded shuffle, bit for bit as CPython (3.11+) computes it.
+ *
+ * The Python engine shuffles with random.Random(f"{seed}:{k}").shuffle(cards)
+ * (friday_env/engine/state.py). Reproducing that exactly takes four pieces, each written here
+ * from its specification:
+ *
+ *   1. random.seed(str), version 2: a = int.from_bytes(s + sha512(s).digest(), "big")
+ *      -> SHA-512 (FIPS 180-4).
+ *   2. CPython's random_seed: the absolute value of a, split into 32-bit words, least
+ *      significant first, seeds MT19937 through init_by_array (Matsumoto & Nishimura's
+ *      reference initialisation, 2002 version).
+ *   3. getrandbits(k) for 0 < k <= 32: the next 32-bit output shifted right by 32 - k.
+ *   4. shuffle: for i = n-1 down to 1, j = randbelow(i + 1), swap x[i] and x[j]; randbelow(m)
+ *      draws getrandbits(m.bit_length()) until the draw is below m.
+ *
+ * A shuffle of at most 70 cards needs a few hundred outputs at most, so the generator twists
+ * its state lazily, one word at a time, in the same order as the reference's whole-state
+ * twist (which makes the outputs identical).
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
 #include "friday.h"
+
+/* ------------------------------------------------------------------ SHA-512 (FIPS 180-4) */
+
+/* First 64 bits of the fractional parts of the square roots of the first 8 primes (5.3.5);
+ * derived with exact integer roots: isqrt(p << 128) mod 2**64. */
+static const uint64_t SHA512_H0[8] = {
+    0x6a09e667f3bcc908ULL, 0xbb67ae8584caa73bULL, 0x3c6ef372fe94f82bULL,
+    0xa54ff53a5f1d36f1ULL, 0x510e527fade682d1ULL, 0x9b05688c2b3e6c1fULL,
+    0x1f83d9abfb41bd6bULL, 0x5be0cd19137e2179ULL,
+};
+
+/* First 64 bits of the fractional parts of the cube roots of the first 80 primes (4.2.3);
+ * derived with exact integer roots: icbrt(p << 192) mod 2**64. */
+static const uint64_t SHA512_K[80] = {
+    0x428a2f98d728ae22ULL, 0x7137449123ef65cdULL, 0xb5c0fbcfec4d3b2fULL,
+    0xe9b5dba58189dbbcULL, 0x3956c25bf348b538ULL, 0x59f111f1b605d019ULL,
+    0x923f82a4af194f9bULL, 0xab1c5ed5da6d8118ULL, 0xd807aa98a3030242ULL,
+    0x12835b0145706fbeULL, 0x243185be4ee4b28cULL, 0x550c7dc3d5ffb4e2ULL,
+    0x72be5d74f27b896fULL, 0x80deb1fe3b1696b1ULL, 0x9bdc06a725c71235ULL,
+    0xc19bf174cf692694ULL, 0xe49b69c19ef14ad2ULL, 0xefbe4786384f25e3ULL,
+    0x0fc19dc68b8cd5b5ULL, 0x240ca1cc77ac9c65ULL, 0x2de92c6f592b0275ULL,
+    0x4a7484aa6ea6e483ULL, 0x5cb0a9dcbd41fbd4ULL, 0x76f988da831153b5ULL,
+    0x983e5152ee66dfabULL, 0xa831c66d2db43210ULL, 0xb00327c898fb213fULL,
+    0xbf597fc7beef0ee4ULL, 0xc6e00bf33da88fc2ULL, 0xd5a79147930aa725ULL,
+    0x06ca6351e003826fULL, 0x142929670a0e6e70ULL, 0x27b70a8546d22ffcULL,
+    0x2e1b21385c26c926ULL, 0x4d2c6dfc5ac42aedULL, 0x53380d139d95b3dfULL,
+    0x650a73548baf63deULL, 0x766a0abb3c77b2a8ULL, 0x81c2c92e47edaee6ULL,
+    0x92722c851482353bULL, 0xa2bfe8a14cf10364ULL, 0xa81a664bbc423001ULL,
+    0xc24b8b70d0f89791ULL, 0xc76c51a30654be30ULL, 0xd192e819d6ef5218ULL,
+    0xd69906245565a910ULL, 0xf40e35855771202aULL, 0x106aa07032bbd1b8ULL,
+    0x19a4c116b8d2d0c8ULL, 0x1e376c085141ab53ULL, 0x2748774cdf8eeb99ULL,
+    0x34b0bcb5e19b48a8ULL, 0x391c0cb3c5c95a63ULL, 0x4ed8aa4ae3418acbULL,
+    0x5b9cca4f7763e373ULL, 0x682e6ff3d6b2b8a3ULL, 0x748f82ee5defb2fcULL,
+    0x78a5636f43172f60ULL, 0x84c87814a1f0ab72ULL, 0x8cc702081a6439ecULL,
+    0x90befffa23631e28ULL, 0xa4506cebde82bde9ULL, 0xbef9a3f7b2c67915ULL,
+    0xc67178f2e372532bULL, 0xca273eceea26619cULL, 0xd186b8c721c0c207ULL,
+    0xeada7dd6cde0eb1eULL, 0xf57d4f7fee6ed178ULL, 0x06f067aa72176fbaULL,
+    0x0a637dc5a2c898a6ULL, 0x113f9804bef90daeULL, 0x1b710b35131c471bULL,
+    0x28db77f523047d84ULL, 0x32caab7b40c72493ULL, 0x3c9ebe0a15c9bebcULL,
+    0x431d67c49c100d4cULL, 0x4cc5d4becb3e42b6ULL, 0x597f299cfc657e2aULL,
+    0x5fcb6fab3ad6faecULL, 0x6c44198c4a475817ULL,
+};
+
+static inline uint64_t rotr64(uint64_t x, int n) { return (x >> n) | (x << (64 - n)); }
+
+static uint64_t load_be64(const uint8_t *p) {
+    uint64_t v = 0;
+    for (int i = 0; i < 8; i++) v = (v << 8) | p[i];
+    return v;
+}
+
+/* One 1024-bit block into the hash value h (6.4.2). */
+static void sha512_block(uint64_t h[8], const uint8_t *block) { /* 128 bytes */
+    uint64_t w[80];
+    for (int t = 0; t < 16; t++) w[t] = load_be64(block + 8 * t);
+    for (int t = 16; t < 80; t++) {
+        uint64_t s0 = rotr64(w[t - 15], 1) ^ rotr64(w[t - 15], 8) ^ (w[t - 15] >> 7);
+        uint64_t s1 = rotr64(w[t - 2], 19) ^ rotr64(w[t - 2], 61) ^ (w[t - 2] >> 6);
+        w[t] = s1 + w[t - 7] + s0 + w[t - 16];
+    }
+    uint64_t a = h[0], b = h[1], c = h[2], d = h[3], e = h[4], f = h[5], g = h[6], hh = h[7];
+    for (int t = 0; t < 80; t++) {
+        uint64_t big_s1 = rotr64(e, 14) ^ rotr64(e, 18) ^ rotr64(e, 41);
+        uint64_t choose = (e & f) ^ (~e & g);
+        uint64_t t1 = hh + big_s1 + choose + SHA512_K[t] + w[t];
+        uint64_t big_s0 = rotr64(a, 28) ^ rotr64(a, 34) ^ rotr64(a, 39);
+        uint64_t majority = (a & b) ^ (a & c) ^ (b & c);
+        uint64_t t2 = big_s0 + majority;
+        hh = g; g = f; f = e; e = d + t1; d = c; c = b; b = a; a = t1 + t2;
+    }
+    h[0] += a; h[1] += b; h[2] += c; h[3] += d; h[4] += e; h[5] += f; h[6] += g; h[7] += hh;
+}
+
+/* digest = SHA-512(msg[0:len]); padding per 5.1.2 (a 1 bit, zeros, the 128-bit length). */
+static void sha512(const uint8_t *msg, size_t len, uint8_t digest[64]) {
+    uint64_t h[8];
+    memcpy(h, SHA512_H0, sizeof h);
+    size_t done = 0;
+    for (; len - done >= 128; done += 128) sha512_block(h, msg + done);
+    uint8_t tail[256] = {0};
+    size_t rest = len - done;
+    memcpy(tail, msg + done, rest);
+    tail[rest] = 0x80;
+    size_t tail_len = rest + 1 + 16 <= 128 ? 128 : 256;
+    uint64_t bits = (uint64_t)len * 8; /* messages here are short: the high 64 bits are 0 */
+    for (int i = 0; i < 8; i++) tail[tail_len - 1 - i] = (uint8_t)(bits >> (8 * i));
+    for (size_t off = 0; off < tail_len; off += 128) sha512_block(h, tail + off);
+    for (int i = 0; i < 64; i++) digest[i] = (uint8_t)(h[i / 8] >> (56 - 8 * (i % 8)));
+}
+
+/* ------------------------------------------------------------------ MT19937 */
+
+enum { MT_N = 624, MT_M = 397 };
+#define MT_MATRIX_A 0x9908b0dfU
+#define MT_UPPER 0x80000000U
+#define MT_LOWER 0x7fffffffU
+
+typedef struct {
+    uint32_t mt[MT_N];
+    int next;    /* index of the next output word */
+    int twisted; /* words of the current round already twisted (lazy twist) */
+} mt_state;
+
+/* init_genrand(19650218): the state init_by_array starts from, the same for every key.
+ * Computed once (fr_rng_prepare, called when the extension module loads) because it is a
+ * third of a shuffle's cost. */
+static uint32_t mt_base[MT_N];
+static int mt_base_ready = 0;
+
+static void mt_prepare_base(void) {
+    uint32_t prev = 19650218U;
+    mt_base[0] = prev;
+    for (uint32_t i = 1; i < MT_N; i++) {
+        prev = 1812433253U * (prev ^ (prev >> 30)) + i;
+        mt_base[i] = prev;
+    }
+    mt_base_ready = 1;
+}
+
+void fr_rng_prepare(void) {
+    if (!mt_base_ready) mt_prepare_base();
+}
+
+/* init_by_array. The running word `prev` stays in a register: each word depends on the one
+ * before, and reading it back from memory would lengthen that chain. */
+static void mt_init_by_array(mt_state *s, const uint32_t *key, int key_len) {
+    fr_rng_prepare();
+    uint32_t *mt = s->mt;
+    memcpy(mt, mt_base, sizeof mt_base);
+    uint32_t key_plus_index[32];
+    for (int j = 0; j < key_len; j++) key_plus_index[j] = key[j] + (uint32_t)j;
+    uint32_t prev = mt[0];
+    int i = 1, j = 0;
+    for (int k = MT_N > key_len ? MT_N : key_len; k > 0; k--) {
+        prev = (mt[i] ^ ((prev ^ (prev >> 30)) * 1664525U)) + key_plus_index[j];
+        mt[i] = prev;
+        if (++i >= MT_N) mt[0] = prev, i = 1;
+        if (++j >= key_len) j = 0;
+    }
+    prev = mt[i - 1];
+    for (int k = MT_N - 1; k > 0; k--) {
+        prev = (mt[i] ^ ((prev ^ (prev >> 30)) * 1566083941U)) - (uint32_t)i;
+        mt[i] = prev;
+        if (++i >= MT_N) mt[0] = prev, i = 1;
+    }
+    mt[0] = 0x80000000U; /* a non-zero initial state */
+    s->next = MT_N;      /* the first output twists a new round */
+    s->twisted = MT_N;
+}
+
+/* Twists word kk of the state. Done in ascending kk, in place, this is the reference's
+ * whole-state twist: word kk reads words kk+1 (still old) and kk+M mod N (new once wrapped). */
+static void mt_twist_word(uint32_t *mt, int kk) {
+    int after = kk + 1 < MT_N ? kk + 1 : 0;
+    int ahead = kk + MT_M < MT_N ? kk + MT_M : kk + MT_M - MT_N;
+    uint32_t y = (mt[kk] & MT_UPPER) | (mt[after] & MT_LOWER);
+    mt[kk] = mt[ahead] ^ (y >> 1) ^ ((y & 1U) ? MT_MATRIX_A : 0U);
+}
+
+static uint32_t mt_next32(mt_state *s) {
+    if (s->next >= MT_N) {
+        /* finish the previous round (the wrap-around words read it), then start anew */
+        while (s->twisted < MT_N) mt_twist_word(s->mt, s->twisted++);
+        s->next = 0;
+        s->twisted = 0;
+    }
+    while (s->twisted <= s->next) mt_twist_word(s->mt, s->twisted++);
+    uint32_t y = s->mt[s->next++];
+    y ^= y >> 11;
+    y ^= (y << 7) & 0x9d2c5680U;
+    y ^= (y << 15) & 0xefc60000U;
+    y ^= y >> 18;
+    return y;
+}
+
+/* ------------------------------------------------------------------ Python's random */
+
+/* random.Random(s) for a str s (seed version 2). */
+static void python_seed_str(mt_state *s, const char *text, size_t len) {
+    /* a = int.from_bytes(text + sha512(text), "big"); at most 20 + 1 + 11 + 64 bytes */
+    uint8_t bytes[128];
+    memcpy(bytes, text, len);
+    sha512((const uint8_t *)text, len, bytes + len);
+    size_t total = len + 64;
+    /* 32-bit words of a, least significant first. The text starts with a digit (a non-zero
+     * byte), so a has ceil(total / 4) words, the last one possibly partial. */
+    uint32_t key[32];
+    int key_len = (int)((total + 3) / 4);
+    for (int w = 0; w < key_len; w++) {
+        uint32_t word = 0;
+        for (int b = 3; b >= 0; b--) {
+            long pos = (long)total - 1 - (4L * w + b); /* byte b (from the right) of word w */
+            word = (word << 8) | (pos >= 0 ? bytes[pos] : 0U);
+        }
+        key[w] = word;
+    }
+    mt_init_by_array(s, key, key_len);
+}
+
+static int bit_length(uint32_t v) {
+    int bits = 0;
+    while (v) bits++, v >>= 1;
+    return bits;
+}
+
+/* random._randbelow_with_getrandbits(n) for 0 < n < 2**32. */
+static uint32_t python_randbelow(mt_state *s, uint32_t n) {
+    int k = bit_length(n);
+    uint32_t r = mt_next32(s) >> (32 - k);
+    while (r >= n) r = mt_next32(s) >> (32 - k);
+    return r;
+}
+
+void fr_shuffle(uint64_t seed, int32_t k, int8_t *cards, int32_t n) {
+    char text[48];
+    int len = snprintf(text, sizeof text, "%" PRIu64 ":%" PRId32, seed, k);
+    mt_state s;
+    python_seed_str(&s, text, (size_t)len);
+    for (int32_t i = n - 1; i >= 1; i--) {
+        uint32_t j = python_randbelow(&s, (uint32_t)i + 1U);
+        int8_t tmp = cards[i];
+        cards[i] = cards[j];
+        cards[j] = tmp;
+    }
+}

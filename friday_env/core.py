@@ -1,0 +1,191 @@
+"""Which engine plays: the compiled core (C) or the pure-Python reference engine.
+
+Both cores play the same game, action by action: the same legal actions, the same state
+after every action (hidden piles and future shuffles included), the same scores. The
+compiled one, :class:`CompiledGame`, is an extension type built from ``friday_env/_core``
+when the package is installed on a machine with a C compiler; the reference one is
+:class:`friday_env.engine.Game`. ``docs/compiled-core.md`` says more.
+
+Choosing: ``Game.new(level, seed, core="c" | "python")``, the same ``core=`` on
+:func:`friday_env.scenario.scenario` and ``gym.make("Friday-v0", core=...)``; ``None`` means
+the default core, the compiled one where it is built. The environment variable
+``FRIDAY_CORE=python`` makes the reference core the default everywhere (``FRIDAY_CORE=c``
+insists on the compiled one and fails clearly when it is not built).
+"""
+
+from __future__ import annotations
+
+import os
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from friday_env.errors import FridayError, IllegalActionError, check_level
+
+if TYPE_CHECKING:
+    from friday_env.engine import Game
+
+try:
+    from friday_env import _friday_core
+except ImportError:  # no C compiler at install time: the reference engine plays
+    _friday_core = None  # type: ignore[assignment]
+
+CORES = ("c", "python")
+ENV_VAR = "FRIDAY_CORE"
+#: The compiled core keeps the seed in 64 bits; the reference core takes any int.
+MAX_SEED = 2**64 - 1
+
+#: Every field of a game's state, as :class:`friday_env.engine.State` names them.
+STATE_FIELDS = (
+    "level", "seed", "shuffles", "phase", "step", "life", "reserve", "aging_total", "won",
+    "fights", "stack", "discard", "hazard_stack", "hazard_discard", "aging", "destroyed",
+    "box", "pirates", "beaten", "offer", "hazard", "pirate_value", "free_total", "free_used",
+    "step_down", "table", "spent", "flags", "source", "resolving", "exchanges_left",
+    "sort_taken", "sort_placed", "budget", "known_top", "unseen", "history",
+)  # fmt: skip
+
+
+class CoreError(FridayError):
+    """A core that is unknown, or the compiled one where it is not built."""
+
+
+def available_cores() -> list[str]:
+    """The cores this installation can play on: ``["c", "python"]`` or ``["python"]``."""
+    return ["c", "python"] if _friday_core is not None else ["python"]
+
+
+def check_core(core: object) -> str:
+    """``core`` if it names an available core; ``None`` gives the default core."""
+    if core is None:
+        return default_core()
+    if core not in CORES:
+        raise CoreError(f"unknown core {core!r}: choose one of {', '.join(map(repr, CORES))}")
+    if core == "c" and _friday_core is None:
+        raise CoreError(
+            "the compiled core is not built in this installation (no C compiler at install "
+            "time?): reinstall with a C compiler, or use core='python'"
+        )
+    return str(core)
+
+
+def default_core() -> str:
+    """The core used when none is named: ``$FRIDAY_CORE`` if set, else the compiled core
+    where it is built, else the reference one."""
+    forced = os.environ.get(ENV_VAR, "")
+    if forced:
+        if forced not in CORES:
+            raise CoreError(
+                f"{ENV_VAR}={forced!r} names no core: choose one of {', '.join(CORES)}"
+            )
+        return check_core(forced)
+    return "c" if _friday_core is not None else "python"
+
+
+def core_of(game: object) -> str:
+    """Which core plays ``game``: ``"c"`` or ``"python"``."""
+    return "c" if _friday_core is not None and isinstance(game, _friday_core.CoreGame) else "python"
+
+
+def is_game(obj: object) -> bool:
+    """Whether ``obj`` is a game of either core."""
+    from friday_env.engine import Game
+
+    return isinstance(obj, Game) or core_of(obj) == "c"
+
+
+def check_seed(seed: int, core: str) -> int:
+    """A seed the core can hold: the compiled core keeps 64 bits."""
+    if core == "c" and seed > MAX_SEED:
+        raise ValueError(
+            f"seed {seed} is too large for the compiled core (0 <= seed < 2**64); "
+            "use core='python' for larger seeds"
+        )
+    return seed
+
+
+def illegal_action_error(game: Any, action: object) -> IllegalActionError:
+    """The reference's error for an illegal action (the compiled core calls this on its
+    error path only, so both cores word it identically)."""
+    from friday_env.engine import Game
+
+    return IllegalActionError(Game._illegal_message(game, action))
+
+
+def new_game(level: int, seed: int | np.random.Generator, core: str | None = None) -> Any:
+    """``Game.new`` on the chosen core."""
+    from friday_env.engine import Game
+
+    return Game.new(level, seed, core=core)
+
+
+def to_core(game: Any, core: str | None) -> Any:
+    """``game`` on ``core`` (the same object if it is on it already)."""
+    core = check_core(core)
+    if core == core_of(game):
+        return game
+    if core == "c":
+        return CompiledGame.from_python(game)
+    return game.to_python()
+
+
+if _friday_core is not None:
+
+    class CompiledGame(_friday_core.CoreGame):  # type: ignore[misc,name-defined]
+        """One game of Friday on the compiled core, with the API of
+        :class:`friday_env.engine.Game` (every state field is a read-only attribute)."""
+
+        __slots__ = ()
+        core = "c"
+
+        @classmethod
+        def new(cls, level: int, seed: int | np.random.Generator) -> CompiledGame:
+            """A new game at ``level`` (1-4), as :meth:`friday_env.engine.Game.new`."""
+            from friday_env.engine.state import seed_from
+
+            level = check_level(level)
+            seed = check_seed(seed_from(seed), "c")
+            game = cls._new(level, seed)
+            game.origin = {"level": level, "seed": seed}
+            return game
+
+        @classmethod
+        def from_python(cls, game: Game) -> CompiledGame:
+            """A compiled copy of a reference game (every field; ValueError naming what is
+            wrong if its state is not sound)."""
+            if game.seed > MAX_SEED:
+                check_seed(game.seed, "c")
+            compiled = cls.from_game(game)
+            compiled.origin = dict(game.origin)
+            return compiled
+
+        def to_python(self) -> Game:
+            """A reference-engine copy of this game (every field)."""
+            from friday_env.engine import Game
+
+            game = Game()
+            for name in STATE_FIELDS:
+                setattr(game, name, getattr(self, name))
+            game.origin = dict(self.origin)
+            return game
+
+        def __reduce__(self) -> tuple[Any, ...]:
+            return (_from_python, (self.to_python(), type(self)))
+
+        def __repr__(self) -> str:
+            from friday_env.engine.state import State
+
+            return State.__repr__(self)  # type: ignore[arg-type]
+
+    def _from_python(game: Game, cls: type[CompiledGame] = CompiledGame) -> CompiledGame:
+        """Unpickling: rebuild a compiled game from its reference copy."""
+        return cls.from_python(game)
+
+else:  # pragma: no cover - only without a C compiler
+    CompiledGame = None  # type: ignore[assignment,misc]
+
+
+def core_in_use() -> str:
+    """A one-line description of the default core (``friday --version``)."""
+    core = default_core()
+    name = "compiled (C)" if core == "c" else "pure Python reference"
+    return f"core: {core} ({name}; available: {', '.join(available_cores())})"

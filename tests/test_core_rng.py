@@ -1,0 +1,70 @@
+"""The compiled shuffle (friday_env/_core/rng.c) is CPython's, bit for bit.
+
+The engine shuffles with ``random.Random(f"{seed}:{k}").shuffle(cards)``; the compiled core
+re-implements that chain (SHA-512 of the seed string, MT19937 seeded by array, getrandbits,
+rejection sampling, Fisher-Yates) and must give the same order for every seed, k and length.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+core = pytest.importorskip("friday_env._friday_core")
+
+EDGE_SEEDS = (0, 1, 2, 9, 10, 99, 2**31 - 1, 2**32, 2**63 - 1, 2**64 - 2, 2**64 - 1)
+EDGE_KS = (0, 1, 9, 10, 123, 2**31 - 1)
+
+
+def python_shuffle(seed: int, k: int, cards: list[int]) -> list[int]:
+    out = list(cards)
+    random.Random(f"{seed}:{k}").shuffle(out)
+    return out
+
+
+@pytest.mark.parametrize("seed", EDGE_SEEDS)
+def test_edge_seeds_every_length(seed: int) -> None:
+    for k in EDGE_KS:
+        for n in range(71):
+            cards = list(range(n))
+            assert core._shuffle(seed, k, cards) == python_shuffle(seed, k, cards), (seed, k, n)
+
+
+def test_random_seeds_ks_and_lengths() -> None:
+    draw = random.Random(19)
+    for _ in range(3000):
+        seed = draw.randrange(2**64) >> draw.randrange(64)  # short and long seed strings
+        k = draw.randrange(2**31) >> draw.randrange(31)
+        cards = [draw.randrange(-128, 128) for _ in range(draw.randrange(71))]
+        assert core._shuffle(seed, k, cards) == python_shuffle(seed, k, cards), (seed, k, cards)
+
+
+def test_long_list_runs_past_one_generator_round() -> None:
+    """A 2000-card shuffle draws more than 624 words: the generator twists a second round."""
+    cards = [i % 256 - 128 for i in range(2000)]
+    for seed in (0, 5, 2**64 - 1):
+        assert core._shuffle(seed, 3, cards) == python_shuffle(seed, 3, cards)
+
+
+def test_input_list_is_not_modified() -> None:
+    cards = list(range(20))
+    core._shuffle(7, 0, cards)
+    assert cards == list(range(20))
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        ((-1, 0, [1, 2]), "seed"),
+        ((2**64, 0, [1, 2]), "seed"),
+        ((0, -1, [1, 2]), "k must be >= 0"),
+        ((0, 0, [1, 200]), "card 1"),
+        ((0, 0, [1, "x"]), "card 1"),
+        ((0, 0, 5), "sequence"),
+        ((0, 0, [0] * 5000), "at most"),
+    ],
+)
+def test_bad_arguments_are_named(args: tuple, message: str) -> None:
+    with pytest.raises((ValueError, TypeError), match=message):
+        core._shuffle(*args)
