@@ -12,6 +12,7 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 from friday_env.actions import NUM_ACTIONS, Phase, action_name
+from friday_env.core import available_cores
 from friday_env.engine import Game
 from friday_env.errors import (
     EnvOptionError,
@@ -78,6 +79,7 @@ __all__ = [
     "RecordError",
     "ScenarioError",
     "action_name",
+    "available_cores",
     "determinized",
     "public_view",
     "replay",

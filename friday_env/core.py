@@ -186,6 +186,9 @@ else:  # pragma: no cover - only without a C compiler
 
 def core_in_use() -> str:
     """A one-line description of the default core (``friday --version``)."""
-    core = default_core()
-    name = "compiled (C)" if core == "c" else "pure Python reference"
+    try:
+        core = default_core()
+    except CoreError as err:
+        return f"core: none usable ({err})"
+    name = "compiled" if core == "c" else "pure-Python reference"
     return f"core: {core} ({name}; available: {', '.join(available_cores())})"

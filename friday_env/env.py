@@ -17,6 +17,7 @@ from gymnasium import spaces
 from gymnasium.error import ResetNeeded
 
 from friday_env.actions import ACTION_NAMES, NUM_ACTIONS, action_mask
+from friday_env.core import CORES, available_cores, default_core
 from friday_env.engine import Game
 from friday_env.errors import EnvOptionError, IllegalActionError, check_level
 from friday_env.observation import encoder_names, make_encoder
@@ -152,7 +153,7 @@ class FridayEnv(gym.Env[Any, np.int64]):
 
     ```python
     gymnasium.make("Friday-v0", level=1, observation="flat", reward="win_loss",
-                   illegal_action=None, render_mode=None)
+                   illegal_action=None, render_mode=None, core=None)
     ```
 
     - ``level``: 1-4 (R24).
@@ -169,6 +170,9 @@ class FridayEnv(gym.Env[Any, np.int64]):
       ``Discrete(199)`` always raises.
     - ``render_mode``: ``"ansi"`` (text), ``"human"`` (prints the text) or ``"rgb_array"``
       (the table drawn as an image).
+    - ``core``: the engine that plays, ``"c"`` (compiled) or ``"python"`` (the reference);
+      None is the default core (``friday_env.core``: the compiled one where it is built,
+      unless ``FRIDAY_CORE=python``). Both play the same games.
 
     Unknown values raise :class:`EnvOptionError` (or ``InvalidLevelError``) at ``make``.
 
@@ -187,8 +191,15 @@ class FridayEnv(gym.Env[Any, np.int64]):
         reward: str = "win_loss",
         illegal_action: str | None = None,
         render_mode: str | None = None,
+        core: str | None = None,
     ) -> None:
         self.level = check_level(level)
+        self.core = default_core() if core is None else _choice("core", core, CORES)
+        if self.core not in available_cores():
+            raise EnvOptionError(
+                f"core {self.core!r} is not built in this installation; choose one of "
+                f"{', '.join(available_cores())}"
+            )
         self.observation_name = _choice("observation encoder", observation, encoder_names())
         self.reward_mode = _choice("reward mode", reward, REWARD_MODES)
         # None: the default, "loss", with a warning the first time (an explicit choice is
@@ -304,10 +315,10 @@ class FridayEnv(gym.Env[Any, np.int64]):
 
     def _new_game(self, game_seed: int, options: dict[str, Any]) -> Game:
         if "deal" in options:
-            return Game.new(self.level, int(options["deal"]))
+            return Game.new(self.level, int(options["deal"]), core=self.core)
         if "scenario" not in options:
-            return Game.new(self.level, game_seed)
-        spec = {"level": self.level, "seed": game_seed, **options["scenario"]}
+            return Game.new(self.level, game_seed, core=self.core)
+        spec = {"level": self.level, "seed": game_seed, "core": self.core, **options["scenario"]}
         try:
             return scenario(**spec)
         except TypeError as err:

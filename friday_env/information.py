@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from friday_env.actions import Phase
 from friday_env.cards import DIFFICULT, KEY
+from friday_env.core import check_seed, core_of
 from friday_env.engine import STEP_NAMES, Game, level_aging_cards, seed_from
 
 if TYPE_CHECKING:
@@ -112,7 +113,10 @@ def determinized(game: Game, seed: int | np.random.Generator) -> Game:
     """A clone in which all hidden information is resampled: the order of the Robinson stack
     below its known top, which aging cards are the unseen ones, the aging stack's order
     (normal cards still above difficult ones) and the hazard stack's order. The clone gets
-    ``seed`` for its future shuffles. Nothing hidden in ``game`` influences the result."""
+    ``seed`` for its future shuffles. Nothing hidden in ``game`` influences the result.
+    A compiled game is resampled by the compiled core, identically."""
+    if core_of(game) == "c":
+        return game._determinized(check_seed(seed_from(seed), "c"))  # type: ignore[attr-defined,no-any-return]
     sample = game.clone()
     sample.seed = seed_from(seed)
     sample.shuffles = 0

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from friday_env.core import MAX_SEED
 from friday_env.engine import Game
 from friday_env.errors import FridayError, RecordError
 
@@ -90,25 +91,34 @@ def _result(game: Game) -> dict[str, Any]:
     }
 
 
-def start(origin: dict[str, Any]) -> Game:
-    """The game a record's origin describes, before any action."""
+def start(origin: dict[str, Any], core: str | None = None) -> Game:
+    """The game a record's origin describes, before any action, on ``core`` (None: the
+    default core; the reference one for a seed too large for the compiled core, which a
+    record made on the reference core may hold)."""
     from friday_env.scenario import from_spec
 
     try:
         if "scenario" in origin:
-            return from_spec(origin["scenario"])
+            spec = origin["scenario"]
+            return from_spec(spec, core=_core_for(spec.get("seed") if isinstance(spec, dict) else None, core))
         if set(origin) != {"level", "seed"}:
             raise RecordError(f"game record origin needs 'level' and 'seed', got {origin!r}")
-        return Game.new(origin["level"], origin["seed"])
+        return Game.new(origin["level"], origin["seed"], core=_core_for(origin["seed"], core))
     except (FridayError, TypeError, ValueError) as err:
         if isinstance(err, RecordError):
             raise
         raise RecordError(f"game record origin {origin!r} is invalid: {err}") from None
 
 
-def replay(record: GameRecord) -> Game:
-    """Replay a record and check that it ends where it says it does."""
-    game = start(record.origin)
+def _core_for(seed: object, core: str | None) -> str | None:
+    big = isinstance(seed, int) and seed > MAX_SEED
+    return "python" if core is None and big else core
+
+
+def replay(record: GameRecord, core: str | None = None) -> Game:
+    """Replay a record on ``core`` (either core replays a record made on either) and check
+    that it ends where it says it does."""
+    game = start(record.origin, core)
     for index, action in enumerate(record.actions):
         try:
             game.apply(action)

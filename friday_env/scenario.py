@@ -22,6 +22,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from friday_env.cards import CARD_TYPE, CARD_TYPES, NUM_CARDS, PIRATE_IDS, Kind, type_index
+from friday_env.core import check_core, to_core
 from friday_env.engine import STEP_NAMES, Game, level_aging_cards, level_life, seed_from
 from friday_env.errors import ScenarioError, check_level
 
@@ -49,13 +50,16 @@ def scenario(
     life: int | None = None,
     known_top: int = 0,
     seed: int | np.random.Generator = 0,
+    core: str | None = None,
 ) -> Game:
     """A game set up as described; raises :class:`ScenarioError` if it cannot exist.
 
     Piles are listed top first. ``pirates`` defaults to two drawn with ``seed``; ``life``
     to the level's starting life (the rest of the level's tokens form the reserve, R01).
+    ``core`` chooses the engine that plays it (:mod:`friday_env.core`; None: the default).
     """
     check_level(level)
+    core = check_core(core)
     step_index = _step_index(step)
     piles = {
         "robinson_stack": robinson_stack,
@@ -92,13 +96,23 @@ def scenario(
     spec |= {"life": game.life, "known_top": game.known_top}
     game.origin = {"scenario": spec}
     game.start_turn()
-    return game
+    return _on_core(game, core)
 
 
-def from_spec(spec: dict) -> Game:
-    """Rebuild a scenario from the ``origin["scenario"]`` dict a game records."""
+def _on_core(game: Game, core: str) -> Game:
+    """The scenario's game on ``core``: laid out on the reference engine, then copied."""
+    if core == "python":
+        return game
     try:
-        return scenario(**spec)
+        return to_core(game, core)  # type: ignore[no-any-return]
+    except ValueError as err:
+        raise ScenarioError(f"this scenario cannot play on the compiled core: {err}") from None
+
+
+def from_spec(spec: dict, core: str | None = None) -> Game:
+    """Rebuild a scenario from the ``origin["scenario"]`` dict a game records, on ``core``."""
+    try:
+        return scenario(**spec, core=core)
     except TypeError as err:
         raise ScenarioError(f"malformed scenario {spec!r}: {err}") from None
 

@@ -15,6 +15,7 @@ import os
 import sys
 
 import friday_env
+from friday_env.core import core_in_use
 from friday_agents.cli.conventions import MissingExtraError, missing_extra, plain
 
 SUBCOMMANDS = {
@@ -47,7 +48,11 @@ def _available() -> dict[str, tuple[str, str]]:
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="friday", description=plain(__doc__.splitlines()[0]))
-    parser.add_argument("--version", action="version", version=f"%(prog)s {friday_env.__version__}")
+    parser.add_argument(
+        "--version",
+        action="version",
+        version=f"%(prog)s {friday_env.__version__} ({core_in_use()})",
+    )
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for name, (module, help_text) in _available().items():
         sub = commands.add_parser(name, help=help_text, description=help_text)

@@ -17,6 +17,7 @@ import numpy as np
 
 from friday_agents.search.value import state_value
 from friday_env import Game
+from friday_env.core import is_game
 from friday_env.env import SCORE_SCALE
 
 
@@ -28,7 +29,7 @@ def potential(game: Game) -> float:
 def _game(env: gym.Env) -> Game:
     """The game of the ``Friday-v0`` env under ``env``'s wrappers (after a reset)."""
     game = getattr(env.unwrapped, "game", None)
-    if not isinstance(game, Game):
+    if not is_game(game):
         raise TypeError("ValueShaping wraps a Friday-v0 env that has been reset")
     return game
 

@@ -135,7 +135,8 @@ static int history_push(fr_game *g, int action) {
 
 /* State.shuffle: the k-th shuffle of the game uses (seed, k); an empty pile counts too. */
 static void shuffle(fr_game *g, fr_pile *p) {
-    fr_shuffle(g->seed, g->shuffles, p->c, p->n);
+    /* random.shuffle draws nothing for fewer than two items: skip seeding a generator */
+    if (p->n > 1) fr_shuffle(g->seed, g->shuffles, p->c, p->n);
     g->shuffles++;
 }
 

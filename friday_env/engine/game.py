@@ -63,8 +63,23 @@ class Game(LegalActions):
     # ------------------------------------------------------------------ setup
 
     @classmethod
-    def new(cls, level: int, seed: int | np.random.Generator) -> Game:
-        """A new game at ``level`` (1-4), set up as the rulebook says (R24)."""
+    def new(cls, level: int, seed: int | np.random.Generator, core: str | None = None) -> Game:
+        """A new game at ``level`` (1-4), set up as the rulebook says (R24).
+
+        ``core`` chooses the engine that plays it (:mod:`friday_env.core`): ``"c"`` the
+        compiled one (a :class:`~friday_env.core.CompiledGame`, seeds below 2**64),
+        ``"python"`` this reference engine, ``None`` the default core. A subclass of
+        ``Game`` extends the reference engine, so it plays on it unless told otherwise."""
+        from friday_env import core as cores
+
+        if core is None and cls is not Game:
+            core = "python"
+        if cores.check_core(core) == "c":
+            if cls is not Game:
+                raise cores.CoreError(
+                    f"{cls.__name__} extends the reference engine: it plays on core='python'"
+                )
+            return cores.CompiledGame.new(level, seed)  # type: ignore[no-any-return]
         game = cls()
         game.level = check_level(level)
         game.seed = seed_from(seed)
