@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from friday_env._core.flat_tables import FLAT_HEADER, flat_header_text
 from friday_env.actions import codec as act
 from friday_env.cards import (
     ABILITY,
@@ -107,9 +108,14 @@ def header_text() -> str:
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=HEADER, help="where to write the header")
+    parser.add_argument(
+        "--flat-out", type=Path, default=FLAT_HEADER, help="where to write the flat encoder's"
+    )
     args = parser.parse_args(argv)
     args.out.write_text(header_text())
     print(f"wrote {args.out}")
+    args.flat_out.write_text(flat_header_text())  # the flat encoder's tables (encode.c)
+    print(f"wrote {args.flat_out}")
 
 
 if __name__ == "__main__":

@@ -7,6 +7,10 @@ one: it keeps its last encoding in a preallocated ``array("f")``, packs the scal
 ``struct`` call, sets one-hot entries one by one, rewrites only the table slots and type
 counts that changed (from precomputed per-card rows and per-count shares), and copies the
 numpy view of the array out.
+
+Compiled games (``core="c"``) are encoded by the compiled core in one call
+(``_friday_core.encode_flat``), into the same vector bit for bit; the cache above then stays
+untouched, as it describes only the Python games encoded last.
 """
 
 from __future__ import annotations
@@ -60,6 +64,15 @@ from friday_env.observation.layout import (
     scalar_values,
 )
 from friday_env.observation.registry import register_encoder
+
+try:  # the compiled core is optional: without it every game is a Python game
+    from friday_env._friday_core import CoreGame as _CoreGame
+    from friday_env._friday_core import encode_flat as _encode_flat
+
+    #: Game types the compiled encoder takes (none when the compiled core is not built).
+    COMPILED_GAMES: tuple[type, ...] = (_CoreGame,)
+except ImportError:
+    COMPILED_GAMES = ()
 
 # ------------------------------------------------------------------ lookup tables
 
@@ -256,11 +269,21 @@ class FlatEncoder:
         return copy.deepcopy(self)  # a shallow copy would share the array and the caches
 
     def encode(self, game: Game) -> np.ndarray:
+        if isinstance(game, COMPILED_GAMES):
+            encoding = np.empty(FLAT_SIZE, np.float32)
+            _encode_flat(game, encoding)
+            return encoding
         self._update(game)
         return self._view.copy()
 
     def encode_into(self, game: Game, out: np.ndarray) -> None:
         """Overwrite ``out`` (shape ``(FLAT_SIZE,)``, float32) with the encoding of ``game``."""
+        if isinstance(game, COMPILED_GAMES):
+            if out.dtype == np.float32 and out.shape == (FLAT_SIZE,) and out.flags.c_contiguous:
+                _encode_flat(game, out)  # straight into ``out``
+            else:
+                out[:] = self.encode(game)
+            return
         self._update(game)
         out[:] = self._view
 
