@@ -161,7 +161,11 @@ def test_an_illegal_candidate_is_a_clear_error_and_leaves_the_game_untouched():
         ((game, [500], [1], options, layout, ends, rows), ValueError, "out of range"),
         ((game, legal, [-1], options, layout, ends, rows), ValueError, "out of range"),
         ((game, legal, [1], (0, 3, 400, 40, False), layout, ends, rows), ValueError, "options"),
-        ((Game.new(2, 1, core="python"), legal, [1], options, layout, ends, rows), TypeError, ""),
+        (
+            (Game.new(2, 1, core="python"), legal, [1], options, layout, ends, rows),
+            TypeError,
+            "compiled",
+        ),
     ]
     for args, error, words in bad_inputs:
         with pytest.raises(error, match=words):
