@@ -191,3 +191,13 @@ def test_ingredients_without_a_c_version_take_the_python_path():
             return game.clone()
 
     assert compiled.compiled_search(OtherWorlds(), game) is None
+
+
+@pytest.mark.parametrize(
+    "factory",
+    [lambda: SearchAgent(sims=4, value="net"), lambda: SearchAgent(sims=4, rollout="net")],
+    ids=["value-net", "rollout-net"],
+)
+def test_the_python_path_plays_alike_on_compiled_games(factory, compiled_calls):
+    steps = lockstep(factory, 2, evaluation_seed(2, 1))
+    assert steps and not compiled_calls
