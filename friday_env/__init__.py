@@ -58,7 +58,13 @@ def _register_envs() -> None:
         return
 
     if "Friday-v0" not in registry:
-        register(id="Friday-v0", entry_point="friday_env.env:FridayEnv")
+        register(
+            id="Friday-v0",
+            entry_point="friday_env.env:FridayEnv",
+            # gymnasium.make_vec(..., vectorization_mode="vector_entry_point"): N games in
+            # one call (friday_env.vector)
+            vector_entry_point="friday_env.vector:FridayVectorEnv",
+        )
 
 
 _register_envs()

@@ -111,6 +111,13 @@ def illegal_action_error(game: Any, action: object) -> IllegalActionError:
     return IllegalActionError(Game._illegal_message(game, action))
 
 
+def python_copy(game: Any) -> Game:
+    """A reference-engine copy of a game of either core, for code that edits a state's
+    lists in place (tests that build unusual states; the compiled core's piles are
+    read-only)."""
+    return game.clone() if core_of(game) == "python" else game.to_python()  # type: ignore[no-any-return]
+
+
 def new_game(level: int, seed: int | np.random.Generator, core: str | None = None) -> Any:
     """``Game.new`` on the chosen core."""
     from friday_env.engine import Game

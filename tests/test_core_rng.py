@@ -59,7 +59,7 @@ def test_input_list_is_not_modified() -> None:
         ((-1, 0, [1, 2]), "seed"),
         ((2**64, 0, [1, 2]), "seed"),
         ((0, -1, [1, 2]), "k must be >= 0"),
-        ((0, 0, [1, 200]), "card 1"),
+        ((0, 0, [1, 200]), "card 1 of pile 0"),
         ((0, 0, [1, "x"]), "card 1"),
         ((0, 0, 5), "sequence"),
         ((0, 0, [0] * 5000), "at most"),
@@ -68,3 +68,23 @@ def test_input_list_is_not_modified() -> None:
 def test_bad_arguments_are_named(args: tuple, message: str) -> None:
     with pytest.raises((ValueError, TypeError), match=message):
         core._shuffle(*args)
+
+
+def test_batched_shuffles_equal_one_by_one() -> None:
+    """fr_shuffle_many runs several generators side by side; each pile must come out as
+    its own shuffle would, across runs of k whose digit count changes (9 -> 10, 99 -> 100)."""
+    draw = random.Random(23)
+    for _ in range(300):
+        seed = draw.randrange(2**64) >> draw.randrange(64)
+        k_first = draw.choice((0, 3, 95, 998, 2**31 - 20, draw.randrange(1000)))
+        piles = [[draw.randrange(128) for _ in range(draw.randrange(71))] for _ in range(16)]
+        piles = piles[: draw.randrange(17)]
+        expected = [python_shuffle(seed, k_first + i, pile) for i, pile in enumerate(piles)]
+        assert core._shuffle_many(seed, k_first, piles) == expected, (seed, k_first)
+
+
+def test_batched_bad_arguments_are_named() -> None:
+    with pytest.raises(ValueError, match="at most 16 piles"):
+        core._shuffle_many(0, 0, [[1, 2]] * 17)
+    with pytest.raises(ValueError, match="card 0 of pile 1"):
+        core._shuffle_many(0, 0, [[1, 2], [500]])

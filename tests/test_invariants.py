@@ -125,8 +125,12 @@ def test_r25_score_of_a_new_game_is_the_starting_cards():
 def _won_against_both_pirates() -> Game:
     weapons = ["cannibals/weapon"] * 2
     animals = ["animals/realization", "animals/vision", "animals/experience", "animals/strategy"]
-    game = scenario(
-        1, "pirates", robinson_stack=weapons + animals, pirates=["pirate/20", "pirate/all-hazards"]
+    game = scenario(  # the reference core: a test below edits its piles in place
+        1,
+        "pirates",
+        robinson_stack=weapons + animals,
+        pirates=["pirate/20", "pirate/all-hazards"],
+        core="python",
     )
     game.apply(act.CHOOSE_PIRATE_0)  # pirate/20: 6 free cards, 4+4+3+3+3+3 = 20
     for _ in range(6):
@@ -180,12 +184,15 @@ def test_legal_actions_ascending_before_a_second_exchange():
 
 
 def _fight_with_two_cards() -> Game:
+    # the reference core: the corruption tests below edit its lists and cached legal actions
+    # in place (the compiled core's fields are read-only; test_core_engine corrupts those)
     game = scenario(
         1,
         robinson_stack=["genius", "focused", "weak", "very tired"],
         robinson_discard=["distracted"],
         hazard_stack=["exploring/food", "raft/food", "further/food", "animals/vision"],
         aging_stack=["hungry", "stupid"],
+        core="python",
     )
     game.apply(act.CHOOSE_HAZARD_0)
     game.apply(act.DRAW_FREE)
@@ -271,7 +278,9 @@ def test_checker_names_each_corruption(name):
 
 
 def test_checker_catches_a_wrong_pirate_value():
-    game = scenario(1, "pirates", robinson_stack=["genius"], pirates=["pirate/20", "pirate/25"])
+    game = scenario(  # the reference core: its pirate value is overwritten below
+        1, "pirates", robinson_stack=["genius"], pirates=["pirate/20", "pirate/25"], core="python"
+    )
     game.apply(act.CHOOSE_PIRATE_0)
     assert violations(game) == []
     game.pirate_value = 19
@@ -297,11 +306,12 @@ TRANSITIONS = {
 @pytest.mark.parametrize("name", sorted(TRANSITIONS))
 def test_transition_checker_names_each_corruption(name):
     corrupt, expected = TRANSITIONS[name]
-    game = scenario(
+    game = scenario(  # the reference core: its piles are edited in place
         1,
         "yellow",
         robinson_stack=["weak", "genius"],
         hazard_stack=["exploring/food", "raft/food", "further/food", "animals/vision"],
+        core="python",
     )
     game.destroyed.append(game.box.pop())  # one card destroyed earlier
     game.fights = 1

@@ -18,6 +18,7 @@ from friday_env.record import state_digest
 from friday_env.testing.games import make_game
 from friday_env.testing.invariants import check_state
 from friday_env.testing.policies import random_policy
+from friday_env.core import core_of, python_copy, to_core
 
 _DIFFICULT = [CARD_TYPES[CARD_TYPE[c]].difficult for c in range(NUM_CARDS)]
 PROPERTY_SETTINGS = settings(
@@ -111,7 +112,7 @@ def _hidden_order_changed(game: Game, rng: random.Random) -> Game:
     its known top, the hazard stack's order, the aging stack's order (normal cards above
     difficult ones), and which aging card is the unseen one (swapped with one of the same
     part of the aging stack)."""
-    other = game.clone()
+    other = python_copy(game)  # its lists are edited in place: a reference-engine copy
     if other.unseen and other.aging:
         unseen = rng.choice(other.unseen)
         same_part = [c for c in other.aging if _DIFFICULT[c] == _DIFFICULT[unseen]]
@@ -131,7 +132,7 @@ def _hidden_order_changed(game: Game, rng: random.Random) -> Game:
     rng.shuffle(normal)
     other.aging = difficult + normal
     other._legal = None
-    return other
+    return to_core(other, core_of(game))  # back on the core that plays ``game``
 
 
 @PROPERTY_SETTINGS

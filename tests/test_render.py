@@ -12,6 +12,7 @@ from friday_env.cards import KEY
 from friday_env.env import FridayEnv
 from friday_env.render import HEIGHT, WIDTH, render_rgb
 from friday_env.text import render_text
+from friday_env.core import python_copy
 
 
 def fight_game():
@@ -81,7 +82,7 @@ def test_rgb_array_is_an_image_and_differs_between_situations():
 
 
 def test_rgb_array_of_flags_differs_from_the_plain_table():
-    game = fight_game()
+    game = python_copy(fight_game())  # its flags are edited in place: the reference engine
     doubled = render_rgb(game)
     game.flags[0] = 0  # the same cards without the double and the used mark
     game.flags[1] = 0

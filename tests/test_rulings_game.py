@@ -11,6 +11,7 @@ from friday_env import Game, determinized, public_view, scenario
 from friday_env import actions as act
 from friday_env.cards import AGING_IDS, DIFFICULT, HAZARD_IDS, KEY, STARTING_IDS
 from friday_env.information import known_top_cards
+from friday_env.core import python_copy
 
 STARTING = sorted(KEY[c] for c in STARTING_IDS)
 
@@ -135,7 +136,7 @@ def _mid_game() -> Game:
 
 def _with_hidden_order_changed(game: Game) -> Game:
     """The same public situation with the hidden orders reversed."""
-    other = game.clone()
+    other = python_copy(game)  # edits lists in place: a reference-engine copy
     hidden = len(other.stack) - other.known_top
     other.stack[:hidden] = other.stack[:hidden][::-1]
     other.hazard_stack.reverse()

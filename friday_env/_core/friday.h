@@ -20,7 +20,7 @@
 
 #include "cards_data.h" /* FR_NUM_CARDS, per-card tables, action ids FR_A_* */
 
-#define FR_PILE_CAP 64 /* more than any pile can hold (59 fighting cards in all) */
+#define FR_PILE_CAP 72 /* more than any pile can hold: all 69 cards (a scenario may box 67) */
 
 typedef struct {
     int32_t n;               /* cards in the pile */
@@ -69,6 +69,37 @@ typedef struct fr_game {
 /* ---- rng.c ---- */
 /* random.Random(f"{seed}:{k}").shuffle(cards[0:n]) of CPython, bit for bit. */
 void fr_shuffle(uint64_t seed, int32_t k, int8_t *cards, int32_t n);
+/* The shuffles k_first .. k_first+count-1 of game seed `seed`, of piles[i][0:sizes[i]], in one
+ * call: the same result as fr_shuffle on each in turn, about 2.5x faster per shuffle when
+ * several are known at once (a game's setup shuffles five piles). */
+#define FR_SHUFFLE_LANES 8
+void fr_shuffle_many(uint64_t seed, int32_t k_first, int32_t count, int8_t *const *piles,
+                     const int32_t *sizes);
+
+/* Seeding a shuffle's generator costs most of a shuffle (1247 dependent steps), and one
+ * generator at a time leaves the processor idle; seeding several side by side does not. A
+ * caller that knows which shuffles are coming (the setup shuffles k = 0..4 of the next games
+ * it will deal) can seed them together beforehand into a cache and install the cache for
+ * its thread: fr_shuffle then takes a matching generator from it instead of seeding one.
+ * Results are identical either way (a generator is a pure function of seed and k). */
+typedef struct {
+    uint32_t mt[624];
+    int32_t next, twisted;
+} fr_mt_state;
+#define FR_RNG_CACHE_SIZE 40
+typedef struct {
+    int32_t count;                         /* entries filled by the last fr_rng_prefetch */
+    uint64_t seed[FR_RNG_CACHE_SIZE];
+    int32_t k[FR_RNG_CACHE_SIZE];
+    uint8_t unused[FR_RNG_CACHE_SIZE];     /* 1 until fr_shuffle takes the entry */
+    fr_mt_state state[FR_RNG_CACHE_SIZE];
+} fr_rng_cache;
+/* Seeds the generators of shuffles (seeds[i], ks[i]) for i < count (at most
+ * FR_RNG_CACHE_SIZE; more are ignored) into `cache`, replacing what it held. */
+void fr_rng_prefetch(fr_rng_cache *cache, const uint64_t *seeds, const int32_t *ks, int32_t count);
+/* The calling thread's fr_shuffle looks in `cache` first (NULL: no cache). The caller owns the
+ * cache and must uninstall it (NULL) before freeing it. */
+void fr_rng_use(fr_rng_cache *cache);
 /* Precomputes the generator's fixed starting state; called when the module loads (fr_shuffle
  * also calls it, but calling it first keeps threads from racing to fill the table). */
 void fr_rng_prepare(void);

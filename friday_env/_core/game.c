@@ -932,7 +932,9 @@ const char *fr_check_state(const fr_game *g) {
         problem = check_pile(piles[i], where);
         if (problem != NULL) return problem;
     }
-    if (g->hazard >= 0 && where[g->hazard]) return "the hazard fought also lies in a pile";
+    /* a pirate fought stays among the pirates (R22); any other hazard fought is in no pile */
+    if (g->hazard >= 0 && where[g->hazard] && !pile_has(&g->pirates, g->hazard))
+        return "the hazard fought also lies in a pile";
     /* spent and unseen name cards that lie elsewhere: only their ids are checked here */
     const fr_pile *named[] = {&g->spent, &g->unseen};
     for (size_t i = 0; i < 2; i++) {

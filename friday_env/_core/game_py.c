@@ -319,7 +319,17 @@ static PyObject *py_clone(PyObject *o, PyObject *unused) {
 static PyObject *py_deepcopy(PyObject *o, PyObject *memo) { return py_clone(o, NULL); }
 
 static PyObject *py_score(PyObject *o, PyObject *u) { return PyLong_FromLong(fr_score(FR_GAME(o))); }
-static PyObject *py_fight_total(PyObject *o, PyObject *u) { return PyLong_FromLong(fr_fight_total(FR_GAME(o))); }
+/* fight_total(values=None): with `values` given (card_values() the caller already has), the
+ * reference's arithmetic on them (friday_env.engine.scoring.fight_total), as Game does. */
+static PyObject *py_fight_total(PyObject *o, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs > 1) return PyErr_Format(PyExc_TypeError, "fight_total() takes at most 1 argument (%zd given)", nargs);
+    if (nargs == 0 || args[0] == Py_None) return PyLong_FromLong(fr_fight_total(FR_GAME(o)));
+    PyObject *scoring = PyImport_ImportModule("friday_env.engine.scoring");
+    if (scoring == NULL) return NULL;
+    PyObject *total = PyObject_CallMethod(scoring, "fight_total", "OO", o, args[0]);
+    Py_DECREF(scoring);
+    return total;
+}
 static PyObject *py_fight_value(PyObject *o, PyObject *u) { return PyLong_FromLong(fr_fight_value(FR_GAME(o))); }
 static PyObject *py_penalty(PyObject *o, PyObject *u) { return PyLong_FromLong(fr_end_of_fight_penalty(FR_GAME(o))); }
 static PyObject *py_can_draw(PyObject *o, PyObject *u) { return PyBool_FromLong(fr_can_draw(FR_GAME(o))); }
@@ -583,7 +593,8 @@ static PyMethodDef game_methods[] = {
     {"__copy__", py_clone, METH_NOARGS, NULL},
     {"__deepcopy__", py_deepcopy, METH_O, NULL},
     {"score", py_score, METH_NOARGS, "R25, for wins and losses alike."},
-    {"fight_total", py_fight_total, METH_NOARGS, "Robinson's fighting points now."},
+    {"fight_total", (PyCFunction)(void (*)(void))py_fight_total, METH_FASTCALL,
+     "Robinson's fighting points now (of `values` if given, as card_values() gives them)."},
     {"fight_value", py_fight_value, METH_NOARGS, "The hazard value to reach."},
     {"card_values", py_card_values, METH_NOARGS, "Each table card's value at the end of the fight."},
     {"end_of_fight_penalty", py_penalty, METH_NOARGS, "Life lost to face-up aging cards (R19)."},

@@ -3,41 +3,107 @@
 
 #define SHUFFLE_MAX_CARDS 4096 /* far more than any pile; bounds the temporary buffer */
 
-/* _shuffle(seed, k, cards) -> a new list: cards shuffled as
- * random.Random(f"{seed}:{k}").shuffle would (each card an int in -128..127). */
-static PyObject *py_shuffle(PyObject *self, PyObject *args) {
-    PyObject *seed_obj, *cards_obj;
-    int k;
-    if (!PyArg_ParseTuple(args, "OiO:_shuffle", &seed_obj, &k, &cards_obj)) return NULL;
-    unsigned long long seed = PyLong_AsUnsignedLongLong(seed_obj);
-    if (seed == (unsigned long long)-1 && PyErr_Occurred()) {
-        PyErr_SetString(PyExc_ValueError, "_shuffle: seed must be an int in 0..2**64-1");
-        return NULL;
-    }
-    if (k < 0) return PyErr_Format(PyExc_ValueError, "_shuffle: k must be >= 0, got %d", k);
+/* Reads a card list into cards[0:*n]; 0 ok, -1 with an exception set. */
+static int read_cards(PyObject *cards_obj, int8_t *cards, int32_t *n, Py_ssize_t pile) {
     PyObject *seq = PySequence_Fast(cards_obj, "_shuffle: cards must be a sequence of ints");
-    if (seq == NULL) return NULL;
-    Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
-    if (n > SHUFFLE_MAX_CARDS) {
+    if (seq == NULL) return -1;
+    Py_ssize_t size = PySequence_Fast_GET_SIZE(seq);
+    if (size > SHUFFLE_MAX_CARDS) {
         Py_DECREF(seq);
-        return PyErr_Format(PyExc_ValueError, "_shuffle: at most %d cards, got %zd",
-                            SHUFFLE_MAX_CARDS, n);
+        PyErr_Format(PyExc_ValueError, "_shuffle: at most %d cards, got %zd (pile %zd)",
+                     SHUFFLE_MAX_CARDS, size, pile);
+        return -1;
     }
-    int8_t cards[SHUFFLE_MAX_CARDS];
-    for (Py_ssize_t i = 0; i < n; i++) {
+    for (Py_ssize_t i = 0; i < size; i++) {
         long v = PyLong_AsLong(PySequence_Fast_GET_ITEM(seq, i));
         if ((v == -1 && PyErr_Occurred()) || v < -128 || v > 127) {
             PyErr_Clear();
             Py_DECREF(seq);
-            return PyErr_Format(PyExc_ValueError, "_shuffle: card %zd is not an int in -128..127", i);
+            PyErr_Format(PyExc_ValueError,
+                         "_shuffle: card %zd of pile %zd is not an int in -128..127", i, pile);
+            return -1;
         }
         cards[i] = (int8_t)v;
     }
     Py_DECREF(seq);
-    fr_shuffle((uint64_t)seed, (int32_t)k, cards, (int32_t)n);
+    *n = (int32_t)size;
+    return 0;
+}
+
+static PyObject *cards_list(const int8_t *cards, int32_t n) {
     PyObject *out = PyList_New(n);
     if (out == NULL) return NULL;
-    for (Py_ssize_t i = 0; i < n; i++) PyList_SET_ITEM(out, i, PyLong_FromLong(cards[i]));
+    for (int32_t i = 0; i < n; i++) PyList_SET_ITEM(out, i, PyLong_FromLong(cards[i]));
+    return out;
+}
+
+/* Parses (seed, k, piles); 0 ok. */
+static int parse_args(PyObject *args, const char *format, uint64_t *seed, int *k,
+                      PyObject **piles) {
+    PyObject *seed_obj;
+    if (!PyArg_ParseTuple(args, format, &seed_obj, k, piles)) return -1;
+    unsigned long long value = PyLong_AsUnsignedLongLong(seed_obj);
+    if (value == (unsigned long long)-1 && PyErr_Occurred()) {
+        PyErr_SetString(PyExc_ValueError, "_shuffle: seed must be an int in 0..2**64-1");
+        return -1;
+    }
+    if (*k < 0) {
+        PyErr_Format(PyExc_ValueError, "_shuffle: k must be >= 0, got %d", *k);
+        return -1;
+    }
+    *seed = (uint64_t)value;
+    return 0;
+}
+
+/* _shuffle(seed, k, cards) -> a new list: cards shuffled as
+ * random.Random(f"{seed}:{k}").shuffle would (each card an int in -128..127). */
+static PyObject *py_shuffle(PyObject *self, PyObject *args) {
+    uint64_t seed;
+    int k;
+    PyObject *cards_obj;
+    if (parse_args(args, "OiO:_shuffle", &seed, &k, &cards_obj) < 0) return NULL;
+    int8_t cards[SHUFFLE_MAX_CARDS];
+    int32_t n;
+    if (read_cards(cards_obj, cards, &n, 0) < 0) return NULL;
+    fr_shuffle(seed, (int32_t)k, cards, n);
+    return cards_list(cards, n);
+}
+
+#define SHUFFLE_MANY_MAX_PILES 16
+
+/* _shuffle_many(seed, k_first, piles) -> new lists: pile i shuffled by shuffle k_first + i
+ * (fr_shuffle_many, the batched shuffle; at most 16 piles). */
+static PyObject *py_shuffle_many(PyObject *self, PyObject *args) {
+    uint64_t seed;
+    int k_first;
+    PyObject *piles_obj;
+    if (parse_args(args, "OiO:_shuffle_many", &seed, &k_first, &piles_obj) < 0) return NULL;
+    PyObject *seq = PySequence_Fast(piles_obj, "_shuffle_many: piles must be a sequence");
+    if (seq == NULL) return NULL;
+    Py_ssize_t count = PySequence_Fast_GET_SIZE(seq);
+    if (count > SHUFFLE_MANY_MAX_PILES) {
+        Py_DECREF(seq);
+        return PyErr_Format(PyExc_ValueError, "_shuffle_many: at most %d piles, got %zd",
+                            SHUFFLE_MANY_MAX_PILES, count);
+    }
+    static int8_t cards[SHUFFLE_MANY_MAX_PILES][SHUFFLE_MAX_CARDS]; /* under the GIL */
+    int8_t *piles[SHUFFLE_MANY_MAX_PILES];
+    int32_t sizes[SHUFFLE_MANY_MAX_PILES];
+    for (Py_ssize_t i = 0; i < count; i++) {
+        piles[i] = cards[i];
+        if (read_cards(PySequence_Fast_GET_ITEM(seq, i), cards[i], &sizes[i], i) < 0) {
+            Py_DECREF(seq);
+            return NULL;
+        }
+    }
+    Py_DECREF(seq);
+    fr_shuffle_many(seed, (int32_t)k_first, (int32_t)count, piles, sizes);
+    PyObject *out = PyList_New(count);
+    for (Py_ssize_t i = 0; out != NULL && i < count; i++) {
+        PyObject *pile = cards_list(cards[i], sizes[i]);
+        if (pile == NULL) Py_CLEAR(out);
+        else PyList_SET_ITEM(out, i, pile);
+    }
     return out;
 }
 
@@ -45,6 +111,9 @@ static PyMethodDef rng_methods[] = {
     {"_shuffle", py_shuffle, METH_VARARGS,
      "_shuffle(seed, k, cards) -> list: cards shuffled as random.Random(f'{seed}:{k}').shuffle "
      "would (a test hook of the compiled shuffle)."},
+    {"_shuffle_many", py_shuffle_many, METH_VARARGS,
+     "_shuffle_many(seed, k_first, piles) -> list of lists: pile i shuffled by shuffle "
+     "k_first + i, in one batched call (a test hook of fr_shuffle_many)."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -1,2 +1,233 @@
-/* vecenv.c: placeholder until the part lands. */
-#include "friday.h"
+/* vecenv.c: N games stepped in one call (the native vector env, friday_env/vector.py).
+ *
+ * Each env is one game of a fixed level. A step applies each env's action, writes its
+ * reward and flags, and, when its game ends, writes the final observation and statistics and
+ * starts the env's next game at once (Gymnasium's same-step autoreset) with the seed the
+ * caller put in next_seeds[i]: the returned observation and mask are then the new game's
+ * first. The rules are the single env's (friday_env/env.py): rewards at the end only,
+ * "win_loss" +1/-1 or "score" score / 100; an illegal action either ends the game as a loss
+ * (FR_ILLEGAL_LOSS) or is refused before anything moves (FR_ILLEGAL_RAISE, fr_vec_check).
+ *
+ * Also here: fr_random_play, random legal play inside the core (the bench's measure of raw
+ * engine speed without Python in the loop).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "vecenv.h"
+
+int fr_vec_init(fr_vecenv *v, int32_t num_envs, int32_t level, int32_t reward_mode,
+                int32_t illegal_mode) {
+    memset(v, 0, sizeof *v);
+    if (num_envs < 1 || level < 1 || level > 4) return -1;
+    v->games = calloc((size_t)num_envs, sizeof *v->games);
+    v->steps = calloc((size_t)num_envs, sizeof *v->steps);
+    v->ended = calloc((size_t)num_envs, sizeof *v->ended);
+    v->cache = malloc(sizeof *v->cache);
+    if (v->games == NULL || v->steps == NULL || v->ended == NULL || v->cache == NULL) {
+        fr_vec_free(v);
+        return -1;
+    }
+    v->cache->count = 0;
+    for (int32_t i = 0; i < num_envs; i++) fr_game_init(&v->games[i]);
+    v->num_envs = num_envs;
+    v->level = level;
+    v->reward_mode = reward_mode;
+    v->illegal_mode = illegal_mode;
+    return 0;
+}
+
+void fr_vec_free(fr_vecenv *v) {
+    if (v->games != NULL)
+        for (int32_t i = 0; i < v->num_envs; i++) fr_game_free(&v->games[i]);
+    free(v->games);
+    free(v->steps);
+    free(v->ended);
+    free(v->cache);
+    v->games = NULL;
+    v->steps = NULL;
+    v->ended = NULL;
+    v->cache = NULL;
+    v->num_envs = 0;
+}
+
+/* The mask row of a game in play (1 for each legal action). */
+static void write_mask(fr_game *g, int8_t *row) {
+    memset(row, 0, FR_A_NUM_ACTIONS);
+    int n = fr_legal(g);
+    for (int k = 0; k < n; k++) row[g->legal[k]] = 1;
+}
+
+/* The observation and mask of env i's current game. */
+static void write_live(fr_vecenv *v, int32_t i, const fr_vec_out *out) {
+    fr_game *g = &v->games[i];
+    fr_encode_flat(g, out->obs + (size_t)i * FR_FLAT_SIZE);
+    write_mask(g, out->masks + (size_t)i * FR_A_NUM_ACTIONS);
+}
+
+static int new_game(fr_vecenv *v, int32_t i, uint64_t seed) {
+    v->steps[i] = 0;
+    return fr_game_new(&v->games[i], v->level, seed) == 0 ? 0 : FR_VEC_NO_MEMORY;
+}
+
+enum { SETUP_SHUFFLES = 5, GAMES_PER_PREFETCH = FR_RNG_CACHE_SIZE / SETUP_SHUFFLES };
+
+/* Seeds the setup shuffles (k = 0..4, fr_game_new's) of up to GAMES_PER_PREFETCH games
+ * together into the installed cache (see fr_rng_prefetch). */
+static void prefetch_setups(fr_rng_cache *cache, const uint64_t *game_seeds, int32_t games) {
+    uint64_t seeds[FR_RNG_CACHE_SIZE];
+    int32_t ks[FR_RNG_CACHE_SIZE];
+    int32_t count = 0;
+    for (int32_t g = 0; g < games && g < GAMES_PER_PREFETCH; g++)
+        for (int32_t k = 0; k < SETUP_SHUFFLES; k++) seeds[count] = game_seeds[g], ks[count++] = k;
+    fr_rng_prefetch(cache, seeds, ks, count);
+}
+
+int fr_vec_reset(fr_vecenv *v, const uint64_t *seeds, const fr_vec_out *out) {
+    int rc = 0;
+    fr_rng_use(v->cache);
+    for (int32_t first = 0; first < v->num_envs && rc == 0; first += GAMES_PER_PREFETCH) {
+        int32_t last = first + GAMES_PER_PREFETCH < v->num_envs ? first + GAMES_PER_PREFETCH
+                                                               : v->num_envs;
+        prefetch_setups(v->cache, seeds + first, last - first);
+        for (int32_t i = first; i < last && rc == 0; i++) rc = new_game(v, i, seeds[i]);
+    }
+    fr_rng_use(NULL);
+    if (rc < 0) return FR_VEC_NO_MEMORY;
+    for (int32_t i = 0; i < v->num_envs; i++) write_live(v, i, out);
+    return 0;
+}
+
+int32_t fr_vec_check(fr_vecenv *v, const int64_t *actions) {
+    for (int32_t i = 0; i < v->num_envs; i++) {
+        int64_t a = actions[i];
+        if (a < 0 || a >= FR_A_NUM_ACTIONS) return i;
+        if (v->illegal_mode == FR_ILLEGAL_RAISE && !fr_is_legal(&v->games[i], (int)a)) return i;
+    }
+    return -1;
+}
+
+/* The reward of a game that just ended (the single env's _final_reward / _illegal_loss). */
+static double final_reward(const fr_vecenv *v, const fr_game *g, int illegal) {
+    if (v->reward_mode == FR_REWARD_SCORE) return (double)fr_score(g) / 100.0;
+    return (!illegal && g->won) ? 1.0 : -1.0;
+}
+
+/* Env i's game has ended (illegal: by an illegal action in loss mode): its final observation
+ * and statistics, then its next game. */
+static int end_game(fr_vecenv *v, int32_t i, int illegal, uint64_t next_seed,
+                    const fr_vec_out *out) {
+    fr_game *g = &v->games[i];
+    out->rewards[i] = final_reward(v, g, illegal);
+    out->terminated[i] = 1;
+    fr_encode_flat(g, out->final_obs + (size_t)i * FR_FLAT_SIZE);
+    int32_t *stats = out->final_stats + (size_t)i * FR_VEC_STATS;
+    stats[FR_STAT_SCORE] = fr_score(g);
+    stats[FR_STAT_WON] = illegal ? 0 : g->won;
+    stats[FR_STAT_LEVEL] = g->level;
+    stats[FR_STAT_FIGHTS] = g->fights;
+    stats[FR_STAT_STEPS] = v->steps[i];
+    stats[FR_STAT_ILLEGAL] = illegal;
+    return new_game(v, i, next_seed);
+}
+
+/* Plays env i's action; 1 if its game ended (by the action, or by an illegal one in loss
+ * mode: then v->ended[i] is 2), 0 if it goes on, FR_VEC_NO_MEMORY. */
+static int play(fr_vecenv *v, int32_t i, int action, const fr_vec_out *out) {
+    fr_game *g = &v->games[i];
+    int illegal = !fr_is_legal(g, action);
+    if (!illegal) {
+        if (fr_apply(g, action) < 0) return FR_VEC_NO_MEMORY;
+        v->steps[i]++;
+    }
+    out->truncated[i] = 0;
+    out->terminated[i] = 0;
+    out->rewards[i] = 0.0;
+    v->ended[i] = illegal ? 2 : g->phase == FR_GAME_OVER;
+    return v->ended[i] != 0;
+}
+
+/* The envs whose games ended: final observations and statistics, then their next games, a
+ * few at a time so that each batch's setup shuffles are seeded together. */
+static int restart_ended(fr_vecenv *v, const uint64_t *next_seeds, const fr_vec_out *out) {
+    int32_t batch[GAMES_PER_PREFETCH];
+    uint64_t seeds[GAMES_PER_PREFETCH];
+    int32_t n = 0;
+    fr_rng_use(v->cache);
+    for (int32_t i = 0; i <= v->num_envs; i++) {
+        int full = n == GAMES_PER_PREFETCH || (i == v->num_envs && n > 0);
+        if (full) {
+            prefetch_setups(v->cache, seeds, n);
+            for (int32_t b = 0; b < n; b++) {
+                if (end_game(v, batch[b], v->ended[batch[b]] == 2, seeds[b], out) < 0) {
+                    fr_rng_use(NULL);
+                    return FR_VEC_NO_MEMORY;
+                }
+            }
+            n = 0;
+        }
+        if (i < v->num_envs && v->ended[i]) batch[n] = i, seeds[n++] = next_seeds[i];
+    }
+    fr_rng_use(NULL);
+    return 0;
+}
+
+int32_t fr_vec_step(fr_vecenv *v, const int64_t *actions, const uint64_t *next_seeds,
+                    const fr_vec_out *out) {
+    int32_t ended = 0;
+    for (int32_t i = 0; i < v->num_envs; i++) { /* actions in range: fr_vec_check ran first */
+        int rc = play(v, i, (int)actions[i], out);
+        if (rc < 0) return FR_VEC_NO_MEMORY;
+        ended += rc;
+    }
+    if (ended > 0 && restart_ended(v, next_seeds, out) < 0) return FR_VEC_NO_MEMORY;
+    for (int32_t i = 0; i < v->num_envs; i++) write_live(v, i, out);
+    return ended;
+}
+
+/* ------------------------------------------------------------------ random play */
+
+/* splitmix64: a small, fast generator for the random choices (any uniform source serves;
+ * the game's own shuffles stay seeded by the game seed). */
+static uint64_t splitmix64(uint64_t *state) {
+    uint64_t z = (*state += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
+/* Starts the game of `deal` (level 1-4 in turn); the setup shuffles of the next
+ * GAMES_PER_PREFETCH deals are seeded together when `deal` is past the prefetched ones. */
+static int deal_game(fr_game *g, uint64_t deal, fr_rng_cache *cache, uint64_t *prefetched_to) {
+    if (cache != NULL && deal >= *prefetched_to) {
+        uint64_t seeds[GAMES_PER_PREFETCH];
+        for (int32_t i = 0; i < GAMES_PER_PREFETCH; i++) seeds[i] = deal + (uint64_t)i;
+        prefetch_setups(cache, seeds, GAMES_PER_PREFETCH);
+        *prefetched_to = deal + GAMES_PER_PREFETCH;
+    }
+    return fr_game_new(g, (int)(deal % 4) + 1, deal);
+}
+
+int64_t fr_random_play(int64_t actions, uint64_t seed, int64_t *games) {
+    fr_game g;
+    fr_game_init(&g);
+    fr_rng_cache *cache = malloc(sizeof *cache); /* without one, play on unprefetched */
+    fr_rng_use(cache);
+    uint64_t choices = seed, deal = seed, prefetched_to = seed;
+    int64_t played = 0;
+    *games = 1;
+    int rc = deal_game(&g, deal, cache, &prefetched_to);
+    for (; rc == 0 && played < actions; played++) {
+        if (g.phase == FR_GAME_OVER) {
+            (*games)++;
+            if ((rc = deal_game(&g, ++deal, cache, &prefetched_to)) != 0) break;
+        }
+        int n = fr_legal(&g);
+        int pick = (int)((splitmix64(&choices) >> 33) % (uint64_t)n);
+        rc = fr_apply(&g, g.legal[pick]);
+    }
+    fr_rng_use(NULL);
+    free(cache);
+    fr_game_free(&g);
+    return rc == 0 ? played : -1;
+}

@@ -29,12 +29,15 @@ DEFAULT_MAX_ACTIONS = 5000
 # ---------------------------------------------------------------- random deals
 
 
-def random_deal(level: int, rng: random.Random, step: str | None = None) -> Game:
+def random_deal(
+    level: int, rng: random.Random, step: str | None = None, core: str | None = None
+) -> Game:
     """A random legal scenario at ``level``: each card of the level placed at random where
     it could be at ``step`` (random if None), random life and known top. A random
     ``strength`` decides how many knowledge cards Robinson has won and how many starting
     and aging cards he has lost, so some deals are strong enough to beat the pirates. It
-    reaches situations random play from the start rarely does (the pirates, thin decks)."""
+    reaches situations random play from the start rarely does (the pirates, thin decks).
+    ``core`` chooses the engine (None: the default core); the deal is the same on both."""
     step = step or rng.choice(STEP_NAMES)
     strength = rng.random()
     piles: dict[str, list[str]] = {
@@ -66,6 +69,7 @@ def random_deal(level: int, rng: random.Random, step: str | None = None) -> Game
         life=rng.randint(1, total),
         known_top=rng.randint(0, split),
         seed=rng.getrandbits(32),
+        core=core,
         **piles,
     )
 
@@ -119,16 +123,23 @@ def play_checked(
 
 
 def game_seed(seed: int, level: int, index: int) -> int:
-    """The seed of game ``index`` at ``level`` in a run seeded with ``seed``."""
-    return (seed << 40) | (level << 32) | index
+    """The seed of game ``index`` at ``level`` in a run seeded with ``seed``, kept below
+    2**64 so that both cores take it (the compiled core holds 64-bit seeds)."""
+    return ((seed << 40) | (level << 32) | index) % 2**64
 
 
 STARTS = ("new", "deal")
 
 
-def make_game(start: str, policy: str, level: int, seed: int) -> tuple[Game, Policy]:
+def make_game(
+    start: str, policy: str, level: int, seed: int, core: str | None = None
+) -> tuple[Game, Policy]:
     """Game and policy for one soak game: ``start`` is ``new`` (a new game, R24) or ``deal``
-    (a :func:`random_deal`), ``policy`` a name in :data:`POLICIES`; both seeded by ``seed``."""
+    (a :func:`random_deal`), ``policy`` a name in :data:`POLICIES`; both seeded by ``seed``;
+    ``core`` chooses the engine (None: the default core)."""
     rng = random.Random(seed)
-    game = random_deal(level, rng) if start == "deal" else Game.new(level, seed)
+    if start == "deal":
+        game = random_deal(level, rng, core=core)
+    else:
+        game = Game.new(level, seed, core=core)
     return game, POLICIES[policy](rng)

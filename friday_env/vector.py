@@ -1,0 +1,410 @@
+"""The native vector env of ``Friday-v0``: N games stepped together, in one C call.
+
+``gymnasium.make_vec("Friday-v0", num_envs=N, vectorization_mode="vector_entry_point")``
+gives a :class:`FridayVectorEnv`. It returns what a ``gymnasium.vector.SyncVectorEnv`` of N
+``Friday-v0`` envs with ``autoreset_mode=AutoresetMode.SAME_STEP`` returns, array for array
+(the tests check it), without a Python loop over the envs: on the compiled core one call
+plays every env's action, encodes the flat observations and writes the masks.
+
+- Actions: one action id per env (an integer array of shape ``(N,)``). Before anything
+  moves, every action is checked: an id outside ``Discrete(199)`` raises, and so does an
+  illegal one with ``illegal_action="raise"``; the error names the env and the action, and
+  no env is stepped. With ``illegal_action="loss"`` (the default, as in the single env) an
+  illegal action ends that env's game as a loss.
+- Observations: ``float32`` of shape ``(N, 991)``, the ``"flat"`` encoding.
+- ``info["action_mask"]``: the ``(N, 199)`` ``int8`` masks of the games now in play.
+- Same-step autoreset: a game that ends is replaced by the env's next game in the same
+  step; that env's row of the observation and mask is the new game's first, its reward and
+  ``terminated`` are the ended game's, and ``info["final_obs"]`` (an object array, ``None``
+  for the other envs) and ``info["final_info"]`` (the single env's last info: ``final_score``,
+  ``won``, ``level``, ``fights``, ``steps``, ``action_mask``, and ``illegal_action`` where
+  one ended a game) hold the ended game, each with its ``_key`` mask of envs.
+- Seeds: ``reset(seed=s)`` seeds env i with ``s + i`` as ``SyncVectorEnv`` does, and env i
+  then deals exactly the games ``Friday-v0`` reset with seed ``s + i`` deals, autoresets
+  included. ``reset(options={"deal": [d0, d1, ...]})`` starts env i on ``Game.new(level, di)``.
+
+``docs/compiled-core.md`` documents the options and errors. On the Python core
+(``core="python"``) the same class loops over Python games: slower, identical results.
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from gymnasium.utils import seeding
+from gymnasium.vector import AutoresetMode, VectorEnv
+from gymnasium.vector.utils import batch_space
+
+from friday_env.actions import NUM_ACTIONS, action_mask, action_name
+from friday_env.core import check_core
+from friday_env.engine import Game
+from friday_env.env import ILLEGAL_ACTION_MODES, MASK_DTYPE, REWARD_MODES, SCORE_SCALE
+from friday_env.errors import EnvOptionError, IllegalActionError, check_level
+from friday_env.observation import FLAT_SIZE, FlatEncoder
+
+#: The final statistics of an ended game, in the order of the C core's rows (vecenv.h).
+STATS = ("final_score", "won", "level", "fights", "steps", "illegal_action")
+#: Game seeds are drawn as the single env draws them (``np_random.integers(0, 2**63 - 1)``).
+_SEED_BOUND = 2**63 - 1
+
+
+def _choice(name: str, value: object, allowed: Sequence[str]) -> str:
+    if not isinstance(value, str) or value not in allowed:
+        raise EnvOptionError(f"unknown {name} {value!r}; choose one of {', '.join(allowed)}")
+    return value
+
+
+def _is_game_seed(value: object) -> bool:
+    """An int or numpy integer (bools not) that the compiled core takes as a game seed."""
+    integer = isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
+    return integer and 0 <= int(value) < 2**64  # type: ignore[call-overload]
+
+
+class _Buffers:
+    """What a reset or step writes: arrays allocated once, row i for env i."""
+
+    def __init__(self, num_envs: int) -> None:
+        self.obs = np.zeros((num_envs, FLAT_SIZE), np.float32)
+        self.masks = np.zeros((num_envs, NUM_ACTIONS), MASK_DTYPE)
+        self.rewards = np.zeros(num_envs, np.float64)
+        self.terminated = np.zeros(num_envs, np.bool_)
+        self.truncated = np.zeros(num_envs, np.bool_)
+        self.final_obs = np.zeros((num_envs, FLAT_SIZE), np.float32)
+        self.final_stats = np.zeros((num_envs, len(STATS)), np.int32)
+        self.next_seeds = np.zeros(num_envs, np.uint64)  # each env's next game seed
+
+
+class _CompiledBatch:
+    """The envs on the compiled core: one ``VecEnvCore`` call per reset or step."""
+
+    def __init__(self, num_envs: int, level: int, reward: str, illegal: str, out: _Buffers):
+        from friday_env import _friday_core  # present: check_core said so
+
+        self.core = _friday_core.VecEnvCore(
+            num_envs,
+            level,
+            REWARD_MODES.index(reward),
+            ILLEGAL_ACTION_MODES.index(illegal),
+            out.obs,
+            out.masks,
+            out.rewards,
+            out.terminated,
+            out.truncated,
+            out.final_obs,
+            out.final_stats,
+            out.next_seeds,
+        )
+
+    def reset(self, seeds: np.ndarray) -> None:
+        self.core.reset(seeds)
+
+    def check(self, actions: np.ndarray) -> int:
+        return int(self.core.check(actions))
+
+    def step(self, actions: np.ndarray) -> int:
+        return int(self.core.step(actions))
+
+
+class _PythonBatch:
+    """The envs on the Python engine, the same rules as :class:`_CompiledBatch` in a loop
+    (and as :class:`friday_env.env.FridayEnv`)."""
+
+    def __init__(self, num_envs: int, level: int, reward: str, illegal: str, out: _Buffers):
+        self.level, self.reward, self.raise_illegal = level, reward, illegal == "raise"
+        self.out = out
+        self.games: list[Game] = []
+        self.steps = [0] * num_envs
+        self.encoders = [FlatEncoder() for _ in range(num_envs)]
+
+    def reset(self, seeds: np.ndarray) -> None:
+        self.games = [Game.new(self.level, int(seed)) for seed in seeds]
+        self.steps = [0] * len(self.games)
+        for i in range(len(self.games)):
+            self._write_live(i)
+
+    def check(self, actions: np.ndarray) -> int:
+        for i, action in enumerate(actions.tolist()):
+            if not 0 <= action < NUM_ACTIONS:
+                return i
+            if self.raise_illegal and action not in self.games[i].legal_actions():
+                return i
+        return -1
+
+    def step(self, actions: np.ndarray) -> int:
+        out, ended = self.out, 0
+        for i, action in enumerate(actions.tolist()):
+            game = self.games[i]
+            illegal = action not in game.legal_actions()
+            if not illegal:
+                game.apply(action)
+                self.steps[i] += 1
+            out.truncated[i] = False
+            out.terminated[i] = illegal or game.done
+            if out.terminated[i]:
+                self._end_game(i, illegal)
+                ended += 1
+            else:
+                out.rewards[i] = 0.0
+            self._write_live(i)
+        return ended
+
+    def _write_live(self, i: int) -> None:
+        self.out.obs[i] = self.encoders[i].encode(self.games[i])
+        self.out.masks[i] = action_mask(self.games[i], MASK_DTYPE)
+
+    def _end_game(self, i: int, illegal: bool) -> None:
+        game, out = self.games[i], self.out
+        if self.reward == "score":
+            out.rewards[i] = game.score() / SCORE_SCALE
+        else:
+            out.rewards[i] = 1.0 if game.won and not illegal else -1.0
+        out.final_obs[i] = self.encoders[i].encode(game)
+        won = game.won and not illegal
+        out.final_stats[i] = (game.score(), won, game.level, game.fights, self.steps[i], illegal)
+        self.games[i] = Game.new(self.level, int(out.next_seeds[i]))
+        self.steps[i] = 0
+
+
+class FridayVectorEnv(VectorEnv):
+    """``num_envs`` games of *Friday* stepped together (module docstring: the contract).
+
+    ```python
+    gymnasium.make_vec("Friday-v0", num_envs=64, vectorization_mode="vector_entry_point",
+                       level=1, reward="win_loss", illegal_action=None, core=None)
+    ```
+
+    - ``level``, ``reward``, ``illegal_action``: as for ``gymnasium.make("Friday-v0")``.
+    - ``observation``: ``"flat"`` only (other encoders: ``vectorization_mode="sync"``).
+    - ``core``: ``"c"`` (one C call per step) or ``"python"``; None is the default core
+      (:func:`friday_env.core.default_core`: ``FRIDAY_CORE``, else the compiled one where it
+      is built).
+    - ``copy``: return copies of the observation and mask arrays (the default, as
+      ``SyncVectorEnv``); ``copy=False`` returns the env's own arrays, overwritten by the
+      next step.
+    """
+
+    metadata: dict[str, Any] = {"autoreset_mode": AutoresetMode.SAME_STEP}  # noqa: RUF012
+
+    def __init__(
+        self,
+        num_envs: int = 1,
+        level: int = 1,
+        observation: str = "flat",
+        reward: str = "win_loss",
+        illegal_action: str | None = None,
+        render_mode: str | None = None,
+        core: str | None = None,
+        copy: bool = True,
+    ) -> None:
+        if isinstance(num_envs, bool) or not isinstance(num_envs, int) or num_envs < 1:
+            raise EnvOptionError(f"num_envs must be a positive integer, got {num_envs!r}")
+        self.level = check_level(level)
+        if observation != "flat":
+            raise EnvOptionError(
+                f"the vector env gives observation='flat' only, got {observation!r}; for "
+                "other observations use gymnasium.make_vec(..., vectorization_mode='sync')"
+            )
+        if render_mode is not None:
+            raise EnvOptionError(
+                f"the vector env does not render (render_mode={render_mode!r}); render a "
+                "single env (gymnasium.make('Friday-v0', render_mode=...)) instead"
+            )
+        self.reward_mode = _choice("reward mode", reward, REWARD_MODES)
+        self._warn_illegal = illegal_action is None
+        self.illegal_action = _choice(
+            "illegal_action mode",
+            "loss" if illegal_action is None else illegal_action,
+            ILLEGAL_ACTION_MODES,
+        )
+        self.core = check_core(core)
+        self.copy = copy
+        self.num_envs = num_envs
+        self.render_mode = None
+        self.single_observation_space = FlatEncoder().space
+        self.single_action_space = spaces.Discrete(NUM_ACTIONS)
+        self.observation_space = batch_space(self.single_observation_space, num_envs)
+        self.action_space = batch_space(self.single_action_space, num_envs)
+        self._out = _Buffers(num_envs)
+        batch = _CompiledBatch if self.core == "c" else _PythonBatch
+        self._batch = batch(num_envs, self.level, self.reward_mode, self.illegal_action, self._out)
+        self._env_rngs: list[np.random.Generator | None] = [None] * num_envs
+        self._started = False
+
+    # ------------------------------------------------------------------ API
+
+    def reset(
+        self,
+        *,
+        seed: int | Sequence[int | None] | None = None,
+        options: dict[str, Any] | None = None,
+    ) -> tuple[np.ndarray, dict[str, Any]]:
+        deals = self._checked_reset_options(options)
+        seeds = self._per_env_seeds(seed)
+        super().reset(seed=seed if isinstance(seed, int) else None)
+        game_seeds = np.zeros(self.num_envs, np.uint64)
+        for i, env_seed in enumerate(seeds):
+            if env_seed is not None or self._env_rngs[i] is None:
+                self._env_rngs[i] = seeding.np_random(env_seed)[0]
+            # drawn even for a deal, as the single env draws it
+            game_seeds[i] = self._draw_game_seed(i)
+            self._out.next_seeds[i] = self._draw_game_seed(i)
+        if deals is not None:
+            game_seeds[:] = deals
+        self._batch.reset(game_seeds)
+        self._started = True
+        return self._observations(), self._live_info()
+
+    def step(
+        self, actions: Any
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
+        if not self._started:
+            raise EnvOptionError("step() before reset(): call reset() first")
+        actions = self._checked_actions(actions)
+        refused = self._batch.check(actions)
+        if refused >= 0:
+            raise self._refusal(refused, int(actions[refused]))
+        ended = self._batch.step(actions)
+        out = self._out
+        info = self._live_info()
+        if ended:
+            info |= self._final_info()
+            for i in np.flatnonzero(out.terminated):
+                out.next_seeds[i] = self._draw_game_seed(int(i))
+        return (
+            self._observations(),
+            out.rewards.copy(),
+            out.terminated.copy(),
+            out.truncated.copy(),
+            info,
+        )
+
+    def close_extras(self, **kwargs: Any) -> None:
+        self._started = False
+
+    # -------------------------------------------------------------- helpers
+
+    def _draw_game_seed(self, i: int) -> int:
+        rng = self._env_rngs[i]
+        assert rng is not None
+        return int(rng.integers(0, _SEED_BOUND))
+
+    def _per_env_seeds(self, seed: int | Sequence[int | None] | None) -> list[int | None]:
+        """``SyncVectorEnv``'s rule: an int ``s`` seeds env i with ``s + i``; a sequence gives
+        one seed (or None) per env."""
+        if seed is None:
+            return [None] * self.num_envs
+        if isinstance(seed, (int, np.integer)) and not isinstance(seed, bool):
+            return [int(seed) + i for i in range(self.num_envs)]
+        if not isinstance(seed, Sequence) or len(seed) != self.num_envs:
+            raise EnvOptionError(
+                f"seed must be an int, None or a sequence of {self.num_envs} seeds, got {seed!r}"
+            )
+        return list(seed)
+
+    def _checked_reset_options(self, options: dict[str, Any] | None) -> np.ndarray | None:
+        """The per-env deals of ``options={"deal": [...]}``, or None; anything else is
+        refused before anything changes."""
+        options = options or {}
+        unknown = sorted(set(options) - {"deal"})
+        if unknown:
+            raise EnvOptionError(
+                f"unknown reset options {unknown} for the vector env; it knows 'deal' (one "
+                "game seed per env); scenarios need the single env"
+            )
+        if "deal" not in options:
+            return None
+        deals = options["deal"]
+        if (
+            not isinstance(deals, (Sequence, np.ndarray))
+            or len(deals) != self.num_envs
+            or not all(_is_game_seed(deal) for deal in deals)
+        ):
+            raise EnvOptionError(
+                f"options['deal'] must be {self.num_envs} integer game seeds in 0..2**64-1 "
+                f"(one per env), got {deals!r}"
+            )
+        return np.array([int(deal) for deal in deals], np.uint64)
+
+    def _checked_actions(self, actions: Any) -> np.ndarray:
+        array = np.asarray(actions)
+        if array.dtype.kind not in "iu":
+            raise TypeError(
+                f"actions must be integer action ids, one per env; got dtype {array.dtype}"
+            )
+        if array.shape != (self.num_envs,):
+            raise ValueError(
+                f"actions must have shape ({self.num_envs},), one action id per env; "
+                f"got shape {array.shape}"
+            )
+        if array.dtype.kind == "u" and (array > np.iinfo(np.int64).max).any():
+            i = int(np.flatnonzero(array > np.iinfo(np.int64).max)[0])
+            raise IllegalActionError(f"env {i}: action {array[i]} is not an action id (0..198)")
+        return np.ascontiguousarray(array, np.int64)
+
+    def _refusal(self, env: int, action: int) -> IllegalActionError:
+        if not 0 <= action < NUM_ACTIONS:
+            return IllegalActionError(
+                f"env {env}: action {action} is not an action id (0..{NUM_ACTIONS - 1}); "
+                "no env was stepped"
+            )
+        legal = np.flatnonzero(self._out.masks[env]).tolist()
+        return IllegalActionError(
+            f"env {env}: action {action} ({action_name(action)}) is not legal in its game "
+            f"(legal: {legal}); no env was stepped (illegal_action='raise')"
+        )
+
+    def _observations(self) -> np.ndarray:
+        return self._out.obs.copy() if self.copy else self._out.obs
+
+    def _live_info(self) -> dict[str, Any]:
+        masks = self._out.masks
+        return {
+            "action_mask": masks.copy() if self.copy else masks,
+            "_action_mask": np.ones(self.num_envs, np.bool_),
+        }
+
+    def _final_info(self) -> dict[str, Any]:
+        """``final_obs`` and ``final_info`` of the envs whose game ended, in
+        ``SyncVectorEnv``'s layout (each key with its ``_key`` mask)."""
+        out = self._out
+        ended = out.terminated.copy()
+        final_obs = np.full(self.num_envs, None, dtype=object)
+        for i in np.flatnonzero(ended):
+            final_obs[i] = out.final_obs[i].copy()
+        stats = out.final_stats
+        final_info: dict[str, Any] = {
+            "action_mask": np.zeros((self.num_envs, NUM_ACTIONS), MASK_DTYPE),
+            "_action_mask": ended.copy(),
+        }
+        for k, key in enumerate(STATS[:-1]):
+            column = np.where(ended, stats[:, k], 0)
+            final_info[key] = column.astype(np.bool_ if key == "won" else np.int64)
+            final_info[f"_{key}"] = ended.copy()
+        illegal = ended & (stats[:, -1] != 0)
+        if illegal.any():
+            final_info["illegal_action"] = illegal.copy()
+            final_info["_illegal_action"] = illegal
+            self._warn_illegal_once(int(np.flatnonzero(illegal)[0]))
+        return {
+            "final_obs": final_obs,
+            "_final_obs": ended,
+            "final_info": final_info,
+            "_final_info": ended.copy(),
+        }
+
+    def _warn_illegal_once(self, env: int) -> None:
+        if not self._warn_illegal:
+            return
+        self._warn_illegal = False
+        warnings.warn(
+            f"Friday-v0 vector env: an illegal action in env {env} ended its game as a loss "
+            "(illegal_action='loss', the default); sample from info['action_mask'] to stay "
+            "legal, or pass illegal_action='raise' to get an error. Later illegal actions "
+            "are not reported.",
+            UserWarning,
+            stacklevel=3,
+        )
