@@ -47,7 +47,7 @@ OTHER_PARAMS = (
 
 
 def compiled_twin(level: int, seed: int):
-    return CompiledGame.new(level, seed)
+    return Game.new(level, seed, core="c")
 
 
 def c_params(params: HeuristicParams):
@@ -82,6 +82,7 @@ def random_scenario(rng: random.Random, level: int) -> Game | None:
             life=rng.randrange(1, level_life(level) + 3),
             known_top=rng.randrange(min(3, stack_size) + 1),
             seed=rng.randrange(2**32),
+            core="python",
         )
     except ScenarioError:
         return None
@@ -90,11 +91,12 @@ def random_scenario(rng: random.Random, level: int) -> Game | None:
 def play_twins(level: int, seed: int, params: HeuristicParams, random_steps: float, rng) -> int:
     """Plays one deal on both cores; the first ``random_steps`` actions are random, the rest
     the heuristic's. Checks the C heuristic in every state; returns the states checked."""
-    return play_both(Game.new(level, seed), params, random_steps, rng)
+    return play_both(Game.new(level, seed, core="python"), params, random_steps, rng)
 
 
 def play_both(python_game: Game, params: HeuristicParams, random_steps: float, rng) -> int:
     """:func:`play_twins` from any Python game (its compiled twin is a copy of it)."""
+    assert type(python_game) is Game  # the twin plays on the reference engine
     compiled = CompiledGame.from_python(python_game)
     origin = python_game.origin
     tuple_params = c_params(params)
@@ -172,7 +174,7 @@ def test_heuristic_play_plays_the_python_heuristics_game():
     for level in LEVELS:
         for index, params in enumerate((DEFAULT_PARAMS, *OTHER_PARAMS[:2])):
             seed = evaluation_seed(level, 100 + index)
-            python_game = Game.new(level, seed)
+            python_game = Game.new(level, seed, core="python")
             while python_game.legal_actions():
                 python_game.apply(python_heuristic_action(python_game, params))
             compiled = compiled_twin(level, seed)
@@ -193,7 +195,7 @@ def test_agent_and_function_take_the_c_path_on_compiled_games(monkeypatch):
     calls = []
     real = core.heuristic_action
     monkeypatch.setattr(core, "heuristic_action", lambda *a: calls.append(a) or real(*a))
-    python_game, compiled = Game.new(3, 11), compiled_twin(3, 11)
+    python_game, compiled = Game.new(3, 11, core="python"), compiled_twin(3, 11)
     agent = HeuristicAgent()
     while python_game.legal_actions():
         action = agent.act(compiled)
@@ -207,7 +209,7 @@ def test_bad_input_is_refused_with_a_clear_error():
     compiled = compiled_twin(1, 3)
     before = list(compiled.legal_actions())
     with pytest.raises(TypeError, match="compiled game"):
-        core.heuristic_action(Game.new(1, 3))
+        core.heuristic_action(Game.new(1, 3, core="python"))
     with pytest.raises(TypeError, match="HeuristicParams"):
         core.heuristic_action(compiled, (1.0, 2.0))
     with pytest.raises(TypeError, match="params\\[2\\] must be a number"):
@@ -220,7 +222,7 @@ def test_bad_input_is_refused_with_a_clear_error():
 
 
 def test_game_over_is_an_error_on_both_cores():
-    for game in (Game.new(1, 5), compiled_twin(1, 5)):
+    for game in (Game.new(1, 5, core="python"), compiled_twin(1, 5)):
         while game.legal_actions():
             game.apply(heuristic_action(game))
         with pytest.raises(ValueError, match="game is over"):

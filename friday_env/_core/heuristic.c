@@ -125,8 +125,24 @@ double fr_card_worth(int card) {
     return worth;
 }
 
-#define WORTH(card) fr_card_worth(card)
-#define FIGHT_POINTS(card) fr_fight_points(card)
+/* The two tables, computed once (by the functions above, so with the same values): the
+ * lookahead of should_pay reads them in its inner loops. */
+#define LOG1P_TABLE 64 /* log1p(life) for life 0..63: more than the life tokens (22) */
+static double worth_table[FR_NUM_CARDS], fight_points_table[FR_NUM_CARDS];
+static double log1p_table[LOG1P_TABLE];
+static int tables_ready = 0;
+
+static void fill_tables(void) {
+    for (int card = 0; card < FR_NUM_CARDS; card++) {
+        worth_table[card] = fr_card_worth(card);
+        fight_points_table[card] = fr_fight_points(card);
+    }
+    for (int life = 0; life < LOG1P_TABLE; life++) log1p_table[life] = log1p((double)life);
+    tables_ready = 1;
+}
+
+#define WORTH(card) worth_table[card]
+#define FIGHT_POINTS(card) fight_points_table[card]
 
 /* ------------------------------------------------------------ the draw pile */
 
@@ -175,6 +191,7 @@ static void draw_pile_pool(draw_pile *d, const fr_game *g) {
 static void draw_pile_init(draw_pile *d, const fr_game *g) {
     /* known_top_cards: stack[len(stack) - known_top:][::-1] */
     int first = g->stack.n - g->known_top;
+    if (first < 0) first += g->stack.n; /* Python's negative slice start (never in play) */
     if (first < 0) first = 0;
     d->n_known = 0;
     for (int i = g->stack.n - 1; i >= first; i--) d->known_top[d->n_known++] = g->stack.c[i];
@@ -318,7 +335,8 @@ static double life_worth(const fr_game *g, const fr_heuristic_params *p) {
 }
 
 static double life_utility(int life, const fr_heuristic_params *p) {
-    return p->life_value * life + p->low_life * log1p((double)life);
+    double log = life >= 0 && life < LOG1P_TABLE ? log1p_table[life] : log1p((double)life);
+    return p->life_value * life + p->low_life * log;
 }
 
 static double sigmoid(double x) { return 1.0 / (1.0 + exp(-x)); }
@@ -457,6 +475,7 @@ static int target_action(const fr_game *g) {
     int slots[FR_A_NUM_ACTIONS], n = 0;
     for (int i = 0; i < g->n_legal; i++)
         if (g->legal[i] >= FR_A_TARGET_0) slots[n++] = g->legal[i] - FR_A_TARGET_0;
+    if (n == 0) return g->legal[0]; /* never: of two or more legal actions one is a target */
     int best = slots[0];
     if (g->resolving == AB_DOUBLE) {
         for (int i = 1; i < n; i++)
@@ -627,19 +646,24 @@ static double lose(const pay_question *q, int gap, int life, const bad_list *bad
 static double pay(const pay_question *q, int gap, int life, const bad_list *bad, int depth) {
     life -= q->cost;
     double value = 0.0;
+    double win = life_utility(life, q->p) + q->reward; /* the same for every winning card */
     for (int i = 0; i < q->n_next; i++) {
         double prob = q->next[i].prob;
         int card = q->next[i].card;
         int new_gap = gap - (int)FIGHT_POINTS(card); /* round() of a whole number */
         if (new_gap <= 0) {
-            value += prob * (life_utility(life, q->p) + q->reward);
+            value += prob * win;
             continue;
         }
-        bad_list after;
-        with_bad_card(bad, card, &after);
-        double best = lose(q, new_gap, life, &after);
+        bad_list with_card;
+        const bad_list *after = bad;
+        if (WORTH(card) < 0) {
+            with_bad_card(bad, card, &with_card);
+            after = &with_card;
+        }
+        double best = lose(q, new_gap, life, after);
         if (depth > 1 && life >= q->cost) {
-            double paid = pay(q, new_gap, life, &after, depth - 1);
+            double paid = pay(q, new_gap, life, after, depth - 1);
             if (paid > best) best = paid; /* max(best, paid) */
         }
         value += prob * best;
@@ -708,6 +732,7 @@ static int fight_action(const fr_game *g, const fr_heuristic_params *p) {
 /* ------------------------------------------------------------ the decision */
 
 int fr_heuristic_action(fr_game *g, const fr_heuristic_params *p) {
+    if (!tables_ready) fill_tables(); /* idempotent: a race writes the same values */
     int n = fr_legal(g);
     if (n <= 0) return -1;
     if (n == 1) return g->legal[0];
