@@ -94,21 +94,23 @@ def test_search_agents_play_alike_on_both_cores(name, compiled_calls):
         assert max(steps) >= 2, "no searched decision where the finish option matters"
 
 
+#: The slow run: each setting on the first deals of every level (``deals`` per level).
 SLOW_AGENTS = {
-    "search-default": SearchAgent,
-    "search-horizon2": lambda: SearchAgent(horizon=2),
-    "search-finish2": lambda: SearchAgent(finish=2),
-    "guided": GuidedSearchAgent,
-    "guided-horizon2-finish2": lambda: GuidedSearchAgent(horizon=2, finish=2),
+    "search-default": (SearchAgent, 2),
+    "search-horizon2": (lambda: SearchAgent(sims=16, horizon=2), 2),
+    "search-finish2": (lambda: SearchAgent(finish=2), 2),
+    "guided": (GuidedSearchAgent, 4),
+    "guided-horizon2-finish2": (lambda: GuidedSearchAgent(horizon=2, finish=2), 2),
 }
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("name", list(SLOW_AGENTS))
 def test_search_agents_play_alike_on_both_cores_many_deals(name, compiled_calls):
+    factory, deals = SLOW_AGENTS[name]
     for level in LEVELS:
-        for index in range(3):
-            lockstep(SLOW_AGENTS[name], level, evaluation_seed(level, index))
+        for index in range(deals):
+            lockstep(factory, level, evaluation_seed(level, index))
     assert compiled_calls
 
 

@@ -9,6 +9,8 @@
 #define FR_MAX_WORLDS 100000
 /* layout bytes: cards, n_groups, n_deck, n_pirate, then group/deck/pirate columns per card */
 #define FR_LAYOUT_BYTES (4 + 3 * FR_NUM_CARDS)
+/* an ends array row (5 int32) is read as one fr_rollout_end */
+_Static_assert(sizeof(fr_rollout_end) == 5 * sizeof(int32_t), "fr_rollout_end is 5 int32");
 
 static int parse_layout(PyObject *obj, fr_leaf_layout *layout) {
     if (!PyBytes_Check(obj) || PyBytes_GET_SIZE(obj) != FR_LAYOUT_BYTES) {
@@ -156,19 +158,20 @@ static PyObject *run_search(PyObject *game, search_args *a, PyObject *ends_obj,
     Py_ssize_t n_ends = a->n_actions * a->n_seeds;
     Py_buffer ends, rows;
     if (get_table(ends_obj, &ends, "i", 4, n_ends, 5, "ends") < 0) return NULL;
+    if (ends.shape[1] != 5) { /* each row must be exactly one fr_rollout_end */
+        PyErr_SetString(PyExc_ValueError, "search_rollouts: ends must have 5 columns");
+        PyBuffer_Release(&ends);
+        return NULL;
+    }
     if (get_table(rows_obj, &rows, "d", 8, n_ends, fr_leaf_row_size(&a->layout), "rows") < 0) {
         PyBuffer_Release(&ends);
         return NULL;
     }
     int bad_action = -1;
-    /* ends rows are 5 int32 each only if the array has exactly 5 columns */
-    int status = ends.shape[1] != 5
-                     ? (PyErr_SetString(PyExc_ValueError, "search_rollouts: ends needs 5 columns"), -1)
-                     : fr_search_decision(FR_GAME(game), &a->request, (fr_rollout_end *)ends.buf,
-                                          (double *)rows.buf, (int)rows.shape[1], &bad_action);
+    int status = fr_search_decision(FR_GAME(game), &a->request, (fr_rollout_end *)ends.buf,
+                                    (double *)rows.buf, (int)rows.shape[1], &bad_action);
     PyBuffer_Release(&ends);
     PyBuffer_Release(&rows);
-    if (status < 0) return NULL;
     if (status != FR_SEARCH_OK) return raise_status(status, bad_action), NULL;
     Py_RETURN_NONE;
 }
