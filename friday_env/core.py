@@ -28,7 +28,7 @@ if TYPE_CHECKING:
 try:
     from friday_env import _friday_core
 except ImportError:  # no C compiler at install time: the reference engine plays
-    _friday_core = None  # type: ignore[assignment]
+    _friday_core = None
 
 CORES = ("c", "python")
 ENV_VAR = "FRIDAY_CORE"
@@ -74,9 +74,7 @@ def default_core() -> str:
     forced = os.environ.get(ENV_VAR, "")
     if forced:
         if forced not in CORES:
-            raise CoreError(
-                f"{ENV_VAR}={forced!r} names no core: choose one of {', '.join(CORES)}"
-            )
+            raise CoreError(f"{ENV_VAR}={forced!r} names no core: choose one of {', '.join(CORES)}")
         return check_core(forced)
     return "c" if _friday_core is not None else "python"
 
@@ -115,7 +113,7 @@ def python_copy(game: Any) -> Game:
     """A reference-engine copy of a game of either core, for code that edits a state's
     lists in place (tests that build unusual states; the compiled core's piles are
     read-only)."""
-    return game.clone() if core_of(game) == "python" else game.to_python()  # type: ignore[no-any-return]
+    return game.clone() if core_of(game) == "python" else game.to_python()
 
 
 def new_game(level: int, seed: int | np.random.Generator, core: str | None = None) -> Any:
@@ -137,7 +135,7 @@ def to_core(game: Any, core: str | None) -> Any:
 
 if _friday_core is not None:
 
-    class CompiledGame(_friday_core.CoreGame):  # type: ignore[misc,name-defined]
+    class CompiledGame(_friday_core.CoreGame):
         """One game of Friday on the compiled core, with the API of
         :class:`friday_env.engine.Game` (every state field is a read-only attribute)."""
 
@@ -181,7 +179,7 @@ if _friday_core is not None:
         def __repr__(self) -> str:
             from friday_env.engine.state import State
 
-            return State.__repr__(self)  # type: ignore[arg-type]
+            return State.__repr__(self)
 
     def _from_python(game: Game, cls: type[CompiledGame] = CompiledGame) -> CompiledGame:
         """Unpickling: rebuild a compiled game from its reference copy."""

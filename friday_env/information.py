@@ -116,7 +116,7 @@ def determinized(game: Game, seed: int | np.random.Generator) -> Game:
     ``seed`` for its future shuffles. Nothing hidden in ``game`` influences the result.
     A compiled game is resampled by the compiled core, identically."""
     if core_of(game) == "c":
-        return game._determinized(check_seed(seed_from(seed), "c"))  # type: ignore[attr-defined,no-any-return]
+        return game._determinized(check_seed(seed_from(seed), "c"))  # type: ignore[attr-defined]
     sample = game.clone()
     sample.seed = seed_from(seed)
     sample.shuffles = 0

@@ -100,7 +100,9 @@ def start(origin: dict[str, Any], core: str | None = None) -> Game:
     try:
         if "scenario" in origin:
             spec = origin["scenario"]
-            return from_spec(spec, core=_core_for(spec.get("seed") if isinstance(spec, dict) else None, core))
+            return from_spec(
+                spec, core=_core_for(spec.get("seed") if isinstance(spec, dict) else None, core)
+            )
         if set(origin) != {"level", "seed"}:
             raise RecordError(f"game record origin needs 'level' and 'seed', got {origin!r}")
         return Game.new(origin["level"], origin["seed"], core=_core_for(origin["seed"], core))

@@ -104,7 +104,7 @@ def _on_core(game: Game, core: str) -> Game:
     if core == "python":
         return game
     try:
-        return to_core(game, core)  # type: ignore[no-any-return]
+        return to_core(game, core)
     except ValueError as err:
         raise ScenarioError(f"this scenario cannot play on the compiled core: {err}") from None
 

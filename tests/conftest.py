@@ -9,12 +9,25 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable
 
+import pytest
+
 from friday_env import actions as act
 from friday_env.cards import CARD_TYPES, KEY, Kind
+from friday_env.core import available_cores
 from friday_env.engine import Game
 from friday_env.scenario import scenario
 
 _PILES = ("robinson_stack", "robinson_discard", "hazard_discard")
+
+#: Both cores as a parametrization: a test run on each (the compiled one skipped where it
+#: is not built).
+CORE_PARAMS = [
+    pytest.param(
+        "c",
+        marks=pytest.mark.skipif("c" not in available_cores(), reason="compiled core not built"),
+    ),
+    "python",
+]
 
 
 def fight(hazard: str, **kwargs) -> Game:

@@ -11,6 +11,7 @@ import difflib
 from pathlib import Path
 
 import pytest
+from conftest import CORE_PARAMS
 
 from friday_env import GameRecord, replay
 from friday_env.testing.games import make_game
@@ -20,12 +21,14 @@ MAX_DIFF_LINES = 80
 GOLDEN_DIR = Path(__file__).parent / "playthroughs"
 
 
+@pytest.mark.parametrize("core", CORE_PARAMS)
 @pytest.mark.parametrize("golden", GOLDEN, ids=[g.name for g in GOLDEN])
-def test_golden_playthrough_regenerates_identically(golden):
+def test_golden_playthrough_regenerates_identically(golden, core):
+    """On each core: both must write the same transcript, word for word."""
     path = GOLDEN_DIR / f"{golden.name}.txt"
     assert path.exists(), f"{path} is missing; create it with `{REGENERATE}`"
     expected = path.read_text()
-    actual = golden.text()
+    actual = golden.text(core)
     if actual != expected:
         diff = list(
             difflib.unified_diff(

@@ -12,13 +12,13 @@ from hypothesis import strategies as st
 from friday_env import GameRecord, IllegalActionError, determinized, public_view, replay
 from friday_env import actions as act
 from friday_env.cards import CARD_TYPE, CARD_TYPES, NUM_CARDS
+from friday_env.core import core_of, python_copy, to_core
 from friday_env.engine import Game
 from friday_env.information import known_top_cards
 from friday_env.record import state_digest
 from friday_env.testing.games import make_game
 from friday_env.testing.invariants import check_state
 from friday_env.testing.policies import random_policy
-from friday_env.core import core_of, python_copy, to_core
 
 _DIFFICULT = [CARD_TYPES[CARD_TYPE[c]].difficult for c in range(NUM_CARDS)]
 PROPERTY_SETTINGS = settings(

@@ -9,10 +9,10 @@ import pytest
 from friday_env import actions as act
 from friday_env import scenario
 from friday_env.cards import KEY
+from friday_env.core import python_copy
 from friday_env.env import FridayEnv
 from friday_env.render import HEIGHT, WIDTH, render_rgb
 from friday_env.text import render_text
-from friday_env.core import python_copy
 
 
 def fight_game():

@@ -12,12 +12,12 @@ import pytest
 
 from friday_env import GameRecord, RecordError, replay
 from friday_env import actions as act
+from friday_env.core import python_copy
 from friday_env.engine import Game
 from friday_env.record import state_digest
 from friday_env.scenario import scenario
 from friday_env.testing.games import game_seed, make_game
 from friday_env.testing.policies import random_policy
-from friday_env.core import python_copy
 
 LEVELS = [1, 2, 3, 4]
 

@@ -10,8 +10,8 @@ from conftest import bag, destroy, fight, keys, play, top_first, use
 from friday_env import Game, determinized, public_view, scenario
 from friday_env import actions as act
 from friday_env.cards import AGING_IDS, DIFFICULT, HAZARD_IDS, KEY, STARTING_IDS
-from friday_env.information import known_top_cards
 from friday_env.core import python_copy
+from friday_env.information import known_top_cards
 
 STARTING = sorted(KEY[c] for c in STARTING_IDS)
 

@@ -15,8 +15,8 @@ import os
 import sys
 
 import friday_env
-from friday_env.core import core_in_use
 from friday_agents.cli.conventions import MissingExtraError, missing_extra, plain
+from friday_env.core import core_in_use
 
 SUBCOMMANDS = {
     "eval": (

@@ -79,7 +79,7 @@ class Game(LegalActions):
                 raise cores.CoreError(
                     f"{cls.__name__} extends the reference engine: it plays on core='python'"
                 )
-            return cores.CompiledGame.new(level, seed)  # type: ignore[no-any-return]
+            return cores.CompiledGame.new(level, seed)
         game = cls()
         game.level = check_level(level)
         game.seed = seed_from(seed)

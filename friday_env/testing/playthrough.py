@@ -67,18 +67,19 @@ class Golden:
 
     name: str
     title: str
-    setup: Callable[[], tuple[Game, Policy]]
+    setup: Callable[[str | None], tuple[Game, Policy]]
 
-    def text(self) -> str:
-        game, policy = self.setup()
+    def text(self, core: str | None = None) -> str:
+        """The transcript, played on ``core`` (None: the default core; both give the same)."""
+        game, policy = self.setup(core)
         return transcript(game, policy, self.title)
 
 
-def _seeded(level: int, policy: str, seed: int) -> Callable[[], tuple[Game, Policy]]:
-    return lambda: make_game("new", policy, level, seed)
+def _seeded(level: int, policy: str, seed: int) -> Callable[[str | None], tuple[Game, Policy]]:
+    return lambda core: make_game("new", policy, level, seed, core=core)
 
 
-def _to_the_pirates() -> tuple[Game, Policy]:
+def _to_the_pirates(core: str | None = None) -> tuple[Game, Policy]:
     """Red step, a strong deck and two hazards left: the greedy player meets the pirates."""
     game = scenario(
         3,
@@ -96,6 +97,7 @@ def _to_the_pirates() -> tuple[Game, Policy]:
         pirates=["pirate/half", "pirate/aging"],
         life=16,
         seed=20,
+        core=core,
     )  # fmt: skip
     return game, POLICIES["greedy"](random.Random(20))
 
