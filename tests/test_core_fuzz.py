@@ -12,7 +12,13 @@ included) and legal actions are equal. Its rules send:
 - clones and determinized copies (same seed: same world on both cores), which must be equal
   and independent of the game they were made from.
 
-``FRIDAY_FUZZ_EXAMPLES`` sets the number of games (default 40; 1500 in the ``-m slow`` test); the
+A second state machine does the same with the vector env (``friday_env.vector``): a
+compiled and a Python-core env, same seed, sent legal action arrays and arrays of every
+dtype and shape (both must refuse the same ones and step nothing), and wrong buffers straight
+into the compiled ``VecEnvCore``.
+
+``FRIDAY_FUZZ_EXAMPLES`` sets the number of games of both machines (default 40 and 25; 1500
+and 500 in the ``-m slow`` tests); the
 sanitized run (``tests/test_core_sanitize.py``) runs this file against an ASan/UBSan build.
 """
 
@@ -159,3 +165,109 @@ class TestCompiledGamesUnderArbitraryInput(TwinGames.TestCase):  # type: ignore[
 @pytest.mark.slow
 class TestCompiledGamesUnderArbitraryInputLong(TwinGames.TestCase):  # type: ignore[name-defined]
     settings = fuzz_settings(1500)
+
+
+# ------------------------------------------------------------------ the vector env
+
+#: Action arrays of every kind: integer dtypes, and what the vector env must refuse (other
+#: dtypes, other shapes, lists of junk), built for ``n`` envs from a drawn recipe.
+ARRAY_DTYPES = (*NUMPY_INTEGERS, np.float32, np.float64, np.bool_, np.complex64, object)
+
+
+def _action_array(recipe: tuple[Any, int, int, list[int]], n: int) -> Any:
+    dtype, extra_rows, extra_dims, values = recipe
+    shape = (n + extra_rows,) + (1,) * extra_dims
+    if shape[0] < 0:
+        return np.zeros(0, np.int64)
+    flat = [values[i % len(values)] for i in range(int(np.prod(shape)))]
+    if dtype is list:
+        return flat
+    return np.array(flat, dtype=np.int64).astype(dtype).reshape(shape)
+
+
+ACTION_ARRAYS = st.tuples(
+    st.sampled_from([*ARRAY_DTYPES, list]),
+    st.sampled_from([0, 0, 0, 1, -1]),
+    st.sampled_from([0, 0, 0, 1]),
+    st.lists(st.integers(-300, 300), min_size=1, max_size=8),
+)
+
+
+def vector_state(env: Any) -> tuple[bytes, bytes]:
+    """The observations and masks the vector env holds (what any step rewrites)."""
+    return env._out.obs.tobytes(), env._out.masks.tobytes()
+
+
+class TwinVectorEnvs(RuleBasedStateMachine):
+    """A vector env on the compiled core and one on the Python core, sent the same actions."""
+
+    @initialize(
+        num_envs=st.integers(1, 4),
+        level=st.integers(1, 4),
+        seed=st.integers(0, 2**32),
+        illegal=st.sampled_from(["raise", "loss"]),
+    )
+    def start(self, num_envs: int, level: int, seed: int, illegal: str) -> None:
+        from friday_env.vector import FridayVectorEnv
+
+        self.envs = [
+            FridayVectorEnv(num_envs, level, illegal_action=illegal, core=core)
+            for core in ("c", "python")
+        ]
+        self.outputs = [env.reset(seed=seed) for env in self.envs]
+
+    def _step_both(self, actions: Any) -> None:
+        """Step both envs; they must agree on refusing or on every output."""
+        results: list[Any] = []
+        for env in self.envs:
+            before = vector_state(env)
+            try:
+                results.append(env.step(actions))
+            except (TypeError, ValueError) as error:  # IllegalActionError is a ValueError
+                assert vector_state(env) == before, f"a refused step moved {env.core}"
+                results.append(type(error))
+        assert type(results[0]) is type(results[1]), f"{actions!r}: {results}"
+        if isinstance(results[0], type):
+            assert results[0] is results[1], f"{actions!r}: {results}"
+            return
+        for got, expected in zip(results[0][:4], results[1][:4], strict=True):
+            assert got.dtype == expected.dtype and np.array_equal(got, expected)
+        masks = [r[4]["action_mask"] for r in results]
+        assert np.array_equal(masks[0], masks[1])
+
+    @rule(picks=st.lists(st.integers(0, 2**16), min_size=4, max_size=4))
+    def step_legal_actions(self, picks: list[int]) -> None:
+        masks = self.envs[1]._out.masks
+        actions = [np.flatnonzero(row)[p % row.sum()] for row, p in zip(masks, picks, strict=False)]
+        self._step_both(np.array(actions, np.int64))
+
+    @rule(recipe=ACTION_ARRAYS)
+    def step_any_array(self, recipe: tuple[Any, int, int, list[int]]) -> None:
+        self._step_both(_action_array(recipe, self.envs[0].num_envs))
+
+    @rule(recipe=ACTION_ARRAYS, strided=st.booleans())
+    def send_any_array_to_the_core(
+        self, recipe: tuple[Any, int, int, list[int]], strided: bool
+    ) -> None:
+        """``VecEnvCore`` itself refuses buffers of the wrong kind (no Python check first)."""
+        env = self.envs[0]
+        actions = _action_array(recipe, env.num_envs)
+        if strided:
+            actions = np.repeat(np.asarray(actions), 2)[::2]
+        native = isinstance(actions, np.ndarray) and actions.dtype == np.int64
+        if native and actions.flags.c_contiguous and actions.size == env.num_envs:
+            return  # the core's own format (its shape aside): the env rules cover it
+        before = vector_state(env)
+        for call in (env._batch.core.check, env._batch.core.step):
+            with pytest.raises((TypeError, ValueError, BufferError)):
+                call(actions)
+        assert vector_state(env) == before
+
+
+class TestVectorEnvUnderArbitraryActions(TwinVectorEnvs.TestCase):  # type: ignore[name-defined]
+    settings = fuzz_settings(25)
+
+
+@pytest.mark.slow
+class TestVectorEnvUnderArbitraryActionsLong(TwinVectorEnvs.TestCase):  # type: ignore[name-defined]
+    settings = fuzz_settings(500)

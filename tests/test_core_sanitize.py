@@ -57,15 +57,36 @@ def core_test_files() -> list[str]:
     return sorted(str(p) for p in (ROOT / "tests").glob("test_core_*.py") if p.name != here)
 
 
-def run_sanitized(package_dir: Path, extra_args: list[str]) -> subprocess.CompletedProcess:
-    """Run the core's tests against the build in ``package_dir`` with the sanitizers."""
+def sanitizer_env(package_dir: Path, logs: Path) -> dict[str, str]:
+    """The environment of a run against the sanitized build in ``package_dir``. ASan's
+    reports go to files ``logs.<pid>``; UBSan's (whose runtime ignores ``log_path`` in this
+    combined build) to stderr, which the run leaves uncaptured (an aborted process would
+    lose what pytest captured)."""
     env = {**os.environ, **SANITIZER_ENV}
+    env["ASAN_OPTIONS"] += f":log_path={logs}"
     env["LD_PRELOAD"] = str(_compiler_runtime("asan"))
     env["PYTHONPATH"] = os.pathsep.join([str(package_dir), str(ROOT)])
     env.pop("FRIDAY_CORE", None)  # the compiled core must be the one under test
-    command = [sys.executable, "-m", "pytest", "-p", "no:xdist", "-q", *extra_args]
+    return env
+
+
+def run_sanitized(package_dir: Path, env: dict[str, str]) -> subprocess.CompletedProcess:
+    """Run the core's tests against the build in ``package_dir``."""
+    config = ["-c", str(ROOT / "pyproject.toml"), "--rootdir", str(ROOT)]
+    command = [sys.executable, "-m", "pytest", "-p", "no:xdist", "-q", "-s", *config]
     command += core_test_files()
-    return subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True, check=False)
+    # not run from ROOT: `python -m` puts the working directory first on sys.path, and the
+    # package there holds the in-place build
+    return subprocess.run(
+        command, cwd=package_dir, env=env, capture_output=True, text=True, check=False
+    )
+
+
+def sanitizer_reports(logs: Path, output: str) -> list[str]:
+    """Every report in the log files and in the output."""
+    texts = [p.read_text(errors="replace") for p in sorted(logs.parent.glob(logs.name + ".*"))]
+    lines = [line for text in [*texts, output] for line in text.splitlines()]
+    return [line for line in lines if any(marker in line for marker in REPORT_MARKERS)]
 
 
 @pytest.mark.slow
@@ -73,14 +94,16 @@ def test_core_tests_pass_under_address_and_undefined_behaviour_sanitizers(tmp_pa
     if _compiler_runtime("asan") is None or _compiler_runtime("ubsan") is None:
         pytest.skip("needs gcc with libasan and libubsan")
     package_dir = build_sanitized(tmp_path)
+    env = sanitizer_env(package_dir, tmp_path / "sanitizer")
     check = [sys.executable, "-c", "import friday_env._friday_core as m; print(m.__file__)"]
-    env = {**os.environ, "PYTHONPATH": str(package_dir), "LD_PRELOAD": _compiler_runtime("asan")}
-    loaded = subprocess.run(check, env=env, capture_output=True, text=True, check=True).stdout
+    loaded = subprocess.run(
+        check, cwd=package_dir, env=env, capture_output=True, text=True, check=True
+    ).stdout
     assert loaded.startswith(str(package_dir)), f"the sanitized build was not loaded: {loaded}"
-    result = run_sanitized(package_dir, [])
+    result = run_sanitized(package_dir, env)
     output = result.stdout + result.stderr
-    reports = [line for line in output.splitlines() if any(m in line for m in REPORT_MARKERS)]
-    assert not reports, "sanitizer reports:\n" + "\n".join(reports[:20]) + "\n" + output[-4000:]
+    reports = sanitizer_reports(tmp_path / "sanitizer", output)
+    assert not reports, "sanitizer reports:\n" + "\n".join(reports[:20]) + "\n" + output[-3000:]
     assert result.returncode == 0, (
         f"the core's tests failed under the sanitizers:\n{output[-6000:]}"
     )

@@ -15,6 +15,9 @@ a few hundred games per level (see ``friday eval``).
 
 from __future__ import annotations
 
+import dataclasses
+from functools import lru_cache
+
 from friday_agents.heuristic.fight import fight_action
 from friday_agents.heuristic.rules import (
     DEFAULT_PARAMS,
@@ -30,14 +33,45 @@ from friday_env import Game
 from friday_env import actions as act
 from friday_env.actions import Phase
 
-__all__ = ["HeuristicAgent", "HeuristicParams", "heuristic_action"]
+try:  # the compiled core is optional: without it every game is a Python game
+    from friday_env import _friday_core
+except ImportError:  # pragma: no cover - exercised only where the extension is not built
+    _friday_core = None
+
+__all__ = ["HeuristicAgent", "HeuristicParams", "heuristic_action", "python_heuristic_action"]
+
+#: The compiled game type, or None: its games take the C port of this heuristic
+#: (friday_env/_core/heuristic.c), which returns the same action in every state.
+_COMPILED_GAME = getattr(_friday_core, "CoreGame", None)
 
 
 def heuristic_action(game: Game, params: HeuristicParams = DEFAULT_PARAMS) -> int:
-    """The heuristic's action for the pending decision of ``game`` (public information only)."""
+    """The heuristic's action for the pending decision of ``game`` (public information only).
+    A game on the compiled core is decided in C, with the same result."""
+    if _COMPILED_GAME is not None and isinstance(game, _COMPILED_GAME):
+        action = _friday_core.heuristic_action(game, _params_tuple(params))
+        if action < 0:
+            raise ValueError(_GAME_OVER)
+        return action
+    return python_heuristic_action(game, params)
+
+
+_GAME_OVER = "heuristic_action: the game is over; there is no decision to make"
+
+
+@lru_cache(maxsize=64)
+def _params_tuple(params: HeuristicParams) -> tuple | None:
+    """``params`` as the compiled heuristic takes them (None: the defaults)."""
+    return None if params == DEFAULT_PARAMS else dataclasses.astuple(params)
+
+
+def python_heuristic_action(game: Game, params: HeuristicParams = DEFAULT_PARAMS) -> int:
+    """:func:`heuristic_action` in Python, on any game: the reference the C port follows."""
     legal = game.legal_actions()
     if len(legal) == 1:
         return legal[0]
+    if not legal:
+        raise ValueError(_GAME_OVER)
     phase = game.phase
     if phase == Phase.FIGHT:
         return fight_action(game, params)

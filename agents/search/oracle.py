@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from friday_agents.search.agent import SearchAgent
 from friday_env import Game
+from friday_env.core import core_of, to_core
 from friday_env.engine import seed_from
 
 
@@ -32,8 +33,11 @@ class OracleSearchAgent(SearchAgent):
     cheats = True
 
     def world(self, game: Game, seed: int) -> Game:
-        """The real game, hidden order included, with a fresh seed for future shuffles."""
-        world = game.clone()
+        """The real game, hidden order included, with a fresh seed for future shuffles.
+        (On the compiled core the search builds these worlds in C; a compiled game's fields
+        are read-only, so this method re-seeds a reference copy and compiles it back.)"""
+        compiled = core_of(game) == "c"
+        world = game.to_python() if compiled else game.clone()
         world.seed = seed_from(seed)
         world.shuffles = 0
-        return world
+        return to_core(world, "c") if compiled else world

@@ -1,7 +1,176 @@
-/* Python bindings of heuristic.c (placeholder until the part lands: registers nothing). */
+/* Python bindings of heuristic.c: the heuristic policy on a compiled game.
+ *
+ *   heuristic_action(game, params=None) -> int    the heuristic's action (-1: game over)
+ *   heuristic_play(game, max_actions, params=None) -> int   actions played in C
+ *   heuristic_default_params() -> tuple           FR_DEFAULT_PARAMS, in HeuristicParams order
+ *   heuristic_compensated_sum                     True when sum() is Neumaier's (3.12+)
+ *   _heuristic_tables() -> (worth, fight_points)  test hook: the card tables
+ *   _py_sum(floats) -> float                      test hook: sum() as the C does it
+ *
+ * `params` is None (the defaults) or a tuple of the HeuristicParams fields in their order:
+ * eight numbers and hard_pirate_first (a bool or int).
+ */
 #include "pybind.h"
 
+#define PARAM_COUNT 9
+
+static int parse_params(PyObject *obj, fr_heuristic_params *out) {
+    *out = FR_DEFAULT_PARAMS;
+    if (obj == NULL || obj == Py_None) return 0;
+    if (!PyTuple_Check(obj) || PyTuple_GET_SIZE(obj) != PARAM_COUNT) {
+        PyErr_Format(PyExc_TypeError,
+                     "params must be None or a tuple of the %d HeuristicParams fields, got %R",
+                     PARAM_COUNT, obj);
+        return -1;
+    }
+    double *fields[PARAM_COUNT - 1] = {
+        &out->life_value, &out->low_life, &out->win_bonus, &out->destroy_weight,
+        &out->last_hazard_margin, &out->exchange_margin, &out->future_weight, &out->future_mean,
+    };
+    for (int i = 0; i < PARAM_COUNT - 1; i++) {
+        PyObject *item = PyTuple_GET_ITEM(obj, i);
+        if (!PyFloat_Check(item) && !PyLong_Check(item)) {
+            PyErr_Format(PyExc_TypeError, "params[%d] must be a number, got %R", i, item);
+            return -1;
+        }
+        *fields[i] = PyFloat_AsDouble(item);
+        if (*fields[i] == -1.0 && PyErr_Occurred()) return -1;
+    }
+    PyObject *hard = PyTuple_GET_ITEM(obj, PARAM_COUNT - 1);
+    if (!PyLong_Check(hard)) { /* bool is an int; Python compares it with == */
+        PyErr_Format(PyExc_TypeError, "params[8] (hard_pirate_first) must be a bool, got %R",
+                     hard);
+        return -1;
+    }
+    int overflow = 0;
+    long value = PyLong_AsLongAndOverflow(hard, &overflow);
+    if (value == -1 && PyErr_Occurred()) return -1;
+    /* a value neither 0 nor 1 equals neither True nor False, as in Python */
+    out->hard_pirate_first = overflow || value < -1 || value > 1 ? 2 : (int)value;
+    return 0;
+}
+
+static fr_game *game_arg(PyObject *game, const char *function) {
+    if (!fr_pygame_check(game)) {
+        PyErr_Format(PyExc_TypeError,
+                     "%s: game must be a compiled game (friday_env._friday_core.CoreGame), "
+                     "got %.100s",
+                     function, Py_TYPE(game)->tp_name);
+        return NULL;
+    }
+    return FR_GAME(game);
+}
+
+static PyObject *py_heuristic_action(PyObject *self, PyObject *args) {
+    PyObject *game, *params_obj = Py_None;
+    fr_heuristic_params params;
+    if (!PyArg_ParseTuple(args, "O|O:heuristic_action", &game, &params_obj)) return NULL;
+    fr_game *g = game_arg(game, "heuristic_action");
+    if (g == NULL || parse_params(params_obj, &params) < 0) return NULL;
+    return PyLong_FromLong(fr_heuristic_action(g, &params));
+}
+
+static PyObject *py_heuristic_play(PyObject *self, PyObject *args) {
+    PyObject *game, *params_obj = Py_None;
+    int max_actions;
+    fr_heuristic_params params;
+    if (!PyArg_ParseTuple(args, "Oi|O:heuristic_play", &game, &max_actions, &params_obj))
+        return NULL;
+    fr_game *g = game_arg(game, "heuristic_play");
+    if (g == NULL || parse_params(params_obj, &params) < 0) return NULL;
+    if (max_actions < 0) {
+        PyErr_Format(PyExc_ValueError, "heuristic_play: max_actions must be >= 0, got %d",
+                     max_actions);
+        return NULL;
+    }
+    int played = fr_heuristic_play(g, &params, max_actions);
+    fr_pygame_changed(game);
+    if (played == -2) return PyErr_NoMemory();
+    if (played < 0) {
+        PyErr_SetString(PyExc_RuntimeError,
+                        "heuristic_play: the game refused the heuristic's action (a bug)");
+        return NULL;
+    }
+    return PyLong_FromLong(played);
+}
+
+static PyObject *py_default_params(PyObject *self, PyObject *unused) {
+    const fr_heuristic_params *p = &FR_DEFAULT_PARAMS;
+    return Py_BuildValue("(ddddddddO)", p->life_value, p->low_life, p->win_bonus,
+                         p->destroy_weight, p->last_hazard_margin, p->exchange_margin,
+                         p->future_weight, p->future_mean,
+                         p->hard_pirate_first ? Py_True : Py_False);
+}
+
+static PyObject *card_table(double (*table)(int)) {
+    PyObject *values = PyTuple_New(FR_NUM_CARDS);
+    if (values == NULL) return NULL;
+    for (int card = 0; card < FR_NUM_CARDS; card++) {
+        PyObject *value = PyFloat_FromDouble(table(card));
+        if (value == NULL) {
+            Py_DECREF(values);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(values, card, value);
+    }
+    return values;
+}
+
+static PyObject *py_tables(PyObject *self, PyObject *unused) {
+    PyObject *worth = card_table(fr_card_worth);
+    PyObject *points = worth ? card_table(fr_fight_points) : NULL;
+    if (points == NULL) {
+        Py_XDECREF(worth);
+        return NULL;
+    }
+    return Py_BuildValue("(NN)", worth, points);
+}
+
+static PyObject *py_sum(PyObject *self, PyObject *items) {
+    PyObject *seq = PySequence_Fast(items, "_py_sum: expected a sequence of floats");
+    if (seq == NULL) return NULL;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+    double *values = PyMem_Malloc((size_t)(n ? n : 1) * sizeof(double));
+    if (values == NULL) {
+        Py_DECREF(seq);
+        return PyErr_NoMemory();
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        values[i] = PyFloat_AsDouble(PySequence_Fast_GET_ITEM(seq, i));
+        if (values[i] == -1.0 && PyErr_Occurred()) {
+            PyMem_Free(values);
+            Py_DECREF(seq);
+            return NULL;
+        }
+    }
+    double total = fr_py_sum(values, (int)n);
+    PyMem_Free(values);
+    Py_DECREF(seq);
+    return PyFloat_FromDouble(total);
+}
+
+static PyMethodDef heuristic_methods[] = {
+    {"heuristic_action", py_heuristic_action, METH_VARARGS,
+     "heuristic_action(game, params=None): the heuristic's action for a compiled game "
+     "(-1 when the game is over); params is None or a tuple of HeuristicParams fields."},
+    {"heuristic_play", py_heuristic_play, METH_VARARGS,
+     "heuristic_play(game, max_actions, params=None): play the heuristic inside C until the "
+     "game ends or max_actions were played; returns the number of actions played."},
+    {"heuristic_default_params", py_default_params, METH_NOARGS,
+     "The C heuristic's default parameters, in HeuristicParams field order."},
+    {"_heuristic_tables", py_tables, METH_NOARGS,
+     "Test hook: (WORTH, FIGHT_POINTS) per card as the C heuristic computes them."},
+    {"_py_sum", py_sum, METH_O, "Test hook: sum() of floats as the C heuristic computes it."},
+    {NULL, NULL, 0, NULL},
+};
+
 int fr_register_heuristic(PyObject *module) {
-    (void)module;
+    fr_heuristic_set_compensated_sum(PY_VERSION_HEX >= 0x030C0000);
+    if (PyModule_AddFunctions(module, heuristic_methods) < 0) return -1;
+    PyObject *flag = PyBool_FromLong(fr_heuristic_compensated_sum());
+    if (PyModule_AddObject(module, "heuristic_compensated_sum", flag) < 0) {
+        Py_DECREF(flag);
+        return -1;
+    }
     return 0;
 }

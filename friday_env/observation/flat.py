@@ -279,9 +279,9 @@ class FlatEncoder:
     def encode_into(self, game: Game, out: np.ndarray) -> None:
         """Overwrite ``out`` (shape ``(FLAT_SIZE,)``, float32) with the encoding of ``game``."""
         if isinstance(game, COMPILED_GAMES):
-            if out.dtype == np.float32 and out.shape == (FLAT_SIZE,) and out.flags.c_contiguous:
-                _encode_flat(game, out)  # straight into ``out``
-            else:
+            try:
+                _encode_flat(game, out)  # straight into ``out`` if it is float32, contiguous
+            except (TypeError, ValueError):  # refused, untouched: convert through a copy
                 out[:] = self.encode(game)
             return
         self._update(game)
