@@ -11,18 +11,22 @@ import sys
 from pathlib import Path
 
 import pytest
+from studies import study_module
 
 from friday_agents.base import play_game
 from friday_agents.evaluation.evaluate import DEFAULT_SEARCH_SIMS
+from friday_agents.fitting import value_net_fit
+from friday_agents.fitting.game_data import ReplayCount, turn_start_examples
 from friday_agents.heuristic.agent import HeuristicAgent, heuristic_action
 from friday_agents.imitation.data import collect
 from friday_agents.registry import make_agent
-from friday_agents.search import ingredients, timing, value_net_fit
 from friday_agents.search.agent import DEFAULT_SIMS, ROLLOUT_STOPS, SearchAgent, rollout
-from friday_agents.search.game_data import ReplayCount, turn_start_examples
 from friday_agents.search.value_net import NETWORK_FILE, load_value_network, network_inputs
 from friday_agents.seeds import evaluation_seed, training_seed
 from friday_env import Game, determinized
+
+ingredients = study_module("search-strength", "ingredients")
+timing = study_module("search-strength", "timing")
 
 README = Path(__file__).resolve().parents[1] / "README.md"
 

@@ -27,7 +27,7 @@ import os
 import sys
 from pathlib import Path
 
-from friday_agents.cli.conventions import add_deprecated, add_progress, plain, require
+from friday_agents.conventions import add_deprecated, add_progress, plain, require
 from friday_agents.evaluation.backends import BACKENDS, RAY_INSTALL, BackendError
 from friday_agents.evaluation.runner import (
     EvalConfig,

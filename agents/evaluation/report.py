@@ -60,7 +60,7 @@ AGENT_NOTES = {
     "ppo": "a MaskablePPO policy network (one for all levels) that imitates the search agent: "
     "heuristic imitation, then 370 search games per level with the search's action values as "
     "soft targets, then one DAgger round labelled by search (`agents/ppo/`, "
-    "`agents/ppo/checkpoints/ppo-all-levels.zip`, recipe in `experiments/imitation/`; see "
+    "`agents/models/ppo_all_levels.zip`, recipe in `experiments/imitation/`; see "
     "'Learned agents')",
 }
 #: The README section the results table is written into.

@@ -13,21 +13,25 @@ game is seeded by its deal alone.
 from __future__ import annotations
 
 import json
-import os
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
 from friday_agents.base import Agent, outcome_of, play_game
 from friday_agents.evaluation.backends import GamesInterrupted, run_games
+from friday_agents.games_file import (
+    GAMES_FILE,
+    GamesFileError,
+    drop_cut_short_line,
+    read_games_file,
+)
 from friday_agents.registry import make_agent
 from friday_agents.seeds import DEAL_SETS, deal_seed
 from friday_env import GameRecord
 
 CONFIG_FILE = "run.json"
-GAMES_FILE = "games.jsonl"
 FORMAT = "friday-env/evaluation"
 
 
@@ -135,6 +139,29 @@ def play_task(task: Task) -> dict[str, Any]:
     return row
 
 
+def play_deals(
+    agent: str,
+    level: int,
+    indices: Iterable[int],
+    *,
+    search_sims: int,
+    workers: int | None = None,
+    deals: str = "evaluation",
+) -> list[dict[str, Any]]:
+    """``friday eval``'s games of one agent spec on the deals ``indices`` of ``level``, in
+    memory (no output directory), as its ``games.jsonl`` rows in deal order: the same
+    agents, seeds and workers as ``friday eval``, for studies that need deals other than
+    the first ``--games`` (held-out curve points from index 500,000, for instance)."""
+    wanted = list(indices)
+    config = EvalConfig((agent,), (level,), {agent: len(wanted)}, search_sims, deals=deals)
+    tasks = [Task(agent, level, index) for index in wanted]
+    rows = run_games(play_task, tasks, workers=workers, setup=prepare_worker, setup_args=(config,))
+    try:
+        return sorted(rows, key=lambda row: row["index"])
+    except GamesInterrupted as why:
+        raise EvaluationInterrupted(why.reason) from None
+
+
 # ------------------------------------------------------------ the files
 
 
@@ -156,36 +183,29 @@ def start_run(out: Path, config: EvalConfig, resume: bool) -> EvalConfig:
 
 
 def load_rows(out: Path, config: EvalConfig) -> list[dict[str, Any]]:
-    """The finished games in ``out/games.jsonl``. A last line cut short by a kill is dropped
-    (and the file rewritten without it, so appending stays valid); any other bad line, or a
-    game the configuration does not contain, is an error."""
+    """The finished games in ``out/games.jsonl`` (read by :mod:`friday_agents.games_file`):
+    a last line cut short by a kill is dropped, and the file rewritten without it so
+    appending stays valid; any other bad line, or a game the configuration does not contain,
+    is an error."""
     path = out / GAMES_FILE
-    if not path.exists():
-        return []
-    lines = path.read_text().splitlines()
+    try:
+        found = read_games_file(path, missing_ok=True)
+    except GamesFileError as err:
+        raise EvaluationError(str(err)) from None
+    if found.cut_short:
+        drop_cut_short_line(path)
     rows, wanted = [], {t.key for t in config.tasks()}
     seen: set[tuple[str, int, int]] = set()
-    for number, line in enumerate(lines, 1):
-        try:
-            row = json.loads(line)
-        except json.JSONDecodeError:
-            if number == len(lines):
-                _rewrite(path, lines[:-1])
-                break
-            raise EvaluationError(f"{path}:{number} is not valid JSON") from None
-        key = (row["agent"], row["level"], row["index"])
+    for position, row in enumerate(found.games):
+        key = (row.get("agent"), row.get("level"), row.get("index"))
         if key not in wanted:
-            raise EvaluationError(f"{path}:{number} holds a game this evaluation does not play")
+            raise EvaluationError(
+                f"{found.where(position)} holds a game this evaluation does not play"
+            )
         if key not in seen:
             seen.add(key)
             rows.append(row)
     return rows
-
-
-def _rewrite(path: Path, lines: list[str]) -> None:
-    temporary = path.with_suffix(".tmp")
-    temporary.write_text("".join(line + "\n" for line in lines))
-    os.replace(temporary, path)
 
 
 # ------------------------------------------------------------- playing
