@@ -8,6 +8,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from published import published_section
 from studies import study_module
 
 from friday_agents.base import play_game
@@ -235,12 +236,10 @@ def test_value_warmup_trains_the_critic_and_keeps_the_imitated_actor(pipeline, t
 def test_readme_study_section_is_rendered_from_the_committed_results():
     report = study_module("imitation", "report")
     COMMAND, SECTION, section = report.COMMAND, report.SECTION, report.section
-    from friday_env.docs import section_body
 
     root = Path(__file__).resolve().parent.parent
-    readme = (root / "README.md").read_text()
     expected = section(root / "experiments" / "imitation" / "results")
-    assert section_body(readme, SECTION).strip() == expected.strip(), f"run {COMMAND}"
+    assert published_section(SECTION).strip() == expected.strip(), f"run {COMMAND}"
 
 
 def test_soft_targets_of_a_pruned_teacher_cover_only_the_actions_it_tried():

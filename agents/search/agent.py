@@ -122,10 +122,10 @@ class SearchAgent:
     - ``value`` — what scores a rollout's end: ``""`` (default) the linear model fitted on
       heuristic games (``search_value.json``); ``"levels"`` one linear model per level, chosen
       on the validation deals (``guided_value_per_level.json``: the ``cards`` model fitted on
-      guided's and the search's games, ``guided_value_cards.json``, on levels 1-3, the model refitted
-      on the search's games, ``guided_value_level4.json``, on level 4; see the README's
-      "Stronger search"); ``"net"`` the value network shipped beside
-      :mod:`friday_agents.search.value_net`; or a file: a ``.json`` from
+      guided's and the search's games, ``guided_value_cards.json``, on levels 1-3, the model
+      refitted on the search's games, ``guided_value_level4.json``, on level 4; see the
+      README's "Stronger search"); ``"net"`` the value network ``value_net.npz``; the files
+      are in ``agents/models/`` (:mod:`friday_agents.models`); or a file: a ``.json`` from
       ``python -m friday_agents.fitting.value_fit``, an ``.npz`` from
       ``python -m friday_agents.fitting.value_net_fit``, or a per-level ``.json``
       (:mod:`friday_agents.search.value_levels`).
