@@ -33,6 +33,7 @@ from friday_agents.search.value import TURN_START_PHASES, WEIGHTS_FILE
 from friday_agents.search.value_levels import DEFAULT_VALUE_FILE, load_leaf_value
 from friday_agents.search.value_net import NETWORK_FILE
 from friday_env import Game, Phase, determinized
+from friday_env.engine import PIRATES
 
 #: Where rollouts stop and are valued: a hazard fight is over and the next turn waits, or the
 #: game is over. At the pirates' turn start they play on, through both pirate fights.
@@ -40,8 +41,8 @@ ROLLOUT_STOPS = (TURN_START_PHASES - {Phase.CHOOSE_PIRATE}) | {Phase.GAME_OVER}
 #: The simulation budget per decision used everywhere unless asked otherwise: the agent's
 #: default, ``friday eval``'s ``--search-sims`` default and the README's results table.
 DEFAULT_SIMS = 32
-#: The pirates' step: from here on rollouts play to the end of the game.
-PIRATE_STEP = 3
+#: The pirates' step (the engine's): from here on rollouts play to the end of the game.
+PIRATE_STEP = PIRATES
 #: A rollout longer than this many actions per fight is cut and scored where it stands (a
 #: safety net: fights are a few dozen actions at most).
 MAX_ROLLOUT_ACTIONS = 400
