@@ -85,7 +85,7 @@ def load_per_level(path: Path) -> PerLevelValue:
             f"{path}: 'levels' must name levels 1-4 exactly (unknown: {extra}, missing: {missing})"
         )
     return PerLevelValue(
-        {int(level): _load_one_model(path.parent / str(name)) for level, name in levels.items()}
+        {int(level): _load_one_model((path.parent / str(name)).resolve()) for level, name in levels.items()}
     )
 
 
