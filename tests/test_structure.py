@@ -21,7 +21,7 @@ from friday_agents.evaluation.report import agent_description
 from friday_agents.evaluation.runner import EvalConfig, EvaluationError, load_rows
 from friday_agents.fitting.game_data import recorded_games
 from friday_agents.games_file import GamesFileError, read_games, read_games_file
-from friday_agents.imitation.data import ImitationDataError
+from friday_agents.imitation.data import ImitationDataError, done_games
 from friday_agents.imitation.data import read_games as imitation_games
 from friday_agents.models import (
     GUIDED_VALUE_PER_LEVEL,
@@ -227,6 +227,14 @@ def test_resume_repairs_a_cut_short_file_before_appending(tmp_path):
     (tmp_path / "games.jsonl").write_text(f"{whole}\n{whole[:7]}")
     assert load_rows(tmp_path, config) == [GAME]
     assert (tmp_path / "games.jsonl").read_text() == f"{whole}\n"
+
+
+def test_imitate_collect_repairs_a_cut_short_file_before_appending(tmp_path):
+    games = tmp_path / "teacher.jsonl"
+    whole = json.dumps(GAME)
+    games.write_text(f"{whole}\n{whole[:7]}")
+    assert done_games(games) == {(1, 0)}
+    assert games.read_text() == f"{whole}\n"
 
 
 # ------------------------------------------------------------------ labels from the spec
