@@ -129,6 +129,27 @@ def test_out_dir_is_never_mixed_and_resume_needs_a_run(tmp_path, capsys):
     assert "--resume continues the stored run" in capsys.readouterr().err
 
 
+def test_without_out_every_run_gets_a_new_directory(tmp_path, monkeypatch, capsys):
+    """CleanRL-style: no --out never refuses, each run writes (and names) its own folder."""
+    monkeypatch.chdir(tmp_path)
+    options = ["eval", "--agents", "random", "--levels", "1", "--games", "1", "--no-progress"]
+    assert main([*options, "--workers", "1"]) == 0
+    first = capsys.readouterr().out
+    assert main([*options, "--workers", "1"]) == 0
+    second = capsys.readouterr().out
+    runs = sorted(p for p in (tmp_path / "results" / "eval").iterdir())
+    assert len(runs) == 2 and all((run / "results.json").exists() for run in runs)
+    assert all(run.name.startswith("random__1__") for run in runs)
+    assert str(runs[0].relative_to(tmp_path)) in first + second
+    assert str(runs[1].relative_to(tmp_path)) in first + second
+
+
+def test_resume_without_out_names_the_run_to_continue(tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    assert main(["eval", "--resume", "--no-progress"]) == 2
+    assert "--resume needs --out" in capsys.readouterr().err
+
+
 def test_parsers():
     assert parse_levels("1-4") == (1, 2, 3, 4)
     assert parse_levels("3,1") == (1, 3)

@@ -11,6 +11,10 @@ intervals, game length, games/s — are printed as a table and written to ``--ou
 fit reads: :func:`friday_agents.seeds.validation_seed`), for choosing between variants
 without looking at the evaluation deals; such results never go into the README.
 
+Without ``--out`` each run gets a new folder under ``results/eval``, named by its agents,
+levels and start time (printed when the run starts), so runs never clash; an explicit
+``--out`` that already holds an evaluation is refused unless ``--resume`` continues it.
+
 Each game's result is saved as soon as it finishes: after Ctrl-C or a killed worker,
 ``friday eval --out DIR --resume`` plays only the missing games. ``--backend ray`` plays
 them as Ray tasks, on a local Ray or on the cluster at ``--address`` (``ray start --head``
@@ -24,7 +28,9 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import sys
+import time
 from pathlib import Path
 
 from friday_agents.cli.conventions import add_deprecated, add_progress, plain, require
@@ -47,6 +53,7 @@ DEFAULT_AGENTS = "random,heuristic,search,guided"
 DEFAULT_LEVELS = "1-4"
 DEFAULT_GAMES = "100,search=25,guided=25"
 DEFAULT_SEARCH_SIMS = DEFAULT_SIMS  # one setting: the search agent's own default
+#: Without --out, each run writes a new folder here (:func:`new_run_dir`).
 DEFAULT_OUT = Path("results/eval")
 #: Optional libraries an agent needs beyond friday eval's own (tqdm, matplotlib).
 AGENT_LIBRARIES = {"ppo": ("torch", "stable_baselines3", "sb3_contrib")}
@@ -106,7 +113,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "default: a local Ray started for the run",
     )
     parser.add_argument(
-        "--out", type=Path, default=DEFAULT_OUT, help=f"output directory (default {DEFAULT_OUT})"
+        "--out",
+        type=Path,
+        help=f"output directory (default: a new folder under {DEFAULT_OUT} named by the agents, "
+        "levels and start time)",
     )
     parser.add_argument(
         "--resume", action="store_true", help="continue the interrupted evaluation in --out"
@@ -245,6 +255,28 @@ def command_line(config: EvalConfig, out: Path) -> str:
     return " ".join(parts)
 
 
+def new_run_dir(config: EvalConfig, parent: Path = DEFAULT_OUT) -> Path:
+    """Create and return a new folder for a run without ``--out``, CleanRL-style:
+    ``parent/<agents>__<levels>__<YYYYmmdd-HHMMSS>`` (``-2``, ``-3``... if two runs start
+    in the same second)."""
+    agents = _path_safe("+".join(config.agents))[:80]
+    stem = f"{agents}__{_path_safe(format_levels(config.levels))}__{time.strftime('%Y%m%d-%H%M%S')}"
+    parent.mkdir(parents=True, exist_ok=True)
+    for attempt in range(1, 1000):
+        path = parent / (stem if attempt == 1 else f"{stem}-{attempt}")
+        try:
+            path.mkdir()
+        except FileExistsError:
+            continue
+        return path
+    raise EvaluationError(f"could not create a new run folder in {parent}")
+
+
+def _path_safe(text: str) -> str:
+    """``text`` usable in a folder name on every system: agent specs hold ``:``, ``/``..."""
+    return re.sub(r"[^A-Za-z0-9.=+-]+", "-", text).strip("-") or "run"
+
+
 def format_levels(levels: tuple[int, ...]) -> str:
     if list(levels) == list(range(levels[0], levels[-1] + 1)) and len(levels) > 1:
         return f"{levels[0]}-{levels[-1]}"
@@ -278,6 +310,7 @@ def run(args: argparse.Namespace) -> int:
         check_backend(args)
         config = config_from_args(args)
         check_libraries(config)
+        _choose_out(args, config)
         config = start_run(args.out, config, args.resume)
         if args.resume:
             check_resume_matches(args, config)
@@ -289,6 +322,19 @@ def run(args: argparse.Namespace) -> int:
     status = _play(config, todo, args, len(done))
     _report(config, args)
     return status
+
+
+def _choose_out(args: argparse.Namespace, config: EvalConfig) -> None:
+    """Without ``--out``: a new run folder (announced); ``--resume`` must name its run."""
+    if args.out is not None:
+        return
+    if args.resume:
+        raise UsageError(
+            f"--resume needs --out DIR, the run to continue (each run without --out has its "
+            f"own folder under {DEFAULT_OUT}; the interrupted run printed its --resume command)"
+        )
+    args.out = new_run_dir(config)
+    print(f"friday eval: writing this run to {args.out}", flush=True)
 
 
 def _play(config: EvalConfig, todo: list, args: argparse.Namespace, done: int) -> int:
