@@ -308,6 +308,37 @@ def test_ctrl_c_keeps_finished_games_and_resume_completes(tmp_path):
     _finish_and_check(out, games)
 
 
+def _wait_for_file(path: Path, process: subprocess.Popen) -> None:
+    deadline = time.monotonic() + 60
+    while not path.exists():
+        assert time.monotonic() < deadline, f"{path.name} never appeared"
+        assert process.poll() is None, f"the run ended before writing {path.name}"
+        time.sleep(0.01)
+
+
+@pytest.mark.parametrize("second", ["soon after the first", "while writing the report"])
+def test_a_second_ctrl_c_exits_quietly_after_saving(tmp_path, second):
+    """Ctrl-C twice (an impatient user, ``timeout -s INT``): exit 130 with no traceback, the
+    games and the partial results saved, resume still completes."""
+    out, games = tmp_path / "run", 600
+    process = _start(out, games)
+    _wait_for_games(out, 40, process)
+    process.send_signal(signal.SIGINT)
+    if second == "while writing the report":
+        _wait_for_file(out / "results.json", process)
+        assert process.poll() is None, "the report was written before a second Ctrl-C could come"
+    else:
+        time.sleep(0.05)  # as a person would: while the games stop or the report starts
+    process.send_signal(signal.SIGINT)
+    _, err = process.communicate(timeout=60)
+    assert process.returncode == 130, err
+    assert "Traceback" not in err and "KeyboardInterrupt" not in err, err
+    assert "--resume" in err
+    results = json.loads((out / "results.json").read_text())
+    assert not results["complete"] and results["games_played"] == len(rows_of(out)) >= 40
+    _finish_and_check(out, games)
+
+
 @pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="needs Linux /proc")
 def test_killed_worker_keeps_finished_games_and_resume_completes(tmp_path):
     out, games = tmp_path / "run", 600

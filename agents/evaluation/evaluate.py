@@ -27,10 +27,14 @@ Ctrl-C, 1 a worker died (resume to continue).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import re
+import signal
 import sys
+import threading
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 from friday_agents.cli.conventions import add_deprecated, add_progress, plain, require
@@ -320,8 +324,16 @@ def run(args: argparse.Namespace) -> int:
     finished = {(r["agent"], r["level"], r["index"]) for r in done}
     todo = [t for t in config.tasks() if t.key not in finished]
     status = _play(config, todo, args, len(done))
-    _report(config, args)
-    return status
+    written: list[str] = []
+    try:
+        _report(config, args, written, plots=status != _STOPPED_TWICE)
+    except KeyboardInterrupt:  # a second Ctrl-C (or the first, after the games): stop quietly
+        return _stopped_in_report(args, written)
+    return 130 if status == _STOPPED_TWICE else status
+
+
+#: _play's status when a second Ctrl-C came while the games were stopping: skip the plots.
+_STOPPED_TWICE = -130
 
 
 def _choose_out(args: argparse.Namespace, config: EvalConfig) -> None:
@@ -359,14 +371,59 @@ def _play(config: EvalConfig, todo: list, args: argparse.Namespace, done: int) -
         return 2
     except EvaluationInterrupted as why:
         progress.close()
-        print(
-            f"friday eval: {why}; every finished game is saved in {args.out / 'games.jsonl'}. "
-            f"Continue with: friday eval --out {args.out} --resume",
-            file=sys.stderr,
-        )
+        _say_stopped(str(why), args.out)
         return 130 if str(why) == "interrupted" else 1
+    except KeyboardInterrupt:  # a second Ctrl-C while the games in flight were stopping
+        progress.close()
+        _say_stopped("interrupted", args.out)
+        return _STOPPED_TWICE
     progress.close()
     return 0
+
+
+def _say_stopped(why: str, out: Path) -> None:
+    print(
+        f"friday eval: {why}; every finished game is saved in {out / 'games.jsonl'}. "
+        f"Continue with: friday eval --out {out} --resume",
+        file=sys.stderr,
+    )
+
+
+def _stopped_in_report(args: argparse.Namespace, written: list[str]) -> int:
+    saved = f"{', '.join(written)} and " if written else ""
+    print(
+        f"\nfriday eval: interrupted while writing the report; {saved}every finished game "
+        f"({args.out / 'games.jsonl'}) are saved. Write the rest (and play any missing games) "
+        f"with: friday eval --out {args.out} --resume",
+        file=sys.stderr,
+    )
+    return 130
+
+
+@contextlib.contextmanager
+def _whole_files() -> Iterator[None]:
+    """Within: a Ctrl-C waits until the block is done (then raises), so the files it writes
+    are never cut short; a further Ctrl-C stops at once. Only where Python handles Ctrl-C:
+    on the main thread, with SIGINT not ignored (a shell's background job ignores it)."""
+    if threading.current_thread() is not threading.main_thread() or signal.getsignal(
+        signal.SIGINT
+    ) in (signal.SIG_IGN, None):
+        yield
+        return
+    pending: list[int] = []
+
+    def remember(signum: int, frame: object) -> None:
+        if pending:
+            raise KeyboardInterrupt
+        pending.append(signum)
+
+    previous = signal.signal(signal.SIGINT, remember)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    if pending:
+        raise KeyboardInterrupt
 
 
 def _progress_bar(total: int, initial: int, disabled: bool):
@@ -375,8 +432,11 @@ def _progress_bar(total: int, initial: int, disabled: bool):
     return tqdm(total=total, initial=initial, unit="game", disable=disabled, desc="friday eval")
 
 
-def _report(config: EvalConfig, args: argparse.Namespace) -> None:
-    from friday_agents.evaluation.plots import plot_scores, plot_win_rates
+def _report(
+    config: EvalConfig, args: argparse.Namespace, written: list[str], plots: bool = True
+) -> None:
+    """Write the results files, then the plots (which a Ctrl-C may skip), then print the
+    table; ``written`` collects the names of the files finished."""
     from friday_agents.evaluation.report import (
         build_results,
         markdown,
@@ -389,17 +449,23 @@ def _report(config: EvalConfig, args: argparse.Namespace) -> None:
     rows = load_rows(args.out, config)
     if not rows:
         return
-    results = build_results(rows, config, command_line(config, args.out), args.bootstrap_seed)
     out = args.out
-    write_json(results, out / "results.json")
-    write_csv(results, out / "results.csv")
-    section = markdown(results)
-    (out / "results.md").write_text(section)
-    plot_win_rates(results, out / "winrate.png")
-    plot_scores(results, rows, out / "scores.png")
+    with _whole_files():
+        results = build_results(rows, config, command_line(config, out), args.bootstrap_seed)
+        write_json(results, out / "results.json")
+        write_csv(results, out / "results.csv")
+        section = markdown(results)
+        (out / "results.md").write_text(section)
+        written += ["results.json", "results.csv", "results.md"]
+    if plots:
+        from friday_agents.evaluation.plots import plot_scores, plot_win_rates
+
+        plot_win_rates(results, out / "winrate.png")
+        plot_scores(results, rows, out / "scores.png")
+        written += ["winrate.png", "scores.png"]
     print(text_table(results))
     state = "" if results["complete"] else " (partial: resume to finish)"
-    print(f"\nwrote {out}/results.json, results.csv, results.md, winrate.png, scores.png{state}")
+    print(f"\nwrote {out}/{', '.join(written)}{state}")
     if args.readme:
         if results["complete"]:
             update_readme(args.readme, section)
