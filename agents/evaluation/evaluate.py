@@ -323,7 +323,10 @@ def run(args: argparse.Namespace) -> int:
         return _fail(str(err))
     finished = {(r["agent"], r["level"], r["index"]) for r in done}
     todo = [t for t in config.tasks() if t.key not in finished]
-    status = _play(config, todo, args, len(done))
+    try:
+        status = _play(config, todo, args, len(done))
+    except KeyboardInterrupt:  # a second Ctrl-C while the first one was being handled
+        status = _STOPPED_TWICE
     written: list[str] = []
     try:
         _report(config, args, written, plots=status != _STOPPED_TWICE)
@@ -376,7 +379,7 @@ def _play(config: EvalConfig, todo: list, args: argparse.Namespace, done: int) -
     except KeyboardInterrupt:  # a second Ctrl-C while the games in flight were stopping
         progress.close()
         _say_stopped("interrupted", args.out)
-        return _STOPPED_TWICE
+        raise
     progress.close()
     return 0
 
@@ -390,11 +393,10 @@ def _say_stopped(why: str, out: Path) -> None:
 
 
 def _stopped_in_report(args: argparse.Namespace, written: list[str]) -> int:
-    saved = f"{', '.join(written)} and " if written else ""
+    saved = ", ".join([*written, f"every finished game ({args.out / 'games.jsonl'})"])
     print(
-        f"\nfriday eval: interrupted while writing the report; {saved}every finished game "
-        f"({args.out / 'games.jsonl'}) are saved. Write the rest (and play any missing games) "
-        f"with: friday eval --out {args.out} --resume",
+        f"\nfriday eval: interrupted while writing the report; saved: {saved}. Write the rest "
+        f"(and play any missing games) with: friday eval --out {args.out} --resume",
         file=sys.stderr,
     )
     return 130
@@ -437,26 +439,14 @@ def _report(
 ) -> None:
     """Write the results files, then the plots (which a Ctrl-C may skip), then print the
     table; ``written`` collects the names of the files finished."""
-    from friday_agents.evaluation.report import (
-        build_results,
-        markdown,
-        text_table,
-        update_readme,
-        write_csv,
-        write_json,
-    )
-
-    rows = load_rows(args.out, config)
-    if not rows:
-        return
-    out = args.out
     with _whole_files():
-        results = build_results(rows, config, command_line(config, out), args.bootstrap_seed)
-        write_json(results, out / "results.json")
-        write_csv(results, out / "results.csv")
-        section = markdown(results)
-        (out / "results.md").write_text(section)
-        written += ["results.json", "results.csv", "results.md"]
+        from friday_agents.evaluation.report import text_table, update_readme
+
+        rows = load_rows(args.out, config)
+        if not rows:
+            return
+        results, section = _write_results(rows, config, args, written)
+    out = args.out
     if plots:
         from friday_agents.evaluation.plots import plot_scores, plot_win_rates
 
@@ -472,3 +462,19 @@ def _report(
             print(f"updated the results section of {args.readme}")
         else:
             print(f"not updating {args.readme}: the evaluation is incomplete")
+
+
+def _write_results(
+    rows: list[dict], config: EvalConfig, args: argparse.Namespace, written: list[str]
+) -> tuple[dict, str]:
+    """results.json, results.csv and results.md; the results and the markdown section."""
+    from friday_agents.evaluation.report import build_results, markdown, write_csv, write_json
+
+    out = args.out
+    results = build_results(rows, config, command_line(config, out), args.bootstrap_seed)
+    write_json(results, out / "results.json")
+    write_csv(results, out / "results.csv")
+    section = markdown(results)
+    (out / "results.md").write_text(section)
+    written += ["results.json", "results.csv", "results.md"]
+    return results, section
