@@ -134,7 +134,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"\ninterrupted after {len(game.history)} actions; score now {game.score()}")
         status = 130
     if args.save:
-        GameRecord.of(game).save(args.save)
+        GameRecord.of(game, agent=HumanAgent.name).save(args.save)
         print(f"saved the game record to {args.save} (view it with: friday replay {args.save})")
     return status
 

@@ -58,6 +58,11 @@ function drawOffer(shot) {
   if (shot.beaten.length) box.append(element("h3", "", "beaten: " + shot.beaten.join(", ")));
 }
 
+// Card names wrap only after a slash ("raft/" then "equipment"), never inside a word.
+function breakAfterSlashes(text) {
+  return text.replaceAll("/", "/\u200B");
+}
+
 function drawCard(card, slot) {
   const classes = ["card", card.kind, card.side];
   for (const flag of ["used", "doubled", "destroyed"]) if (card[flag]) classes.push(flag);
@@ -68,7 +73,7 @@ function drawCard(card, slot) {
   node.append(element("div", "slot", `#${slot} ${card.side}`));
   const value = element("div", "value" + (card.value < 0 ? " negative" : ""), String(card.value));
   node.append(value);
-  node.append(element("div", "key", card.card));
+  node.append(element("div", "key", breakAfterSlashes(card.card)));
   if (card.ability) node.append(element("div", "ability", card.ability));
   const marks = element("div", "marks");
   if (card.used) marks.append(element("span", "mark used", "used"));
