@@ -116,11 +116,14 @@ def start(origin: dict[str, Any]) -> Game:
 def replay(record: GameRecord) -> Game:
     """Replay a record and check that it ends where it says it does."""
     game = start(record.origin)
-    for index, action in enumerate(record.actions):
+    total = len(record.actions)
+    for number, action in enumerate(record.actions, 1):  # counted from 1, as people count
         try:
             game.apply(action)
         except FridayError as err:
-            raise RecordError(f"game record action #{index} ({action}) is illegal: {err}") from None
+            raise RecordError(
+                f"game record action {number} of {total} ({action}) is illegal: {err}"
+            ) from None
     if record.result and _result(game) != record.result:
         raise RecordError(
             f"game record does not replay to its result: recorded {record.result}, "

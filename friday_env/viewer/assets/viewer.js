@@ -155,10 +155,12 @@ function draw() {
   drawScoreLine(shot);
   $("slider").max = String(last);
   $("slider").value = String(view.index);
-  $("jump").max = String(last);
-  $("jump").value = String(view.index);
+  // people count decisions from 1 (as friday replay does): snapshot k is decision k + 1,
+  // and decision last + 1 is the end of the game
+  $("jump").max = String(last + 1);
+  $("jump").value = String(view.index + 1);
   $("position").textContent = view.index === last
-    ? `end of game (${last} decisions)` : `decision ${view.index} of ${last}`;
+    ? `end of game (${last} decisions)` : `decision ${view.index + 1} of ${last}`;
   document.body.dataset.decision = String(view.index);
 }
 
@@ -189,7 +191,7 @@ function bindControls() {
   $("prev-fight").onclick = () => nextFight(-1);
   $("slider").oninput = (event) => go(Number(event.target.value));
   $("jump").onchange = (event) => {
-    go(Number(event.target.value));
+    go(Number(event.target.value) - 1);
     event.target.blur(); // the keys step the game again
   };
   document.addEventListener("keydown", (event) => {
