@@ -16,7 +16,7 @@ from friday_agents.bench.cluster import (
     projection,
     ray_costs,
 )
-from friday_env.docs import section_body
+from friday_agents.sections import section_body
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -38,9 +38,9 @@ def test_projection_is_cores_times_the_one_cpu_rate_times_the_efficiency():
     assert more["nodes"]["8"] == pytest.approx(80.0)
 
 
-def test_readme_cluster_section_renders_the_committed_run():
+def test_report_cluster_section_renders_the_committed_run():
     doc = json.loads((REPO / "benchmarks" / "cluster.json").read_text())
-    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    readme = (REPO / "experiments" / "performance" / "REPORT.md").read_text(encoding="utf-8")
     assert section_body(readme, SECTION) == markdown(doc).removesuffix("\n")
     assert COMMAND in readme
     backends = {(r["backend"], r["cpus"]) for r in doc["rows"]}

@@ -209,13 +209,13 @@ def test_update_readme_replaces_only_the_results_section(tmp_path):
 PUBLISHED = REPO / "experiments" / "results" / "readme_results.json"
 
 
-def test_readme_results_are_rendered_from_the_published_run():
-    """The README's table is the Markdown of the committed results.json of the README run,
-    never typed by hand (regenerate:
-    python -m friday_agents.evaluation.report experiments/results/readme_results.json)."""
+def test_docs_results_are_rendered_from_the_published_run():
+    """The results page is the Markdown of the committed results.json of the headline run,
+    never typed by hand (regenerate: python -m friday_agents.evaluation.report
+    experiments/results/readme_results.json --readme docs/results.md)."""
     results = json.loads(PUBLISHED.read_text())
     assert results["complete"]
-    assert readme_section(REPO / "README.md") == markdown(results)
+    assert readme_section(REPO / "docs" / "results.md") == markdown(results)
 
 
 def test_published_run_shows_each_agent_beating_the_one_before():

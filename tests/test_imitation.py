@@ -232,13 +232,13 @@ def test_value_warmup_trains_the_critic_and_keeps_the_imitated_actor(pipeline, t
     assert not all(np.array_equal(before[k].numpy(), after[k].numpy()) for k in critic)
 
 
-def test_readme_study_section_is_rendered_from_the_committed_results():
+def test_report_study_section_is_rendered_from_the_committed_results():
     report = study_module("imitation", "report")
     COMMAND, SECTION, section = report.COMMAND, report.SECTION, report.section
-    from friday_env.docs import section_body
+    from friday_agents.sections import section_body
 
     root = Path(__file__).resolve().parent.parent
-    readme = (root / "README.md").read_text()
+    readme = (root / "experiments" / "imitation" / "REPORT.md").read_text()
     expected = section(root / "experiments" / "imitation" / "results")
     assert section_body(readme, SECTION).strip() == expected.strip(), f"run {COMMAND}"
 

@@ -28,15 +28,15 @@ from friday_env import Game, determinized
 ingredients = study_module("search-strength", "ingredients")
 timing = study_module("search-strength", "timing")
 
-README = Path(__file__).resolve().parents[1] / "README.md"
+RESULTS_PAGE = Path(__file__).resolve().parents[1] / "docs" / "results.md"
 
 
 def test_one_default_simulation_budget():
     """``friday eval``, ``SearchAgent`` and the README's results table use one setting."""
     assert inspect.signature(SearchAgent).parameters["sims"].default == DEFAULT_SIMS
     assert SearchAgent().sims == DEFAULT_SEARCH_SIMS == DEFAULT_SIMS
-    command = re.search(r"Reproduce with `(friday eval [^`]*)`", README.read_text())
-    assert command, "the README's results section names no friday eval command"
+    command = re.search(r"Reproduce with `(friday eval [^`]*)`", RESULTS_PAGE.read_text())
+    assert command, "the results page names no friday eval command"
     assert f"--search-sims {DEFAULT_SIMS} " in command.group(1) + " "
 
 

@@ -19,7 +19,7 @@ from friday_agents.heuristic.agent import HeuristicAgent
 from friday_env import IllegalActionError
 from friday_env import actions as act
 from friday_env.cards import KIND, Kind
-from friday_env.docs import section_body
+from friday_agents.sections import section_body
 from friday_env.engine import DOWN
 from friday_env.scenario import scenario
 
@@ -223,9 +223,9 @@ def test_the_command_writes_results_and_the_readme_section(tmp_path):
     assert text.startswith("before\n") and text.endswith("after\n")
 
 
-def test_the_readme_section_is_written_from_the_committed_results():
+def test_the_report_section_is_written_from_the_committed_results():
     results = load_results(RESULTS)
-    readme = (ROOT / "README.md").read_text()
+    readme = (ROOT / "experiments" / "strategy" / "REPORT.md").read_text()
     expected = markdown(results).removesuffix("\n")
     assert section_body(readme, README_SECTION) == expected, f"run {results['command']}"
 
