@@ -7,6 +7,8 @@
   and prints a deprecation note naming the new flag.
 - A missing optional library is named together with the extra that installs it, instead of
   a ``ModuleNotFoundError`` traceback.
+- Durations are shown in a unit that fits (:func:`format_duration`): a small run is
+  "12.3 s", not "0.2 min".
 """
 
 from __future__ import annotations
@@ -115,6 +117,17 @@ def add_deprecated(
         default=argparse.SUPPRESS,
         help=f"deprecated spelling of {new}, accepted until {REMOVAL}",
     )
+
+
+def format_duration(seconds: float) -> str:
+    """``seconds`` for people: ``4 ms``, ``12.3 s``, ``1.5 min``, ``1.5 h``."""
+    if seconds < 0.1:
+        return f"{seconds * 1000:.0f} ms"
+    if seconds < 60:
+        return f"{seconds:.1f} s"
+    if seconds < 3600:
+        return f"{seconds / 60:.1f} min"
+    return f"{seconds / 3600:.1f} h"
 
 
 def parse_bool(text: str) -> bool:

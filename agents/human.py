@@ -2,9 +2,12 @@
 
 Each decision shows the situation (open information only) and a numbered menu of the legal
 actions by name; type a number. A hazard on offer also says what beating it gives (its
-knowledge side). A decision with one legal action is played for you and shown. ``q``, the
-end of input or Ctrl-C stops the game. ``--save FILE`` writes the game record (finished or
-not) for ``friday replay FILE``; ``--hint`` shows what the heuristic agent would choose.
+knowledge side). A decision with one legal action is played for you and shown.
+
+``--hint`` adds a line under each menu: the number the heuristic agent would choose (a tip
+while learning the game, not the best move). ``q``, the end of input (Ctrl-D) or Ctrl-C stops
+the game: exit status 0 after ``q`` or Ctrl-D, 130 after Ctrl-C. ``--save FILE`` writes the
+game record, finished or not, for ``friday replay FILE`` and ``friday view FILE``.
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ from collections.abc import Callable
 
 import numpy as np
 
+from friday_agents.cli.conventions import plain
 from friday_env import Game, GameRecord, Phase
 from friday_env import actions as act
 from friday_env.cards import ABILITY_NAMES, CARD_TYPE, CARD_TYPES, Ability
@@ -102,10 +106,16 @@ def gain_note(game: Game, action: int) -> str:
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.formatter_class = argparse.RawDescriptionHelpFormatter
+    parser.epilog = plain(__doc__.split("\n\n", 1)[1])
     parser.add_argument("--level", type=int, default=1, help="level 1-4 (default 1)")
     parser.add_argument("--seed", type=int, help="the deal (default: a fresh one, printed)")
     parser.add_argument("--save", metavar="FILE", help="write the game record to FILE at the end")
-    parser.add_argument("--hint", action="store_true", help="show the heuristic agent's choice")
+    parser.add_argument(
+        "--hint",
+        action="store_true",
+        help="under each menu, show the number the heuristic agent would choose",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -124,19 +134,20 @@ def run(args: argparse.Namespace) -> int:
         print(f"\ninterrupted after {len(game.history)} actions; score now {game.score()}")
         status = 130
     if args.save:
-        GameRecord.of(game).save(args.save)
+        GameRecord.of(game, agent=HumanAgent.name).save(args.save)
         print(f"saved the game record to {args.save} (view it with: friday replay {args.save})")
     return status
 
 
 def play(game: Game, agent: HumanAgent) -> int:
-    """Play until the game ends (0) or the player quits (1)."""
+    """Play until the game ends or the player quits (``q`` or end of input): both are a
+    normal end, status 0."""
     try:
         while not game.done:
             game.apply(agent.act(game))
     except QuitGame:
         agent.write(f"\nstopped after {len(game.history)} actions; score now {game.score()}")
-        return 1
+        return 0
     agent.write(render_text(game, legal=()))
     outcome = "Robinson leaves the island: you won" if game.won else "Robinson is lost"
     agent.write(f"{outcome}. Score {game.score()}.")

@@ -38,22 +38,26 @@ class GameRecord:
     origin: dict[str, Any]
     actions: list[int]
     result: dict[str, Any] = field(default_factory=dict)
+    #: Who played (e.g. ``"human"`` for ``friday play``), shown by the viewer; optional,
+    #: written only when known, and not part of what :func:`replay` checks.
+    agent: str = ""
 
     @classmethod
-    def of(cls, game: Game) -> GameRecord:
-        """The record of ``game`` as it is now."""
-        return cls(dict(game.origin), list(game.history), _result(game))
+    def of(cls, game: Game, agent: str = "") -> GameRecord:
+        """The record of ``game`` as it is now (``agent``: who played it, if known)."""
+        return cls(dict(game.origin), list(game.history), _result(game), agent)
 
     def to_json(self) -> str:
-        return json.dumps(
-            {
-                "format": FORMAT,
-                "version": VERSION,
-                "origin": self.origin,
-                "actions": self.actions,
-                "result": self.result,
-            }
-        )
+        data = {
+            "format": FORMAT,
+            "version": VERSION,
+            "origin": self.origin,
+            "actions": self.actions,
+            "result": self.result,
+        }
+        if self.agent:
+            data["agent"] = self.agent
+        return json.dumps(data)
 
     @classmethod
     def from_json(cls, text: str) -> GameRecord:
@@ -70,7 +74,10 @@ class GameRecord:
                 raise RecordError(f"game record field {key!r} must be a {kind.__name__}")
         if not all(isinstance(a, int) and not isinstance(a, bool) for a in data["actions"]):
             raise RecordError("game record actions must be integers")
-        return cls(data["origin"], data["actions"], data["result"])
+        agent = data.get("agent", "")
+        if not isinstance(agent, str):
+            raise RecordError("game record field 'agent' must be a str")
+        return cls(data["origin"], data["actions"], data["result"], agent)
 
     def save(self, path: str | Path) -> None:
         Path(path).write_text(self.to_json() + "\n")
@@ -109,11 +116,14 @@ def start(origin: dict[str, Any]) -> Game:
 def replay(record: GameRecord) -> Game:
     """Replay a record and check that it ends where it says it does."""
     game = start(record.origin)
-    for index, action in enumerate(record.actions):
+    total = len(record.actions)
+    for number, action in enumerate(record.actions, 1):  # counted from 1, as people count
         try:
             game.apply(action)
         except FridayError as err:
-            raise RecordError(f"game record action #{index} ({action}) is illegal: {err}") from None
+            raise RecordError(
+                f"game record action {number} of {total} ({action}) is illegal: {err}"
+            ) from None
     if record.result and _result(game) != record.result:
         raise RecordError(
             f"game record does not replay to its result: recorded {record.result}, "

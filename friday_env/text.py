@@ -15,6 +15,8 @@ from friday_env.actions import PHASE_NAMES, Phase
 from friday_env.cards import (
     ABILITY,
     ABILITY_NAMES,
+    CARD_TYPE,
+    CARD_TYPES,
     FREE,
     HAZARD_VALUES,
     KEY,
@@ -34,6 +36,14 @@ def ability_text(card: int) -> str:
     return "" if ABILITY[card] == Ability.NONE else ABILITY_NAMES[ABILITY[card]]
 
 
+def pirate_rule(card: int) -> str:
+    """A pirate's special rule as the card and docs/cards.md word it (its title, e.g. "each
+    additional card costs 2 life"), or "" for a pirate without one and for other cards."""
+    if KIND[card] != Kind.PIRATE or SPECIAL[card] == PirateSpecial.NONE:
+        return ""
+    return CARD_TYPES[CARD_TYPE[card]].title
+
+
 def flag_text(flags: int) -> str:
     """A table slot's flags in words: its side, then used, doubled, face down."""
     words = ["left" if flags & LEFT else "right"]
@@ -47,7 +57,8 @@ def hazard_text(game: Game, card: int) -> str:
     ``raft/food: 1 free, value 0``."""
     if KIND[card] == Kind.PIRATE:
         value = game.pirate_value if card == game.hazard else HAZARD_VALUES[card][0]
-        special = "" if SPECIAL[card] == PirateSpecial.NONE else f" ({SPECIAL[card].name.lower()})"
+        rule = pirate_rule(card)
+        special = f" ({rule})" if rule else ""
         return f"{KEY[card]}{special}: {FREE[card]} free, value {value}"
     step = min(game.step, 2)
     return f"{KEY[card]}: {FREE[card]} free, value {HAZARD_VALUES[card][step]}"
@@ -58,8 +69,9 @@ def hazard_line(game: Game) -> str:
     card = game.hazard
     free = f"{game.free_total} free ({game.free_used} used)"
     if game.step == PIRATES:
-        special = SPECIAL[card].name.lower().replace("_", " ")
-        return f"pirate {KEY[card]} ({special}): value {game.fight_value()}, {free}"
+        rule = pirate_rule(card)
+        special = f" ({rule})" if rule else ""
+        return f"pirate {KEY[card]}{special}: value {game.fight_value()}, {free}"
     lowered = f", step -1 x{game.step_down}" if game.step_down else ""
     printed = "/".join(str(v) for v in HAZARD_VALUES[card])
     return f"hazard {KEY[card]} (values {printed}{lowered}): value {game.fight_value()}, {free}"

@@ -187,3 +187,14 @@ def test_readme_env_and_engine_snippets_run(tmp_path, index):
         timeout=600,
     )
     assert done.returncode == 0, done.stderr
+
+
+@pytest.mark.parametrize(
+    ("seconds", "shown"),
+    [(0.004, "4 ms"), (0.75, "0.8 s"), (12.34, "12.3 s"), (59.9, "59.9 s"), (90, "1.5 min"),
+     (3000, "50.0 min"), (5400, "1.5 h")],
+)  # fmt: skip
+def test_durations_are_shown_in_a_unit_that_fits(seconds, shown):
+    from friday_agents.cli.conventions import format_duration
+
+    assert format_duration(seconds) == shown

@@ -70,13 +70,15 @@ def test_bad_input_is_explained_and_asked_again():
     assert output.getvalue().count("please type a number from 1 to 2") == 4
 
 
-def test_quit_and_end_of_input_stop_the_game(tmp_path):
+@pytest.mark.parametrize("stdin", ["2\n1\nq\n", "2\n1\n"], ids=["q", "end of input"])
+def test_quit_and_end_of_input_stop_the_game_with_status_0(tmp_path, stdin):
+    """Quitting is a normal way to leave (status 0); the record of the unfinished game is kept."""
     agent = HumanAgent(read=lambda _prompt: "q", write=lambda _t: None)
     with pytest.raises(QuitGame):
         agent.act(Game.new(1, 3))
     path = tmp_path / "partial.json"
-    done = friday(["play", "--seed", "9", "--save", str(path)], "2\n1\n")
-    assert done.returncode == 1
+    done = friday(["play", "--seed", "9", "--save", str(path)], stdin)
+    assert done.returncode == 0, done.stderr
     assert "stopped after" in done.stdout
     partial = replay(GameRecord.load(path))  # an unfinished game is still a valid record
     assert not partial.done and len(partial.history) >= 2
@@ -86,6 +88,14 @@ def test_play_rejects_an_unknown_level():
     done = friday(["play", "--level", "9"], "")
     assert done.returncode == 2
     assert "unknown level 9" in done.stderr
+
+
+def test_play_help_explains_hint_and_how_to_quit():
+    done = friday(["play", "--help"], "")
+    assert done.returncode == 0
+    text = " ".join(done.stdout.split())
+    assert "--hint" in text and "the number the heuristic agent would choose" in text
+    assert "Ctrl-D" in text and "exit status 0" in text
 
 
 def test_play_hint_names_the_heuristic_choice():

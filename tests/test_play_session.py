@@ -62,7 +62,7 @@ def test_the_hazard_menu_says_what_beating_each_hazard_gives():
     seed = 5
     game = Game.new(1, seed)
     done = friday("play", "--level", "1", "--seed", str(seed), stdin="q\n")
-    assert done.returncode in (0, 1), done.stderr
+    assert done.returncode == 0, done.stderr
     menu = done.stdout.split(PROMPT)[0]
     options = [line for line in menu.splitlines() if re.match(r"\s+\d+\. fight ", line)]
     assert len(options) == len(game.offer) == 2
@@ -90,12 +90,12 @@ def test_replay_goes_back_and_jumps_to_a_decision(tmp_path):
     record, path = _saved_game(tmp_path)
     done = friday("replay", path, stdin="\nb\n7\nb\n\nq\n")
     assert done.returncode == 0, done.stderr
-    shown = [int(n) for n in re.findall(r">>> action (\d+)/", done.stdout)]
+    shown = [int(n) for n in re.findall(r">>> action (\d+) of ", done.stdout)]
     assert shown == [1, 2, 1, 7, 6, 7]
     game = Game.new(2, 9)
     for action in record.actions[:6]:
         game.apply(action)
-    seventh = re.findall(r">>> action 7/\d+: (.*)", done.stdout)
+    seventh = re.findall(r">>> action 7 of \d+: (.*)", done.stdout)
     assert seventh == [game.describe(record.actions[6])] * 2
 
 
@@ -104,7 +104,7 @@ def test_replay_refuses_a_jump_outside_the_game_and_asks_again(tmp_path):
     done = friday("replay", path, stdin="999\n0\nq\n")
     assert done.returncode == 0, done.stderr
     assert done.stdout.count("no action 999") == 1 and done.stdout.count("no action 0") == 1
-    assert re.findall(r">>> action (\d+)/", done.stdout) == ["1"]
+    assert re.findall(r">>> action (\d+) of ", done.stdout) == ["1"]
 
 
 def test_replay_into_a_closed_pipe_ends_quietly(tmp_path):

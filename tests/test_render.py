@@ -99,7 +99,9 @@ def test_a_crowded_pirate_fight_and_a_finished_game_render():
         env.step(act.DRAW_FREE)
     frame = env.render()
     assert frame.shape == (HEIGHT, WIDTH, 3)
-    assert "pirate pirate/all-hazards (all hazards): value 138" in render_text(env.game)
+    assert "pirate pirate/all-hazards (fight all remaining hazards): value 138" in render_text(
+        env.game
+    )
     env = FridayEnv(render_mode="ansi", illegal_action="loss")
     env.reset(seed=0)
     rng = np.random.default_rng(0)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import random
 from enum import IntEnum
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -17,6 +18,8 @@ from friday_env.record import state_digest
 from friday_env.scenario import scenario
 from friday_env.testing.games import game_seed, make_game
 from friday_env.testing.policies import random_policy
+
+ROOT = Path(__file__).resolve().parents[1]
 
 LEVELS = [1, 2, 3, 4]
 
@@ -180,15 +183,35 @@ def test_changed_action_is_refused():
     first = data["actions"][0]
     other = next(a for a in start.legal_actions() if a != first)
     data["actions"][0] = other
-    with pytest.raises(RecordError, match=r"action #\d+ .* is illegal|does not replay"):
+    with pytest.raises(RecordError, match=r"action \d+ of \d+ .* is illegal|does not replay"):
         _replay_text(data)
 
 
-def test_illegal_action_is_refused_with_its_index():
+def test_illegal_action_is_refused_with_its_number_counted_from_1():
+    """The sixth action (index 5) is "action 6 of N", as friday replay and the viewer count."""
     data = _finished_record()
     data["actions"][5] = 999
-    with pytest.raises(RecordError, match=r"action #5 \(999\) is illegal"):
+    total = len(data["actions"])
+    with pytest.raises(RecordError, match=rf"action 6 of {total} \(999\) is illegal"):
         _replay_text(data)
+
+
+def test_friday_replay_and_the_viewer_count_actions_from_1(tmp_path, capsys):
+    from friday_agents.cli import main
+
+    data = _finished_record()
+    total = len(data["actions"])
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(data))
+    assert main(["replay", str(path), "--all"]) == 0
+    shown = capsys.readouterr().out
+    assert shown.count(">>> action 1 of ") == 1 and f">>> action {total} of {total}: " in shown
+    data["actions"][5] = 999
+    path.write_text(json.dumps(data))
+    assert main(["replay", str(path)]) == 2
+    assert f"action 6 of {total} (999) is illegal" in capsys.readouterr().err
+    script = (ROOT / "friday_env" / "viewer" / "assets" / "viewer.js").read_text()
+    assert "`decision ${view.index + 1} of ${last}`" in script
 
 
 def test_changed_score_is_refused():

@@ -4,10 +4,13 @@ browser in tests/test_viewer_browser.py."""
 
 from __future__ import annotations
 
+import ast
 import base64
 import gzip
+import io
 import json
 import re
+from pathlib import Path
 
 import pytest
 from viewer_support import (
@@ -19,8 +22,13 @@ from viewer_support import (
 )
 
 from friday_agents.cli import main
+from friday_agents.heuristic.agent import heuristic_action
 from friday_env import GameRecord, RecordError
+from friday_env.cards import CARD_TYPE, CARD_TYPES, KEY, PIRATE_IDS, PirateSpecial
+from friday_env.scenario import from_spec
 from friday_env.viewer import ViewerGame, fight_starts, record_snapshots, viewer_html
+
+ROOT = Path(__file__).resolve().parents[1]
 
 
 @pytest.fixture(scope="module")
@@ -124,3 +132,65 @@ def test_friday_view_dir_filters(tmp_path, capsys):
     assert len(data["games"]) == 3 and "first 3 of 8" in data["note"]
     assert main(["view", str(out), "--agent", "search"]) == 2
     assert "no game" in capsys.readouterr().err
+
+
+# ------------------------------------------------- what the page calls things
+
+
+def test_a_played_game_names_its_player(tmp_path, monkeypatch, capsys):
+    path = tmp_path / "game.json"
+    monkeypatch.setattr("sys.stdin", io.StringIO("1\n" * 3000))
+    assert main(["play", "--level", "1", "--seed", "3", "--save", str(path)]) == 0
+    assert main(["view", str(path)]) == 0
+    meta = _page_data((tmp_path / "game.html").read_text())["games"][0]["meta"]
+    assert meta["agent"] == "human"
+    assert meta["title"].startswith("human, level 1, seed 3: ")
+
+
+def _pirate_scenario_record() -> GameRecord:
+    """The golden pirate scenario (pirate/half and pirate/aging), played by the heuristic."""
+    header = (ROOT / "tests" / "playthroughs" / "scenario-pirates.txt").read_text().splitlines()
+    origin = ast.literal_eval(header[2].removeprefix("# origin: "))
+    game = from_spec(origin["scenario"])
+    while not game.done:
+        game.apply(heuristic_action(game))
+    return GameRecord.of(game)
+
+
+def test_pirates_are_named_as_in_the_docs():
+    """A pirate's rule reads as docs/cards.md gives it, never as the engine's enum name."""
+    shots = record_snapshots(_pirate_scenario_record())
+    shown = [text for shot in shots for text in shot["pirates"] + shot["offer"]]
+    shown += [shot["fight"]["special"] for shot in shots if shot["fight"]]
+    joined = "\n".join(shown)
+    for card in PIRATE_IDS:
+        if KEY[card] in ("pirate/half", "pirate/aging"):
+            assert f"{KEY[card]} ({CARD_TYPES[CARD_TYPE[card]].title})" in joined
+    for special in PirateSpecial:
+        if special != PirateSpecial.NONE:
+            assert special.name.lower() not in joined
+            assert special.name.lower().replace("_", " ") not in joined
+    assert "only half of the fighting cards count" in joined
+
+
+def test_card_names_wrap_between_words_only():
+    """``raft/equipment`` may wrap after the slash, never inside a word (``equipme nt``)."""
+    style = (ROOT / "friday_env" / "viewer" / "assets" / "viewer.css").read_text()
+    rule = re.search(r"\.card \.key \{([^}]*)\}", style)
+    assert rule, "no style for card names"
+    assert not re.search(r"break-word|break-all|anywhere", rule.group(1)), rule.group(1)
+    script = (ROOT / "friday_env" / "viewer" / "assets" / "viewer.js").read_text()
+    assert 'element("div", "key", breakAfterSlashes(card.card))' in script
+    assert 'return text.replaceAll("/", "/\\u200B");' in script  # a zero-width space
+
+
+def test_the_game_list_is_sorted_by_agent_level_and_deal(tmp_path, capsys):
+    out = tmp_path / "eval"
+    argv = ["eval", "--agents", "random,heuristic", "--levels", "1,2", "--games", "2"]
+    assert main([*argv, "--save-games", "--workers", "1", "--no-progress", "--out", str(out)]) == 0
+    lines = (out / "games.jsonl").read_text().splitlines()
+    (out / "games.jsonl").write_text("\n".join(reversed(lines)) + "\n")  # any finishing order
+    assert main(["view", str(out)]) == 0
+    metas = [g["meta"] for g in _page_data((out / "games.html").read_text())["games"]]
+    order = [(m["agent"], m["level"], m["deal"]) for m in metas]
+    assert order == sorted(order) and len(order) == 8

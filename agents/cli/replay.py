@@ -91,7 +91,7 @@ def step_through(
 
 def _show(game, number: int, actions: list[int], write: Callable[[str], None]) -> None:
     write(render_text(game, legal=()))
-    write(f">>> action {number}/{len(actions)}: {game.describe(actions[number - 1])}\n")
+    write(f">>> action {number} of {len(actions)}: {game.describe(actions[number - 1])}\n")
 
 
 def _next_position(

@@ -41,7 +41,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--max-games",
         type=int,
         default=DEFAULT_MAX_GAMES,
-        help=f"at most this many games in the page, the first ones (default {DEFAULT_MAX_GAMES})",
+        help=f"at most this many games in the page, the first ones by agent, level and deal "
+        f"(default {DEFAULT_MAX_GAMES})",
     )
 
 
@@ -93,6 +94,15 @@ def chosen(games: list[ViewerGame], args: argparse.Namespace) -> list[ViewerGame
     return [g for g in games if keep(g)]
 
 
+def list_order(game: ViewerGame) -> tuple:
+    """The page lists games by agent, level and deal (the seed for a game without a deal
+    index), whatever order they finished in."""
+    meta = game.meta(len(game.record.actions))
+    seed = game.record.origin.get("seed")
+    deal = meta["deal"] if meta["deal"] is not None else -1
+    return (meta["agent"], meta["level"], deal, seed if isinstance(seed, int) else -1)
+
+
 def default_out(path: Path) -> Path:
     return path / "games.html" if path.is_dir() else path.with_suffix(".html")
 
@@ -102,7 +112,7 @@ def run(args: argparse.Namespace) -> int:
         return _fail(f"--max-games must be at least 1, got {args.max_games}")
     try:
         games = load_games(args.path)
-        kept = chosen(games, args)
+        kept = sorted(chosen(games, args), key=list_order)
         if not kept:
             return _fail(f"no game of {args.path} matches the filters ({len(games)} games)")
         note = ""

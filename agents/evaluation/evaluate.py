@@ -11,6 +11,10 @@ intervals, game length, games/s — are printed as a table and written to ``--ou
 fit reads: :func:`friday_agents.seeds.validation_seed`), for choosing between variants
 without looking at the evaluation deals; such results never go into the README.
 
+Without ``--out`` each run gets a new folder under ``results/eval``, named by its agents,
+levels and start time (printed when the run starts), so runs never clash; an explicit
+``--out`` that already holds an evaluation is refused unless ``--resume`` continues it.
+
 Each game's result is saved as soon as it finishes: after Ctrl-C or a killed worker,
 ``friday eval --out DIR --resume`` plays only the missing games. ``--backend ray`` plays
 them as Ray tasks, on a local Ray or on the cluster at ``--address`` (``ray start --head``
@@ -23,8 +27,14 @@ Ctrl-C, 1 a worker died (resume to continue).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
+import re
+import signal
 import sys
+import threading
+import time
+from collections.abc import Iterator
 from pathlib import Path
 
 from friday_agents.conventions import add_deprecated, add_progress, plain, require
@@ -47,6 +57,7 @@ DEFAULT_AGENTS = "random,heuristic,search,guided"
 DEFAULT_LEVELS = "1-4"
 DEFAULT_GAMES = "100,search=25,guided=25"
 DEFAULT_SEARCH_SIMS = DEFAULT_SIMS  # one setting: the search agent's own default
+#: Without --out, each run writes a new folder here (:func:`new_run_dir`).
 DEFAULT_OUT = Path("results/eval")
 #: Optional libraries an agent needs beyond friday eval's own (tqdm, matplotlib).
 AGENT_LIBRARIES = {"ppo": ("torch", "stable_baselines3", "sb3_contrib")}
@@ -106,7 +117,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "default: a local Ray started for the run",
     )
     parser.add_argument(
-        "--out", type=Path, default=DEFAULT_OUT, help=f"output directory (default {DEFAULT_OUT})"
+        "--out",
+        type=Path,
+        help=f"output directory (default: a new folder under {DEFAULT_OUT} named by the agents, "
+        "levels and start time)",
     )
     parser.add_argument(
         "--resume", action="store_true", help="continue the interrupted evaluation in --out"
@@ -245,6 +259,28 @@ def command_line(config: EvalConfig, out: Path) -> str:
     return " ".join(parts)
 
 
+def new_run_dir(config: EvalConfig, parent: Path = DEFAULT_OUT) -> Path:
+    """Create and return a new folder for a run without ``--out``, CleanRL-style:
+    ``parent/<agents>__<levels>__<YYYYmmdd-HHMMSS>`` (``-2``, ``-3``... if two runs start
+    in the same second)."""
+    agents = _path_safe("+".join(config.agents))[:80]
+    stem = f"{agents}__{_path_safe(format_levels(config.levels))}__{time.strftime('%Y%m%d-%H%M%S')}"
+    parent.mkdir(parents=True, exist_ok=True)
+    for attempt in range(1, 1000):
+        path = parent / (stem if attempt == 1 else f"{stem}-{attempt}")
+        try:
+            path.mkdir()
+        except FileExistsError:
+            continue
+        return path
+    raise EvaluationError(f"could not create a new run folder in {parent}")
+
+
+def _path_safe(text: str) -> str:
+    """``text`` usable in a folder name on every system: agent specs hold ``:``, ``/``..."""
+    return re.sub(r"[^A-Za-z0-9.=+-]+", "-", text).strip("-") or "run"
+
+
 def format_levels(levels: tuple[int, ...]) -> str:
     if list(levels) == list(range(levels[0], levels[-1] + 1)) and len(levels) > 1:
         return f"{levels[0]}-{levels[-1]}"
@@ -278,6 +314,7 @@ def run(args: argparse.Namespace) -> int:
         check_backend(args)
         config = config_from_args(args)
         check_libraries(config)
+        _choose_out(args, config)
         config = start_run(args.out, config, args.resume)
         if args.resume:
             check_resume_matches(args, config)
@@ -286,9 +323,33 @@ def run(args: argparse.Namespace) -> int:
         return _fail(str(err))
     finished = {(r["agent"], r["level"], r["index"]) for r in done}
     todo = [t for t in config.tasks() if t.key not in finished]
-    status = _play(config, todo, args, len(done))
-    _report(config, args)
-    return status
+    try:
+        status = _play(config, todo, args, len(done))
+    except KeyboardInterrupt:  # a second Ctrl-C while the first one was being handled
+        status = _STOPPED_TWICE
+    written: list[str] = []
+    try:
+        _report(config, args, written, plots=status != _STOPPED_TWICE)
+    except KeyboardInterrupt:  # a second Ctrl-C (or the first, after the games): stop quietly
+        return _stopped_in_report(args, written)
+    return 130 if status == _STOPPED_TWICE else status
+
+
+#: _play's status when a second Ctrl-C came while the games were stopping: skip the plots.
+_STOPPED_TWICE = -130
+
+
+def _choose_out(args: argparse.Namespace, config: EvalConfig) -> None:
+    """Without ``--out``: a new run folder (announced); ``--resume`` must name its run."""
+    if args.out is not None:
+        return
+    if args.resume:
+        raise UsageError(
+            f"--resume needs --out DIR, the run to continue (each run without --out has its "
+            f"own folder under {DEFAULT_OUT}; the interrupted run printed its --resume command)"
+        )
+    args.out = new_run_dir(config)
+    print(f"friday eval: writing this run to {args.out}", flush=True)
 
 
 def _play(config: EvalConfig, todo: list, args: argparse.Namespace, done: int) -> int:
@@ -313,14 +374,58 @@ def _play(config: EvalConfig, todo: list, args: argparse.Namespace, done: int) -
         return 2
     except EvaluationInterrupted as why:
         progress.close()
-        print(
-            f"friday eval: {why}; every finished game is saved in {args.out / 'games.jsonl'}. "
-            f"Continue with: friday eval --out {args.out} --resume",
-            file=sys.stderr,
-        )
+        _say_stopped(str(why), args.out)
         return 130 if str(why) == "interrupted" else 1
+    except KeyboardInterrupt:  # a second Ctrl-C while the games in flight were stopping
+        progress.close()
+        _say_stopped("interrupted", args.out)
+        raise
     progress.close()
     return 0
+
+
+def _say_stopped(why: str, out: Path) -> None:
+    print(
+        f"friday eval: {why}; every finished game is saved in {out / 'games.jsonl'}. "
+        f"Continue with: friday eval --out {out} --resume",
+        file=sys.stderr,
+    )
+
+
+def _stopped_in_report(args: argparse.Namespace, written: list[str]) -> int:
+    saved = ", ".join([*written, f"every finished game ({args.out / 'games.jsonl'})"])
+    print(
+        f"\nfriday eval: interrupted while writing the report; saved: {saved}. Write the rest "
+        f"(and play any missing games) with: friday eval --out {args.out} --resume",
+        file=sys.stderr,
+    )
+    return 130
+
+
+@contextlib.contextmanager
+def _whole_files() -> Iterator[None]:
+    """Within: a Ctrl-C waits until the block is done (then raises), so the files it writes
+    are never cut short; a further Ctrl-C stops at once. Only where Python handles Ctrl-C:
+    on the main thread, with SIGINT not ignored (a shell's background job ignores it)."""
+    if threading.current_thread() is not threading.main_thread() or signal.getsignal(
+        signal.SIGINT
+    ) in (signal.SIG_IGN, None):
+        yield
+        return
+    pending: list[int] = []
+
+    def remember(signum: int, frame: object) -> None:
+        if pending:
+            raise KeyboardInterrupt
+        pending.append(signum)
+
+    previous = signal.signal(signal.SIGINT, remember)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    if pending:
+        raise KeyboardInterrupt
 
 
 def _progress_bar(total: int, initial: int, disabled: bool):
@@ -329,34 +434,47 @@ def _progress_bar(total: int, initial: int, disabled: bool):
     return tqdm(total=total, initial=initial, unit="game", disable=disabled, desc="friday eval")
 
 
-def _report(config: EvalConfig, args: argparse.Namespace) -> None:
-    from friday_agents.evaluation.plots import plot_scores, plot_win_rates
-    from friday_agents.evaluation.report import (
-        build_results,
-        markdown,
-        text_table,
-        update_readme,
-        write_csv,
-        write_json,
-    )
+def _report(
+    config: EvalConfig, args: argparse.Namespace, written: list[str], plots: bool = True
+) -> None:
+    """Write the results files, then the plots (which a Ctrl-C may skip), then print the
+    table; ``written`` collects the names of the files finished."""
+    with _whole_files():
+        from friday_agents.evaluation.report import text_table, update_readme
 
-    rows = load_rows(args.out, config)
-    if not rows:
-        return
-    results = build_results(rows, config, command_line(config, args.out), args.bootstrap_seed)
+        rows = load_rows(args.out, config)
+        if not rows:
+            return
+        results, section = _write_results(rows, config, args, written)
     out = args.out
-    write_json(results, out / "results.json")
-    write_csv(results, out / "results.csv")
-    section = markdown(results)
-    (out / "results.md").write_text(section)
-    plot_win_rates(results, out / "winrate.png")
-    plot_scores(results, rows, out / "scores.png")
+    if plots:
+        from friday_agents.evaluation.plots import plot_scores, plot_win_rates
+
+        plot_win_rates(results, out / "winrate.png")
+        plot_scores(results, rows, out / "scores.png")
+        written += ["winrate.png", "scores.png"]
     print(text_table(results))
     state = "" if results["complete"] else " (partial: resume to finish)"
-    print(f"\nwrote {out}/results.json, results.csv, results.md, winrate.png, scores.png{state}")
+    print(f"\nwrote {out}/{', '.join(written)}{state}")
     if args.readme:
         if results["complete"]:
             update_readme(args.readme, section)
             print(f"updated the results section of {args.readme}")
         else:
             print(f"not updating {args.readme}: the evaluation is incomplete")
+
+
+def _write_results(
+    rows: list[dict], config: EvalConfig, args: argparse.Namespace, written: list[str]
+) -> tuple[dict, str]:
+    """results.json, results.csv and results.md; the results and the markdown section."""
+    from friday_agents.evaluation.report import build_results, markdown, write_csv, write_json
+
+    out = args.out
+    results = build_results(rows, config, command_line(config, out), args.bootstrap_seed)
+    write_json(results, out / "results.json")
+    write_csv(results, out / "results.csv")
+    section = markdown(results)
+    (out / "results.md").write_text(section)
+    written += ["results.json", "results.csv", "results.md"]
+    return results, section

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import numpy as np
 
+from friday_agents.cli.conventions import format_duration
 from friday_agents.evaluation.backends import run_games
 from friday_agents.imitation.data import (
     ImitationDataError,
@@ -45,7 +46,9 @@ def collect_step(args: argparse.Namespace) -> int:
         )
     games = [g for g in read_games(args.out) if g["level"] in levels and g["index"] in indices]
     seconds = sum(g.get("seconds", 0.0) for g in games)
-    print(f"{played} games played, {len(games)} in {args.out}; teacher CPU {seconds / 60:.1f} min")
+    print(
+        f"{played} games played, {len(games)} in {args.out}; teacher CPU {format_duration(seconds)}"
+    )
     return 0
 
 
@@ -58,7 +61,7 @@ def encode_step(args: argparse.Namespace) -> int:
     data.save(args.out)
     print(
         f"{len(data)} decisions from {len(games)} games -> {args.out} "
-        f"({time.process_time() - started:.0f} CPU s)"
+        f"(CPU {format_duration(time.process_time() - started)})"
     )
     return 0
 
@@ -97,7 +100,7 @@ def fit_into_policy(args: argparse.Namespace, data, levels: tuple[int, ...]) -> 
     record.update(decisions=len(data), cpu_seconds=round(time.process_time() - started, 1))
     record["epochs"] = log
     write_log(args.out.with_suffix(".fit.json"), record)
-    print(f"policy: {args.out} ({record['cpu_seconds']:.0f} CPU s)")
+    print(f"policy: {args.out} (CPU {format_duration(record['cpu_seconds'])})")
     return record
 
 

@@ -30,7 +30,8 @@ class ViewerGame:
     ## Attributes
 
     - ``record`` — the game (:class:`friday_env.GameRecord`), replayed and checked.
-    - ``agent`` — who played it (a name for the title and the agent filter), or ``""``.
+    - ``agent`` — who played it (a name for the title and the agent filter), or ``""``:
+      then the record's own ``agent``, if it names one.
     - ``deal`` — which deal it was (e.g. the evaluation deal index), or ``None``.
     """
 
@@ -44,7 +45,7 @@ class ViewerGame:
         spec = origin.get("scenario", origin)
         level, seed = spec.get("level", 1), spec.get("seed")
         won, score = bool(self.record.result.get("won")), self.record.result.get("score")
-        agent = self.agent or "unknown"
+        agent = self.agent or self.record.agent or "player not recorded"
         detail = ""
         if self.deal is not None:
             where = f"deal {self.deal}"

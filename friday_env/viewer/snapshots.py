@@ -11,11 +11,11 @@ from __future__ import annotations
 from typing import Any
 
 from friday_env.actions import PHASE_NAMES
-from friday_env.cards import KEY, KIND, SPECIAL, VALUE, Kind, PirateSpecial
+from friday_env.cards import KEY, KIND, VALUE, Kind
 from friday_env.engine import DOUBLED, DOWN, LEFT, STEP_NAMES, USED, Game
 from friday_env.information import known_top_cards, unseen_aging_count
 from friday_env.record import GameRecord, replay, start
-from friday_env.text import ability_text, hazard_text
+from friday_env.text import ability_text, hazard_text, pirate_rule
 
 #: Card kinds as the page names them (its colours follow these names).
 KIND_NAMES = {
@@ -43,12 +43,6 @@ def _table(game: Game) -> list[dict[str, Any]]:
     ]
 
 
-def _special(card: int) -> str:
-    """A pirate's special rule in words ("" for none, and for hazards)."""
-    special = SPECIAL[card]
-    return "" if special == PirateSpecial.NONE else special.name.lower().replace("_", " ")
-
-
 def _fight(game: Game) -> dict[str, Any] | None:
     """The hazard or pirate being fought, with what beating it takes now."""
     card = game.hazard
@@ -63,7 +57,7 @@ def _fight(game: Game) -> dict[str, Any] | None:
         "free_total": game.free_total,
         "free_left": game.free_total - game.free_used,
         "step_down": game.step_down,
-        "special": _special(card),
+        "special": pirate_rule(card),
         "knowledge": "" if pirate else f"value {VALUE[card]} {ability_text(card)}".strip(),
     }
 

@@ -58,6 +58,11 @@ function drawOffer(shot) {
   if (shot.beaten.length) box.append(element("h3", "", "beaten: " + shot.beaten.join(", ")));
 }
 
+// Card names wrap only after a slash ("raft/" then "equipment"), never inside a word.
+function breakAfterSlashes(text) {
+  return text.replaceAll("/", "/\u200B");
+}
+
 function drawCard(card, slot) {
   const classes = ["card", card.kind, card.side];
   for (const flag of ["used", "doubled", "destroyed"]) if (card[flag]) classes.push(flag);
@@ -68,7 +73,7 @@ function drawCard(card, slot) {
   node.append(element("div", "slot", `#${slot} ${card.side}`));
   const value = element("div", "value" + (card.value < 0 ? " negative" : ""), String(card.value));
   node.append(value);
-  node.append(element("div", "key", card.card));
+  node.append(element("div", "key", breakAfterSlashes(card.card)));
   if (card.ability) node.append(element("div", "ability", card.ability));
   const marks = element("div", "marks");
   if (card.used) marks.append(element("span", "mark used", "used"));
@@ -150,10 +155,12 @@ function draw() {
   drawScoreLine(shot);
   $("slider").max = String(last);
   $("slider").value = String(view.index);
-  $("jump").max = String(last);
-  $("jump").value = String(view.index);
+  // people count decisions from 1 (as friday replay does): snapshot k is decision k + 1,
+  // and decision last + 1 is the end of the game
+  $("jump").max = String(last + 1);
+  $("jump").value = String(view.index + 1);
   $("position").textContent = view.index === last
-    ? `end of game (${last} decisions)` : `decision ${view.index} of ${last}`;
+    ? `end of game (${last} decisions)` : `decision ${view.index + 1} of ${last}`;
   document.body.dataset.decision = String(view.index);
 }
 
@@ -184,7 +191,7 @@ function bindControls() {
   $("prev-fight").onclick = () => nextFight(-1);
   $("slider").oninput = (event) => go(Number(event.target.value));
   $("jump").onchange = (event) => {
-    go(Number(event.target.value));
+    go(Number(event.target.value) - 1);
     event.target.blur(); // the keys step the game again
   };
   document.addEventListener("keydown", (event) => {
