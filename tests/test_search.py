@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import inspect
 import json
-import re
 import subprocess
 import sys
 from pathlib import Path
@@ -28,16 +27,17 @@ from friday_env import Game, determinized
 ingredients = study_module("search-strength", "ingredients")
 timing = study_module("search-strength", "timing")
 
-RESULTS_PAGE = Path(__file__).resolve().parents[1] / "docs" / "results.md"
+#: The committed run the published results table is rendered from.
+HEADLINE_RUN = Path(__file__).resolve().parents[1] / "experiments/results/readme_results.json"
 
 
 def test_one_default_simulation_budget():
-    """``friday eval``, ``SearchAgent`` and the README's results table use one setting."""
+    """``friday eval``, ``SearchAgent`` and the committed headline run use one setting."""
     assert inspect.signature(SearchAgent).parameters["sims"].default == DEFAULT_SIMS
     assert SearchAgent().sims == DEFAULT_SEARCH_SIMS == DEFAULT_SIMS
-    command = re.search(r"Reproduce with `(friday eval [^`]*)`", RESULTS_PAGE.read_text())
-    assert command, "the results page names no friday eval command"
-    assert f"--search-sims {DEFAULT_SIMS} " in command.group(1) + " "
+    headline = json.loads(HEADLINE_RUN.read_text())
+    assert headline["config"]["search_sims"] == DEFAULT_SIMS
+    assert f"--search-sims {DEFAULT_SIMS} " in headline["command"] + " "
 
 
 # ------------------------------------------------------------ the value network

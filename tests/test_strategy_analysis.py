@@ -9,6 +9,7 @@ import json
 from pathlib import Path
 
 import pytest
+from published import published_section
 
 from friday_agents.analysis.measures import paired, summarise
 from friday_agents.analysis.report import README_SECTION, markdown
@@ -16,10 +17,10 @@ from friday_agents.analysis.strategy import heuristic_trace, load_results, main
 from friday_agents.analysis.trace import Arrival, Fight, trace_actions, trace_game
 from friday_agents.base import play_game
 from friday_agents.heuristic.agent import HeuristicAgent
+from friday_agents.sections import section_body
 from friday_env import IllegalActionError
 from friday_env import actions as act
 from friday_env.cards import KIND, Kind
-from friday_agents.sections import section_body
 from friday_env.engine import DOWN
 from friday_env.scenario import scenario
 
@@ -28,7 +29,7 @@ GAMES = ROOT / "experiments" / "data" / "search32-train-1364.jsonl.gz"
 #: The games the committed results (and the README section) are computed from: the best fair
 #: agent's.
 BEST_GAMES = ROOT / "experiments" / "data" / "guided-best-train-400.jsonl.gz"
-RESULTS = ROOT / "experiments" / "results" / "strategy" / "strategy.json"
+RESULTS = ROOT / "experiments" / "strategy" / "results" / "strategy.json"
 PIRATES = ["pirate/20", "pirate/25"]
 
 
@@ -223,11 +224,10 @@ def test_the_command_writes_results_and_the_readme_section(tmp_path):
     assert text.startswith("before\n") and text.endswith("after\n")
 
 
-def test_the_report_section_is_written_from_the_committed_results():
+def test_the_readme_section_is_written_from_the_committed_results():
     results = load_results(RESULTS)
-    readme = (ROOT / "experiments" / "strategy" / "REPORT.md").read_text()
     expected = markdown(results).removesuffix("\n")
-    assert section_body(readme, README_SECTION) == expected, f"run {results['command']}"
+    assert published_section(README_SECTION) == expected, f"run {results['command']}"
 
 
 @pytest.mark.slow

@@ -336,8 +336,8 @@ def test_cards_value_model_fits_loads_and_values_with_its_features(tmp_path, tin
 
 
 def test_shipped_cards_model_is_the_fit_of_the_committed_games(tmp_path):
-    """guided_value_cards.json (guided's value on levels 1-3) comes out of its recorded command, byte
-    for byte, from the training games committed under experiments/data."""
+    """guided_value_cards.json (guided's value on levels 1-3) comes out of its recorded
+    command, byte for byte, from the training games committed under experiments/data."""
     shipped = DEFAULT_VALUE_FILE.parent / "guided_value_cards.json"
     data = json.loads(shipped.read_text())["data"]
     out = tmp_path / "cards.json"

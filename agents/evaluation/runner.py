@@ -112,14 +112,33 @@ class Task:
 _WORKER_AGENTS: dict[str, Agent] = {}
 _WORKER_SAVE = False
 _WORKER_DEALS = "evaluation"
+#: The agents built in this process by (spec, search sims). ``friday eval`` builds each agent
+#: once, to check its spec before anything runs; the games then reuse that agent in this
+#: process and in the workers forked from it (a game starts with ``agent.reset(seed)``, so a
+#: reused agent plays as a new one). :func:`forget_agents` empties it between runs.
+_BUILT: dict[tuple[str, int], Agent] = {}
+
+
+def build_agent(spec: str, search_sims: int) -> Agent:
+    """The agent ``spec`` names with ``search_sims`` as its default budget, built on first
+    use in this process (an :class:`~friday_agents.registry.AgentSpecError` for a bad spec)."""
+    key = (spec, search_sims)
+    if key not in _BUILT:
+        _BUILT[key] = make_agent(spec, sims=search_sims)
+    return _BUILT[key]
+
+
+def forget_agents() -> None:
+    """Drop the agents built so far (a new run may read changed checkpoints)."""
+    _BUILT.clear()
 
 
 def prepare_worker(config: EvalConfig) -> None:
-    """Build the agents once per worker process (or in this process with one worker)."""
+    """Make the agents ready once per worker process (or in this process with one worker)."""
     global _WORKER_SAVE, _WORKER_DEALS
     _WORKER_AGENTS.clear()
     for spec in config.agents:
-        _WORKER_AGENTS[spec] = make_agent(spec, sims=config.search_sims)
+        _WORKER_AGENTS[spec] = build_agent(spec, config.search_sims)
     _WORKER_SAVE = config.save_games
     _WORKER_DEALS = config.deals
 

@@ -33,6 +33,7 @@ from friday_agents.search.value import TURN_START_PHASES, WEIGHTS_FILE
 from friday_agents.search.value_levels import DEFAULT_VALUE_FILE, load_leaf_value
 from friday_agents.search.value_net import NETWORK_FILE
 from friday_env import Game, Phase, determinized
+from friday_env.engine import PIRATES
 
 #: Where rollouts stop and are valued: a hazard fight is over and the next turn waits, or the
 #: game is over. At the pirates' turn start they play on, through both pirate fights.
@@ -40,8 +41,8 @@ ROLLOUT_STOPS = (TURN_START_PHASES - {Phase.CHOOSE_PIRATE}) | {Phase.GAME_OVER}
 #: The simulation budget per decision used everywhere unless asked otherwise: the agent's
 #: default, ``friday eval``'s ``--search-sims`` default and the README's results table.
 DEFAULT_SIMS = 32
-#: The pirates' step: from here on rollouts play to the end of the game.
-PIRATE_STEP = 3
+#: The pirates' step (the engine's): from here on rollouts play to the end of the game.
+PIRATE_STEP = PIRATES
 #: A rollout longer than this many actions per fight is cut and scored where it stands (a
 #: safety net: fights are a few dozen actions at most).
 MAX_ROLLOUT_ACTIONS = 400
@@ -122,10 +123,10 @@ class SearchAgent:
     - ``value`` — what scores a rollout's end: ``""`` (default) the linear model fitted on
       heuristic games (``search_value.json``); ``"levels"`` one linear model per level, chosen
       on the validation deals (``guided_value_per_level.json``: the ``cards`` model fitted on
-      guided's and the search's games, ``guided_value_cards.json``, on levels 1-3, the model refitted
-      on the search's games, ``guided_value_level4.json``, on level 4; see the README's
-      "Stronger search"); ``"net"`` the value network shipped beside
-      :mod:`friday_agents.search.value_net`; or a file: a ``.json`` from
+      guided's and the search's games, ``guided_value_cards.json``, on levels 1-3, the model
+      refitted on the search's games, ``guided_value_level4.json``, on level 4; see the
+      README's "Stronger search"); ``"net"`` the value network ``value_net.npz``; the files
+      are in ``agents/models/`` (:mod:`friday_agents.models`); or a file: a ``.json`` from
       ``python -m friday_agents.fitting.value_fit``, an ``.npz`` from
       ``python -m friday_agents.fitting.value_net_fit``, or a per-level ``.json``
       (:mod:`friday_agents.search.value_levels`).

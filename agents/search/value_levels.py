@@ -84,9 +84,9 @@ def load_per_level(path: Path) -> PerLevelValue:
         raise ValueError(
             f"{path}: 'levels' must name levels 1-4 exactly (unknown: {extra}, missing: {missing})"
         )
-    return PerLevelValue(
-        {int(level): _load_one_model(path.parent / str(name)) for level, name in levels.items()}
-    )
+    # resolved, so that a model two per-level files name is loaded (and cached) once
+    files = {int(level): (path.parent / str(name)).resolve() for level, name in levels.items()}
+    return PerLevelValue({level: _load_one_model(file) for level, file in files.items()})
 
 
 def _read_json(path: Path) -> dict:

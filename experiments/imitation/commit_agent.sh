@@ -17,7 +17,7 @@ model = load_model(sys.argv[1])
 record_encoder(model, encoder_of(model, sys.argv[1]))
 export_policy(model, Path(sys.argv[2]))
 PY
-rm -f agents/ppo/checkpoints/ppo-level[1-4].zip
+rm -f agents/models/ppo_level[1-4].zip
 python experiments/imitation/study.py evaluate committed \
   --title "committed learned agent (friday eval --agents ppo)" \
   --note "agents/models/ppo_all_levels.zip = the policy of ${NAME}; CPU is ${NAME}'s recipe" \

@@ -11,7 +11,7 @@
 # Writes, per level L:
 #   runs/ppo-levelL/                        the run (checkpoints, config.json, curve.csv/png)
 #   (the committed `ppo` agent is the imitation policy of experiments/imitation/; copy
-#   runs/ppo-levelL/policy.zip to agents/ppo/checkpoints/ppo-levelL.zip to make `ppo` play it)
+#   runs/ppo-levelL/policy.zip to agents/models/ppo_levelL.zip to make `ppo` play it)
 #   experiments/ppo-training/results/ppo-levelL-curve.{csv,png}  the learning curve (held-out deals)
 # and then results/ppo-recipe/ (results.md, results.csv, plots): a quick `friday eval` (its
 # `ppo` is the committed agent unless the new policies were copied as said above).
@@ -19,7 +19,7 @@
 # Usage (from the repository root):  bash experiments/ppo-training/train_ppo.sh [LEVELS...]
 #   STEPS=100000 bash experiments/ppo-training/train_ppo.sh 1     # a shorter trial on level 1
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 STEPS="${STEPS:-800000}"
 # EVAL_FLAGS="--readme README.md" also writes the README's results table.
 # shellcheck disable=SC2206
