@@ -210,6 +210,26 @@ def test_update_readme_replaces_only_the_results_section(tmp_path):
 PUBLISHED = REPO / "experiments" / "results" / "readme_results.json"
 
 
+def test_the_set_up_run_says_it_is_a_small_sample_and_where_the_full_table_is(
+    tmp_path, monkeypatch, capsys
+):
+    """``friday eval`` with every default (the README's first command) is a small sample:
+    its output says so, names the page of the full table and the command that made it."""
+    import friday_agents.evaluation.evaluate as evaluate
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(evaluate, "DEFAULT_AGENTS", "random")  # the defaults, made fast
+    monkeypatch.setattr(evaluate, "DEFAULT_LEVELS", "1")
+    monkeypatch.setattr(evaluate, "DEFAULT_GAMES", "2")
+    assert main(["eval", "--no-progress", "--workers", "1"]) == 0
+    shown = " ".join(capsys.readouterr().out.split())
+    assert "small sample" in shown and "docs/results.md" in shown
+    published = json.loads(PUBLISHED.read_text())["command"]
+    assert published in shown
+    assert main(["eval", "--no-progress", "--workers", "1", "--games", "3"]) == 0
+    assert "small sample" not in capsys.readouterr().out  # a run of the user's own choosing
+
+
 def test_readme_results_are_rendered_from_the_published_run():
     """The published results table (wherever the documentation keeps it) is the Markdown of
     the committed results.json of the headline run, never typed by hand (regenerate:

@@ -61,6 +61,13 @@ DEFAULT_GAMES = "100,search=25,guided=25"
 DEFAULT_SEARCH_SIMS = DEFAULT_SIMS  # one setting: the search agent's own default
 #: Without --out, each run writes a new folder here (:func:`new_run_dir`).
 DEFAULT_OUT = Path("results/eval")
+#: The run behind the full results table (docs/results.md, its headline in the README); a
+#: test checks it is the command stored in that run's committed results.json.
+FULL_TABLE_COMMAND = (
+    "friday eval --agents random,heuristic,ppo,search,guided,oracle,oracle:prior=net:value=levels"
+    " --levels 1-4 --games 1000,search=200,oracle=200 --search-sims 32 --out results/readme"
+)
+FULL_TABLE_PAGE = "docs/results.md"
 #: Optional libraries an agent needs beyond friday eval's own (tqdm, matplotlib).
 AGENT_LIBRARIES = {"ppo": ("torch", "stable_baselines3", "sb3_contrib")}
 
@@ -329,7 +336,7 @@ def run(args: argparse.Namespace) -> int:
     finished = {(r["agent"], r["level"], r["index"]) for r in done}
     todo = [t for t in config.tasks() if t.key not in finished]
     try:
-        status = _play(config, todo, args, len(done))
+        status = _play(config, todo, args, done)
     except KeyboardInterrupt:  # a second Ctrl-C while the first one was being handled
         status = _STOPPED_TWICE
     written: list[str] = []
@@ -337,11 +344,36 @@ def run(args: argparse.Namespace) -> int:
         _report(config, args, written, plots=status != _STOPPED_TWICE)
     except KeyboardInterrupt:  # a second Ctrl-C (or the first, after the games): stop quietly
         return _stopped_in_report(args, written)
+    if status == 0 and _is_set_up_run(args):
+        print(sample_note(config))
     return 130 if status == _STOPPED_TWICE else status
 
 
 #: _play's status when a second Ctrl-C came while the games were stopping: skip the plots.
 _STOPPED_TWICE = -130
+
+
+def _is_set_up_run(args: argparse.Namespace) -> bool:
+    """Every choice left to its default: the README's first command, a small sample."""
+    chosen = ("agents", "levels", "games", "search_sims", "deals")
+    return all(getattr(args, name) is None for name in chosen)
+
+
+def sample_note(config: EvalConfig) -> str:
+    """What the set-up run's table is, and where the full one is and how it was made."""
+    counts = list(config.games.values())
+    usual = max(set(counts), key=lambda n: (counts.count(n), n))
+    fewer: dict[int, list[str]] = {}
+    for spec, n in config.games.items():
+        if n != usual:
+            fewer.setdefault(n, []).append(spec)
+    others = "".join(f", {n} for {' and '.join(specs)}" for n, specs in fewer.items())
+    return (
+        f"\nNote: this is a small sample ({usual} games per level{others}), so its numbers "
+        "differ from the full results table by chance (compare the 95% intervals). The full "
+        f"table is in {FULL_TABLE_PAGE} (its headline in the README); it was made with:\n"
+        f"  {FULL_TABLE_COMMAND}"
+    )
 
 
 def _choose_out(args: argparse.Namespace, config: EvalConfig) -> None:
@@ -357,16 +389,25 @@ def _choose_out(args: argparse.Namespace, config: EvalConfig) -> None:
     print(f"friday eval: writing this run to {args.out}", flush=True)
 
 
-def _play(config: EvalConfig, todo: list, args: argparse.Namespace, done: int) -> int:
+def _play(config: EvalConfig, todo: list, args: argparse.Namespace, done: list[dict]) -> int:
+    from friday_agents.evaluation.progress import EtaEstimator, advance, progress_bar
+
     if not todo:
         return 0
-    progress = _progress_bar(len(todo) + done, done, not args.progress)
+    eta = EtaEstimator(todo, done)
+    progress = progress_bar(len(todo) + len(done), len(done), not args.progress, eta)
     workers = args.workers or (os.cpu_count() or 1 if args.backend == "process" else None)
     if args.backend == "process" or args.address is None:
         workers = workers and min(workers, len(todo))  # no idle processes or CPUs
     try:
         run_tasks(
-            config, todo, args.out, workers, lambda _: progress.update(), args.backend, args.address
+            config,
+            todo,
+            args.out,
+            workers,
+            lambda row: advance(progress, eta, row),
+            args.backend,
+            args.address,
         )
     except BackendError as err:
         progress.close()
@@ -431,12 +472,6 @@ def _whole_files() -> Iterator[None]:
         signal.signal(signal.SIGINT, previous)
     if pending:
         raise KeyboardInterrupt
-
-
-def _progress_bar(total: int, initial: int, disabled: bool):
-    from tqdm import tqdm
-
-    return tqdm(total=total, initial=initial, unit="game", disable=disabled, desc="friday eval")
 
 
 def _report(
