@@ -1,7 +1,7 @@
 """Card data of *Friday*: every one of the 72 cards, as plain tables.
 
 The card list, in words, is ``docs/cards.md``. Each *distinct* card has a stable string key
-(see ``README.md``); each *physical* card has an integer id (0..68) used by the engine, so a pile
+(listed there); each *physical* card has an integer id (0..68) used by the engine, so a pile
 is a list of ints and copying a game is cheap. The three step cards carry no rules of their
 own (the engine keeps the step as a number) but are listed so the data holds all 72 cards.
 

@@ -101,7 +101,7 @@ class FridayEnv(gym.Env[Any, np.int64]):
     ## Action Space
 
     ``Discrete(199)``, the same at every level: the engine's flat action codec
-    (:mod:`friday_env.actions`; layout table in ``README.md``): hazard and pirate choices,
+    (:mod:`friday_env.actions`; table in ``docs/environment.md``): hazard and pirate choices,
     free and paid draws, ending the fight, the "+2 cards" and "sort 3 cards" sub-decisions,
     and per table slot (59 slots, every fighting card of the game) "use the ability",
     "target this card" and "destroy this card". Only some are legal at each step: the mask
@@ -118,7 +118,8 @@ class FridayEnv(gym.Env[Any, np.int64]):
     Chosen with ``observation=``:
 
     - ``"flat"`` (default): ``Box(float32, (991,))`` of named pieces
-      (:data:`friday_env.observation.FLAT_LAYOUT`, table in ``README.md``), for ``MlpPolicy``;
+      (:data:`friday_env.observation.FLAT_LAYOUT`, table in ``docs/environment.md``), for
+      ``MlpPolicy``;
     - ``"dict"``: a ``Dict`` of integer arrays: scalars, counts per card type for every pile,
       the table as slot arrays (card, side, used, face down, doubled, value), the hazard or
       pirate, the pending decision and its context, the known top of the stack;

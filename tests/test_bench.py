@@ -23,8 +23,8 @@ from friday_agents.bench.suite import (
     full_budget,
 )
 from friday_agents.cli import main
+from friday_agents.sections import markers
 from friday_env.core import available_cores
-from friday_env.docs import markers
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -182,7 +182,7 @@ def test_readme_performance_section_is_the_committed_full_run():
     assert set(doc["results"]) == expected_keys(doc["meta"]["groups"])
     assert published_section(SECTION) == markdown_section(doc).removesuffix("\n"), (
         f"the published performance section is not the rendering of {DEFAULT_OUT}: run "
-        f"friday bench --from-json {DEFAULT_OUT} --readme README.md"
+        f"friday bench --from-json {DEFAULT_OUT} --readme docs/performance.md"
     )
 
 

@@ -17,10 +17,10 @@ from friday_agents.analysis.strategy import heuristic_trace, load_results, main
 from friday_agents.analysis.trace import Arrival, Fight, trace_actions, trace_game
 from friday_agents.base import play_game
 from friday_agents.heuristic.agent import HeuristicAgent
+from friday_agents.sections import section_body
 from friday_env import IllegalActionError
 from friday_env import actions as act
 from friday_env.cards import KIND, Kind
-from friday_env.docs import section_body
 from friday_env.engine import DOWN
 from friday_env.scenario import scenario
 

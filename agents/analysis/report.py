@@ -15,7 +15,7 @@ from typing import Any
 from friday_agents.analysis.findings import findings
 from friday_agents.analysis.measures import HAZARD_STEPS, PAIRED_MEASURES
 from friday_agents.analysis.trace import HAZARD_KINDS
-from friday_env.docs import markers, replace_section
+from friday_agents.sections import markers, replace_section
 
 README_SECTION = "strategy"
 
@@ -173,7 +173,8 @@ def markdown(results: dict[str, Any]) -> str:
     )
     parts = [
         f"`{name}`'s recorded games against `heuristic` played on the same deals ({games}), "
-        f"written by `{results['command']}` (with `--readme README.md` for this section). "
+        f"written by `{results['command']}` "
+        "(with `--readme experiments/strategy/REPORT.md` for this section). "
         "*Per game* averages over all games of a level; *at the pirates* over the games "
         "that reach them.",
         "",

@@ -1,6 +1,7 @@
 """What a Ray cluster buys: games/s of ``friday eval``'s games on each backend.
 
-    python -m friday_agents.bench.cluster --out benchmarks/cluster.json --readme README.md
+    python -m friday_agents.bench.cluster --out benchmarks/cluster.json \
+        --readme experiments/performance/REPORT.md
 
 For each workload (an agent playing evaluation deals of levels 1-4), games are played
 through :func:`friday_agents.evaluation.backends.run_games`: in this process (the
@@ -26,7 +27,7 @@ from typing import Any
 from friday_agents.evaluation import runner
 from friday_agents.evaluation.backends import connect_ray, import_ray, run_games
 from friday_agents.evaluation.runner import EvalConfig
-from friday_env.docs import replace_section
+from friday_agents.sections import replace_section
 
 #: Agent spec -> games per run. Heuristic games take milliseconds (Ray's per-task cost
 #: shows); search games take about a second (the case a cluster is for).
@@ -122,7 +123,9 @@ def run_all(workloads: dict[str, int], note: str) -> dict[str, Any]:
 # ------------------------------------------------------------------------- reporting
 
 MODULE = __spec__.name if __spec__ else __name__  # the dotted name, also under python -m
-COMMAND = f"python -m {MODULE} --out benchmarks/cluster.json --readme README.md"
+COMMAND = (
+    f"python -m {MODULE} --out benchmarks/cluster.json --readme experiments/performance/REPORT.md"
+)
 
 
 def markdown(doc: dict[str, Any]) -> str:

@@ -1,17 +1,18 @@
-"""``friday bench`` results as a printed table and as the README's performance section.
+"""``friday bench`` results as a printed table and as the performance section of the docs.
 
 The results are a JSON document (see :mod:`friday_agents.bench.suite`): ``meta`` (machine,
 versions, the command), ``results`` (per measurement: label, unit, median, the runs) and ``targets``
 (per target: the measurement, the bound, whether the median met it). Everything here is a
-pure function of that document, so the README section can be regenerated from a saved run
-(``friday bench --from-json FILE --readme README.md``) and checked for staleness by a test.
+pure function of that document, so the performance section of ``docs/performance.md`` can be
+regenerated from a saved run (``friday bench --from-json FILE --readme docs/performance.md``) and
+checked for staleness by a test.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from friday_env.docs import replace_section
+from friday_agents.sections import replace_section
 
 SECTION = "performance"
 
@@ -223,8 +224,9 @@ def markdown_section(doc: dict[str, Any]) -> str:
         lines += ["", *missed]
     lines += [
         "",
-        "This section is generated from the JSON: `friday bench --readme README.md` measures "
-        "and rewrites it, `friday bench --from-json FILE --readme README.md` renders a saved run.",
+        "This section is generated from the JSON: `friday bench --readme docs/performance.md` "
+        "measures and rewrites it, `friday bench --from-json FILE --readme docs/performance.md` "
+        "renders a saved run.",
     ]
     return "\n".join(lines) + "\n"
 

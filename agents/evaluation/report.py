@@ -28,8 +28,8 @@ from friday_agents.evaluation.stats import (
     wilson_interval,
 )
 from friday_agents.registry import is_cheating, parse_spec
+from friday_agents.sections import replace_section, section_body
 from friday_agents.seeds import EVAL_SEED_BASE, EVAL_SEEDS_PER_LEVEL, VALIDATION_FIRST_INDEX
-from friday_env.docs import replace_section, section_body
 
 SEED_RULE = (
     f"deal i of level L has seed {EVAL_SEED_BASE:_} + L * {EVAL_SEEDS_PER_LEVEL:_} + i "
@@ -78,7 +78,7 @@ OPTION_NOTES = {
 REPLACING_OPTIONS = {("ppo", "model"): "a MaskablePPO policy loaded from a checkpoint"}
 #: The agents that search, so that a simulation budget applies to them.
 SEARCHING = ("search", "guided", "oracle")
-#: The README section the results table is written into.
+#: The section the results table is written into (in ``docs/results.md``).
 README_SECTION = "results"
 
 
@@ -247,7 +247,7 @@ def markdown(results: dict) -> str:
         f"({results['games_played']} games; {results['seeds']}). Win rates with 95% Wilson "
         "intervals, scores with 95% bootstrap intervals; games/s on one core. Rendered from the "
         "run's `results.json` "
-        "(`python -m friday_agents.evaluation.report results.json --readme README.md`).",
+        "(`python -m friday_agents.evaluation.report results.json --readme docs/results.md`).",
         "",
         *_agent_lines(results),
         "",
@@ -345,16 +345,16 @@ def readme_section(path: Path) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """``python -m friday_agents.evaluation.report RESULTS_JSON --readme README.md [--check]``:
-    render an evaluation's ``results.json`` into the README's results section, or check it
-    is there."""
+    """``python -m friday_agents.evaluation.report RESULTS_JSON [--readme FILE] [--check]``:
+    render an evaluation's ``results.json`` into the results section of ``FILE`` (default
+    ``docs/results.md``), or check it is there."""
     import argparse
 
     parser = argparse.ArgumentParser(
         prog="python -m friday_agents.evaluation.report", description=main.__doc__
     )
     parser.add_argument("results", type=Path, help="results.json written by friday eval")
-    parser.add_argument("--readme", type=Path, default=Path("README.md"))
+    parser.add_argument("--readme", type=Path, default=Path("docs/results.md"))
     parser.add_argument("--check", action="store_true", help="only check, exit 1 if stale")
     args = parser.parse_args(argv)
     section = markdown(json.loads(args.results.read_text()))

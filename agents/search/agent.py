@@ -40,7 +40,7 @@ from friday_env.engine import PIRATES
 #: game is over. At the pirates' turn start they play on, through both pirate fights.
 ROLLOUT_STOPS = (TURN_START_PHASES - {Phase.CHOOSE_PIRATE}) | {Phase.GAME_OVER}
 #: The simulation budget per decision used everywhere unless asked otherwise: the agent's
-#: default, ``friday eval``'s ``--search-sims`` default and the README's results table.
+#: default, ``friday eval``'s ``--search-sims`` default and the headline results table.
 DEFAULT_SIMS = 32
 #: The pirates' step (the engine's): from here on rollouts play to the end of the game.
 PIRATE_STEP = PIRATES
@@ -120,14 +120,15 @@ class SearchAgent:
 
     - ``sims`` — simulation budget per decision: ``max(1, sims // candidates)`` worlds, each
       playing every candidate action once (default :data:`DEFAULT_SIMS`, the setting of the
-      README's results and of ``friday eval``).
+      headline results and of ``friday eval``).
     - ``value`` — what scores a rollout's end: ``""`` (default) the linear model fitted on
       heuristic games (``search_value.json``); ``"levels"`` one linear model per level, chosen
       on the validation deals (``guided_value_per_level.json``: the ``cards`` model fitted on
       guided's and the search's games, ``guided_value_cards.json``, on levels 1-3, the model
       refitted on the search's games, ``guided_value_level4.json``, on level 4; see the
-      README's "Stronger search"); ``"net"`` the value network ``value_net.npz``; the files
-      are in ``agents/models/`` (:mod:`friday_agents.models`); or a file: a ``.json`` from
+      search study, ``experiments/search-strength/REPORT.md``); ``"net"`` the value network
+      ``value_net.npz``; the files are in ``agents/models/`` (:mod:`friday_agents.models`); or
+      a file: a ``.json`` from
       ``python -m friday_agents.fitting.value_fit``, an ``.npz`` from
       ``python -m friday_agents.fitting.value_net_fit``, or a per-level ``.json``
       (:mod:`friday_agents.search.value_levels`).
@@ -143,7 +144,8 @@ class SearchAgent:
       the heuristic's, and does not search where they agree; only with ``prior``).
     - ``rollout`` — what plays the rollouts: ``""`` (default) the heuristic; ``"net"`` or an
       ``.npz`` policy network (as for ``prior``), playing its best-rated action (about three
-      times the time; it did not play better, see the README's "Stronger search").
+      times the time; it did not play better, see the search study,
+      ``experiments/search-strength/REPORT.md``).
     - ``finish`` — from which step on rollouts play to the end of the game instead of the end
       of the fight: 3 (default, :data:`PIRATE_STEP`) the pirates; 2 the red step too.
 

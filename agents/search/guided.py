@@ -1,7 +1,8 @@
 """The strongest fair player: the search guided by what it learned from its own games.
 
 :class:`GuidedSearchAgent` is :class:`~friday_agents.search.agent.SearchAgent` with the two
-learned ingredients that measured best on the evaluation deals (README, "Stronger search"):
+learned ingredients that measured best on the evaluation deals (the search study,
+``experiments/search-strength/REPORT.md``):
 
 - a **policy prior** (``prior="net"``, ``top=1``): a small network fitted on the search's own
   action values proposes one action; only it and the heuristic's choice are tried, so the

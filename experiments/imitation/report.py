@@ -1,4 +1,4 @@
-"""Render the learned-agent study (``experiments/imitation/results/*.json``) into the README.
+"""Render the learned-agent study (``experiments/imitation/results/*.json``) into its REPORT.md.
 
 Everything in the section comes from the result files written by
 ``python experiments/imitation/study.py evaluate``: win rates with 95 % Wilson intervals, the
@@ -190,7 +190,7 @@ def section(results: Path) -> str:
         names = ", ".join(f"`{p.name}`" for p in curves)
         text += [
             "",
-            "![learning curves](experiments/imitation/results/curves.png)",
+            "![learning curves](results/curves.png)",
             "",
             f"Curves: {names} (held-out deals, never the reported ones).",
         ]
@@ -198,8 +198,8 @@ def section(results: Path) -> str:
 
 
 def render(results: Path, readme: Path) -> None:
-    """Rewrite the README's learned-agent section (``<!-- section:learned -->``)."""
-    from friday_env.docs import replace_section
+    """Rewrite the learned-agent section of the report (``<!-- section:learned -->``)."""
+    from friday_agents.sections import replace_section
 
     plot_curves(results, results / "curves.png")
     readme.write_text(replace_section(readme.read_text(), SECTION, section(results)))

@@ -11,8 +11,9 @@ from ``timed`` logs).
 ``python experiments/imitation/study.py timed LOG -- COMMAND...`` runs a command and
 appends its CPU seconds (the command's and its children's) to ``LOG``.
 
-``python experiments/imitation/study.py report`` renders every result file into the README section
-between ``<!-- imitation-study -->`` markers and draws the learning curves.
+``python experiments/imitation/study.py report`` renders every result file into
+``experiments/imitation/REPORT.md`` (between ``<!-- section:learned -->`` markers) and draws
+the learning curves.
 """
 
 from __future__ import annotations
@@ -271,8 +272,8 @@ def main(argv: list[str] | None = None) -> int:
     same.add_argument("games", type=Path, help="games from `friday imitate collect`")
     same.add_argument("cache", type=Path, help="games file used as its cache")
     same.set_defaults(run=same_games_command)
-    rep = steps.add_parser("report", help="render the README table and curves")
-    rep.add_argument("--readme", type=Path, default=Path("README.md"))
+    rep = steps.add_parser("report", help="render the REPORT.md table and curves")
+    rep.add_argument("--readme", type=Path, default=Path("experiments/imitation/REPORT.md"))
     rep.set_defaults(run=_report)
     args = parser.parse_args(argv)
     return int(args.run(args) or 0)

@@ -26,8 +26,8 @@ from friday_agents.evaluation.report import agent_label
 from friday_agents.evaluation.stats import paired_difference_interval
 from friday_agents.games_file import GAMES_FILE, read_games
 from friday_agents.registry import is_cheating
+from friday_agents.sections import replace_section, section_body
 from friday_agents.seeds import is_evaluation_seed
-from friday_env.docs import replace_section, section_body
 
 #: The README section the table is written into.
 README_SECTION = "search-ingredients"

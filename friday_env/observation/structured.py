@@ -85,7 +85,7 @@ def _dict_space() -> spaces.Dict:
     )
 
 
-#: What each key of the dict encoding holds (README table).
+#: What each key of the dict encoding holds (the table of ``docs/environment.md``).
 DICT_KEYS = {
     "level": "level - 1",
     "step": "0 green, 1 yellow, 2 red, 3 pirates",
