@@ -6,18 +6,26 @@ and only where a learned policy needs it.
 - ``base`` — the :class:`~friday_agents.base.Agent` protocol and
   :func:`~friday_agents.base.play_game`; ``registry`` — agents by name and ``name:key=value``
   specs; ``seeds`` — evaluation deals vs training deals (level lists are parsed by
-  :mod:`friday_env.levels`).
+  :mod:`friday_env.levels`); ``games_file`` — the one reader of games files (JSON lines);
+  ``conventions`` — what every ``friday`` subcommand shares (flags, help text, missing extras).
 - ``random_agent`` — the uniform baseline; ``human`` — ``friday play`` in the terminal.
-- ``heuristic/`` — the hand-written agent: ``agent``, ``rules``, ``fight``, ``card_worth``,
-  ``tune`` (settings measured on training deals).
-- ``search/`` — determinized Monte-Carlo search: ``agent``, ``value`` (the value model),
-  ``value_fit`` (fits it), ``value_levels`` (a value model per level, the default
-  ``value_per_level.json``), ``value_check``.
+- ``heuristic/`` — the hand-written agent: ``agent``, ``rules``, ``fight``, ``card_worth``.
+- ``search/`` — determinized Monte-Carlo search, the players only: ``agent``, ``guided``,
+  ``oracle``, ``value`` (the value model), ``value_levels`` (a value model per level),
+  ``value_net``, ``policy_net`` (the prior), ``mlp``.
+- ``fitting/`` — fitting the search's models on games files: ``value_fit``, ``value_net_fit``,
+  ``policy_net_fit``, ``game_data`` (numpy only; ``training/`` is PPO's, with torch).
+- ``models/`` — every model file an agent loads, named by role, with ``manifest.json``.
 - ``ppo/`` — MaskablePPO policies: ``agent``, ``checkpoint`` (loading, export, the recorded
-  encoder), ``checkpoints/`` (the committed policy of each level).
+  encoder).
 - ``evaluation/`` — ``friday eval``: ``evaluate``, ``runner``, ``stats``, ``report``, ``plots``.
 - ``training/`` — ``friday train``: ``train``, ``config``, ``envs`` (deals and rewards).
+- ``imitation/`` — ``friday imitate``; ``analysis/`` — the strategy analysis of a games file.
 - ``bench/`` — ``friday bench``: ``suite``, ``measure``, ``envs``, ``report``.
-- ``cli/`` — the ``friday`` entry point (``friday_agents.cli:main``) and ``replay``
-  (``friday replay``, the record viewer).
+- ``cli/`` — the ``friday`` entry point (``friday_agents.cli:main``), ``replay``
+  (``friday replay``) and ``view`` (``friday view``).
+
+The studies that reproduce this project's own results (tuning the heuristic, the search's
+ingredients, the imitation study) are scripts under ``experiments/<study>/``, not part of the
+package.
 """

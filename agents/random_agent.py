@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from friday_env import Game
-from friday_env.testing.policies import random_action
+from friday_env.random_choice import random_action
 
 
 class RandomAgent:

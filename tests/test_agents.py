@@ -8,13 +8,13 @@ import numpy as np
 import pytest
 
 from friday_agents.base import Agent, outcome_of, play_game
+from friday_agents.fitting.value_fit import ridge_fit
 from friday_agents.heuristic.agent import HeuristicAgent, heuristic_action
 from friday_agents.random_agent import RandomAgent
 from friday_agents.registry import AGENTS, AgentSpecError, agent_class, make_agent, parse_spec
 from friday_agents.search import agent as agent_module
 from friday_agents.search.agent import ROLLOUT_STOPS, SearchAgent, rollout, rollout_policy
 from friday_agents.search.value import card_features, features, load_value_model, state_value
-from friday_agents.search.value_fit import ridge_fit
 from friday_agents.seeds import (
     TRAINING_SEED_LIMIT,
     evaluation_seed,

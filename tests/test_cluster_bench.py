@@ -7,6 +7,7 @@ import json
 from pathlib import Path
 
 import pytest
+from published import published_section
 
 from friday_agents.bench.cluster import (
     COMMAND,
@@ -16,7 +17,6 @@ from friday_agents.bench.cluster import (
     projection,
     ray_costs,
 )
-from friday_env.docs import section_body
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -40,9 +40,9 @@ def test_projection_is_cores_times_the_one_cpu_rate_times_the_efficiency():
 
 def test_readme_cluster_section_renders_the_committed_run():
     doc = json.loads((REPO / "benchmarks" / "cluster.json").read_text())
-    readme = (REPO / "README.md").read_text(encoding="utf-8")
-    assert section_body(readme, SECTION) == markdown(doc).removesuffix("\n")
-    assert COMMAND in readme
+    body = published_section(SECTION)
+    assert body == markdown(doc).removesuffix("\n")
+    assert COMMAND in body
     backends = {(r["backend"], r["cpus"]) for r in doc["rows"]}
     assert backends == {("this process", 1), ("Ray, local", 1), ("Ray, local", 2)}
 

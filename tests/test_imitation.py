@@ -9,6 +9,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from published import published_section
+from studies import study_module
 
 from friday_agents.base import play_game
 from friday_agents.cli import main
@@ -189,8 +191,11 @@ def test_value_shaping_telescopes_to_win_loss_minus_the_start_potential(seed):
 
 
 def test_study_evaluates_times_and_renders_paired_rows(pipeline, tmp_path):
-    from friday_agents.imitation.report import START, render
-    from friday_agents.imitation.study import main as study
+    START, render = (
+        study_module("imitation", "report").START,
+        study_module("imitation", "report").render,
+    )
+    study = study_module("imitation", "study").main
 
     results = tmp_path / "results"
     timed = tmp_path / "timed.jsonl"
@@ -213,7 +218,7 @@ def test_study_evaluates_times_and_renders_paired_rows(pipeline, tmp_path):
 
 
 def test_same_games_finds_a_cache_that_differs(pipeline, tmp_path):
-    from friday_agents.imitation.study import main as study
+    study = study_module("imitation", "study").main
 
     games = pipeline / "games.jsonl"
     assert study(["same-games", str(games), str(games)]) == 0
@@ -239,13 +244,12 @@ def test_value_warmup_trains_the_critic_and_keeps_the_imitated_actor(pipeline, t
 
 
 def test_readme_study_section_is_rendered_from_the_committed_results():
-    from friday_agents.imitation.report import COMMAND, SECTION, section
-    from friday_env.docs import section_body
+    report = study_module("imitation", "report")
+    COMMAND, SECTION, section = report.COMMAND, report.SECTION, report.section
 
     root = Path(__file__).resolve().parent.parent
-    readme = (root / "README.md").read_text()
-    expected = section(root / "experiments" / "results" / "imitation")
-    assert section_body(readme, SECTION).strip() == expected.strip(), f"run {COMMAND}"
+    expected = section(root / "experiments" / "imitation" / "results")
+    assert published_section(SECTION).strip() == expected.strip(), f"run {COMMAND}"
 
 
 def test_soft_targets_of_a_pruned_teacher_cover_only_the_actions_it_tried():

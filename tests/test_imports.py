@@ -1,23 +1,29 @@
-"""The package layering: no import cycle in friday_env or the agents, and the engine side of
-friday_env (engine, scenario, records, open information, text, testing tools) runs with
-numpy alone, gymnasium, torch and Pillow blocked."""
+"""The package layering: no import cycle in friday_env or friday_agents (module by module, and
+between friday_agents' packages), and the engine side of friday_env (engine, scenario,
+records, open information, text, testing tools) runs with numpy alone, gymnasium, torch and
+Pillow blocked.
+
+The agents live in the folder ``agents/`` but are imported as ``friday_agents``: the graph
+names them so, as the code does."""
 
 from __future__ import annotations
 
 import ast
+import shutil
 import subprocess
 import sys
 import textwrap
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-PACKAGES = {"friday_env": ROOT / "friday_env", "agents": ROOT / "agents"}
+#: Import name -> folder (pyproject's package-dir maps friday_agents to agents/).
+PACKAGES = {"friday_env": ROOT / "friday_env", "friday_agents": ROOT / "agents"}
 
 
-def _modules() -> dict[str, Path]:
+def _modules(packages: dict[str, Path] = PACKAGES) -> dict[str, Path]:
     """Every module of the packages: dotted name -> file."""
     found = {}
-    for package, folder in PACKAGES.items():
+    for package, folder in packages.items():
         for path in folder.rglob("*.py"):
             parts = [package, *path.relative_to(folder).with_suffix("").parts]
             if parts[-1] == "__init__":
@@ -66,13 +72,41 @@ def _targets(module: str, node: ast.Import | ast.ImportFrom, modules: dict) -> s
     return {a for name in names for a in _ancestors(name) if a in modules and a not in own}
 
 
-def import_graph() -> dict[str, set[str]]:
-    modules = _modules()
+def import_graph(packages: dict[str, Path] = PACKAGES) -> dict[str, set[str]]:
+    """Module -> the package modules importing it runs (module-level imports)."""
+    modules = _modules(packages)
     graph = {}
     for name, path in modules.items():
         tree = ast.parse(path.read_text(encoding="utf-8"))
         graph[name] = set().union(*(_targets(name, n, modules) for n in _top_level_imports(tree)))
         graph[name].discard(name)
+    return graph
+
+
+def _layer(module: str) -> str:
+    """The part of friday_agents a module belongs to: its subpackage
+    (``friday_agents.search``), or the top-level module itself (``friday_agents.registry``)."""
+    return ".".join(module.split(".")[:2])
+
+
+def package_graph(packages: dict[str, Path] = PACKAGES) -> dict[str, set[str]]:
+    """friday_agents' packages and top-level modules -> those they import, counting every
+    import, also those inside functions (a lazy import still makes one part depend on the
+    other)."""
+    modules = _modules(packages)
+    graph: dict[str, set[str]] = {}
+    for name, path in modules.items():
+        if not name.startswith("friday_agents."):
+            continue
+        graph.setdefault(_layer(name), set())
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import | ast.ImportFrom):
+                targets = {t for t in _targets(name, node, modules) if t.count(".") >= 1}
+                graph[_layer(name)] |= {
+                    _layer(t) for t in targets if t.startswith("friday_agents.")
+                }
+    for layer, targets in graph.items():
+        targets.discard(layer)
     return graph
 
 
@@ -107,6 +141,24 @@ def test_the_graph_sees_the_package_layers():
     assert "friday_env.actions.codec" in graph["friday_env.actions.phases"]
 
 
+def test_the_graph_sees_the_agents_imports_by_their_installed_name():
+    graph = import_graph()
+    assert "agents" not in {m.split(".")[0] for m in graph}
+    assert "friday_agents.search.agent" in graph["friday_agents.search.guided"]
+    assert "friday_agents.evaluation.runner" in graph["friday_agents.evaluation.evaluate"]
+    inside = sum(
+        1
+        for m, targets in graph.items()
+        if m.startswith("friday_agents")
+        for t in targets
+        if t.startswith("friday_agents")
+    )
+    assert inside > 100, inside  # the agents' imports of each other are all seen
+    layers = package_graph()
+    assert "friday_agents.search" in layers["friday_agents.evaluation"]
+    assert "friday_agents.conventions" in layers["friday_agents.evaluation"]
+
+
 def test_finding_a_cycle():
     assert find_cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == ["a", "b", "c", "a"]
     assert find_cycle({"a": {"b"}, "b": set()}) is None
@@ -114,6 +166,40 @@ def test_finding_a_cycle():
 
 def test_no_import_cycle_in_friday_env_or_the_agents():
     assert find_cycle(import_graph()) is None
+
+
+def test_no_cycle_between_the_agents_packages():
+    """cli, evaluation, search, training... depend on each other one way only (lazy imports
+    included): cli/view reads games with games_file, not the evaluation's runner; the
+    subcommands share conventions outside cli; no study sits inside search."""
+    cycle = find_cycle(package_graph())
+    assert cycle is None, " -> ".join(cycle or [])
+
+
+def _agents_copy(tmp_path: Path) -> dict[str, Path]:
+    """A copy of agents/'s Python files to inject a cycle into."""
+    copy = tmp_path / "agents"
+    for path in PACKAGES["friday_agents"].rglob("*.py"):
+        target = copy / path.relative_to(PACKAGES["friday_agents"])
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy(path, target)
+    return {"friday_env": PACKAGES["friday_env"], "friday_agents": copy}
+
+
+def test_an_injected_cycle_is_found(tmp_path):
+    """The checks fail when a cycle is there: search's value module importing ``friday
+    eval``'s module, which imports the search agent (for its default budget), which imports
+    the value module: a cycle between the packages and between the modules."""
+    packages = _agents_copy(tmp_path)
+    assert find_cycle(package_graph(packages)) is None
+    value = packages["friday_agents"] / "search" / "value.py"
+    back = "from friday_agents.evaluation.evaluate import DEFAULT_SEARCH_SIMS"
+    value.write_text(value.read_text() + f"\n{back}\n")
+    cycle = find_cycle(package_graph(packages))
+    assert cycle is not None
+    assert {"friday_agents.search", "friday_agents.evaluation"} <= set(cycle)
+    module_cycle = find_cycle(import_graph(packages))
+    assert module_cycle is not None and "friday_agents.search.value" in module_cycle
 
 
 def test_the_engine_imports_no_env_and_no_presentation():

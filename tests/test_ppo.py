@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from friday_agents.base import play_game
-from friday_agents.cli import build_parser, main
+from friday_agents.cli import main, parse_args
 from friday_agents.ppo.agent import PPOAgent, PPOCheckpointError, default_checkpoint
 from friday_agents.ppo.checkpoint import ENCODER_ATTRIBUTE, recorded_encoder
 from friday_agents.registry import AgentSpecError, make_agent
@@ -23,7 +23,7 @@ from friday_env import Game
 def checkpoint(tmp_path_factory) -> Path:
     """A policy trained for a few seconds (it plays badly, but it is a real checkpoint)."""
     out = tmp_path_factory.mktemp("ppo")
-    args = build_parser().parse_args(
+    args = parse_args(
         [
             *["train", "--total-timesteps", "256", "--n-envs", "2", "--n-steps", "64"],
             *["--batch-size", "64"],
@@ -108,7 +108,9 @@ def test_friday_eval_with_a_missing_checkpoint_exits_2(tmp_path, capsys):
 def test_committed_default_checkpoints_load_and_play(level):
     """``friday eval --agents ppo`` works out of the box: a committed policy per level that
     fits the current observation encoder."""
-    assert default_checkpoint(level).is_file(), "run experiments/train_ppo.sh to make it"
+    assert default_checkpoint(level).is_file(), (
+        "run experiments/ppo-training/train_ppo.sh to make it"
+    )
     game = play_game(PPOAgent(), level, evaluation_seeds(level, 1)[0])
     assert game.done
 

@@ -5,35 +5,39 @@ from __future__ import annotations
 
 import inspect
 import json
-import re
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from studies import study_module
 
 from friday_agents.base import play_game
 from friday_agents.evaluation.evaluate import DEFAULT_SEARCH_SIMS
+from friday_agents.fitting import value_net_fit
+from friday_agents.fitting.game_data import ReplayCount, turn_start_examples
 from friday_agents.heuristic.agent import HeuristicAgent, heuristic_action
 from friday_agents.imitation.data import collect
 from friday_agents.registry import make_agent
-from friday_agents.search import ingredients, timing, value_net_fit
 from friday_agents.search.agent import DEFAULT_SIMS, ROLLOUT_STOPS, SearchAgent, rollout
-from friday_agents.search.game_data import ReplayCount, turn_start_examples
 from friday_agents.search.value_net import NETWORK_FILE, load_value_network, network_inputs
 from friday_agents.seeds import evaluation_seed, training_seed
 from friday_env import Game, determinized
 
-README = Path(__file__).resolve().parents[1] / "README.md"
+ingredients = study_module("search-strength", "ingredients")
+timing = study_module("search-strength", "timing")
+
+#: The committed run the published results table is rendered from.
+HEADLINE_RUN = Path(__file__).resolve().parents[1] / "experiments/results/readme_results.json"
 
 
 def test_one_default_simulation_budget():
-    """``friday eval``, ``SearchAgent`` and the README's results table use one setting."""
+    """``friday eval``, ``SearchAgent`` and the committed headline run use one setting."""
     assert inspect.signature(SearchAgent).parameters["sims"].default == DEFAULT_SIMS
     assert SearchAgent().sims == DEFAULT_SEARCH_SIMS == DEFAULT_SIMS
-    command = re.search(r"Reproduce with `(friday eval [^`]*)`", README.read_text())
-    assert command, "the README's results section names no friday eval command"
-    assert f"--search-sims {DEFAULT_SIMS} " in command.group(1) + " "
+    headline = json.loads(HEADLINE_RUN.read_text())
+    assert headline["config"]["search_sims"] == DEFAULT_SIMS
+    assert f"--search-sims {DEFAULT_SIMS} " in headline["command"] + " "
 
 
 # ------------------------------------------------------------ the value network

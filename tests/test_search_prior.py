@@ -11,10 +11,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from friday_agents.fitting import policy_net_fit
 from friday_agents.heuristic.agent import heuristic_action
 from friday_agents.imitation.data import collect
 from friday_agents.registry import AgentSpecError, make_agent
-from friday_agents.search import policy_net_fit
 from friday_agents.search.agent import SearchAgent
 from friday_agents.search.policy_net import (
     POLICY_FILE,

@@ -10,7 +10,7 @@ import gymnasium as gym
 import numpy as np
 import pytest
 
-from friday_agents.cli import build_parser, main
+from friday_agents.cli import main, parse_args
 from friday_agents.ppo.checkpoint import CheckpointError, load_model, recorded_encoder
 from friday_agents.seeds import TRAINING_SEED_LIMIT, evaluation_seeds
 from friday_agents.training.config import (
@@ -40,7 +40,7 @@ TINY = [
 
 
 def tiny_config(out: Path, **changes) -> TrainConfig:
-    args = build_parser().parse_args(["train", *TINY, "--out", str(out)])
+    args = parse_args(["train", *TINY, "--out", str(out)])
     config = config_from_args(args)
     for name, value in changes.items():
         setattr(config, name, value)
@@ -70,16 +70,16 @@ def test_config_file_then_flags(tmp_path):
     toml = tmp_path / "c.toml"
     toml.write_text('[train]\nlevel = 3\nlearning_rate = 1\nn_envs = 4\nreward = "score"\n')
     # learning_rate = 1 is an int in TOML: accepted for a float field, then rejected as >= 1
-    args = build_parser().parse_args(["train", "--config", str(toml)])
+    args = parse_args(["train", "--config", str(toml)])
     with pytest.raises(TrainConfigError, match="learning_rate"):
         config_from_args(args)
     toml.write_text('[train]\nlevel = 3\nn_envs = 4\nreward = "score"\n')
-    args = build_parser().parse_args(["train", "--config", str(toml), "--n-envs", "2"])
+    args = parse_args(["train", "--config", str(toml), "--n-envs", "2"])
     config = config_from_args(args)
     assert (config.level, config.n_envs, config.reward) == (3, 2, "score")
     as_json = tmp_path / "c.json"
     as_json.write_text(json.dumps({"curriculum": "1,2,3,4"}))
-    config = config_from_args(build_parser().parse_args(["train", "--config", str(as_json)]))
+    config = config_from_args(parse_args(["train", "--config", str(as_json)]))
     assert config.levels() == [1, 2, 3, 4]
 
 
@@ -108,10 +108,10 @@ def test_unknown_and_mistyped_config_file_settings(tmp_path):
     bad = tmp_path / "c.json"
     bad.write_text(json.dumps({"timesteps": 10}))
     with pytest.raises(TrainConfigError, match="unknown settings"):
-        config_from_args(build_parser().parse_args(["train", "--config", str(bad)]))
+        config_from_args(parse_args(["train", "--config", str(bad)]))
     bad.write_text(json.dumps({"n_envs": "8"}))
     with pytest.raises(TrainConfigError, match="n_envs must be int"):
-        config_from_args(build_parser().parse_args(["train", "--config", str(bad)]))
+        config_from_args(parse_args(["train", "--config", str(bad)]))
 
 
 def test_corrupt_checkpoint_fails_loudly(tmp_path, capsys):

@@ -8,15 +8,16 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from studies import study_module
 
 from friday_agents.base import play_game
 from friday_agents.cli import main
 from friday_agents.evaluation.evaluate import command_line
 from friday_agents.evaluation.runner import EvalConfig, EvaluationError
+from friday_agents.fitting import value_fit
+from friday_agents.fitting.game_data import ReplayCount, turn_start_examples
 from friday_agents.heuristic.agent import HeuristicAgent
-from friday_agents.search import ingredients, value_check, value_fit
 from friday_agents.search.agent import SearchAgent
-from friday_agents.search.game_data import ReplayCount, turn_start_examples
 from friday_agents.search.guided import GuidedSearchAgent
 from friday_agents.search.value import (
     CARD_FEATURE_NAMES,
@@ -46,6 +47,9 @@ from friday_agents.seeds import (
 )
 from friday_env import Game
 from friday_env.cards import TYPE_BY_KEY
+
+ingredients = study_module("search-strength", "ingredients")
+value_check = study_module("search-strength", "value_check")
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -280,7 +284,7 @@ def test_value_check_names_bad_arguments(tmp_path, tiny_data):
 
 def test_guided_values_each_level_with_the_per_level_choice():
     """``guided`` (and ``search:value=levels``) values each level with the model
-    value_per_level.json names, while ``search`` keeps the heuristic-fitted model its
+    guided_value_per_level.json names, while ``search`` keeps the heuristic-fitted model its
     committed runs were played with; the refitted model shipped is the one fitted from the
     committed search games."""
     assert isinstance(SearchAgent().model, ValueModel)
@@ -290,14 +294,14 @@ def test_guided_values_each_level_with_the_per_level_choice():
     assert isinstance(model, PerLevelValue)
     chosen = json.loads(DEFAULT_VALUE_FILE.read_text())["levels"]
     assert set(chosen.values()) <= {
-        "value_weights.json",
-        "value_weights_search.json",
-        "value_cards.json",
+        "search_value.json",
+        "guided_value_level4.json",
+        "guided_value_cards.json",
     }
     for level, name in chosen.items():
         assert model.models[int(level)] is load_value_model(DEFAULT_VALUE_FILE.parent / name)
-    shipped = json.loads((DEFAULT_VALUE_FILE.parent / "value_weights_search.json").read_text())
-    fitted = REPO / "experiments/results/search/value_linear_search2600.json"
+    shipped = json.loads((DEFAULT_VALUE_FILE.parent / "guided_value_level4.json").read_text())
+    fitted = REPO / "experiments/search-strength/results/value_linear_search2600.json"
     assert shipped == json.loads(fitted.read_text())
     assert shipped["data"] == "experiments/data/search32-train-2600.jsonl.gz"
 
@@ -332,9 +336,9 @@ def test_cards_value_model_fits_loads_and_values_with_its_features(tmp_path, tin
 
 
 def test_shipped_cards_model_is_the_fit_of_the_committed_games(tmp_path):
-    """value_cards.json (guided's value on levels 1-3) comes out of its recorded command, byte
-    for byte, from the training games committed under experiments/data."""
-    shipped = DEFAULT_VALUE_FILE.parent / "value_cards.json"
+    """guided_value_cards.json (guided's value on levels 1-3) comes out of its recorded
+    command, byte for byte, from the training games committed under experiments/data."""
+    shipped = DEFAULT_VALUE_FILE.parent / "guided_value_cards.json"
     data = json.loads(shipped.read_text())["data"]
     out = tmp_path / "cards.json"
     argv = ["--data", *(str(REPO / name) for name in data), "--features", "cards"]

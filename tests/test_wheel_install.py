@@ -71,19 +71,22 @@ def test_wheel_exposes_no_top_level_agents_package(wheel):
 
 
 def test_wheel_ships_the_data_files_the_agents_load(wheel):
-    """Every data file under agents/ (value models, the search's networks, PPO checkpoints)
-    is in the wheel, under the installed package name, and so are py.typed and the licence."""
+    """Every model file under agents/models/ (value models, the search's networks, the PPO
+    policy) is in the wheel, under the installed package name, and no other data file of
+    agents/ is (the manifest is not a model); so are py.typed and the licence."""
     names = set(_names(wheel))
     data = [
         name
         for name in _source_files()
         if name.startswith("agents/") and Path(name).suffix in (".json", ".zip", ".npz")
     ]
-    assert any(name.endswith("value_weights.json") for name in data)
-    assert any(name.startswith("agents/ppo/checkpoints/") for name in data)  # ppo's policy
-    assert any(name.endswith("policy_net.npz") for name in data)  # search:prior=net
+    models = [name for name in data if name.startswith("agents/models/")]
+    assert "agents/models/search_value.json" in models
+    assert "agents/models/ppo_all_levels.zip" in models  # ppo's policy
+    assert "agents/models/policy_prior.npz" in models  # search:prior=net
     for name in data:
-        assert AGENTS_IMPORT + name.removeprefix("agents") in names, name
+        shipped = AGENTS_IMPORT + name.removeprefix("agents") in names
+        assert shipped == (name in models and not name.endswith("manifest.json")), name
     assert {"friday_env/py.typed", f"{AGENTS_IMPORT}/py.typed"} <= names
     assert any(name.endswith(".dist-info/licenses/LICENSE") for name in names)
 

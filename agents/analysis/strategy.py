@@ -29,9 +29,9 @@ from friday_agents.analysis.measures import paired, summarise
 from friday_agents.analysis.report import README_SECTION, check_readme, markdown, write_readme
 from friday_agents.analysis.trace import Trace, trace_game
 from friday_agents.base import play_game
-from friday_agents.cli.conventions import MissingExtraError, add_progress, plain, require
+from friday_agents.conventions import MissingExtraError, add_progress, plain, require
+from friday_agents.games_file import GamesFileError, check_replayable, read_games_file
 from friday_agents.heuristic.agent import HeuristicAgent
-from friday_agents.search.game_data import read_games_text
 from friday_env.errors import FridayError
 
 RESULTS_FORMAT = "friday-strategy-analysis-v1"
@@ -45,37 +45,16 @@ class AnalysisInputError(FridayError):
 
 
 def load_games(path: Path) -> list[dict[str, Any]]:
-    """The games of a games file, each checked to have a level, a seed and actions."""
-    if not path.is_file():
-        raise AnalysisInputError(f"games file {str(path)!r} does not exist")
+    """The games of a games file (:mod:`friday_agents.games_file`), each checked to have a
+    level, a seed and actions."""
     try:
-        text = read_games_text(path)
-    except (OSError, UnicodeDecodeError) as err:
-        raise AnalysisInputError(f"games file {str(path)!r} cannot be read: {err}") from None
-    games = [_parse_line(path, n, line) for n, line in enumerate(text.splitlines(), 1) if line]
+        found = read_games_file(path)
+        games = [check_replayable(game, found.where(n)) for n, game in enumerate(found.games)]
+    except GamesFileError as err:
+        raise AnalysisInputError(str(err)) from None
     if not games:
         raise AnalysisInputError(f"games file {str(path)!r} holds no games")
     return games
-
-
-def _parse_line(path: Path, number: int, line: str) -> dict[str, Any]:
-    where = f"{path}:{number}"
-    try:
-        game = json.loads(line)
-    except json.JSONDecodeError:
-        raise AnalysisInputError(f"{where} is not a JSON line") from None
-    if not isinstance(game, dict):
-        raise AnalysisInputError(f"{where} is not a JSON object")
-    level, seed, actions = game.get("level"), game.get("seed"), game.get("actions")
-    if level not in (1, 2, 3, 4) or isinstance(level, bool):
-        raise AnalysisInputError(f"{where}: 'level' must be 1, 2, 3 or 4, got {level!r}")
-    if not isinstance(seed, int) or isinstance(seed, bool) or seed < 0:
-        raise AnalysisInputError(f"{where}: 'seed' must be a non-negative integer, got {seed!r}")
-    if not isinstance(actions, list) or not all(
-        isinstance(a, int) and not isinstance(a, bool) for a in actions
-    ):
-        raise AnalysisInputError(f"{where}: 'actions' must be a list of integers")
-    return game
 
 
 def replay_trace(game: dict[str, Any]) -> Trace:

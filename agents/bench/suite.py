@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from friday_agents.bench.report import format_value
-from friday_agents.cli.conventions import add_progress, plain, require
+from friday_agents.conventions import add_progress, plain, require
 
 DEFAULT_OUT = "benchmarks/results.json"
 #: Where ``--quick`` runs go unless ``--out`` says otherwise: never over the committed file.

@@ -1,9 +1,9 @@
 """The ``friday`` command of friday-env: one entry point, a subcommand per tool.
 
 Each subcommand lives in its own module exposing ``add_arguments(parser)`` and
-``run(args) -> int``; modules are imported only when their subcommand runs, so
-``friday play`` never pays for torch. ``add_arguments`` must not import torch either:
-import heavy libraries inside ``run``.
+``run(args) -> int``; a module is imported only when its subcommand runs (``friday --help``
+imports none, ``friday eval`` only the evaluation), so ``friday play`` never pays for torch.
+``add_arguments`` must not import torch either: import heavy libraries inside ``run``.
 """
 
 from __future__ import annotations
@@ -15,7 +15,9 @@ import os
 import sys
 
 import friday_env
-from friday_agents.cli.conventions import MissingExtraError, missing_extra, plain
+from friday_agents.conventions import MissingExtraError, missing_extra, plain
+
+Subcommand = tuple[str, str]  # (module, one-line help)
 
 SUBCOMMANDS = {
     "eval": (
@@ -37,7 +39,8 @@ SUBCOMMANDS = {
 }
 
 
-def _available() -> dict[str, tuple[str, str]]:
+def _available() -> dict[str, Subcommand]:
+    """The subcommands whose module is installed, found without importing any of them."""
     found = {}
     for name, (module, help_text) in SUBCOMMANDS.items():
         if importlib.util.find_spec(module) is not None:
@@ -45,22 +48,37 @@ def _available() -> dict[str, tuple[str, str]]:
     return found
 
 
-def build_parser() -> argparse.ArgumentParser:
+def chosen_command(argv: list[str]) -> str | None:
+    """The subcommand ``argv`` names: its first word that is not an option (the top-level
+    parser's options take no value), or None."""
+    return next((word for word in argv if not word.startswith("-")), None)
+
+
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The ``friday`` parser. Only ``command``'s module is imported, for its arguments (every
+    subcommand's when ``command`` is ``"*"``); the others are listed by name and help."""
     parser = argparse.ArgumentParser(prog="friday", description=plain(__doc__.splitlines()[0]))
     parser.add_argument("--version", action="version", version=f"%(prog)s {friday_env.__version__}")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for name, (module, help_text) in _available().items():
         sub = commands.add_parser(name, help=help_text, description=help_text)
         sub.set_defaults(_module=module)
-        importlib.import_module(module).add_arguments(sub)
+        if command in (name, "*"):
+            importlib.import_module(module).add_arguments(sub)
     return parser
+
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    """``argv`` (default ``sys.argv[1:]``) parsed, importing only the named subcommand."""
+    argv = sys.argv[1:] if argv is None else list(argv)
+    return build_parser(chosen_command(argv)).parse_args(argv)
 
 
 def main(argv: list[str] | None = None) -> int:
     """Run a subcommand; its exit status. A missing optional library is named with the
     extra that installs it (status 2); output into a closed pipe (``friday replay | head``)
     ends quietly."""
-    args = build_parser().parse_args(argv)
+    args = parse_args(argv)
     try:
         return int(importlib.import_module(args._module).run(args) or 0)
     except MissingExtraError as err:

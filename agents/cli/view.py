@@ -20,7 +20,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from friday_agents.evaluation.runner import GAMES_FILE
+from friday_agents.games_file import GAMES_FILE, GamesFileError, games_from_text, read_games_file
 from friday_env import GameRecord, RecordError
 from friday_env.viewer import ViewerGame, write_viewer
 
@@ -49,23 +49,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def saved_rows(path: Path, text: str | None = None) -> list[dict[str, Any]]:
     """Every line of a ``games.jsonl`` that holds a saved game record (``text``: the file's
     content when already read)."""
-    if text is None:
-        try:
-            text = path.read_text()
-        except OSError as err:
-            raise RecordError(f"cannot read {path}: {err.strerror}") from None
-    rows = [_json_line(path, n, line) for n, line in enumerate(text.splitlines(), 1) if line]
-    saved = [row for row in rows if isinstance(row, dict) and "record" in row]
+    try:
+        found = read_games_file(path) if text is None else games_from_text(text, path)
+    except GamesFileError as err:
+        raise RecordError(f"{err} (expected a game record or a games file)") from None
+    saved = [row for row in found.games if "record" in row]
     if not saved:
         raise RecordError(f"{path} holds no game record (for friday eval use --save-games)")
     return saved
-
-
-def _json_line(path: Path, number: int, line: str) -> object:
-    try:
-        return json.loads(line)
-    except json.JSONDecodeError:
-        raise RecordError(f"{path}:{number} is neither a game record nor JSON lines") from None
 
 
 def _game_of(row: dict[str, Any]) -> ViewerGame:

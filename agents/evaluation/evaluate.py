@@ -37,17 +37,19 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
-from friday_agents.cli.conventions import add_deprecated, add_progress, plain, require
+from friday_agents.conventions import add_deprecated, add_progress, plain, require
 from friday_agents.evaluation.backends import BACKENDS, RAY_INSTALL, BackendError
 from friday_agents.evaluation.runner import (
     EvalConfig,
     EvaluationError,
     EvaluationInterrupted,
+    build_agent,
+    forget_agents,
     load_rows,
     run_tasks,
     start_run,
 )
-from friday_agents.registry import AgentSpecError, make_agent, parse_spec
+from friday_agents.registry import AgentSpecError, parse_spec
 from friday_agents.search.agent import DEFAULT_SIMS
 from friday_agents.seeds import DEAL_SETS
 from friday_env.errors import InvalidLevelError
@@ -185,14 +187,16 @@ def parse_games(text: str, agents: tuple[str, ...], strict: bool = True) -> dict
 
 
 def parse_agents(text: str, sims: int) -> tuple[str, ...]:
-    """Agent specs, each checked by building it once."""
+    """Agent specs, each checked by building it (:func:`build_agent`: the games played in
+    this process, or in workers forked from it, reuse that agent instead of building it
+    again)."""
     specs = tuple(s.strip() for s in text.split(",") if s.strip())
     if not specs:
         raise UsageError("--agents is empty")
     if len(set(specs)) != len(specs):
         raise UsageError(f"--agents lists an agent twice: {text}")
     for spec in specs:
-        make_agent(spec, sims=sims)
+        build_agent(spec, sims)
     return specs
 
 
@@ -317,6 +321,7 @@ def check_backend(args: argparse.Namespace) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    forget_agents()  # agents of an earlier run in this process may have read other files
     try:
         check_backend(args)
         config = config_from_args(args)

@@ -27,7 +27,7 @@ from friday_agents.evaluation.stats import (
     paired_difference_interval,
     wilson_interval,
 )
-from friday_agents.registry import is_cheating
+from friday_agents.registry import is_cheating, parse_spec
 from friday_agents.seeds import EVAL_SEED_BASE, EVAL_SEEDS_PER_LEVEL, VALIDATION_FIRST_INDEX
 from friday_env.docs import replace_section, section_body
 
@@ -60,9 +60,24 @@ AGENT_NOTES = {
     "ppo": "a MaskablePPO policy network (one for all levels) that imitates the search agent: "
     "heuristic imitation, then 370 search games per level with the search's action values as "
     "soft targets, then one DAgger round labelled by search (`agents/ppo/`, "
-    "`agents/ppo/checkpoints/ppo-all-levels.zip`, recipe in `experiments/imitation/`; see "
+    "`agents/models/ppo_all_levels.zip`, recipe in `experiments/imitation/`; see "
     "'Learned agents')",
 }
+#: What a spec's option changes about its agent, said after the agent's own note: a spec is
+#: described whole (``oracle:prior=net:value=levels`` is not the plain oracle). An option
+#: not listed here is shown as written.
+OPTION_NOTES = {
+    ("prior", "net"): "the policy prior prunes the candidates (`agents/models/policy_prior.npz`)",
+    ("value", "levels"): "leaf value chosen per level, as guided's "
+    "(`agents/models/guided_value_per_level.json`)",
+    ("value", "net"): "the value network as leaf value (`agents/models/value_net.npz`)",
+    ("rollout", "net"): "rollouts played by the policy network",
+}
+#: Options that replace what the agent's note describes (its committed model): the spec is
+#: then described by this note instead.
+REPLACING_OPTIONS = {("ppo", "model"): "a MaskablePPO policy loaded from a checkpoint"}
+#: The agents that search, so that a simulation budget applies to them.
+SEARCHING = ("search", "guided", "oracle")
 #: The README section the results table is written into.
 README_SECTION = "results"
 
@@ -269,14 +284,28 @@ def markdown(results: dict) -> str:
     return "\n".join(lines) + "\n"
 
 
+def agent_description(spec: str, search_sims: int) -> str:
+    """What the agent a spec names is, from the whole spec: the agent's note, then what each
+    of its options changes (:data:`OPTION_NOTES`), then its simulation budget if it searches
+    (``sims=`` in the spec, else ``search_sims``)."""
+    name, options = parse_spec(spec)
+    parts = [AGENT_NOTES.get(name, "")]
+    for key, value in options.items():
+        if (name, key) in REPLACING_OPTIONS:
+            parts[0] = REPLACING_OPTIONS[name, key]
+        if key != "sims":
+            default = f"`{key}={value}` instead of the default"
+            parts.append(OPTION_NOTES.get((key, str(value)), default))
+    if name in SEARCHING:
+        parts.append(f"{options.get('sims', search_sims)} simulations per decision")
+    return "; ".join(part for part in parts if part)
+
+
 def _agent_lines(results: dict) -> list[str]:
     sims = results["config"]["search_sims"]
     lines = []
     for spec in results["config"]["agents"]:
-        name = spec.split(":")[0]
-        note = AGENT_NOTES.get(name, "")
-        if name in ("search", "guided", "oracle") and "sims=" not in spec:
-            note += f"; {sims} simulations per decision"
+        note = agent_description(spec, sims)
         lines.append(f"- **{spec}**: {note}" if note else f"- **{spec}**")
     return lines
 

@@ -13,21 +13,25 @@ game is seeded by its deal alone.
 from __future__ import annotations
 
 import json
-import os
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
 from friday_agents.base import Agent, outcome_of, play_game
 from friday_agents.evaluation.backends import GamesInterrupted, run_games
+from friday_agents.games_file import (
+    GAMES_FILE,
+    GamesFileError,
+    drop_cut_short_line,
+    read_games_file,
+)
 from friday_agents.registry import make_agent
 from friday_agents.seeds import DEAL_SETS, deal_seed
 from friday_env import GameRecord
 
 CONFIG_FILE = "run.json"
-GAMES_FILE = "games.jsonl"
 FORMAT = "friday-env/evaluation"
 
 
@@ -108,14 +112,33 @@ class Task:
 _WORKER_AGENTS: dict[str, Agent] = {}
 _WORKER_SAVE = False
 _WORKER_DEALS = "evaluation"
+#: The agents built in this process by (spec, search sims). ``friday eval`` builds each agent
+#: once, to check its spec before anything runs; the games then reuse that agent in this
+#: process and in the workers forked from it (a game starts with ``agent.reset(seed)``, so a
+#: reused agent plays as a new one). :func:`forget_agents` empties it between runs.
+_BUILT: dict[tuple[str, int], Agent] = {}
+
+
+def build_agent(spec: str, search_sims: int) -> Agent:
+    """The agent ``spec`` names with ``search_sims`` as its default budget, built on first
+    use in this process (an :class:`~friday_agents.registry.AgentSpecError` for a bad spec)."""
+    key = (spec, search_sims)
+    if key not in _BUILT:
+        _BUILT[key] = make_agent(spec, sims=search_sims)
+    return _BUILT[key]
+
+
+def forget_agents() -> None:
+    """Drop the agents built so far (a new run may read changed checkpoints)."""
+    _BUILT.clear()
 
 
 def prepare_worker(config: EvalConfig) -> None:
-    """Build the agents once per worker process (or in this process with one worker)."""
+    """Make the agents ready once per worker process (or in this process with one worker)."""
     global _WORKER_SAVE, _WORKER_DEALS
     _WORKER_AGENTS.clear()
     for spec in config.agents:
-        _WORKER_AGENTS[spec] = make_agent(spec, sims=config.search_sims)
+        _WORKER_AGENTS[spec] = build_agent(spec, config.search_sims)
     _WORKER_SAVE = config.save_games
     _WORKER_DEALS = config.deals
 
@@ -133,6 +156,29 @@ def play_task(task: Task) -> dict[str, Any]:
     if _WORKER_SAVE:
         row["record"] = json.loads(GameRecord.of(game).to_json())
     return row
+
+
+def play_deals(
+    agent: str,
+    level: int,
+    indices: Iterable[int],
+    *,
+    search_sims: int,
+    workers: int | None = None,
+    deals: str = "evaluation",
+) -> list[dict[str, Any]]:
+    """``friday eval``'s games of one agent spec on the deals ``indices`` of ``level``, in
+    memory (no output directory), as its ``games.jsonl`` rows in deal order: the same
+    agents, seeds and workers as ``friday eval``, for studies that need deals other than
+    the first ``--games`` (held-out curve points from index 500,000, for instance)."""
+    wanted = list(indices)
+    config = EvalConfig((agent,), (level,), {agent: len(wanted)}, search_sims, deals=deals)
+    tasks = [Task(agent, level, index) for index in wanted]
+    rows = run_games(play_task, tasks, workers=workers, setup=prepare_worker, setup_args=(config,))
+    try:
+        return sorted(rows, key=lambda row: row["index"])
+    except GamesInterrupted as why:
+        raise EvaluationInterrupted(why.reason) from None
 
 
 # ------------------------------------------------------------ the files
@@ -156,36 +202,29 @@ def start_run(out: Path, config: EvalConfig, resume: bool) -> EvalConfig:
 
 
 def load_rows(out: Path, config: EvalConfig) -> list[dict[str, Any]]:
-    """The finished games in ``out/games.jsonl``. A last line cut short by a kill is dropped
-    (and the file rewritten without it, so appending stays valid); any other bad line, or a
-    game the configuration does not contain, is an error."""
+    """The finished games in ``out/games.jsonl`` (read by :mod:`friday_agents.games_file`):
+    a last line cut short by a kill is dropped, and the file rewritten without it so
+    appending stays valid; any other bad line, or a game the configuration does not contain,
+    is an error."""
     path = out / GAMES_FILE
-    if not path.exists():
-        return []
-    lines = path.read_text().splitlines()
+    try:
+        found = read_games_file(path, missing_ok=True)
+    except GamesFileError as err:
+        raise EvaluationError(str(err)) from None
+    if found.cut_short:
+        drop_cut_short_line(path)
     rows, wanted = [], {t.key for t in config.tasks()}
     seen: set[tuple[str, int, int]] = set()
-    for number, line in enumerate(lines, 1):
-        try:
-            row = json.loads(line)
-        except json.JSONDecodeError:
-            if number == len(lines):
-                _rewrite(path, lines[:-1])
-                break
-            raise EvaluationError(f"{path}:{number} is not valid JSON") from None
-        key = (row["agent"], row["level"], row["index"])
+    for position, row in enumerate(found.games):
+        key = (row.get("agent"), row.get("level"), row.get("index"))
         if key not in wanted:
-            raise EvaluationError(f"{path}:{number} holds a game this evaluation does not play")
+            raise EvaluationError(
+                f"{found.where(position)} holds a game this evaluation does not play"
+            )
         if key not in seen:
             seen.add(key)
             rows.append(row)
     return rows
-
-
-def _rewrite(path: Path, lines: list[str]) -> None:
-    temporary = path.with_suffix(".tmp")
-    temporary.write_text("".join(line + "\n" for line in lines))
-    os.replace(temporary, path)
 
 
 # ------------------------------------------------------------- playing

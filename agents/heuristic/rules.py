@@ -31,7 +31,7 @@ from friday_env.engine import DOUBLED, DOWN, PIRATES
 @dataclass(frozen=True)
 class HeuristicParams:
     """The tunable numbers of the heuristic strategy, chosen by measuring settings on
-    training deals (``python -m friday_agents.heuristic.tune``, 1,000 games per level). The one
+    training deals (``python experiments/heuristic-tuning/tune.py``, 1,000 games per level). The one
     that matters most is ``future_weight``: fighting the hazard that would come back harder
     (and leaving the one that stays easy) took level 1 from no wins to about 10%."""
 

@@ -29,6 +29,7 @@ from typing import Any
 import numpy as np
 
 from friday_agents.evaluation.backends import run_games
+from friday_agents.games_file import GamesFileError, drop_cut_short_line, read_games_file
 from friday_agents.registry import make_agent
 from friday_agents.seeds import training_seed
 from friday_agents.training.envs import PROGRESS_PER_HAZARD, knowledge_cards
@@ -112,8 +113,16 @@ def _teacher_job(job: tuple[str, int, int]) -> dict[str, Any]:
 
 
 def done_games(path: Path) -> set[tuple[int, int]]:
-    """``(level, index)`` of every game already in a games file."""
-    return {(line["level"], line["index"]) for line in read_games(path, missing_ok=True)}
+    """``(level, index)`` of every game already in a games file. A last line cut short by a
+    killed run is removed from the file, so the games appended next start on a line of
+    their own."""
+    try:
+        found = read_games_file(path, missing_ok=True)
+    except GamesFileError as err:
+        raise ImitationDataError(str(err)) from None
+    if found.cut_short:
+        drop_cut_short_line(path)
+    return {(line["level"], line["index"]) for line in found.games}
 
 
 def collect(
@@ -145,20 +154,12 @@ def collect(
 
 
 def read_games(path: Path, missing_ok: bool = False) -> list[dict[str, Any]]:
-    """The lines of a games file (a truncated last line, from a killed run, is skipped)."""
-    if not path.exists():
-        if missing_ok:
-            return []
-        raise ImitationDataError(f"games file {str(path)!r} does not exist")
-    games = []
-    lines = path.read_text().splitlines()
-    for number, text in enumerate(lines, 1):
-        try:
-            games.append(json.loads(text))
-        except json.JSONDecodeError:
-            if number < len(lines):
-                raise ImitationDataError(f"{path}:{number} is not a JSON line") from None
-    return games
+    """The games of a games file (:mod:`friday_agents.games_file`: a last line cut short by
+    a killed run is skipped)."""
+    try:
+        return read_games_file(path, missing_ok).games
+    except GamesFileError as err:
+        raise ImitationDataError(str(err)) from None
 
 
 # ------------------------------------------------------------------- encoding

@@ -1,8 +1,8 @@
 """A MaskablePPO policy as a Friday agent: loads a checkpoint and plays any game.
 
 ``friday eval --agents ppo`` plays each level with the committed learned policy: the level's
-own ``agents/ppo/checkpoints/ppo-level<L>.zip`` if there is one, else the policy shared by all
-levels, ``agents/ppo/checkpoints/ppo-all-levels.zip`` (made by ``experiments/imitation/``; the
+own ``agents/models/ppo_level<L>.zip`` if there is one, else the policy shared by all
+levels, ``agents/models/ppo_all_levels.zip`` (made by ``experiments/imitation/``; the
 level is part of the observation). ``ppo:model=path/to/policy.zip`` plays every level with one
 checkpoint instead.
 """
@@ -14,12 +14,13 @@ from typing import Any
 
 import numpy as np
 
+from friday_agents.models import MODELS_DIR, PPO_ALL_LEVELS, check_not_moved
 from friday_env import Game
 from friday_env.errors import FridayError
 from friday_env.observation import action_mask, make_encoder
 
-#: Where the committed default checkpoints live, one per level.
-CHECKPOINT_DIR = Path(__file__).resolve().parent / "checkpoints"
+#: Where the committed default checkpoints live (:mod:`friday_agents.models`).
+CHECKPOINT_DIR = MODELS_DIR
 
 
 class PPOCheckpointError(FridayError):
@@ -27,12 +28,12 @@ class PPOCheckpointError(FridayError):
 
 
 #: The committed policy that plays every level without a checkpoint of its own.
-SHARED_CHECKPOINT = CHECKPOINT_DIR / "ppo-all-levels.zip"
+SHARED_CHECKPOINT = PPO_ALL_LEVELS
 
 
 def default_checkpoint(level: int) -> Path:
     """The committed policy of ``level``: its own if committed, else the shared one."""
-    own = CHECKPOINT_DIR / f"ppo-level{level}.zip"
+    own = CHECKPOINT_DIR / f"ppo_level{level}.zip"
     return own if own.is_file() or not SHARED_CHECKPOINT.is_file() else SHARED_CHECKPOINT
 
 
@@ -90,6 +91,10 @@ class PPOAgent:
 
             torch.set_num_threads(1)  # one game per core: evaluation runs a process per core
 
+            try:
+                check_not_moved(path)
+            except ValueError as err:
+                raise PPOCheckpointError(str(err)) from None
             if not path.is_file():
                 raise PPOCheckpointError(
                     f"PPO checkpoint {str(path)!r} does not exist (train one with `friday train`, "

@@ -7,7 +7,7 @@ candidate action on a clone, lets the heuristic play on to the end of the curren
 through both pirate fights to the end of the game once the pirates are reached — and scores
 the result with a value model (the expected final score, plus a bonus for a win; a finished
 game counts its real score and result): by default the linear model fitted on heuristic games
-(``value_weights.json``). The action with the best mean wins; ties go to the heuristic's own
+(``search_value.json``). The action with the best mean wins; ties go to the heuristic's own
 choice. All candidates are tried in the same worlds (common random numbers), so their
 comparison is paired and far less noisy than independent samples. With a policy prior
 (``prior=``, :mod:`friday_agents.search.policy_net`) only the actions it rates highest and the
@@ -33,6 +33,7 @@ from friday_agents.search.value import TURN_START_PHASES, WEIGHTS_FILE
 from friday_agents.search.value_levels import DEFAULT_VALUE_FILE, load_leaf_value
 from friday_agents.search.value_net import NETWORK_FILE
 from friday_env import Game, Phase, determinized
+from friday_env.engine import PIRATES
 
 #: Where rollouts stop and are valued: a hazard fight is over and the next turn waits, or the
 #: game is over. At the pirates' turn start they play on, through both pirate fights.
@@ -40,8 +41,8 @@ ROLLOUT_STOPS = (TURN_START_PHASES - {Phase.CHOOSE_PIRATE}) | {Phase.GAME_OVER}
 #: The simulation budget per decision used everywhere unless asked otherwise: the agent's
 #: default, ``friday eval``'s ``--search-sims`` default and the README's results table.
 DEFAULT_SIMS = 32
-#: The pirates' step: from here on rollouts play to the end of the game.
-PIRATE_STEP = 3
+#: The pirates' step (the engine's): from here on rollouts play to the end of the game.
+PIRATE_STEP = PIRATES
 #: A rollout longer than this many actions per fight is cut and scored where it stands (a
 #: safety net: fights are a few dozen actions at most).
 MAX_ROLLOUT_ACTIONS = 400
@@ -49,7 +50,7 @@ MAX_ROLLOUT_ACTIONS = 400
 #: three steps, and two pirates): the fights a rollout may play on to the end of the game.
 MAX_FIGHTS_LEFT = 40
 #: With a policy prior: how many of its best-rated actions are tried besides the heuristic's
-#: choice (1 measured best: ``experiments/results/search/ingredients.json``).
+#: choice (1 measured best: ``experiments/search-strength/results/ingredients.json``).
 DEFAULT_TOP = 1
 
 
@@ -120,21 +121,21 @@ class SearchAgent:
       playing every candidate action once (default :data:`DEFAULT_SIMS`, the setting of the
       README's results and of ``friday eval``).
     - ``value`` — what scores a rollout's end: ``""`` (default) the linear model fitted on
-      heuristic games (``value_weights.json``); ``"levels"`` one linear model per level, chosen
-      on the validation deals (``value_per_level.json``: the ``cards`` model fitted on
-      guided's and the search's games, ``value_cards.json``, on levels 1-3, the model refitted
-      on the search's games, ``value_weights_search.json``, on level 4; see the README's
-      "Stronger search"); ``"net"`` the value network shipped beside
-      :mod:`friday_agents.search.value_net`; or a file: a ``.json`` from
-      ``python -m friday_agents.search.value_fit``, an ``.npz`` from
-      ``python -m friday_agents.search.value_net_fit``, or a per-level ``.json``
+      heuristic games (``search_value.json``); ``"levels"`` one linear model per level, chosen
+      on the validation deals (``guided_value_per_level.json``: the ``cards`` model fitted on
+      guided's and the search's games, ``guided_value_cards.json``, on levels 1-3, the model
+      refitted on the search's games, ``guided_value_level4.json``, on level 4; see the
+      README's "Stronger search"); ``"net"`` the value network ``value_net.npz``; the files
+      are in ``agents/models/`` (:mod:`friday_agents.models`); or a file: a ``.json`` from
+      ``python -m friday_agents.fitting.value_fit``, an ``.npz`` from
+      ``python -m friday_agents.fitting.value_net_fit``, or a per-level ``.json``
       (:mod:`friday_agents.search.value_levels`).
     - ``horizon`` — how many fights a rollout plays before it is valued: 1 (default) ends
       at the end of the current fight; 2 plays the next fight too (about twice the time).
     - ``prior`` — a policy network that prunes the candidates (:mod:`friday_agents.search.
       policy_net`): ``""`` (default) none, every legal action is tried; ``"net"`` the network
-      shipped as ``policy_net.npz``; or an ``.npz`` from
-      ``python -m friday_agents.search.policy_net_fit``. With a prior, only the ``top``
+      shipped as ``policy_prior.npz``; or an ``.npz`` from
+      ``python -m friday_agents.fitting.policy_net_fit``. With a prior, only the ``top``
       actions it rates highest and the heuristic's choice are tried, so each gets more worlds.
     - ``top`` — how many of the prior's best actions are tried (default
       :data:`DEFAULT_TOP`, 1: the search then only referees between the network's choice and

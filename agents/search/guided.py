@@ -7,12 +7,12 @@ learned ingredients that measured best on the evaluation deals (README, "Stronge
   action values proposes one action; only it and the heuristic's choice are tried, so the
   search referees between two candidates with all its worlds, and does not search at all
   where they agree;
-- a **leaf value per level** (``value="levels"``, ``value_per_level.json``), chosen on the
+- a **leaf value per level** (``value="levels"``, ``guided_value_per_level.json``), chosen on the
   validation deals: on levels 1-3 the linear model on the ``cards`` features (the public
   summary plus a count of each card type Robinson holds and the pirates he faces), fitted on
-  guided's and the search's own games (``value_cards.json``); on level 4 the basic linear
-  model refitted on the search's games (``value_weights_search.json``). The choice before the
-  ``cards`` model is ``value_per_level_basic.json``.
+  guided's and the search's own games (``guided_value_cards.json``); on level 4 the basic linear
+  model refitted on the search's games (``guided_value_level4.json``). The choice before the
+  ``cards`` model is ``guided_value_per_level_basic.json``.
 
 Both read only the public observation; ``search`` itself keeps its defaults, so every
 committed run of ``search`` replays as it was measured.

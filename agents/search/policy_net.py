@@ -8,8 +8,8 @@ multilayer perceptron over a public observation (an encoder of
 :mod:`friday_env.observation`, which reads only open information, R26) with one logit per
 action id, evaluated in numpy: playing needs no torch.
 
-The weights are stored as ``.npz`` (plain arrays, no pickle): ``policy_net.npz`` beside this
-module is what ``search:prior=net`` loads; ``python -m friday_agents.search.policy_net_fit``
+The weights are stored as ``.npz`` (plain arrays, no pickle): ``policy_prior.npz`` beside this
+module is what ``search:prior=net`` loads; ``python -m friday_agents.fitting.policy_net_fit``
 writes it (fitted on the search's own action values, or exported from a MaskablePPO actor).
 """
 
@@ -21,12 +21,13 @@ from pathlib import Path
 
 import numpy as np
 
+from friday_agents.models import POLICY_PRIOR, check_not_moved
 from friday_agents.search.mlp import Layers, forward, layer_arrays, read_layers
 from friday_env import Game
 from friday_env.actions import NUM_ACTIONS
 from friday_env.observation import make_encoder
 
-POLICY_FILE = Path(__file__).with_name("policy_net.npz")
+POLICY_FILE = POLICY_PRIOR
 
 
 @dataclass(frozen=True)
@@ -51,10 +52,11 @@ def save_policy_network(network: PolicyNetwork, path: Path) -> None:
 
 @lru_cache(maxsize=8)
 def load_policy_network(path: Path = POLICY_FILE) -> PolicyNetwork:
-    """The network ``python -m friday_agents.search.policy_net_fit`` wrote into ``path``."""
+    """The network ``python -m friday_agents.fitting.policy_net_fit`` wrote into ``path``."""
+    check_not_moved(path)
     if not Path(path).exists():
         raise FileNotFoundError(
-            f"{path} is missing: fit it with `python -m friday_agents.search.policy_net_fit`"
+            f"{path} is missing: fit it with `python -m friday_agents.fitting.policy_net_fit`"
         )
     with np.load(path, allow_pickle=False) as data:
         layers = tuple((w.astype(np.float32), b.astype(np.float32)) for w, b in read_layers(data))

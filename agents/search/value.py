@@ -5,7 +5,7 @@ how far into it, the size and quality of Robinson's deck, the aging cards still 
 and :class:`ValueModel` maps them to the final score the heuristic would reach from there, by
 one linear model per level and step (the pirates' step too: the state before choosing
 a pirate). The weights are fitted on games the heuristic plays on training seeds
-(``python -m friday_agents.search.value_fit``) and stored in ``value_weights.json`` beside
+(``python -m friday_agents.fitting.value_fit``) and stored in ``search_value.json`` beside
 this module. The fitting target may add a bonus for a win (a lost game's score hardly
 depends on how far Robinson got, so the score alone does not value survival); a finished
 game is valued the same way, by its real score and result.
@@ -28,6 +28,7 @@ from pathlib import Path
 
 import numpy as np
 
+from friday_agents.models import SEARCH_VALUE, check_not_moved
 from friday_env import Game, Phase
 from friday_env.cards import (
     ABILITY,
@@ -42,7 +43,7 @@ from friday_env.cards import (
 from friday_env.engine import DOWN
 from friday_env.information import stack_known_cards, unseen_aging_count
 
-WEIGHTS_FILE = Path(__file__).with_name("value_weights.json")
+WEIGHTS_FILE = SEARCH_VALUE
 #: A turn's start, before the next hazard or pirate is chosen: the states the model is fitted
 #: on (one model per level and step) and meant for.
 TURN_START_PHASES = frozenset({Phase.CHOOSE_HAZARD, Phase.LAST_HAZARD, Phase.CHOOSE_PIRATE})
@@ -174,10 +175,11 @@ class ValueModel:
 
 @lru_cache(maxsize=8)
 def load_value_model(path: Path = WEIGHTS_FILE) -> ValueModel:
-    """The value model fitted into ``path`` by ``python -m friday_agents.search.value_fit``."""
+    """The value model fitted into ``path`` by ``python -m friday_agents.fitting.value_fit``."""
+    check_not_moved(path)
     if not Path(path).exists():
         raise FileNotFoundError(
-            f"{path} is missing: fit it with `python -m friday_agents.search.value_fit`"
+            f"{path} is missing: fit it with `python -m friday_agents.fitting.value_fit`"
         )
     data = json.loads(Path(path).read_text())
     feature_set = next(

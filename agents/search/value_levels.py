@@ -1,12 +1,12 @@
 """Loading the search's leaf value from a file, and choosing a value model per level.
 
 :func:`load_leaf_value` reads any of three kinds of file: a linear model (``.json`` from
-``python -m friday_agents.search.value_fit``), a value network (``.npz`` from
-``python -m friday_agents.search.value_net_fit``), or a per-level file (``.json``)::
+``python -m friday_agents.fitting.value_fit``), a value network (``.npz`` from
+``python -m friday_agents.fitting.value_net_fit``), or a per-level file (``.json``)::
 
     {"format": "friday-env/value-per-level",
-     "levels": {"1": "value_weights.json", "2": "value_weights.json",
-                "3": "value_weights_search.json", "4": "value_weights.json"},
+     "levels": {"1": "search_value.json", "2": "search_value.json",
+                "3": "guided_value_level4.json", "4": "search_value.json"},
      "note": "why these (optional)"}
 
 which names a linear model or network for each of the four levels, by paths relative to the
@@ -21,13 +21,14 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
+from friday_agents.models import GUIDED_VALUE_PER_LEVEL, check_not_moved
 from friday_agents.search.value import ValueModel, load_value_model
 from friday_agents.search.value_net import LEVELS, ValueNetwork, load_value_network
 from friday_env import Game
 
 FORMAT = "friday-env/value-per-level"
 #: The per-level file the search agent loads unless told otherwise.
-DEFAULT_VALUE_FILE = Path(__file__).with_name("value_per_level.json")
+DEFAULT_VALUE_FILE = GUIDED_VALUE_PER_LEVEL
 
 
 @dataclass(frozen=True)
@@ -47,6 +48,7 @@ def load_leaf_value(path: Path | str) -> ValueModel | ValueNetwork | PerLevelVal
     """The value model in ``path``: a network (``.npz``), a linear model or a per-level
     file (``.json``; see the module docstring)."""
     path = Path(path)
+    check_not_moved(path)
     if path.suffix == ".json" and path.exists() and _read_json(path).get("format") == FORMAT:
         return load_per_level(path)
     return _load_one_model(path)
@@ -82,9 +84,9 @@ def load_per_level(path: Path) -> PerLevelValue:
         raise ValueError(
             f"{path}: 'levels' must name levels 1-4 exactly (unknown: {extra}, missing: {missing})"
         )
-    return PerLevelValue(
-        {int(level): _load_one_model(path.parent / str(name)) for level, name in levels.items()}
-    )
+    # resolved, so that a model two per-level files name is loaded (and cached) once
+    files = {int(level): (path.parent / str(name)).resolve() for level, name in levels.items()}
+    return PerLevelValue({level: _load_one_model(file) for level, file in files.items()})
 
 
 def _read_json(path: Path) -> dict:

@@ -3,7 +3,7 @@
 The same job as the linear :class:`friday_agents.search.value.ValueModel` — the final score
 expected from a turn's start, plus a bonus for a win — with one small multilayer perceptron
 for every level and step instead of one linear model per (level, step), fitted on the search
-agent's own games (``python -m friday_agents.search.value_net_fit``) rather than the
+agent's own games (``python -m friday_agents.fitting.value_net_fit``) rather than the
 heuristic's. Its inputs are the linear model's public features
 (:func:`friday_agents.search.value.features`, without the bias) and a one-hot level and step,
 so it reads only open information (R26).
@@ -20,12 +20,13 @@ from pathlib import Path
 
 import numpy as np
 
+from friday_agents.models import VALUE_NET, check_not_moved
 from friday_agents.search.mlp import Layers, forward, layer_arrays, read_layers
 from friday_agents.search.value import FEATURE_NAMES, features
 from friday_env import Game
 from friday_env.engine import STEP_NAMES
 
-NETWORK_FILE = Path(__file__).with_name("value_net.npz")
+NETWORK_FILE = VALUE_NET
 LEVELS = (1, 2, 3, 4)
 #: The network's inputs: the public features (bias dropped), then one-hot level and step.
 INPUT_NAMES: tuple[str, ...] = (
@@ -86,10 +87,11 @@ def save_value_network(network: ValueNetwork, path: Path) -> None:
 
 @lru_cache(maxsize=8)
 def load_value_network(path: Path = NETWORK_FILE) -> ValueNetwork:
-    """The network fitted into ``path`` by ``python -m friday_agents.search.value_net_fit``."""
+    """The network fitted into ``path`` by ``python -m friday_agents.fitting.value_net_fit``."""
+    check_not_moved(path)
     if not Path(path).exists():
         raise FileNotFoundError(
-            f"{path} is missing: fit it with `python -m friday_agents.search.value_net_fit`"
+            f"{path} is missing: fit it with `python -m friday_agents.fitting.value_net_fit`"
         )
     with np.load(path, allow_pickle=False) as data:
         if tuple(str(n) for n in data["input_names"]) != INPUT_NAMES:

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
-from friday_agents.cli.conventions import add_deprecated, add_progress, parse_bool
+from friday_agents.conventions import add_deprecated, add_progress, parse_bool
 from friday_env.errors import FridayError, InvalidLevelError
 from friday_env.levels import LEVELS, level_sequence
 from friday_env.observation import ENCODERS

@@ -35,7 +35,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from friday_agents.cli.conventions import require
+from friday_agents.conventions import require
 from friday_agents.ppo.checkpoint import (
     CheckpointError,
     check_checkpoint,

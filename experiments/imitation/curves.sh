@@ -4,9 +4,9 @@
 # the policy was fitted on (0 = the heuristic imitation it starts from).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-OUT=experiments/results/imitation/curves/search-imitation.csv
+OUT=experiments/imitation/results/curves/search-imitation.csv
 for point in 0:bc-heuristic 212:bc-search-212 370:bc-search; do
-  python -m friday_agents.imitation.study curve-point "${OUT}" --x "${point%%:*}" \
+  python experiments/imitation/study.py curve-point "${OUT}" --x "${point%%:*}" \
     --x-label "search games per level" --agent "ppo:model=runs/${point##*:}/policy.zip" \
     --workers "${WORKERS:-2}"
 done

@@ -6,9 +6,9 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 BEFORE="${BEFORE:-bc-search}"
 AFTER="${AFTER:-dagger-search}"
-OUT="experiments/results/imitation/curves/${AFTER}.csv"
+OUT="experiments/imitation/results/curves/${AFTER}.csv"
 for point in "0:${BEFORE}" "1:${AFTER}"; do
-  python -m friday_agents.imitation.study curve-point "${OUT}" --x "${point%%:*}" \
+  python experiments/imitation/study.py curve-point "${OUT}" --x "${point%%:*}" \
     --x-label "DAgger rounds (search teacher)" --agent "ppo:model=runs/${point##*:}/policy.zip" \
     --workers "${WORKERS:-2}"
 done

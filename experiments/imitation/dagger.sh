@@ -18,7 +18,7 @@ for round in $(seq 1 "${ROUNDS}"); do
   student="runs/dagger-heuristic/round${round}.zip"
 done
 fits=$(for r in $(seq 1 "${ROUNDS}"); do echo "runs/dagger-heuristic/round${r}.fit.json"; done)
-python -m friday_agents.imitation.study evaluate dagger-heuristic --title "DAgger, heuristic teacher" \
+python experiments/imitation/study.py evaluate dagger-heuristic --title "DAgger, heuristic teacher" \
   --note "imitation of the heuristic, then ${ROUNDS} DAgger round(s) of ${GAMES} student games per level labelled by the heuristic, refitted ${EPOCHS} epochs; CPU adds the rounds to the heuristic imitation's" \
   --agent "ppo:model=${student}" --data data/heuristic-1000.jsonl data/dagger-heuristic.jsonl \
   --fits runs/bc-heuristic/policy.fit.json ${fits} --fit-share 0.25

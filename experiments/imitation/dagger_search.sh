@@ -4,7 +4,7 @@
 # (indices from 600,000: disjoint from the teacher's games), the search agent (32 sims) labels
 # a share SHARE of the decisions the student faces, and the policy is refitted for EPOCHS
 # epochs on the teacher's games plus these (soft targets, tau TAU).
-# Writes experiments/results/imitation/${OUT}.json.
+# Writes experiments/imitation/results/${OUT}.json.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 GAMES="${GAMES:-300}"
@@ -18,7 +18,7 @@ friday imitate dagger --student "runs/${BASE}/policy.zip" --teacher search:sims=
   --levels 1-4 --games "${GAMES}" --first-index 600000 --label-share "${SHARE}" --workers 2 \
   --no-progress --games-file "data/${OUT}.jsonl" --data "data/search32-first${BASE_GAMES}.jsonl" \
   --soft-tau "${TAU}" --epochs "${EPOCHS}" --lr 3e-4 --out "runs/${OUT}/policy.zip"
-python -m friday_agents.imitation.study evaluate "${OUT}" --title "${TITLE:-imitation of search + DAgger (search teacher)}" \
+python experiments/imitation/study.py evaluate "${OUT}" --title "${TITLE:-imitation of search + DAgger (search teacher)}" \
   --note "${BASE}, then one DAgger round: ${GAMES} student games per level, ${SHARE} of their decisions labelled by search:sims=32, refitted ${EPOCHS} epochs (tau ${TAU}); CPU includes everything before" \
   --agent "ppo:model=runs/${OUT}/policy.zip" \
   --data data/heuristic-1000.jsonl "data/search32-first${BASE_GAMES}.jsonl" "data/${OUT}.jsonl" \

@@ -16,18 +16,18 @@ BASE="${BASE:?the study row whose policy is fine-tuned}"
 STEPS="${STEPS:-100000}"
 REWARD="${REWARD:-progress}"
 EXTRA="${EXTRA:-}"
-LOG="experiments/results/imitation/costs/${NAME}.jsonl"
+LOG="experiments/imitation/results/costs/${NAME}.jsonl"
 rm -f "${LOG}"
 for level in "${LEVELS[@]}"; do
   # shellcheck disable=SC2086
-  python -m friday_agents.imitation.study timed --levels "${level}" "${LOG}" -- \
+  python experiments/imitation/study.py timed --levels "${level}" "${LOG}" -- \
     friday train --config experiments/imitation/finetune.toml --init "runs/${BASE}/policy.zip" \
     --level "${level}" --reward "${REWARD}" --total-timesteps "${STEPS}" ${EXTRA} \
     --out "runs/${NAME}-level${level}"
 done
-python -m friday_agents.imitation.study curve "runs/${NAME}-level${LEVELS[0]}/curve.csv" \
-  "experiments/results/imitation/curves/${NAME}.csv" --x-label "PPO timesteps"
-python -m friday_agents.imitation.study evaluate "${NAME}" --levels "${LEVELS[*]}" \
+python experiments/imitation/study.py curve "runs/${NAME}-level${LEVELS[0]}/curve.csv" \
+  "experiments/imitation/results/curves/${NAME}.csv" --x-label "PPO timesteps"
+python experiments/imitation/study.py evaluate "${NAME}" --levels "${LEVELS[*]}" \
   --title "${TITLE:-${BASE} + PPO fine-tuning (${REWARD})}" \
   --note "friday train --init runs/${BASE}/policy.zip --config experiments/imitation/finetune.toml --reward ${REWARD} ${EXTRA}, ${STEPS} timesteps per level; CPU adds the fine-tuning to ${BASE}" \
   --agent "ppo:model=runs/${NAME}-level{level}/policy.zip" --timed "${LOG}" --base "${BASE}"

@@ -27,7 +27,7 @@ friday imitate collect --teacher search:sims=32 --levels 1-4 --games 6 \
   --out data/search32-timing.jsonl --workers 1 --no-progress
 friday imitate collect --teacher search:sims=32 --levels 1-4 --games "${GAMES}" \
   --out data/search32.jsonl --workers 2 --no-progress
-python -m friday_agents.imitation.study same-games data/search32-timing.jsonl data/search32.jsonl
+python experiments/imitation/study.py same-games data/search32-timing.jsonl data/search32.jsonl
 python - "${GAMES}" "${USED}" <<'PY'
 import json, sys
 games, used = int(sys.argv[1]), sys.argv[2]
@@ -43,7 +43,7 @@ if [ "${INIT}" != none ]; then
 fi
 friday imitate fit --dataset "data/search32-first${GAMES}.npz" --levels 1-4 "${init[@]}" \
   --soft-tau "${TAU}" --epochs "${EPOCHS}" --lr 5e-4 --out "runs/${NAME}/policy.zip"
-python -m friday_agents.imitation.study evaluate "${NAME}" \
+python experiments/imitation/study.py evaluate "${NAME}" \
   --title "${TITLE:-imitation of search, ${GAMES} games per level}" \
   --note "${GAMES} search games per level (32 sims), targets tau=${TAU} (0 = hard labels), ${EPOCHS} epochs from ${INIT} (none = fresh weights); one network for all levels; CPU includes the heuristic imitation it starts from" \
   --agent "ppo:model=runs/${NAME}/policy.zip" --data "${data[@]}" \

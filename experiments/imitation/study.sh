@@ -1,17 +1,17 @@
 #!/usr/bin/env bash
 # The whole learned-agent study, in the order it was run; each step writes one result file in
-# experiments/results/imitation/ (see each script's header), then the README section is
+# experiments/imitation/results/ (see each script's header), then the README section is
 # rendered. Search games: copy a cache to data/search32.jsonl first if you have one (see
 # search.sh); otherwise collection plays them (about a CPU-second per game).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 S=experiments/imitation
-python -m friday_agents.imitation.study evaluate heuristic --title "heuristic (the teacher)" \
+python experiments/imitation/study.py evaluate heuristic --title "heuristic (the teacher)" \
   --note "agents/heuristic.py, hand-written rules" --agent heuristic
-python -m friday_agents.imitation.study evaluate ppo-scratch --title "PPO from scratch (committed recipe)" \
-  --note "experiments/train_ppo.sh: MaskablePPO 64x64, reward progress, 800k timesteps per level; the CPU column is the training time that recipe states (wall seconds on one core)" \
+python experiments/imitation/study.py evaluate ppo-scratch --title "PPO from scratch (committed recipe)" \
+  --note "experiments/ppo-training/train_ppo.sh: MaskablePPO 64x64, reward progress, 800k timesteps per level; the CPU column is the training time that recipe states (wall seconds on one core)" \
   --agent "ppo:model=runs/ppo-scratch/level{level}.zip" \
-  --timed experiments/results/imitation/costs/ppo-scratch.jsonl  # the checkpoints train_ppo.sh made
+  --timed experiments/imitation/results/costs/ppo-scratch.jsonl  # the checkpoints train_ppo.sh made
 bash "${S}/heuristic.sh"
 bash "${S}/dagger.sh"
 GAMES=212 EPOCHS=4 NAME=bc-search-212 bash "${S}/search.sh"
@@ -26,4 +26,4 @@ bash "${S}/curves.sh"
 BEFORE=bc-search-212 AFTER=dagger-search-212 bash "${S}/curves_dagger.sh"
 bash "${S}/curves_dagger.sh"
 bash "${S}/commit_agent.sh" dagger-search
-python -m friday_agents.imitation.study report
+python experiments/imitation/study.py report

@@ -11,22 +11,15 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
-import numpy as np
-
 from friday_env.actions import Phase
 from friday_env.actions import codec as act
 from friday_env.cards import HAZARD_VALUES, SCORE_VALUE
 from friday_env.engine import PIRATES, Game
+from friday_env.random_choice import random_action
+
+__all__ = ["Policy", "greedy_policy", "random_action", "random_policy"]
 
 Policy = Callable[[Game], int]
-
-
-def random_action(game: Game, rng: random.Random | np.random.Generator) -> int:
-    """A legal action of ``game`` chosen uniformly with ``rng`` (either kind of generator)."""
-    legal = game.legal_actions()
-    if isinstance(rng, np.random.Generator):
-        return legal[int(rng.integers(len(legal)))]
-    return rng.choice(legal)
 
 
 def random_policy(rng: random.Random) -> Policy:
