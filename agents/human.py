@@ -18,7 +18,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from friday_agents.cli.conventions import plain
+from friday_agents.conventions import plain
 from friday_env import Game, GameRecord, Phase
 from friday_env import actions as act
 from friday_env.cards import ABILITY_NAMES, CARD_TYPE, CARD_TYPES, Ability

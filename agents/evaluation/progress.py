@@ -16,7 +16,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
-from friday_agents.cli.conventions import format_duration
+from friday_agents.conventions import format_duration
 from friday_agents.evaluation.runner import Task
 
 #: Finished games of an agent on a level before its cost counts as known.

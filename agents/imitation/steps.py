@@ -9,7 +9,7 @@ from pathlib import Path
 
 import numpy as np
 
-from friday_agents.cli.conventions import format_duration
+from friday_agents.conventions import format_duration
 from friday_agents.evaluation.backends import run_games
 from friday_agents.imitation.data import (
     ImitationDataError,
