@@ -3,9 +3,14 @@
 The only Friday-specific part is the mask: every step's ``info["action_mask"]`` (one row per
 env of the vector env) sets the logits of illegal actions to a large negative number before
 sampling, and the same masks are stored with the rollout so the update scores each action
-under the distribution it was sampled from. The vector env resets a finished game within
-the same step (``AutoresetMode.SAME_STEP``), so every returned row is a live game with a
-legal action; the final information of a game is in ``info["final_info"]``.
+under the distribution it was sampled from.
+
+The envs: Friday-v0's native vector env (``friday_env.vector``), which steps all the games
+in one call on the compiled core. It resets a finished game within the same step
+(``AutoresetMode.SAME_STEP``), so every returned row is a live game with a legal action; the
+final information of a game is in ``info["final_info"]``. ``--vectorization sync`` runs the
+same loop on gymnasium's ``SyncVectorEnv`` of single envs (same autoreset, same arrays), and
+``--core python`` on the pure-Python engine: ``friday bench`` compares their frames/s.
 
     python examples/cleanrl_masked_ppo.py --level 1 --total-timesteps 200000
 
@@ -43,15 +48,24 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--vf-coef", type=float, default=0.5)
     parser.add_argument("--max-grad-norm", type=float, default=0.5)
     parser.add_argument("--reward", default="score", help="Friday-v0 reward: win_loss or score")
+    parser.add_argument(
+        "--vectorization",
+        default="vector_entry_point",
+        choices=("vector_entry_point", "sync"),
+        help="Friday-v0's native vector env (default) or gymnasium's SyncVectorEnv",
+    )
+    parser.add_argument("--core", default=None, help="c or python (default: the compiled core)")
     return parser.parse_args(argv)
 
 
-def make_env(level: int, reward: str):
-    def thunk():
-        # illegal_action="raise": a masking bug stops the run instead of ending games as losses
-        return gym.make("Friday-v0", level=level, reward=reward, illegal_action="raise")
-
-    return thunk
+def make_envs(args: argparse.Namespace) -> gym.vector.VectorEnv:
+    """``num_envs`` games of Friday-v0 with same-step autoreset."""
+    # illegal_action="raise": a masking bug stops the run instead of ending games as losses
+    kwargs = {"level": args.level, "reward": args.reward, "illegal_action": "raise"}
+    kwargs["core"] = args.core
+    if args.vectorization == "sync":  # the native vector env resets in the same step itself
+        kwargs["vector_kwargs"] = {"autoreset_mode": gym.vector.AutoresetMode.SAME_STEP}
+    return gym.make_vec("Friday-v0", args.num_envs, vectorization_mode=args.vectorization, **kwargs)
 
 
 def layer(n_in: int, n_out: int, std: float = np.sqrt(2)) -> nn.Linear:
@@ -84,10 +98,7 @@ def train(args: argparse.Namespace) -> dict[str, float]:
     rng_seed = args.seed
     torch.manual_seed(rng_seed)
     torch.set_num_threads(1)  # small nets: more threads only add contention
-    envs = gym.vector.SyncVectorEnv(
-        [make_env(args.level, args.reward) for _ in range(args.num_envs)],
-        autoreset_mode=gym.vector.AutoresetMode.SAME_STEP,
-    )
+    envs = make_envs(args)
     n_obs = int(np.prod(envs.single_observation_space.shape))
     n_actions = int(envs.single_action_space.n)
     agent = Agent(n_obs, n_actions)
@@ -169,6 +180,7 @@ def train(args: argparse.Namespace) -> dict[str, float]:
         )
     envs.close()
     summary = {"steps": iterations * steps * n, "games": len(scores), "wins": wins}
+    summary["frames_per_s"] = summary["steps"] / (time.time() - start)
     summary["mean_score"] = float(np.mean(scores)) if scores else float("nan")
     print("summary:", summary)
     return summary

@@ -13,14 +13,22 @@ import numpy as np
 import pytest
 
 from friday_agents.bench.report import SECTION, markdown_section, rewrite_readme, text_table
-from friday_agents.bench.suite import DEFAULT_OUT, GROUPS, TARGETS, Results, full_budget
+from friday_agents.bench.suite import (
+    CORE_GROUPS,
+    DEFAULT_OUT,
+    GROUPS,
+    TARGETS,
+    Results,
+    full_budget,
+)
 from friday_agents.cli import main
+from friday_env.core import available_cores
 from friday_env.docs import markers
 
 ROOT = Path(__file__).resolve().parent.parent
 
 #: Every measurement of issue 6, (a) to (h).
-EXPECTED_KEYS = {
+ISSUE_6_KEYS = {
     "engine_actions_per_s",  # (a)
     "friday_steps_per_s",  # (b)
     "blackjack_steps_per_s",  # (c)
@@ -41,6 +49,32 @@ EXPECTED_KEYS = {
     "vec_subproc_1",
     "vec_subproc_2",
 }
+#: The compiled core beside the Python engine (issue 19), per group.
+CORE_GROUP_KEYS = {
+    "core": {  # (i), (j)
+        "core_api_python",
+        "core_api_c",
+        "core_api_ratio",
+        "core_random_play",
+        "core_random_play_ratio",
+    },
+    "vector": {  # (k)
+        "vector_env_c",
+        "vector_env_python",
+        "blackjack_sync",
+        "vector_env_c_over_blackjack",
+        "vector_env_python_over_blackjack",
+    },
+    "cleanrl": {"cleanrl_fps_vector", "cleanrl_fps_python", "cleanrl_fps_ratio"},  # (l)
+}
+
+
+def expected_keys(groups: list[str]) -> set[str]:
+    """The measurements a run of these groups records."""
+    keys = set(ISSUE_6_KEYS)
+    for group in groups:
+        keys |= CORE_GROUP_KEYS.get(group, set())
+    return keys
 
 
 @pytest.fixture(scope="module")
@@ -54,7 +88,12 @@ def test_quick_bench_completes_and_writes_every_measurement(quick_run, capsys):
     code, out = quick_run
     assert code == 0
     doc = json.loads(out.read_text(encoding="utf-8"))
-    assert set(doc["results"]) == EXPECTED_KEYS
+    measured = doc["meta"]["groups"]
+    if "c" in available_cores():
+        assert measured == list(GROUPS) and doc["meta"]["skipped"] == []
+    else:  # the groups comparing the cores need the compiled core
+        assert doc["meta"]["skipped"] == list(CORE_GROUPS)
+    assert set(doc["results"]) == expected_keys(measured)
     repeats = doc["meta"]["repeats"]
     pairs = doc["meta"]["budget"]["ppo_pairs"]
     for key, result in doc["results"].items():
@@ -72,7 +111,9 @@ def test_quick_bench_completes_and_writes_every_measurement(quick_run, capsys):
 def test_quick_bench_checks_every_target(quick_run):
     _, out = quick_run
     doc = json.loads(out.read_text(encoding="utf-8"))
-    assert set(doc["targets"]) == set(TARGETS)
+    assert set(doc["targets"]) == set(TARGETS) & set(doc["results"])
+    if "c" in available_cores():
+        assert set(doc["targets"]) == set(TARGETS)
     for key, target in doc["targets"].items():
         median = doc["results"][key]["median"]
         at_least, bound = TARGETS[key]
@@ -84,7 +125,7 @@ def test_quick_bench_records_how_it_was_run(quick_run):
     meta = json.loads(out.read_text(encoding="utf-8"))["meta"]
     assert meta["quick"] is True
     assert meta["command"] == f"friday bench --quick --out {out}"
-    assert meta["groups"] == list(GROUPS)
+    assert meta["groups"] + meta["skipped"] == list(GROUPS)
     assert meta["cpu_count"] >= 1 and meta["python"].startswith("3.")
     assert set(meta["load_average"]) == {"start", "end"}
     assert meta["versions"]["gymnasium"] != "not installed"
@@ -97,8 +138,15 @@ def test_ratios_are_taken_within_each_repeat(quick_run):
         ("friday_over_blackjack", "friday_steps_per_s", "blackjack_steps_per_s"),
         ("ppo_fps_ratio", "ppo_fps_friday", "ppo_fps_trivial"),
         ("ppo_fps_unencoded_ratio", "ppo_fps_unencoded", "ppo_fps_trivial"),
+        ("core_api_ratio", "core_api_c", "core_api_python"),
+        ("core_random_play_ratio", "core_random_play", "core_api_python"),
+        ("vector_env_c_over_blackjack", "vector_env_c", "blackjack_sync"),
+        ("vector_env_python_over_blackjack", "vector_env_python", "blackjack_sync"),
+        ("cleanrl_fps_ratio", "cleanrl_fps_vector", "cleanrl_fps_python"),
     )
     for ratio, top, bottom in pairs:
+        if ratio not in results:  # a group that needs the compiled core
+            continue
         expected = [
             a / b for a, b in zip(results[top]["runs"], results[bottom]["runs"], strict=True)
         ]
@@ -130,7 +178,7 @@ def test_from_json_rewrites_a_readme_without_measuring(quick_run, tmp_path, caps
 def test_readme_performance_section_is_the_committed_full_run():
     doc = json.loads((ROOT / DEFAULT_OUT).read_text(encoding="utf-8"))
     assert doc["meta"]["quick"] is False, "the README must show a full run"
-    assert set(doc["results"]) == EXPECTED_KEYS
+    assert set(doc["results"]) == expected_keys(doc["meta"]["groups"])
     text = (ROOT / "README.md").read_text(encoding="utf-8")
     assert rewrite_readme(text, doc) == text, (
         f"README.md's performance section is not the rendering of {DEFAULT_OUT}: run "
@@ -194,6 +242,34 @@ def test_help_names_every_measurement(capsys):
     text = capsys.readouterr().out
     for words in ("Blackjack-v1", "clone()", "MaskablePPO", "SubprocVecEnv", "--quick", "--out"):
         assert words in text
+    for words in ("Game API", "inside the compiled core", "vector_entry_point", "CleanRL"):
+        assert words in text
+    assert "core, vector, cleanrl" in text  # the groups (--only)
+
+
+def test_timed_rows_of_the_core_groups_are_described_only_when_measured(quick_run):
+    from friday_agents.bench.report import what_is_timed
+
+    _, out = quick_run
+    budget = json.loads(out.read_text(encoding="utf-8"))["meta"]["budget"]
+    text = "\n".join(what_is_timed(budget))
+    assert "(i) the loop of (a)" in text and "(k) 8 envs" in text and "(l) `examples/" in text
+    old = {key: value for key, value in budget.items() if not key.startswith(("core", "vector"))}
+    assert "(i)" not in "\n".join(what_is_timed(old))
+
+
+def test_random_legal_actions_are_legal_and_uniform():
+    from friday_agents.bench.measure import random_legal_actions
+
+    masks = np.zeros((3, 199), np.int8)
+    masks[0, [4, 7]] = 1
+    masks[1, 198] = 1
+    masks[2, [0, 50, 100, 150]] = 1
+    rng = np.random.default_rng(0)
+    draws = np.array([random_legal_actions(masks, rng) for _ in range(4000)])
+    assert set(draws[:, 0]) == {4, 7} and set(draws[:, 1]) == {198}
+    counts = np.bincount(draws[:, 2], minlength=199)[[0, 50, 100, 150]]
+    assert counts.min() > 850  # about 1000 each
 
 
 def test_trivial_env_has_friday_spaces_and_passes_the_env_checker():

@@ -41,6 +41,18 @@ def test_cleanrl_style_masked_ppo():
     assert summary["steps"] == 512 and summary["games"] >= 1
 
 
+def test_cleanrl_style_recipe_trains_alike_on_the_vector_env_and_on_single_envs():
+    """The native vector env returns what a SyncVectorEnv of single envs returns, so the
+    same seed gives the same games and the same learning whichever steps them."""
+    require_modules("torch", install="pip install torch==2.13.0")
+    budget = ("--total-timesteps", "256", "--num-envs", "2", "--num-steps", "64")
+    native = _run("cleanrl_masked_ppo.py", *budget)
+    single = _run("cleanrl_masked_ppo.py", *budget, "--vectorization", "sync", "--core", "python")
+    for summary in (native, single):
+        del summary["frames_per_s"]
+    assert native == single
+
+
 def test_torchrl_masked_ppo():
     require_modules("torchrl", "tensordict", install="pip install -e '.[examples]'")
     summary = _run(

@@ -36,19 +36,19 @@ def _random_chooser(seed: int) -> Callable[[Any], int]:
 # ------------------------------------------------------------------ (a) engine actions/s
 
 
-def engine_actions_per_s(actions: int, seed: int) -> tuple[float, float]:
+def engine_actions_per_s(actions: int, seed: int, core: str | None = None) -> tuple[float, float]:
     """Actions per wall-clock second of the bare engine under random legal play
     (``legal_actions()`` then ``apply()``, new games of levels 1-4 in turn set up inside the
     timed loop), and per second of this process's CPU time (which other jobs on a shared
-    machine do not slow down as much)."""
+    machine do not slow down as much). ``core``: the engine (None: the default core)."""
     choose = _random_chooser(seed)
     deal = seed
-    game = Game.new(LEVELS[deal % 4], deal)
+    game = Game.new(LEVELS[deal % 4], deal, core=core)
     start, cpu_start = time.perf_counter(), time.process_time()
     for _ in range(actions):
         if game.done:
             deal += 1
-            game = Game.new(LEVELS[deal % 4], deal)
+            game = Game.new(LEVELS[deal % 4], deal, core=core)
         game.apply(choose(game.legal_actions()))
     wall, cpu = time.perf_counter() - start, time.process_time() - cpu_start
     return actions / wall, actions / cpu
@@ -328,3 +328,104 @@ class PPOTimer:
 
     def close(self) -> None:
         self.venv.close()
+
+
+# ------------------------------------- (i)-(l) the compiled core beside the Python engine
+
+
+def core_random_play_per_s(actions: int, seed: int) -> float:
+    """Actions/s of random legal play inside the compiled core: one C call plays ``actions``
+    actions over consecutive deals (levels 1-4 in turn, new games set up inside, as in (a)),
+    each a uniform choice among the legal actions drawn in C."""
+    from friday_env import _friday_core
+
+    start = time.perf_counter()
+    played, _ = _friday_core.random_play(actions, seed)
+    return played / (time.perf_counter() - start)
+
+
+def random_legal_actions(masks: Any, rng: Any) -> Any:
+    """One uniformly random legal action per row of ``masks`` (0/1), in numpy without a
+    Python loop: the row's legal ids, and a uniform index into them."""
+    import numpy as np
+
+    rows, ids = np.nonzero(masks)
+    counts = np.bincount(rows, minlength=len(masks))
+    firsts = np.cumsum(counts) - counts
+    return ids[firsts + (rng.random(len(masks)) * counts).astype(np.int64)]
+
+
+def vector_env_steps_per_s(make: Callable[[], Any], iterations: int, seed: int) -> float:
+    """Env steps/s (vector steps x envs) of a gymnasium vector env under random legal play:
+    each vector step draws one legal action per env from ``info["action_mask"]`` (an env
+    without masks, Blackjack-v1, gets constant all-legal ones, so its loop does the same
+    work) with :func:`random_legal_actions`, and steps. Autoreset is the env's own."""
+    import numpy as np
+
+    envs = make()
+    rng = np.random.default_rng(seed)
+    all_legal = np.ones((envs.num_envs, envs.single_action_space.n), np.int8)
+    _, info = envs.reset(seed=seed)
+    for _ in range(max(1, iterations // 10)):  # warm-up
+        _, _, _, _, info = envs.step(random_legal_actions(info.get("action_mask", all_legal), rng))
+    start = time.perf_counter()
+    for _ in range(iterations):
+        _, _, _, _, info = envs.step(random_legal_actions(info.get("action_mask", all_legal), rng))
+    elapsed = time.perf_counter() - start
+    envs.close()
+    return envs.num_envs * iterations / elapsed
+
+
+def friday_vector_env(num_envs: int, core: str) -> Any:
+    """Friday-v0's native vector env (flat observations, masks), on ``core``."""
+    import gymnasium as gym
+
+    import friday_env  # noqa: F401  (registers Friday-v0)
+
+    return gym.make_vec("Friday-v0", num_envs, vectorization_mode="vector_entry_point", core=core)
+
+
+def blackjack_sync_vector_env(num_envs: int) -> Any:
+    """Blackjack-v1 through gymnasium's ``SyncVectorEnv`` (same-step autoreset, as the
+    native vector env)."""
+    import gymnasium as gym
+
+    return gym.make_vec(
+        "Blackjack-v1",
+        num_envs,
+        vectorization_mode="sync",
+        vector_kwargs={"autoreset_mode": gym.vector.AutoresetMode.SAME_STEP},
+    )
+
+
+def cleanrl_recipe_path() -> Any:
+    """``examples/cleanrl_masked_ppo.py`` of a source checkout, or None (an installed
+    package has no examples)."""
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[2] / "examples" / "cleanrl_masked_ppo.py"
+    return path if path.exists() else None
+
+
+def cleanrl_frames_per_s(
+    vectorization: str, core: str, total_timesteps: int, num_envs: int, seed: int
+) -> float:
+    """Training frames/s of the CleanRL-style recipe (rollouts and PPO updates, as it runs),
+    with its envs made by ``vectorization`` (``"vector_entry_point"``: the native vector
+    env; ``"sync"``: a SyncVectorEnv of single envs) on ``core``."""
+    import contextlib
+    import importlib.util
+    import io
+
+    spec = importlib.util.spec_from_file_location("cleanrl_masked_ppo", cleanrl_recipe_path())
+    recipe = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]
+    spec.loader.exec_module(recipe)  # type: ignore[union-attr]
+    args = recipe.parse_args(
+        [
+            *("--total-timesteps", str(total_timesteps), "--num-envs", str(num_envs)),
+            *("--seed", str(seed), "--vectorization", vectorization, "--core", core),
+        ]
+    )
+    with contextlib.redirect_stdout(io.StringIO()):  # its progress lines
+        summary = recipe.train(args)
+    return float(summary["frames_per_s"])

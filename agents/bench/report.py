@@ -48,6 +48,29 @@ def what_is_timed(budget: dict[str, Any]) -> list[str]:
         f"- (h) random legal play through 1 and 2 worker processes, {budget['vec_iterations']:,} "
         "vector steps per repeat (start-up not timed); SB3's masks come from "
         '`env_method("action_masks")`, as MaskablePPO fetches them.',
+        *_core_lines(budget),
+    ]
+
+
+def _core_lines(budget: dict[str, Any]) -> list[str]:
+    """What rows (i)-(l) time (a run made before they existed has no budget for them)."""
+    if not budget.get("vector_envs"):
+        return []
+    return [
+        f"- (i) the loop of (a), {budget['core_actions']:,} actions per repeat on each core "
+        "(`Game.new(..., core=...)`), which core goes first alternating; (j) one C call "
+        f"(`_friday_core.random_play`) playing {budget['core_random_play_actions']:,} random "
+        "legal actions over consecutive deals of levels 1-4 (new games set up inside, choices "
+        "drawn in C), against (i)'s Python engine in the same repeat.",
+        f"- (k) {budget['vector_envs']} envs in each vector env, {budget['vector_iterations']:,} "
+        "vector steps per repeat: Friday-v0's native vector env (flat observations and masks, "
+        "same-step autoreset) on each core, and Blackjack-v1 through `SyncVectorEnv`; each "
+        'vector step draws one random legal action per env from `info["action_mask"]` in '
+        "numpy (Blackjack-v1 gets constant all-legal masks), the order of the three rotating.",
+        f"- (l) `examples/cleanrl_masked_ppo.py` training for {budget['cleanrl_timesteps']:,} "
+        f"frames with {budget['cleanrl_envs']} envs (rollouts and PPO updates, 1 torch "
+        "thread): on the native vector env with the compiled core, and on a `SyncVectorEnv` "
+        "of Python-core envs.",
     ]
 
 

@@ -11,6 +11,16 @@ without observation encoding beside them: the most an encoder speed-up gives); (
 env; (h) steps/s through ``gymnasium.make_vec(..., vectorization_mode="async")`` and
 stable-baselines3's ``SubprocVecEnv`` with 1 and 2 workers.
 
+The compiled core beside the Python engine, in the same run (groups core, vector, cleanrl;
+skipped where the compiled core is not built): (i) actions/s through the ``Game`` API
+(``legal_actions()`` + ``apply()``) on each core, and their ratio; (j) random legal play
+inside the compiled core, many games in one C call, against the Python engine of (i); (k)
+steps/s of Friday-v0's native vector env (``vectorization_mode="vector_entry_point"``, flat
+observations and masks, random legal actions drawn in numpy) on each core, against
+Blackjack-v1 through gymnasium's ``SyncVectorEnv`` with as many envs; (l) the CleanRL-style
+recipe's training frames/s on the native vector env (compiled core) and on a
+``SyncVectorEnv`` of Python-core envs.
+
 The results go to a JSON file (``--out``) and a printed table; ``--readme`` rewrites the
 README's performance section from them, and ``--from-json`` re-renders a saved run.
 """
@@ -41,8 +51,11 @@ QUICK_OUT = "results/bench-quick.json"
 GROUP_LIBRARIES = {
     "ppo": ("torch", "stable_baselines3", "sb3_contrib"),
     "vec": ("stable_baselines3",),
+    "cleanrl": ("torch",),
 }
-GROUPS = ("engine", "env", "games", "clone", "ppo", "memory", "vec")
+GROUPS = ("engine", "env", "games", "clone", "ppo", "memory", "vec", "core", "vector", "cleanrl")
+#: Groups that compare the cores: measured only where the compiled core is built.
+CORE_GROUPS = ("core", "vector", "cleanrl")
 WORKERS = (1, 2)
 
 
@@ -62,6 +75,12 @@ class Budget:
     ppo_rollouts: int
     ppo_pairs: int
     ppo: dict[str, Any] = field(default_factory=dict)
+    core_actions: int = 0  # (i) Game API actions per core per repeat
+    core_random_play_actions: int = 0  # (j) actions in one C call
+    vector_envs: int = 0  # (k) envs in each vector env
+    vector_iterations: int = 0  # (k) vector steps per repeat
+    cleanrl_envs: int = 0  # (l) the recipe's --num-envs
+    cleanrl_timesteps: int = 0  # (l) the recipe's --total-timesteps per repeat
 
 
 def _train_defaults() -> dict[str, Any]:
@@ -93,6 +112,12 @@ def full_budget(repeats: int) -> Budget:
         ppo_rollouts=1,
         ppo_pairs=2 * repeats,  # the ratios are the noisiest measurements here
         ppo=_train_defaults(),
+        core_actions=100_000,
+        core_random_play_actions=3_000_000,
+        vector_envs=64,
+        vector_iterations=200,
+        cleanrl_envs=8,
+        cleanrl_timesteps=8 * 128 * 4,
     )
 
 
@@ -111,6 +136,12 @@ def quick_budget(repeats: int) -> Budget:
         ppo_rollouts=1,
         ppo_pairs=repeats,
         ppo={**_train_defaults(), "n_envs": 2, "n_steps": 16, "batch_size": 16, "n_epochs": 1},
+        core_actions=1_000,
+        core_random_play_actions=20_000,
+        vector_envs=8,
+        vector_iterations=20,
+        cleanrl_envs=2,
+        cleanrl_timesteps=256,
     )
 
 
@@ -121,6 +152,10 @@ TARGETS = {
     "clone_us": (False, 10.0),
     "ppo_fps_ratio": (True, 0.9),
     "memory_per_env_mb": (False, 1.0),
+    # issue 19: the compiled core
+    "core_api_ratio": (True, 5.0),
+    "core_random_play_ratio": (True, 20.0),
+    "vector_env_c_over_blackjack": (True, 8.0),
 }
 
 
@@ -283,6 +318,112 @@ def bench_ppo(budget: Budget, results: Results) -> None:
         results.add(key, label, "%", ratios)
 
 
+def bench_core(budget: Budget, results: Results) -> None:
+    """(i) the Game API on each core (which goes first alternating) and (j) random play
+    inside the compiled core, each ratio taken within its repeat."""
+    from friday_agents.bench.measure import core_random_play_per_s, engine_actions_per_s
+
+    actions = budget.core_actions
+    for core in ("python", "c"):
+        engine_actions_per_s(max(1, actions // 10), seed=99, core=core)  # warm-up
+    core_random_play_per_s(max(1, budget.core_random_play_actions // 10), seed=99)
+    api: dict[str, list[float]] = {"python": [], "c": []}
+    in_core = []
+    for seed in range(budget.repeats):
+        order = ("python", "c") if seed % 2 == 0 else ("c", "python")
+        for core in order:
+            api[core].append(engine_actions_per_s(actions, seed, core=core)[0])
+        in_core.append(core_random_play_per_s(budget.core_random_play_actions, seed))
+    python = api["python"]
+    results.add("core_api_python", "(i) Game API, Python engine", "actions/s", python)
+    results.add("core_api_c", "(i) Game API, compiled core", "actions/s", api["c"])
+    ratios = [c / p for c, p in zip(api["c"], python, strict=True)]
+    results.add("core_api_ratio", "(i) compiled / Python, per repeat", "×", ratios)
+    results.add(
+        "core_random_play", "(j) random play inside the compiled core", "actions/s", in_core
+    )
+    ratios = [c / p for c, p in zip(in_core, python, strict=True)]
+    results.add("core_random_play_ratio", "(j) / (i) Python engine, per repeat", "×", ratios)
+
+
+def bench_vector(budget: Budget, results: Results) -> None:
+    """(k) the native vector env on each core and Blackjack-v1's SyncVectorEnv, as many envs,
+    in a rotating order; ratios within each repeat."""
+    from friday_agents.bench.measure import (
+        blackjack_sync_vector_env,
+        friday_vector_env,
+        vector_env_steps_per_s,
+    )
+
+    n = budget.vector_envs
+    makers = {
+        "c": lambda: friday_vector_env(n, "c"),
+        "python": lambda: friday_vector_env(n, "python"),
+        "blackjack": lambda: blackjack_sync_vector_env(n),
+    }
+    runs: dict[str, list[float]] = {name: [] for name in makers}
+    names = list(makers)
+    for seed in range(budget.repeats):
+        first = seed % len(names)
+        for name in names[first:] + names[:first]:
+            runs[name].append(vector_env_steps_per_s(makers[name], budget.vector_iterations, seed))
+    for core in ("c", "python"):
+        label = "compiled core" if core == "c" else "Python core"
+        results.add(
+            f"vector_env_{core}",
+            f"(k) Friday-v0 vector env, {label}, {n} envs",
+            "steps/s",
+            runs[core],
+        )
+    results.add(
+        "blackjack_sync", f"(k) Blackjack-v1 SyncVectorEnv, {n} envs", "steps/s", runs["blackjack"]
+    )
+    for core in ("c", "python"):
+        ratios = [f / b for f, b in zip(runs[core], runs["blackjack"], strict=True)]
+        label = "compiled" if core == "c" else "Python"
+        results.add(
+            f"vector_env_{core}_over_blackjack",
+            f"(k) vector env ({label}) / Blackjack-v1, per repeat",
+            "×",
+            ratios,
+        )
+
+
+def bench_cleanrl(budget: Budget, results: Results) -> None:
+    """(l) the CleanRL-style recipe on the native vector env (compiled core) and on a
+    SyncVectorEnv of Python-core envs, alternating; the ratio within each repeat."""
+    from friday_agents.bench.measure import cleanrl_frames_per_s, cleanrl_recipe_path
+
+    if cleanrl_recipe_path() is None:
+        print("  skipped: examples/cleanrl_masked_ppo.py is not here (a source checkout has it)")
+        return
+    setups = {"vector": ("vector_entry_point", "c"), "python": ("sync", "python")}
+    runs: dict[str, list[float]] = {name: [] for name in setups}
+    for seed in range(budget.repeats):
+        order = ("vector", "python") if seed % 2 == 0 else ("python", "vector")
+        for name in order:
+            vectorization, core = setups[name]
+            runs[name].append(
+                cleanrl_frames_per_s(
+                    vectorization, core, budget.cleanrl_timesteps, budget.cleanrl_envs, seed
+                )
+            )
+    results.add(
+        "cleanrl_fps_vector",
+        "(l) CleanRL-style recipe, native vector env, compiled core",
+        "frames/s",
+        runs["vector"],
+    )
+    results.add(
+        "cleanrl_fps_python",
+        "(l) CleanRL-style recipe, SyncVectorEnv of Python-core envs",
+        "frames/s",
+        runs["python"],
+    )
+    ratios = [v / p for v, p in zip(runs["vector"], runs["python"], strict=True)]
+    results.add("cleanrl_fps_ratio", "(l) vector env / Python env, per repeat", "×", ratios)
+
+
 BENCHES: dict[str, Callable[[Budget, Results], None]] = {
     "engine": bench_engine,
     "env": bench_env,
@@ -291,6 +432,9 @@ BENCHES: dict[str, Callable[[Budget, Results], None]] = {
     "ppo": bench_ppo,
     "memory": bench_memory,
     "vec": bench_vec,
+    "core": bench_core,
+    "vector": bench_vector,
+    "cleanrl": bench_cleanrl,
 }
 
 
@@ -358,6 +502,8 @@ def measure(args: argparse.Namespace, groups: list[str]) -> dict[str, Any]:
     load_start = os.getloadavg()[0]
     started = time.perf_counter()
     results = Results()
+    skipped = _without_compiled_core(groups)
+    groups = [g for g in groups if g not in skipped]
     for group in _progress(groups, args.progress):
         print(f"{group}:", flush=True)
         BENCHES[group](budget, results)
@@ -369,6 +515,7 @@ def measure(args: argparse.Namespace, groups: list[str]) -> dict[str, Any]:
         "quick": args.quick,
         "repeats": repeats,
         "groups": groups,
+        "skipped": skipped,
         "budget": asdict(budget),
         "note": args.note,
         "python": platform.python_version(),
@@ -380,6 +527,19 @@ def measure(args: argparse.Namespace, groups: list[str]) -> dict[str, Any]:
         "seconds": time.perf_counter() - started,
     }
     return {"meta": meta, "results": results.items, "targets": results.targets()}
+
+
+def _without_compiled_core(groups: list[str]) -> list[str]:
+    """The chosen groups that compare the cores, when the compiled core is not built here
+    (they are skipped, and the JSON says so)."""
+    from friday_env.core import available_cores
+
+    if "c" in available_cores():
+        return []
+    skipped = [g for g in groups if g in CORE_GROUPS]
+    if skipped:
+        print(f"skipped (the compiled core is not built here): {', '.join(skipped)}")
+    return skipped
 
 
 # ------------------------------------------------------------------------- the CLI

@@ -261,9 +261,11 @@ static PyType_Spec vecenv_spec = {
 /* random_play(actions, seed) -> (actions played, games begun) */
 static PyObject *py_random_play(PyObject *module, PyObject *args) {
     long long actions;
-    unsigned long long seed;
-    if (!PyArg_ParseTuple(args, "LK:random_play", &actions, &seed)) return NULL;
+    PyObject *seed_obj;
+    if (!PyArg_ParseTuple(args, "LO:random_play", &actions, &seed_obj)) return NULL;
     if (actions < 0) return PyErr_Format(PyExc_ValueError, "random_play: actions must be >= 0");
+    unsigned long long seed = PyLong_AsUnsignedLongLong(seed_obj); /* refuses < 0, >= 2**64 */
+    if (seed == (unsigned long long)-1 && PyErr_Occurred()) return NULL;
     int64_t games = 0;
     int64_t played;
     Py_BEGIN_ALLOW_THREADS
