@@ -67,6 +67,12 @@ CORE_GROUP_KEYS = {
         "vector_env_python_over_blackjack",
     },
     "cleanrl": {"cleanrl_fps_vector", "cleanrl_fps_python", "cleanrl_fps_ratio"},  # (l)
+    "search": {  # (m)
+        "search_guided_python",
+        "search_guided_c",
+        "search_guided_ratio",
+        "search_guided_differing",
+    },
 }
 
 
@@ -97,8 +103,14 @@ def test_quick_bench_completes_and_writes_every_measurement(quick_run, capsys):
     assert set(doc["results"]) == expected_keys(measured)
     repeats = doc["meta"]["repeats"]
     pairs = doc["meta"]["budget"]["ppo_pairs"]
+    per_key_runs = {"search_guided_differing": 1}  # (m): one count over the levels
+    per_key_runs.update(dict.fromkeys(CORE_GROUP_KEYS["search"] - {"search_guided_differing"}, 2))
     for key, result in doc["results"].items():
-        assert len(result["runs"]) == (pairs if key.startswith("ppo") else repeats), key
+        runs = per_key_runs.get(key, pairs if key.startswith("ppo") else repeats)
+        assert len(result["runs"]) == runs, key
+        if key == "search_guided_differing":  # guided plays the same games on both cores
+            assert result["runs"] == [0.0], "guided's games differ between the cores"
+            continue
         assert all(math.isfinite(r) and r > 0 for r in result["runs"]), key
         assert result["median"] == statistics.median(result["runs"]), key
         assert result["label"] and result["unit"], key

@@ -72,6 +72,10 @@ def _core_lines(budget: dict[str, Any]) -> list[str]:
         f"frames with {budget['cleanrl_envs']} envs (rollouts and PPO updates, 1 torch "
         "thread): on the native vector env with the compiled core, and on a `SyncVectorEnv` "
         "of Python-core envs.",
+        f"- (m) `guided` on {budget.get('search_games', 0)} evaluation deals of levels 1 and 4, "
+        "each deal played on both cores (taking turns), CPU seconds per game "
+        "(`time.process_time`); one run per level; the games must be the same on both cores "
+        "(`python -m friday_agents.search.core_timing guided` does the same alone).",
     ]
 
 
@@ -83,6 +87,8 @@ def format_value(value: float, unit: str) -> str:
         return f"{value:.2f} {unit}"
     if unit == "µs/frame":
         return f"{value:.1f} {unit}"
+    if unit == "s/game":
+        return f"{value:.3f} {unit}"
     return f"{value:,.0f} {unit}"
 
 

@@ -11,15 +11,16 @@ without observation encoding beside them: the most an encoder speed-up gives); (
 env; (h) steps/s through ``gymnasium.make_vec(..., vectorization_mode="async")`` and
 stable-baselines3's ``SubprocVecEnv`` with 1 and 2 workers.
 
-The compiled core beside the Python engine, in the same run (groups core, vector, cleanrl;
-skipped where the compiled core is not built): (i) actions/s through the ``Game`` API
+The compiled core beside the Python engine, in the same run (groups core, vector, cleanrl,
+search; skipped where the compiled core is not built): (i) actions/s through the ``Game`` API
 (``legal_actions()`` + ``apply()``) on each core, and their ratio; (j) random legal play
 inside the compiled core, many games in one C call, against the Python engine of (i); (k)
 steps/s of Friday-v0's native vector env (``vectorization_mode="vector_entry_point"``, flat
 observations and masks, random legal actions drawn in numpy) on each core, against
 Blackjack-v1 through gymnasium's ``SyncVectorEnv`` with as many envs; (l) the CleanRL-style
 recipe's training frames/s on the native vector env (compiled core) and on a
-``SyncVectorEnv`` of Python-core envs.
+``SyncVectorEnv`` of Python-core envs. (m) ``guided``'s CPU seconds per game on each core (group
+search), the same evaluation deals of levels 1 and 4, and how many games differ (none may).
 
 The results go to a JSON file (``--out``) and a printed table; ``--readme`` rewrites the
 README's performance section from them, and ``--from-json`` re-renders a saved run.
@@ -53,9 +54,12 @@ GROUP_LIBRARIES = {
     "vec": ("stable_baselines3",),
     "cleanrl": ("torch",),
 }
-GROUPS = ("engine", "env", "games", "clone", "ppo", "memory", "vec", "core", "vector", "cleanrl")
+GROUPS = (
+    "engine", "env", "games", "clone", "ppo", "memory", "vec", "core", "vector", "cleanrl",
+    "search",
+)  # fmt: skip
 #: Groups that compare the cores: measured only where the compiled core is built.
-CORE_GROUPS = ("core", "vector", "cleanrl")
+CORE_GROUPS = ("core", "vector", "cleanrl", "search")
 WORKERS = (1, 2)
 
 
@@ -81,6 +85,7 @@ class Budget:
     vector_iterations: int = 0  # (k) vector steps per repeat
     cleanrl_envs: int = 0  # (l) the recipe's --num-envs
     cleanrl_timesteps: int = 0  # (l) the recipe's --total-timesteps per repeat
+    search_games: int = 0  # (m) guided's evaluation deals per level and core
 
 
 def _train_defaults() -> dict[str, Any]:
@@ -118,6 +123,7 @@ def full_budget(repeats: int) -> Budget:
         vector_iterations=200,
         cleanrl_envs=8,
         cleanrl_timesteps=8 * 128 * 4,
+        search_games=10,
     )
 
 
@@ -142,6 +148,7 @@ def quick_budget(repeats: int) -> Budget:
         vector_iterations=20,
         cleanrl_envs=2,
         cleanrl_timesteps=256,
+        search_games=1,
     )
 
 
@@ -156,6 +163,7 @@ TARGETS = {
     "core_api_ratio": (True, 5.0),
     "core_random_play_ratio": (True, 20.0),
     "vector_env_c_over_blackjack": (True, 8.0),
+    "search_guided_ratio": (True, 5.0),
 }
 
 
@@ -424,6 +432,35 @@ def bench_cleanrl(budget: Budget, results: Results) -> None:
     results.add("cleanrl_fps_ratio", "(l) vector env / Python env, per repeat", "×", ratios)
 
 
+#: The levels of (m): the easiest and the hardest.
+SEARCH_LEVELS = (1, 4)
+
+
+def bench_search(budget: Budget, results: Results) -> None:
+    """(m) ``guided``'s CPU seconds per game on each core over the same evaluation deals of
+    levels 1 and 4 (the cores take turns deal by deal), their ratio, and how many of those
+    games differ between the cores (they must not). One pass: the games are the repeats."""
+    from friday_agents.search.core_timing import compare_cores
+
+    compared = [compare_cores("guided", level, budget.search_games) for level in SEARCH_LEVELS]
+    for core, label in (("python", "Python engine"), ("c", "compiled core")):
+        per_game = [r["cpu_seconds_per_game"][core] for r in compared]
+        results.add(f"search_guided_{core}", f"(m) guided, {label}", "s/game", per_game)
+    results.add(
+        "search_guided_ratio",
+        "(m) guided, Python / compiled CPU per game",
+        "×",
+        [r["speedup"] for r in compared],
+    )
+    differing = sum(len(r["differing_deals"]) for r in compared)
+    results.add(
+        "search_guided_differing",
+        "(m) guided games that differ between the cores",
+        "games",
+        [float(differing)],
+    )
+
+
 BENCHES: dict[str, Callable[[Budget, Results], None]] = {
     "engine": bench_engine,
     "env": bench_env,
@@ -435,6 +472,7 @@ BENCHES: dict[str, Callable[[Budget, Results], None]] = {
     "core": bench_core,
     "vector": bench_vector,
     "cleanrl": bench_cleanrl,
+    "search": bench_search,
 }
 
 
