@@ -38,3 +38,16 @@ def test_package_data_names_files_that_exist():
         folder = ROOTS[package.split(".")[0]].joinpath(*package.split(".")[1:])
         for pattern in patterns:
             assert list(folder.glob(pattern)), f"{package}: nothing matches {pattern!r}"
+
+
+def test_ci_builds_the_compiled_core():
+    """CI installs with the README's test command on a clean machine: the compiled core must
+    have been built there (the extension is optional, so a failed build would otherwise only
+    show as a warning, and the suite would silently run on the reference engine alone)."""
+    import os
+
+    from friday_env.core import available_cores
+
+    if os.environ.get("CI") != "true":
+        pytest.skip("only meaningful under CI=true")
+    assert "c" in available_cores(), "the compiled core was not built by the install step"
