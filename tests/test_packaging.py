@@ -46,6 +46,8 @@ def test_ci_builds_the_compiled_core():
     show as a warning, and the suite would silently run on the reference engine alone)."""
     import os
 
+    import pytest
+
     from friday_env.core import available_cores
 
     if os.environ.get("CI") != "true":
