@@ -57,6 +57,14 @@ def _is_action_id(action: object) -> bool:
     return _is_integer(action) and 0 <= int(action) < NUM_ACTIONS  # type: ignore[call-overload]
 
 
+def _scalar_action(action: Any) -> Any:
+    """A 0-d integer array as the integer it holds: ``Discrete.contains`` accepts one, and
+    stable-baselines3's ``model.predict`` on one observation returns one."""
+    if isinstance(action, np.ndarray) and action.shape == () and action.dtype.kind in "iu":
+        return action.item()
+    return action
+
+
 def _is_integer(value: object) -> bool:
     """An int or numpy integer, bools not."""
     return isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
@@ -247,6 +255,7 @@ class FridayEnv(gym.Env[Any, np.int64]):
         game = self.game
         if game is None or self._over:
             raise ResetNeeded("the episode is over (or never began): call reset() first")
+        action = _scalar_action(action)
         try:
             # the action in words, for the picture (only a legal id has a meaning now)
             named = self.render_mode is not None and _is_action_id(action)

@@ -563,3 +563,22 @@ def test_worst_case_table_in_the_flat_encoding_overflows_into_summaries():
     assert obs[at["overflow_value"]] == pytest.approx(sum(values[FLAT_TABLE_SLOTS:]) / 20)
     assert obs[at["table_count"]] == pytest.approx(44 / 20)
     np.testing.assert_array_equal(obs, FlatEncoder().encode(env.game))
+
+
+def test_a_0d_integer_array_is_the_action_it_holds():
+    """``model.predict(obs)`` of stable-baselines3 returns a 0-d array; gymnasium's
+    ``Discrete.contains`` accepts it, so the env must play it like the int it holds
+    (it was refused as "not an action id"), while other arrays stay refused."""
+    plain, arrayed = gym.make("Friday-v0"), gym.make("Friday-v0")
+    _, info = plain.reset(seed=5)
+    arrayed.reset(seed=5)
+    action = int(np.flatnonzero(info["action_mask"])[0])
+    assert plain.action_space.contains(np.array(action))
+    expected = plain.step(action)
+    got = arrayed.step(np.array(action))
+    np.testing.assert_array_equal(got[0], expected[0])
+    assert got[1:4] == expected[1:4]
+    refused = gym.make("Friday-v0", illegal_action="raise")
+    refused.reset(seed=5)
+    with pytest.raises(friday_env.IllegalActionError):
+        refused.step(np.array([action]))
