@@ -36,6 +36,7 @@ from friday_agents.registry import is_cheating
 from friday_agents.sections import replace_section
 from friday_env.actions import codec as act
 from friday_env.cards import ABILITY_NAMES, CARD_TYPES, Ability, Kind
+from friday_env.core import CORES
 from friday_env.env import (
     ILLEGAL_ACTION_MODES,
     RENDER_MODES,
@@ -60,6 +61,8 @@ REPO = Path(__file__).resolve().parent.parent
 COMMAND = "python tools/docs_sections.py"
 #: The committed results of the README's evaluation run (``friday eval ... --out``).
 HEADLINE_RESULTS = Path("experiments/results/readme_results.json")
+#: The committed ``friday bench`` run (``docs/performance.md`` is its full rendering).
+BENCH_RESULTS = Path("benchmarks/results.json")
 
 
 def _table(header: list[str], rows: Sequence[Sequence[object]], align: str = "") -> list[str]:
@@ -275,7 +278,8 @@ def env_summary_section() -> str:
             "options",
             "`level` 1-4, `observation`, `reward`, `illegal_action` "
             f"({', '.join(f'`{m}`' for m in ('None', *ILLEGAL_ACTION_MODES))}), "
-            f"`render_mode` ({', '.join(f'`{m}`' for m in RENDER_MODES)})",
+            f"`render_mode` ({', '.join(f'`{m}`' for m in RENDER_MODES)}), "
+            f"`core` ({', '.join(f'`{c}`' for c in CORES)})",
         ],
         ["reset options", '`{"deal": n}` (a given deal), `{"scenario": {...}}` (start anywhere)'],
         ["last `info`", "`final_score`, `won`, `level`, `fights`, `steps`"],
@@ -340,6 +344,42 @@ def headline_section(results: dict | None = None) -> str:
     return "\n".join(lines)
 
 
+# ----------------------------------------------------------------- core speeds
+
+#: The rows of the committed bench run that compare the cores, as the README names them.
+CORE_SPEED_ROWS = (
+    ("core_api_ratio", "`legal_actions()` + `apply()` through the `Game` API"),
+    ("core_random_play_ratio", "random legal play inside the core, many games in one C call"),
+    ("vector_env_c_over_blackjack", "native vector env vs Blackjack-v1 in a `SyncVectorEnv`"),
+    ("search_guided_ratio", "`guided`: CPU seconds per game, Python core / compiled core"),
+)
+
+
+def core_speeds_section(doc: dict | None = None) -> str:
+    """The README's few lines on the compiled core's speed, from the committed bench run."""
+    if doc is None:
+        doc = json.loads((REPO / BENCH_RESULTS).read_text(encoding="utf-8"))
+    results, targets = doc["results"], doc.get("targets", {})
+    rows = []
+    for key, label in CORE_SPEED_ROWS:
+        if key not in results:
+            continue
+        bound = targets.get(key, {}).get("bound")
+        target = f"≥ {bound:g}×" if bound is not None else ""
+        rows.append([label, f"{results[key]['median']:.1f}×", target])
+    differing = results.get("search_guided_differing", {}).get("median")
+    lines = [
+        *_table(["compiled core over", "speed-up", "target"], rows, "lrr"),
+        "",
+        f"Medians of `{doc['meta']['command']}` on this project's 2-core machine "
+        f"(`{BENCH_RESULTS.as_posix()}`; every row in [`docs/performance.md`]"
+        "(docs/performance.md)).",
+    ]
+    if differing is not None:
+        lines[-1] += f" Games of `guided` that differ between the cores: {differing:.0f}."
+    return "\n".join(lines)
+
+
 # ---------------------------------------------------------------------- files
 
 #: File (relative to the repository) -> its generated sections, each with its generator.
@@ -348,6 +388,7 @@ TARGETS: dict[str, dict[str, Callable[[], str]]] = {
         "env-summary": env_summary_section,
         "headline": headline_section,
         "cite": cite_section,
+        "core-speeds": core_speeds_section,
     },
     "docs/cards.md": {"cards": cards_section},
     "docs/environment.md": {
