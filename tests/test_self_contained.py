@@ -14,9 +14,9 @@ import pytest
 from friday_cli import friday
 
 import friday_env
-from friday_env.core import core_in_use
 from friday_env import Game
 from friday_env.cards import CARD_TYPES
+from friday_env.core import core_in_use
 
 REPO = Path(__file__).resolve().parents[1]
 DOCS = REPO / "docs"
