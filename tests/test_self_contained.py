@@ -16,6 +16,7 @@ from friday_cli import friday
 import friday_env
 from friday_env import Game
 from friday_env.cards import CARD_TYPES
+from friday_env.core import core_in_use
 
 REPO = Path(__file__).resolve().parents[1]
 DOCS = REPO / "docs"
@@ -130,7 +131,9 @@ def test_one_version_everywhere_and_the_changelog_describes_it():
 def test_friday_version_prints_the_version():
     done = friday("--version")
     assert done.returncode == 0, done.stderr
-    assert done.stdout.strip() == f"friday {friday_env.__version__}"
+    # the version, then the core that plays (friday_env.core.core_in_use)
+    assert done.stdout.strip() == f"friday {friday_env.__version__} ({core_in_use()})"
+    assert "core: " in done.stdout
 
 
 def test_packages_are_marked_typed():
