@@ -17,6 +17,7 @@ Run: ``python experiments/compiled-core/compare.py``.
 
 from __future__ import annotations
 
+import argparse
 import json
 import sys
 from pathlib import Path
@@ -65,7 +66,9 @@ def level_by_level(compiled: dict) -> list[dict]:
     return out
 
 
-def main() -> int:
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.parse_args(argv)  # no options: --help says what the script compares
     compiled = read_games(COMPILED)
     result = {
         "game_by_game": game_by_game(compiled, read_games(PYTHON_GAMES)),
