@@ -232,7 +232,8 @@ def test_an_evaluation_dir_lists_filters_and_opens_games(driver, tmp_path, capsy
     ]
     assert _by_id(driver, "games-count").text.startswith("2 of 8 games shown")
     rows[1].click()
-    _wait_for(driver, "return document.body.dataset.game === '7'", "the game did not open")
+    # the list is sorted by agent, level and deal: heuristic L1 d0, L1 d1, L2 d0, L2 d1 = game 3
+    _wait_for(driver, "return document.body.dataset.game === '3'", "the game did not open")
     line = next(
         row
         for row in map(json.loads, (out / "games.jsonl").read_text().splitlines())

@@ -191,6 +191,7 @@ function bindControls() {
   $("prev-fight").onclick = () => nextFight(-1);
   $("slider").oninput = (event) => go(Number(event.target.value));
   $("jump").onchange = (event) => {
+    if (event.target.value.trim() === "") return; // an emptied box is no decision number
     go(Number(event.target.value) - 1);
     event.target.blur(); // the keys step the game again
   };
