@@ -228,7 +228,9 @@ class FridayEnv(gym.Env[Any, np.int64]):
         self.game: Game | None = None
         self._over = True
         self._steps = 0
-        self._last_action = ""
+        # the last action in words, or (on the compiled core) the game it was played in and
+        # the action, named only when a picture asks (see _naming)
+        self._last_action: str | tuple[Any, int] = ""
         # the mask of the state after the last step: built once, given to info and to
         # action_masks() (sb3-contrib asks for it again after every step)
         self._mask = _no_actions()
@@ -257,16 +259,14 @@ class FridayEnv(gym.Env[Any, np.int64]):
             raise ResetNeeded("the episode is over (or never began): call reset() first")
         action = _scalar_action(action)
         try:
-            # the action in words, for the picture (only a legal id has a meaning now)
-            named = self.render_mode is not None and _is_action_id(action)
-            description = game.describe(action) if named else ""
+            naming = "" if self.render_mode is None else self._naming(game, action)
             game.apply(action)
         except IllegalActionError:
             if self.illegal_action == "raise" or not _is_action_id(action):
                 raise
             return self._illegal_loss(action)
         self._steps += 1
-        self._last_action = description
+        self._last_action = naming
         terminated = game.done
         self._over = terminated
         reward = self._final_reward() if terminated else 0.0
@@ -314,8 +314,8 @@ class FridayEnv(gym.Env[Any, np.int64]):
         if self.render_mode == "rgb_array":
             from friday_env.render import render_rgb  # Pillow, loaded only for pictures
 
-            return render_rgb(game, legal, self._last_action)
-        text = render_text(game, legal, self._last_action)
+            return render_rgb(game, legal, self._last_action_text())
+        text = render_text(game, legal, self._last_action_text())
         if self.render_mode == "human":
             print(text)
             return None
@@ -333,6 +333,22 @@ class FridayEnv(gym.Env[Any, np.int64]):
             return scenario(**spec)
         except TypeError as err:
             raise EnvOptionError(f"bad options['scenario']: {err}") from None
+
+    def _naming(self, game: Game, action: int) -> str | tuple[Any, int]:
+        """What names ``action`` in a later picture: on the Python core its description now;
+        on the compiled core the game before it and the action, since cloning there costs
+        an eighth of describing (every env made by ``make_vec_env`` has a render mode, so
+        this runs on every training step)."""
+        if self.core == "c":
+            return game.clone(), action  # named only if apply() takes it: a legal id
+        # only a legal id has a meaning now
+        return game.describe(action) if _is_action_id(action) else ""
+
+    def _last_action_text(self) -> str:
+        if isinstance(self._last_action, tuple):
+            before, action = self._last_action
+            self._last_action = before.describe(action)
+        return self._last_action
 
     def _require_game(self) -> Game:
         if self.game is None:

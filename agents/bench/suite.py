@@ -157,7 +157,8 @@ TARGETS = {
     "engine_actions_per_s": (True, 150_000.0),
     "friday_over_blackjack": (True, 1.5),
     "clone_us": (False, 10.0),
-    "ppo_fps_ratio": (True, 0.9),
+    # issue 6 asked 0.9 of the Python engine; issue 19 asks 0.95 of the compiled core
+    "ppo_fps_ratio": (True, 0.95),
     "memory_per_env_mb": (False, 1.0),
     # issue 19: the compiled core
     "core_api_ratio": (True, 5.0),

@@ -273,6 +273,19 @@ static PyObject *py_legal_actions(PyObject *o, PyObject *unused) {
     return Py_NewRef(self->legal_list);
 }
 
+/* The legal actions as a bytearray of FR_A_NUM_ACTIONS 0/1 bytes: the env's mask without
+ * a Python loop over the legal list. */
+static PyObject *py_legal_mask(PyObject *o, PyObject *unused) {
+    fr_pygame *self = (fr_pygame *)o;
+    int n = fr_legal(&self->g);
+    PyObject *out = PyByteArray_FromStringAndSize(NULL, FR_A_NUM_ACTIONS);
+    if (out == NULL) return NULL;
+    char *flags = PyByteArray_AS_STRING(out);
+    memset(flags, 0, FR_A_NUM_ACTIONS);
+    for (int i = 0; i < n; i++) flags[self->g.legal[i]] = 1;
+    return out;
+}
+
 /* The action id `action` stands for, as Python's _action_id: ints and numpy integers (not
  * bools) within the action layout; -1 for anything else, -2 with an exception set. */
 static long action_id(PyObject *action) {
@@ -620,6 +633,8 @@ static PyObject *py_check(PyObject *o, PyObject *u) {
 static PyMethodDef game_methods[] = {
     {"legal_actions", py_legal_actions, METH_NOARGS,
      "The legal action ids, ascending (cached: the same list until the next action)."},
+    {"_legal_mask", py_legal_mask, METH_NOARGS,
+     "The legal actions as a bytearray of 0/1 flags, one per action id."},
     {"apply", py_apply, METH_O, "Play one legal action; IllegalActionError leaves the state untouched."},
     {"clone", py_clone, METH_NOARGS, "An independent copy, hidden order and future shuffles included."},
     {"__copy__", py_clone, METH_NOARGS, NULL},
