@@ -23,6 +23,7 @@ AGENTS: dict[str, str] = {
     "search": "friday_agents.search.agent:SearchAgent",
     "guided": "friday_agents.search.guided:GuidedSearchAgent",
     "ppo": "friday_agents.ppo.agent:PPOAgent",
+    "net": "friday_agents.net.agent:NetAgent",
     "oracle": "friday_agents.search.oracle:OracleSearchAgent",
 }
 #: Agents that read hidden information on purpose (upper bounds, not players): reports list

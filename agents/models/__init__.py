@@ -26,6 +26,8 @@ VALUE_NET = MODELS_DIR / "value_net.npz"
 POLICY_PRIOR = MODELS_DIR / "policy_prior.npz"
 #: ``ppo`` on every level: the committed learned policy.
 PPO_ALL_LEVELS = MODELS_DIR / "ppo_all_levels.zip"
+#: ``net``: the policy network that plays without search (the last expert-iteration round).
+NET = MODELS_DIR / "net.npz"
 #: The manifest (in a checkout; not shipped in the wheel).
 MANIFEST = MODELS_DIR / "manifest.json"
 

@@ -22,15 +22,15 @@ def forward(h: np.ndarray, layers: Layers) -> np.ndarray:
     return h @ w + b
 
 
-def layer_arrays(layers: Layers) -> dict[str, np.ndarray]:
-    """The layers as named arrays (``w0``, ``b0``, ...)."""
+def layer_arrays(layers: Layers, prefix: str = "") -> dict[str, np.ndarray]:
+    """The layers as named arrays (``w0``, ``b0``, ...; after ``prefix``, e.g. ``vw0``)."""
     data = {}
     for i, (w, b) in enumerate(layers):
-        data[f"w{i}"], data[f"b{i}"] = w, b
+        data[f"{prefix}w{i}"], data[f"{prefix}b{i}"] = w, b
     return data
 
 
-def read_layers(data: Any) -> Layers:
+def read_layers(data: Any, prefix: str = "") -> Layers:
     """The layers stored in an opened ``.npz`` (what :func:`layer_arrays` named)."""
-    count = sum(1 for key in data.files if key.startswith("w"))
-    return tuple((data[f"w{i}"], data[f"b{i}"]) for i in range(count))
+    count = sum(1 for key in data.files if key.startswith(prefix + "w"))
+    return tuple((data[f"{prefix}w{i}"], data[f"{prefix}b{i}"]) for i in range(count))

@@ -33,17 +33,31 @@ POLICY_FILE = POLICY_PRIOR
 @dataclass(frozen=True)
 class PolicyNetwork:
     """``layers`` of ``(weights, bias)`` over the ``observation`` encoding: tanh after every
-    layer but the last, whose outputs are one logit per action id."""
+    layer but the last, whose outputs are one logit per action id. A policy-and-value
+    network also has ``value_layers``, a separate tanh network from the same observation to
+    one number: the expected outcome of the game from here (+1 a win, -1 a loss) under the
+    policy it was fitted for (on disk ``vw0, vb0, ...``; empty for a policy alone)."""
 
     observation: str
     layers: Layers
+    value_layers: Layers = ()
 
     def logits(self, obs: np.ndarray) -> np.ndarray:
         """Logits of a batch of encoded observations (shape ``(n, observation size)``)."""
         return forward(obs, self.layers)
 
+    def values(self, obs: np.ndarray) -> np.ndarray:
+        """The value head's output for a batch of encoded observations (shape ``(n,)``)."""
+        if not self.value_layers:
+            raise ValueError("this network has no value head (a policy prior alone)")
+        return forward(obs, self.value_layers)[:, 0]
+
     def arrays(self) -> dict[str, np.ndarray]:
-        return {"observation": np.array(self.observation), **layer_arrays(self.layers)}
+        return {
+            "observation": np.array(self.observation),
+            **layer_arrays(self.layers),
+            **layer_arrays(self.value_layers, prefix="v"),
+        }
 
 
 def save_policy_network(network: PolicyNetwork, path: Path) -> None:
@@ -59,8 +73,11 @@ def load_policy_network(path: Path = POLICY_FILE) -> PolicyNetwork:
             f"{path} is missing: fit it with `python -m friday_agents.fitting.policy_net_fit`"
         )
     with np.load(path, allow_pickle=False) as data:
-        layers = tuple((w.astype(np.float32), b.astype(np.float32)) for w, b in read_layers(data))
-        network = PolicyNetwork(str(data["observation"]), layers)
+        layers, value_layers = (
+            tuple((w.astype(np.float32), b.astype(np.float32)) for w, b in read_layers(data, p))
+            for p in ("", "v")
+        )
+        network = PolicyNetwork(str(data["observation"]), layers, value_layers)
     size = make_encoder(network.observation).space.shape[0]
     if layers[0][0].shape[0] != size or layers[-1][0].shape[1] != NUM_ACTIONS:
         raise ValueError(
@@ -68,6 +85,8 @@ def load_policy_network(path: Path = POLICY_FILE) -> PolicyNetwork:
             f"the {network.observation!r} observation has {size} and the game {NUM_ACTIONS}: "
             "refit it"
         )
+    if value_layers and (value_layers[0][0].shape[0] != size or value_layers[-1][0].shape[1] != 1):
+        raise ValueError(f"{path}'s value head does not map the observation to one number")
     return network
 
 
