@@ -22,6 +22,10 @@ plays every env's action, encodes the flat observations and writes the masks.
 - Seeds: ``reset(seed=s)`` seeds env i with ``s + i`` as ``SyncVectorEnv`` does, and env i
   then deals exactly the games ``Friday-v0`` reset with seed ``s + i`` deals, autoresets
   included. ``reset(options={"deal": [d0, d1, ...]})`` starts env i on ``Game.new(level, di)``.
+- Choosing the games (for trainers): :meth:`FridayVectorEnv.set_next_deals` sets the deal
+  each env starts when its current game ends (the next autoreset uses it, later ones draw
+  again), and :meth:`FridayVectorEnv.set_game` makes env i play a copy of a given game from
+  its current state (a reverse curriculum starts episodes late in earlier games).
 
 ``docs/compiled-core.md`` documents the options and errors. On the Python core
 (``core="python"``) the same class loops over Python games: slower, identical results.
@@ -40,7 +44,7 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
 from friday_env.actions import NUM_ACTIONS, action_mask, action_name
-from friday_env.core import check_core
+from friday_env.core import check_core, is_game, python_copy, to_core
 from friday_env.engine import Game
 from friday_env.env import ILLEGAL_ACTION_MODES, MASK_DTYPE, REWARD_MODES, SCORE_SCALE
 from friday_env.errors import EnvOptionError, IllegalActionError, check_level
@@ -108,6 +112,9 @@ class _CompiledBatch:
     def step(self, actions: np.ndarray) -> int:
         return int(self.core.step(actions))
 
+    def set_game(self, i: int, game: Any) -> None:
+        self.core.set_game(i, to_core(game, "c"))
+
 
 class _PythonBatch:
     """The envs on the Python engine, the same rules as :class:`_CompiledBatch` in a loop
@@ -151,6 +158,11 @@ class _PythonBatch:
                 out.rewards[i] = 0.0
             self._write_live(i)
         return ended
+
+    def set_game(self, i: int, game: Any) -> None:
+        self.games[i] = python_copy(game)
+        self.steps[i] = 0
+        self._write_live(i)
 
     def _write_live(self, i: int) -> None:
         self.out.obs[i] = self.encoders[i].encode(self.games[i])
@@ -282,6 +294,35 @@ class FridayVectorEnv(VectorEnv):
             info,
         )
 
+    def set_next_deals(self, deals: Sequence[int] | np.ndarray) -> None:
+        """Env i's next game (the one its next autoreset starts) is ``Game.new(level,
+        deals[i])``; the autoresets after that draw their seeds as usual. A trainer that
+        must play chosen deals only (e.g. training deals) calls this after ``reset`` and
+        after every step in which a game ended. Bad deals raise ``EnvOptionError`` and
+        change nothing."""
+        self._out.next_seeds[:] = self._checked_deals("set_next_deals: deals", deals)
+
+    def set_game(self, env: int, game: Any) -> tuple[np.ndarray, np.ndarray]:
+        """Env ``env`` plays a copy of ``game`` (a game of either core, of this env's level,
+        not over) from its current state, its step count from 0; returns that env's new
+        observation row and action mask row (copies). The next autoreset is unchanged.
+        Anything else raises ``EnvOptionError`` and changes nothing."""
+        if not self._started:
+            raise EnvOptionError("set_game() before reset(): call reset() first")
+        if isinstance(env, bool) or not isinstance(env, (int, np.integer)):
+            raise EnvOptionError(f"set_game: env must be an int, got {env!r}")
+        if not 0 <= int(env) < self.num_envs:
+            raise EnvOptionError(f"set_game: env {env} is not in 0..{self.num_envs - 1}")
+        if not is_game(game):
+            raise EnvOptionError(f"set_game: game must be a Friday game, got {type(game)!r}")
+        if game.level != self.level or game.done:
+            raise EnvOptionError(
+                f"set_game: the game must be of level {self.level} and not over "
+                f"(got level {game.level}{', over' if game.done else ''})"
+            )
+        self._batch.set_game(int(env), game)
+        return self._out.obs[env].copy(), self._out.masks[env].copy()
+
     def close_extras(self, **kwargs: Any) -> None:
         self._started = False
 
@@ -317,14 +358,16 @@ class FridayVectorEnv(VectorEnv):
             )
         if "deal" not in options:
             return None
-        deals = options["deal"]
+        return self._checked_deals("options['deal']", options["deal"])
+
+    def _checked_deals(self, name: str, deals: Any) -> np.ndarray:
         if (
             not isinstance(deals, (Sequence, np.ndarray))
             or len(deals) != self.num_envs
             or not all(_is_game_seed(deal) for deal in deals)
         ):
             raise EnvOptionError(
-                f"options['deal'] must be {self.num_envs} integer game seeds in 0..2**64-1 "
+                f"{name} must be {self.num_envs} integer game seeds in 0..2**64-1 "
                 f"(one per env), got {deals!r}"
             )
         return np.array([int(deal) for deal in deals], np.uint64)

@@ -185,6 +185,14 @@ int32_t fr_vec_step(fr_vecenv *v, const int64_t *actions, const uint64_t *next_s
     return ended;
 }
 
+int fr_vec_set_game(fr_vecenv *v, int32_t i, const fr_game *g, const fr_vec_out *out) {
+    if (i < 0 || i >= v->num_envs || g->level != v->level || g->phase == FR_GAME_OVER) return -1;
+    if (fr_game_copy(&v->games[i], g) < 0) return FR_VEC_NO_MEMORY;
+    v->steps[i] = 0;
+    write_live(v, i, out);
+    return 0;
+}
+
 /* ------------------------------------------------------------------ random play */
 
 /* splitmix64: a small, fast generator for the random choices (any uniform source serves;

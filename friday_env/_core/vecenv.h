@@ -49,6 +49,11 @@ int32_t fr_vec_check(fr_vecenv *v, const int64_t *actions);
 int32_t fr_vec_step(fr_vecenv *v, const int64_t *actions, const uint64_t *next_seeds,
                     const fr_vec_out *out);
 
+/* Env i plays a copy of `g` (a game of the env's level, not over) from its current state:
+ * its step count starts at 0, and obs and masks get its row. 0, -1 (bad env, level or a
+ * game over; nothing changed) or FR_VEC_NO_MEMORY. */
+int fr_vec_set_game(fr_vecenv *v, int32_t i, const fr_game *g, const fr_vec_out *out);
+
 /* Random legal play inside the core: `actions` actions over consecutive games (levels 1-4
  * in turn, deals seed, seed+1, ..., as the bench's Python loop), choices drawn uniformly
  * from the legal actions with a generator seeded by `seed`. Returns the actions played (or

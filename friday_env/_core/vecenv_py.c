@@ -217,6 +217,27 @@ static PyObject *vecenv_step(VecEnvCore *self, PyObject *actions_obj) {
     return PyLong_FromLong(ended);
 }
 
+/* set_game(i, game): env i plays a copy of the compiled game `game` from its state. */
+static PyObject *vecenv_set_game(VecEnvCore *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (require_ready(self) < 0) return NULL;
+    if (nargs != 2) return PyErr_Format(PyExc_TypeError, "set_game(i, game) takes 2 arguments");
+    long i = PyLong_AsLong(args[0]);
+    if (i == -1 && PyErr_Occurred()) return NULL;
+    if (!fr_pygame_check(args[1]))
+        return PyErr_Format(PyExc_TypeError, "set_game: game must be a compiled game");
+    const fr_game *g = FR_GAME(args[1]);
+    if (i < 0 || i >= self->v.num_envs)
+        return PyErr_Format(PyExc_ValueError, "set_game: env %ld is not in 0..%d", i,
+                            (int)self->v.num_envs - 1);
+    if (g->level != self->v.level || g->phase == FR_GAME_OVER)
+        return PyErr_Format(PyExc_ValueError,
+                            "set_game: the game must be of level %d and not over (got level "
+                            "%d%s)", (int)self->v.level, (int)g->level,
+                            g->phase == FR_GAME_OVER ? ", over" : "");
+    if (fr_vec_set_game(&self->v, (int32_t)i, g, &self->out) < 0) return PyErr_NoMemory();
+    Py_RETURN_NONE;
+}
+
 static PyObject *vecenv_get_num_envs(VecEnvCore *self, void *closure) {
     return PyLong_FromLong(self->v.num_envs);
 }
@@ -231,6 +252,9 @@ static PyMethodDef vecenv_methods[] = {
      "step(actions) -> number of games ended: every env plays its action (int64 array); "
      "an ended game restarts with next_seeds[i]. Raises ValueError, stepping nothing, if "
      "check(actions) refuses one."},
+    {"set_game", (PyCFunction)(void (*)(void))vecenv_set_game, METH_FASTCALL,
+     "set_game(i, game): env i plays a copy of the compiled game `game` (the env's level, "
+     "not over) from its state; writes its observation and mask rows."},
     {NULL, NULL, 0, NULL},
 };
 
