@@ -1,0 +1,162 @@
+"""``friday rl``'s configuration: one dataclass whose fields are the command's flags.
+
+Validated before anything is built (:meth:`RLConfig.validate`), saved beside the run as
+``config.json``; ``--resume`` reads it back, so a resumed run trains with the configuration
+it started with (only ``--frames`` may grow). No torch here: ``friday --help`` stays fast.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+from typing import Any
+
+from friday_env.errors import FridayError
+
+METHODS = ("ppo", "reverse")
+REWARDS = ("win_loss", "score")
+
+
+class RLConfigError(FridayError):
+    """A ``friday rl`` option that is out of range, unknown or inconsistent."""
+
+
+def _opt(help_text: str, default: Any) -> Any:
+    return field(default=default, metadata={"help": help_text})
+
+
+@dataclass
+class RLConfig:
+    """Everything a ``friday rl`` run needs (each field is the flag of the same name)."""
+
+    out: str = _opt("run folder: config.json, checkpoint.pt, curve.jsonl, policy.npz", "")
+    level: int = _opt("level to train on (1-4)", 1)
+    frames: int = _opt("total env steps of the run (warm-up included)", 1_000_000)
+    method: str = _opt(
+        "ppo (plain) or reverse (episodes started late in the agent's own best games)", "ppo"
+    )
+    init: str = _opt("start from this PolicyNetwork .npz (fine-tuning); empty = from scratch", "")
+    reward: str = _opt("the env's reward: win_loss (+1/-1) or score (final score / 100)", "win_loss")
+    seed: int = _opt("seed of everything random in the run", 1)
+    num_envs: int = _opt("games played side by side", 64)
+    num_steps: int = _opt("steps per env per rollout (batch = num_envs x num_steps)", 128)
+    hidden: str = _opt("hidden sizes of a new network (ignored with --init)", "256,256")
+    learning_rate: float = _opt("Adam learning rate", 2.5e-4)
+    gamma: float = _opt("discount (1: the game's own undiscounted outcome)", 1.0)
+    gae_lambda: float = _opt("GAE lambda", 0.95)
+    num_minibatches: int = _opt("minibatches per epoch", 4)
+    update_epochs: int = _opt("passes over each rollout", 4)
+    clip_coef: float = _opt("PPO clip range", 0.2)
+    ent_coef: float = _opt("entropy bonus weight", 0.01)
+    vf_coef: float = _opt("value loss weight", 0.5)
+    max_grad_norm: float = _opt("gradient norm clip", 0.5)
+    warmup_frames: int = _opt(
+        "critic warm-up: frames with the policy frozen and only the value loss "
+        "(-1: 200000 with --init, 0 without)",
+        -1,
+    )
+    kl_coef: float = _opt(
+        "weight of KL(start policy || policy) (-1: 1.0 with --init; needs --init)", -1.0
+    )
+    kl_decay: float = _opt(
+        "the KL weight is multiplied by this at each held-out evaluation whose win rate "
+        "holds at or above the start's",
+        0.5,
+    )
+    reverse_share: float = _opt("--method reverse: share of episodes started from stored states", 0.5)
+    reverse_start: int = _opt("--method reverse: first k (decisions before the end)", 5)
+    reverse_step: int = _opt("--method reverse: how far k moves back each time", 5)
+    reverse_threshold: float = _opt(
+        "--method reverse: success rate from k that moves k back", 0.5
+    )
+    reverse_window: int = _opt("--method reverse: episodes from k that measure it", 200)
+    reverse_archive: int = _opt("--method reverse: best games kept to start from", 1000)
+    eval_every: int = _opt("held-out evaluation every this many updates (0: only at the ends)", 10)
+    eval_deals: int = _opt("validation deals of the held-out evaluation", 200)
+    checkpoint_every: int = _opt("checkpoint every this many updates", 10)
+
+    def resolved(self) -> RLConfig:
+        """The configuration with the -1 defaults that depend on ``--init`` filled in."""
+        config = dataclasses.replace(self)
+        if config.warmup_frames == -1:
+            config.warmup_frames = 200_000 if config.init else 0
+        if config.kl_coef == -1.0:
+            config.kl_coef = 1.0 if config.init else 0.0
+        return config
+
+    def hidden_sizes(self) -> list[int]:
+        try:
+            sizes = [int(part) for part in self.hidden.split(",") if part.strip()]
+        except ValueError:
+            sizes = []
+        if not sizes or min(sizes) < 1:
+            raise RLConfigError(f"hidden must be positive sizes like 256,256, got {self.hidden!r}")
+        return sizes
+
+    def validate(self) -> RLConfig:
+        """``self`` if every value is usable, else :class:`RLConfigError` naming the first
+        that is not."""
+        self._check_choices()
+        self._check_counts()
+        self._check_fractions()
+        if self.kl_coef > 0 and not self.init:
+            raise RLConfigError("kl_coef needs --init: the KL penalty pulls towards a start policy")
+        self.hidden_sizes()
+        return self
+
+    def _check_choices(self) -> None:
+        if not self.out:
+            raise RLConfigError("--out (the run folder) is required")
+        if self.level not in (1, 2, 3, 4):
+            raise RLConfigError(f"level must be 1-4, got {self.level!r}")
+        if self.method not in METHODS:
+            raise RLConfigError(f"unknown method {self.method!r}; choose one of {', '.join(METHODS)}")
+        if self.reward not in REWARDS:
+            raise RLConfigError(f"unknown reward {self.reward!r}; choose one of {', '.join(REWARDS)}")
+        if self.init and not self.init.endswith(".npz"):
+            raise RLConfigError(f"init must be a PolicyNetwork .npz file, got {self.init!r}")
+
+    def _check_counts(self) -> None:
+        positive = ("frames", "num_envs", "num_steps", "num_minibatches", "update_epochs",
+                    "eval_deals", "checkpoint_every", "reverse_start", "reverse_step",
+                    "reverse_window", "reverse_archive")  # fmt: skip
+        for name in positive:
+            if getattr(self, name) < 1:
+                raise RLConfigError(f"{name} must be at least 1, got {getattr(self, name)!r}")
+        for name in ("warmup_frames", "eval_every"):
+            if getattr(self, name) < 0:
+                raise RLConfigError(f"{name} must be 0 or more, got {getattr(self, name)!r}")
+        if (self.num_envs * self.num_steps) % self.num_minibatches:
+            raise RLConfigError(
+                f"num_envs x num_steps ({self.num_envs * self.num_steps}) must split into "
+                f"{self.num_minibatches} equal minibatches"
+            )
+
+    def _check_fractions(self) -> None:
+        ranges = {
+            "learning_rate": (0.0, 1.0, False),
+            "gamma": (0.0, 1.0, True),
+            "gae_lambda": (0.0, 1.0, True),
+            "clip_coef": (0.0, 10.0, False),
+            "kl_decay": (0.0, 1.0, True),
+            "reverse_share": (0.0, 1.0, True),
+            "reverse_threshold": (0.0, 1.0, True),
+        }
+        for name, (low, high, closed) in ranges.items():
+            value = getattr(self, name)
+            if not (low < value <= high if not closed else low <= value <= high):
+                raise RLConfigError(f"{name} must be in {'[' if closed else '('}{low}, {high}], got {value!r}")
+        for name in ("ent_coef", "vf_coef", "max_grad_norm", "kl_coef"):
+            if getattr(self, name) < 0:
+                raise RLConfigError(f"{name} must be 0 or more, got {getattr(self, name)!r}")
+
+    def to_dict(self) -> dict[str, Any]:
+        return dataclasses.asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> RLConfig:
+        names = {f.name for f in dataclasses.fields(cls)}
+        unknown = sorted(set(data) - names)
+        if unknown:
+            raise RLConfigError(f"unknown configuration keys {unknown}")
+        return cls(**data)
