@@ -1,0 +1,378 @@
+"""``friday rl`` (friday_agents.rl): the masked PPO trainer on tiny budgets, and the vector
+env's ``set_next_deals`` / ``set_game`` that it relies on. No learning thresholds: these
+runs are seconds long."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import gymnasium as gym
+import numpy as np
+import pytest
+
+torch = pytest.importorskip("torch")
+
+from friday_agents.cli import main as friday_main  # noqa: E402
+from friday_agents.net.agent import NetAgent  # noqa: E402
+from friday_agents.rl.config import RLConfig, RLConfigError  # noqa: E402
+from friday_agents.rl.curriculum import ReverseCurriculum, Start, replay  # noqa: E402
+from friday_agents.rl.deals import draw_training_deals, is_training_deal  # noqa: E402
+from friday_agents.rl.networks import ActorCritic  # noqa: E402
+from friday_agents.rl.trainer import Trainer  # noqa: E402
+from friday_agents.search.policy_net import (  # noqa: E402
+    PolicyNetwork,
+    load_policy_network,
+    save_policy_network,
+)
+from friday_agents.seeds import validation_seed  # noqa: E402
+from friday_env import available_cores  # noqa: E402
+from friday_env.engine import Game  # noqa: E402
+from friday_env.errors import EnvOptionError  # noqa: E402
+from friday_env.observation import FLAT_SIZE, FlatEncoder  # noqa: E402
+from friday_env.vector import FridayVectorEnv  # noqa: E402
+
+TINY = {
+    "num_envs": 4, "num_steps": 32, "hidden": "8,8", "eval_deals": 3, "eval_every": 2,
+    "checkpoint_every": 2, "num_minibatches": 2, "update_epochs": 2,
+}  # fmt: skip
+
+
+def tiny(out: Path, **changes) -> RLConfig:
+    return RLConfig(out=str(out), **{**TINY, "frames": 4 * 4 * 32, **changes})
+
+
+def random_network_file(path: Path, value_head: bool = True, seed: int = 0) -> Path:
+    """A PolicyNetwork .npz with random weights, as expert iteration writes them."""
+    rng = np.random.default_rng(seed)
+
+    def layers(sizes: list[int]):
+        return tuple(
+            (rng.normal(0, 1 / np.sqrt(a), (a, b)).astype(np.float32), np.zeros(b, np.float32))
+            for a, b in zip(sizes[:-1], sizes[1:], strict=True)
+        )
+
+    value = layers([FLAT_SIZE, 16, 1]) if value_head else ()
+    save_policy_network(PolicyNetwork("flat", layers([FLAT_SIZE, 16, 199]), value), path)
+    return path
+
+
+def curve(out: Path) -> list[dict]:
+    return [json.loads(line) for line in (out / "curve.jsonl").read_text().splitlines()]
+
+
+def without_times(rows: list[dict]) -> list[dict]:
+    return [{k: v for k, v in row.items() if not k.endswith("seconds")} for row in rows]
+
+
+# ---------------------------------------------------------------- runs
+
+
+def test_run_writes_checkpoint_curve_and_policy(tmp_path):
+    row = Trainer(tiny(tmp_path / "run")).run()
+    out = tmp_path / "run"
+    assert {p.name for p in out.iterdir()} >= {"config.json", "checkpoint.pt", "curve.jsonl", "policy.npz"}
+    rows = curve(out)
+    assert [r["updates"] for r in rows] == [0, 1, 2, 3, 4]
+    assert rows[-1] == row and row["frames"] == 4 * 4 * 32
+    assert {"policy_loss", "value_loss", "kl_to_start", "cpu_seconds", "wall_seconds"} <= set(row)
+    assert row["heldout_deals"] == 3 and 0.0 <= row["heldout_win_rate"] <= 1.0
+    assert rows[1]["cpu_seconds"] > 0 and rows[-1]["cpu_seconds"] > rows[1]["cpu_seconds"]
+    # the loss moved the policy away from its start
+    assert rows[-1]["kl_to_start"] > 0
+
+
+def test_same_seed_same_run(tmp_path):
+    Trainer(tiny(tmp_path / "a", frames=256)).run()
+    Trainer(tiny(tmp_path / "b", frames=256)).run()
+    assert without_times(curve(tmp_path / "a")) == without_times(curve(tmp_path / "b"))
+
+
+@pytest.mark.parametrize("method", ["ppo", "reverse"])
+def test_resume_continues_exactly(tmp_path, method):
+    extra = {"method": method, "reverse_window": 4, "reverse_start": 2}
+    Trainer(tiny(tmp_path / "whole", **extra)).run()
+    Trainer(tiny(tmp_path / "split", frames=256, **extra)).run()
+    resumed = RLConfig.from_dict(json.loads((tmp_path / "split" / "config.json").read_text()))
+    resumed.frames = 512
+    Trainer(resumed, resume=True).run()
+    whole, split = (np.load(tmp_path / name / "policy.npz") for name in ("whole", "split"))
+    assert sorted(whole.files) == sorted(split.files)
+    for key in whole.files:
+        np.testing.assert_array_equal(whole[key], split[key])
+    assert without_times(curve(tmp_path / "whole")) == without_times(curve(tmp_path / "split"))
+
+
+def test_resume_drops_curve_rows_after_the_checkpoint(tmp_path):
+    out = tmp_path / "run"
+    Trainer(tiny(out, frames=256)).run()
+    with open(out / "curve.jsonl", "a") as f:  # a row a killed run wrote after its checkpoint
+        f.write(json.dumps({"updates": 3, "frames": 384}) + "\n")
+    config = tiny(out, frames=512)
+    Trainer(config, resume=True).run()
+    assert [r["updates"] for r in curve(out)] == [0, 1, 2, 3, 4]
+
+
+def test_exported_policy_plays_legal_games_as_net(tmp_path):
+    Trainer(tiny(tmp_path / "run", frames=128)).run()
+    agent = NetAgent(str(tmp_path / "run" / "policy.npz"))
+    for index in range(2):
+        game = Game.new(1, validation_seed(1, index))
+        while not game.done:
+            action = agent.act(game)
+            assert action in game.legal_actions()
+            game.apply(action)
+
+
+def test_npz_round_trip_keeps_both_networks(tmp_path):
+    path = random_network_file(tmp_path / "init.npz")
+    model, critic_loaded = ActorCritic.from_file(path)
+    assert critic_loaded
+    model.save_npz(tmp_path / "again.npz")
+    first, again = load_policy_network(path), load_policy_network(tmp_path / "again.npz")
+    obs = np.random.default_rng(1).random((5, FLAT_SIZE), dtype=np.float32)
+    np.testing.assert_allclose(again.logits(obs), first.logits(obs), rtol=1e-5, atol=1e-5)
+    np.testing.assert_allclose(again.values(obs), first.values(obs), rtol=1e-5, atol=1e-5)
+    torch_logits = model.actor(torch.as_tensor(obs)).detach().numpy()
+    np.testing.assert_allclose(torch_logits, first.logits(obs), rtol=1e-4, atol=1e-4)
+
+
+def test_file_without_value_head_gets_a_fresh_critic(tmp_path):
+    model, critic_loaded = ActorCritic.from_file(random_network_file(tmp_path / "p.npz", False))
+    assert not critic_loaded and model.critic[-1].out_features == 1
+
+
+# ---------------------------------------------------------------- fine-tuning
+
+
+def test_kl_to_start_is_zero_at_start_and_positive_after_moving(tmp_path):
+    init = random_network_file(tmp_path / "init.npz")
+    trainer = Trainer(tiny(tmp_path / "run", init=str(init), warmup_frames=0, learning_rate=1e-2))
+    obs, mask = trainer.obs.clone(), trainer.mask.clone()
+    assert trainer.kl_to_start(obs, mask) == pytest.approx(0.0, abs=1e-7)
+    trainer.run()
+    assert trainer.kl_to_start(obs, mask) > 1e-4
+    assert all(row["kl_to_start"] > 0 for row in curve(tmp_path / "run")[1:])
+
+
+def test_critic_warmup_leaves_the_actor_unchanged(tmp_path):
+    init = random_network_file(tmp_path / "init.npz")
+    Trainer(tiny(tmp_path / "run", init=str(init), warmup_frames=512)).run()
+    start, after = load_policy_network(init), load_policy_network(tmp_path / "run" / "policy.npz")
+    for (w0, b0), (w1, b1) in zip(start.layers, after.layers, strict=True):
+        np.testing.assert_array_equal(w0, w1)
+        np.testing.assert_array_equal(b0, b1)
+    assert any(not np.array_equal(w0, w1) for (w0, _), (w1, _) in zip(start.value_layers, after.value_layers, strict=True))
+    assert {row["phase"] for row in curve(tmp_path / "run")[1:]} == {"warmup"}
+
+
+def test_kl_weight_halves_when_the_heldout_rate_holds(tmp_path):
+    init = random_network_file(tmp_path / "init.npz")
+    Trainer(tiny(tmp_path / "run", init=str(init), warmup_frames=128)).run()
+    rows = curve(tmp_path / "run")
+    start = rows[0]["heldout_win_rate"]
+    coef = 1.0
+    for row in rows[1:]:
+        assert row["kl_coef"] == coef * (0.5 if row["phase"] == "ppo" and row.get("heldout_win_rate", -1) >= start else 1.0)
+        coef = row["kl_coef"]
+
+
+# ---------------------------------------------------------------- deals and curriculum
+
+
+def spy_on_training_deals(monkeypatch, num_envs: int) -> list[int]:
+    """Every deal seed the training env (the one with ``num_envs`` envs) starts a game of:
+    at reset, at every autoreset, and every game put in by ``set_game``."""
+    started: list[int] = []
+    reset, step, set_game = FridayVectorEnv.reset, FridayVectorEnv.step, FridayVectorEnv.set_game
+
+    def spy_reset(self, *, seed=None, options=None):
+        result = reset(self, seed=seed, options=options)
+        if self.num_envs == num_envs:
+            started.extend(int(s) for s in options["deal"])
+        return result
+
+    def spy_step(self, actions):
+        pending = self._out.next_seeds.copy()
+        result = step(self, actions)
+        if self.num_envs == num_envs:
+            started.extend(int(s) for s in pending[result[2]])
+        return result
+
+    def spy_set_game(self, env, game):
+        if self.num_envs == num_envs:
+            started.append(int(game.seed))
+        return set_game(self, env, game)
+
+    monkeypatch.setattr(FridayVectorEnv, "reset", spy_reset)
+    monkeypatch.setattr(FridayVectorEnv, "step", spy_step)
+    monkeypatch.setattr(FridayVectorEnv, "set_game", spy_set_game)
+    return started
+
+
+@pytest.mark.parametrize("method", ["ppo", "reverse"])
+def test_only_training_deals_are_played(tmp_path, monkeypatch, method):
+    started = spy_on_training_deals(monkeypatch, num_envs=4)
+    Trainer(tiny(tmp_path / "run", method=method, frames=768)).run()
+    assert len(started) > 4 + 10  # the reset's deals and many autoresets
+    assert all(is_training_deal(seed) for seed in started)
+
+
+def test_drawn_deals_are_training_deals():
+    seeds = draw_training_deals(3, 10_000, np.random.default_rng(0))
+    assert all(is_training_deal(int(s)) and 3_000_000 <= s < 3_900_000 for s in seeds)
+
+
+def test_curriculum_starts_episodes_from_stored_states(tmp_path, monkeypatch):
+    put: list[tuple[int, int]] = []
+    set_game = FridayVectorEnv.set_game
+
+    def spy_set_game(self, env, game):
+        put.append((int(game.seed), len(game.history)))
+        return set_game(self, env, game)
+
+    monkeypatch.setattr(FridayVectorEnv, "set_game", spy_set_game)
+    trainer = Trainer(tiny(tmp_path / "run", method="reverse", reverse_share=1.0, frames=768))
+    trainer.run()
+    archived = {(g.seed, len(g.actions)) for g in trainer.curriculum.archive}
+    assert put and any(played > 0 for _, played in put)  # games begun in the middle
+    # every start is an archived game's deal, k = 5 decisions before its end (or its start)
+    lengths = {}
+    for seed, length in archived:
+        lengths.setdefault(seed, set()).add(max(0, length - 5))
+    starts_of_known = [(s, p) for s, p in put if s in lengths]
+    assert starts_of_known and all(p in lengths[s] for s, p in starts_of_known)
+
+
+def test_reverse_curriculum_archive_and_schedule():
+    curriculum = ReverseCurriculum(share=1.0, start=2, step=3, threshold=0.5, window=2, size=2)
+    curriculum.add_game(1_000_001, [1, 2, 3, 4], won=False, score=-10)
+    curriculum.add_game(1_000_002, [5, 6, 7], won=False, score=-5)
+    curriculum.add_game(1_000_003, [8, 9], won=False, score=-20)  # worse than both: not kept
+    assert sorted(g.seed for g in curriculum.archive) == [1_000_001, 1_000_002]
+    start = curriculum.choose_start(np.random.default_rng(0))
+    assert start is not None and len(start.prefix) in (2, 1)
+    target = Start(1_000_001, (1, 2), target_won=False, target_score=-10)
+    curriculum.record(target, won=False, score=-12)  # worse than the game it came from
+    curriculum.record(target, won=False, score=-10)  # as good: a success
+    assert curriculum.k == 5 and curriculum.outcomes == []  # 1/2 >= 0.5: k moved back
+    curriculum.record(target, won=False, score=-30)
+    curriculum.record(target, won=False, score=-30)
+    assert curriculum.k == 5
+
+
+def test_replay_rebuilds_the_game():
+    game = Game.new(2, 2_000_017)
+    for _ in range(12):
+        game.apply(game.legal_actions()[-1])
+    again = replay(2, 2_000_017, game.history, core="python")
+    assert FlatEncoder().encode(again).tolist() == FlatEncoder().encode(game).tolist()
+    assert again.legal_actions() == game.legal_actions()
+
+
+# ---------------------------------------------------------------- the vector env's hooks
+
+
+@pytest.mark.parametrize("core", available_cores())
+def test_set_next_deals_chooses_the_next_game(core):
+    envs = gym.make_vec("Friday-v0", 2, vectorization_mode="vector_entry_point", core=core)
+    _, info = envs.reset(options={"deal": [1_000_001, 1_000_002]})
+    next_deals = [1_000_005, 1_000_006]
+    envs.unwrapped.set_next_deals(next_deals)
+    rng = np.random.default_rng(0)
+    terminated = np.zeros(2, bool)
+    while not terminated.any():
+        actions = np.array([rng.choice(np.flatnonzero(row)) for row in info["action_mask"]])
+        obs, _, terminated, _, info = envs.step(actions)
+    for i in np.flatnonzero(terminated):
+        expected = FlatEncoder().encode(Game.new(1, next_deals[i]))
+        np.testing.assert_array_equal(obs[i], expected)
+
+
+@pytest.mark.parametrize("core", available_cores())
+def test_set_game_puts_a_game_in_one_env(core):
+    envs = gym.make_vec("Friday-v0", 3, vectorization_mode="vector_entry_point", core=core)
+    obs, info = envs.reset(options={"deal": [1, 2, 3]})
+    game = Game.new(1, 1_000_009, core=core)
+    for _ in range(7):
+        game.apply(game.legal_actions()[0])
+    row, mask = envs.unwrapped.set_game(1, game)
+    np.testing.assert_array_equal(row, FlatEncoder().encode(game))
+    assert np.flatnonzero(mask).tolist() == list(game.legal_actions())
+    action = np.array([np.flatnonzero(info["action_mask"][0])[0], game.legal_actions()[0],
+                       np.flatnonzero(info["action_mask"][2])[0]])  # fmt: skip
+    obs2, *_ = envs.step(action)
+    game.apply(game.legal_actions()[0])
+    if not game.done:
+        np.testing.assert_array_equal(obs2[1], FlatEncoder().encode(game))
+
+
+@pytest.mark.parametrize(
+    ("env", "game", "message"),
+    [
+        (3, Game.new(1, 5), "not in 0..2"),
+        (True, Game.new(1, 5), "must be an int"),
+        (0, "a game", "must be a Friday game"),
+        (0, Game.new(2, 5), "level 1"),
+    ],
+)
+def test_set_game_refuses_bad_input_and_changes_nothing(env, game, message):
+    envs = gym.make_vec("Friday-v0", 3, vectorization_mode="vector_entry_point")
+    obs, _ = envs.reset(options={"deal": [1, 2, 3]})
+    with pytest.raises(EnvOptionError, match=message):
+        envs.unwrapped.set_game(env, game)
+    np.testing.assert_array_equal(envs.unwrapped._out.obs, obs)
+
+
+def test_set_next_deals_refuses_bad_deals():
+    envs = gym.make_vec("Friday-v0", 2, vectorization_mode="vector_entry_point")
+    envs.reset(seed=0)
+    before = envs.unwrapped._out.next_seeds.copy()
+    for bad in ([1], [1, -2], [1, "x"], 7):
+        with pytest.raises(EnvOptionError, match="set_next_deals"):
+            envs.unwrapped.set_next_deals(bad)
+    np.testing.assert_array_equal(envs.unwrapped._out.next_seeds, before)
+
+
+# ---------------------------------------------------------------- the command
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--level", "5"], "level must be 1-4"),
+        (["--method", "magic"], "unknown method 'magic'"),
+        (["--reward", "progress"], "unknown reward 'progress'"),
+        (["--kl-coef", "0.5"], "kl_coef needs --init"),
+        (["--init", "missing.npz"], "does not exist"),
+        (["--init", "net.zip"], "must be a PolicyNetwork .npz"),
+        (["--num-envs", "3", "--num-steps", "5"], "equal minibatches"),
+        (["--frames", "0"], "frames must be at least 1"),
+        (["--hidden", "64,x"], "hidden must be positive sizes"),
+        (["--gamma", "1.5"], "gamma must be in"),
+        (["--resume", "--seed", "3"], "only --frames may change, not --seed"),
+        (["--resume", "--out", "nowhere"], "nothing to resume"),
+    ],
+)
+def test_bad_arguments_are_rejected(argv, message, tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    out = [] if "--out" in argv else ["--out", str(tmp_path / "run")]
+    assert friday_main(["rl", *out, *argv, "--no-progress"]) == 2
+    assert message in capsys.readouterr().err
+    assert not (tmp_path / "run" / "checkpoint.pt").exists()
+
+
+def test_a_second_run_in_the_same_folder_is_refused(tmp_path, capsys):
+    argv = ["rl", "--out", str(tmp_path / "run"), "--frames", "64", "--num-envs", "2",
+            "--num-steps", "32", "--hidden", "8", "--eval-deals", "2", "--no-progress"]  # fmt: skip
+    assert friday_main(argv) == 0
+    assert friday_main(argv) == 2
+    assert "already holds a run" in capsys.readouterr().err
+
+
+def test_help_names_every_option(capsys):
+    with pytest.raises(SystemExit):
+        friday_main(["rl", "--help"])
+    text = capsys.readouterr().out
+    for flag in ("--init", "--method", "--warmup-frames", "--kl-coef", "--kl-decay", "--resume", "--reverse-share"):
+        assert flag in text
