@@ -4,6 +4,7 @@ runs are seconds long."""
 
 from __future__ import annotations
 
+import itertools
 import json
 from pathlib import Path
 
@@ -15,7 +16,7 @@ torch = pytest.importorskip("torch")
 
 from friday_agents.cli import main as friday_main  # noqa: E402
 from friday_agents.net.agent import NetAgent  # noqa: E402
-from friday_agents.rl.config import RLConfig, RLConfigError  # noqa: E402
+from friday_agents.rl.config import RLConfig  # noqa: E402
 from friday_agents.rl.curriculum import ReverseCurriculum, Start, replay  # noqa: E402
 from friday_agents.rl.deals import draw_training_deals, is_training_deal  # noqa: E402
 from friday_agents.rl.networks import ActorCritic  # noqa: E402
@@ -33,9 +34,15 @@ from friday_env.observation import FLAT_SIZE, FlatEncoder  # noqa: E402
 from friday_env.vector import FridayVectorEnv  # noqa: E402
 
 TINY = {
-    "num_envs": 4, "num_steps": 32, "hidden": "8,8", "eval_deals": 3, "eval_every": 2,
-    "checkpoint_every": 2, "num_minibatches": 2, "update_epochs": 2,
-}  # fmt: skip
+    "num_envs": 4,
+    "num_steps": 32,
+    "hidden": "8,8",
+    "eval_deals": 3,
+    "eval_every": 2,
+    "checkpoint_every": 2,
+    "num_minibatches": 2,
+    "update_epochs": 2,
+}
 
 
 def tiny(out: Path, **changes) -> RLConfig:
@@ -49,7 +56,7 @@ def random_network_file(path: Path, value_head: bool = True, seed: int = 0) -> P
     def layers(sizes: list[int]):
         return tuple(
             (rng.normal(0, 1 / np.sqrt(a), (a, b)).astype(np.float32), np.zeros(b, np.float32))
-            for a, b in zip(sizes[:-1], sizes[1:], strict=True)
+            for a, b in itertools.pairwise(sizes)
         )
 
     value = layers([FLAT_SIZE, 16, 1]) if value_head else ()
@@ -71,7 +78,12 @@ def without_times(rows: list[dict]) -> list[dict]:
 def test_run_writes_checkpoint_curve_and_policy(tmp_path):
     row = Trainer(tiny(tmp_path / "run")).run()
     out = tmp_path / "run"
-    assert {p.name for p in out.iterdir()} >= {"config.json", "checkpoint.pt", "curve.jsonl", "policy.npz"}
+    assert {p.name for p in out.iterdir()} >= {
+        "config.json",
+        "checkpoint.pt",
+        "curve.jsonl",
+        "policy.npz",
+    }
     rows = curve(out)
     assert [r["updates"] for r in rows] == [0, 1, 2, 3, 4]
     assert rows[-1] == row and row["frames"] == 4 * 4 * 32
@@ -162,7 +174,10 @@ def test_critic_warmup_leaves_the_actor_unchanged(tmp_path):
     for (w0, b0), (w1, b1) in zip(start.layers, after.layers, strict=True):
         np.testing.assert_array_equal(w0, w1)
         np.testing.assert_array_equal(b0, b1)
-    assert any(not np.array_equal(w0, w1) for (w0, _), (w1, _) in zip(start.value_layers, after.value_layers, strict=True))
+    assert any(
+        not np.array_equal(w0, w1)
+        for (w0, _), (w1, _) in zip(start.value_layers, after.value_layers, strict=True)
+    )
     assert {row["phase"] for row in curve(tmp_path / "run")[1:]} == {"warmup"}
 
 
@@ -173,7 +188,9 @@ def test_kl_weight_halves_when_the_heldout_rate_holds(tmp_path):
     start = rows[0]["heldout_win_rate"]
     coef = 1.0
     for row in rows[1:]:
-        assert row["kl_coef"] == coef * (0.5 if row["phase"] == "ppo" and row.get("heldout_win_rate", -1) >= start else 1.0)
+        assert row["kl_coef"] == coef * (
+            0.5 if row["phase"] == "ppo" and row.get("heldout_win_rate", -1) >= start else 1.0
+        )
         coef = row["kl_coef"]
 
 
@@ -292,15 +309,20 @@ def test_set_next_deals_chooses_the_next_game(core):
 @pytest.mark.parametrize("core", available_cores())
 def test_set_game_puts_a_game_in_one_env(core):
     envs = gym.make_vec("Friday-v0", 3, vectorization_mode="vector_entry_point", core=core)
-    obs, info = envs.reset(options={"deal": [1, 2, 3]})
+    _, info = envs.reset(options={"deal": [1, 2, 3]})
     game = Game.new(1, 1_000_009, core=core)
     for _ in range(7):
         game.apply(game.legal_actions()[0])
     row, mask = envs.unwrapped.set_game(1, game)
     np.testing.assert_array_equal(row, FlatEncoder().encode(game))
     assert np.flatnonzero(mask).tolist() == list(game.legal_actions())
-    action = np.array([np.flatnonzero(info["action_mask"][0])[0], game.legal_actions()[0],
-                       np.flatnonzero(info["action_mask"][2])[0]])  # fmt: skip
+    action = np.array(
+        [
+            np.flatnonzero(info["action_mask"][0])[0],
+            game.legal_actions()[0],
+            np.flatnonzero(info["action_mask"][2])[0],
+        ]
+    )
     obs2, *_ = envs.step(action)
     game.apply(game.legal_actions()[0])
     if not game.done:
@@ -363,8 +385,22 @@ def test_bad_arguments_are_rejected(argv, message, tmp_path, capsys, monkeypatch
 
 
 def test_a_second_run_in_the_same_folder_is_refused(tmp_path, capsys):
-    argv = ["rl", "--out", str(tmp_path / "run"), "--frames", "64", "--num-envs", "2",
-            "--num-steps", "32", "--hidden", "8", "--eval-deals", "2", "--no-progress"]  # fmt: skip
+    argv = [
+        "rl",
+        "--out",
+        str(tmp_path / "run"),
+        "--frames",
+        "64",
+        "--num-envs",
+        "2",
+        "--num-steps",
+        "32",
+        "--hidden",
+        "8",
+        "--eval-deals",
+        "2",
+        "--no-progress",
+    ]
     assert friday_main(argv) == 0
     assert friday_main(argv) == 2
     assert "already holds a run" in capsys.readouterr().err
@@ -374,5 +410,13 @@ def test_help_names_every_option(capsys):
     with pytest.raises(SystemExit):
         friday_main(["rl", "--help"])
     text = capsys.readouterr().out
-    for flag in ("--init", "--method", "--warmup-frames", "--kl-coef", "--kl-decay", "--resume", "--reverse-share"):
+    for flag in (
+        "--init",
+        "--method",
+        "--warmup-frames",
+        "--kl-coef",
+        "--kl-decay",
+        "--resume",
+        "--reverse-share",
+    ):
         assert flag in text

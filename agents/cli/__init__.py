@@ -36,7 +36,10 @@ SUBCOMMANDS = {
         "friday_agents.imitation.cli",
         "learn a MaskablePPO policy from an agent's games",
     ),
-    "rl": ("friday_agents.rl.cli", "masked PPO on the native vector env (fine-tune or from scratch)"),
+    "rl": (
+        "friday_agents.rl.cli",
+        "masked PPO on the native vector env (fine-tune or from scratch)",
+    ),
     "bench": ("friday_agents.bench.suite", "measure engine and environment speed"),
 }
 

@@ -44,7 +44,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def config_from_args(args: argparse.Namespace) -> tuple[RLConfig, bool]:
     """The run's configuration and whether it resumes; :class:`RLConfigError` for flags
     that do not fit together."""
-    given = {f.name: getattr(args, f.name) for f in dataclasses.fields(RLConfig) if hasattr(args, f.name)}
+    given = {
+        f.name: getattr(args, f.name) for f in dataclasses.fields(RLConfig) if hasattr(args, f.name)
+    }
     if not args.resume:
         return RLConfig(**given).resolved().validate(), False
     from friday_agents.rl.trainer import load_run_config
@@ -54,9 +56,13 @@ def config_from_args(args: argparse.Namespace) -> tuple[RLConfig, bool]:
     other = sorted(set(given) - {"out", "frames"})
     if other:
         flags = ", ".join("--" + name.replace("_", "-") for name in other)
-        raise RLConfigError(f"--resume takes the run's own configuration; only --frames may change, not {flags}")
+        raise RLConfigError(
+            f"--resume takes the run's own configuration; only --frames may change, not {flags}"
+        )
     config = load_run_config(Path(given["out"]))
-    config = dataclasses.replace(config, out=given["out"], frames=given.get("frames", config.frames))
+    config = dataclasses.replace(
+        config, out=given["out"], frames=given.get("frames", config.frames)
+    )
     return config.validate(), True
 
 

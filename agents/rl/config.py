@@ -36,7 +36,9 @@ class RLConfig:
         "ppo (plain) or reverse (episodes started late in the agent's own best games)", "ppo"
     )
     init: str = _opt("start from this PolicyNetwork .npz (fine-tuning); empty = from scratch", "")
-    reward: str = _opt("the env's reward: win_loss (+1/-1) or score (final score / 100)", "win_loss")
+    reward: str = _opt(
+        "the env's reward: win_loss (+1/-1) or score (final score / 100)", "win_loss"
+    )
     seed: int = _opt("seed of everything random in the run", 1)
     num_envs: int = _opt("games played side by side", 64)
     num_steps: int = _opt("steps per env per rollout (batch = num_envs x num_steps)", 128)
@@ -63,12 +65,12 @@ class RLConfig:
         "holds at or above the start's",
         0.5,
     )
-    reverse_share: float = _opt("--method reverse: share of episodes started from stored states", 0.5)
+    reverse_share: float = _opt(
+        "--method reverse: share of episodes started from stored states", 0.5
+    )
     reverse_start: int = _opt("--method reverse: first k (decisions before the end)", 5)
     reverse_step: int = _opt("--method reverse: how far k moves back each time", 5)
-    reverse_threshold: float = _opt(
-        "--method reverse: success rate from k that moves k back", 0.5
-    )
+    reverse_threshold: float = _opt("--method reverse: success rate from k that moves k back", 0.5)
     reverse_window: int = _opt("--method reverse: episodes from k that measure it", 200)
     reverse_archive: int = _opt("--method reverse: best games kept to start from", 1000)
     eval_every: int = _opt("held-out evaluation every this many updates (0: only at the ends)", 10)
@@ -110,16 +112,30 @@ class RLConfig:
         if self.level not in (1, 2, 3, 4):
             raise RLConfigError(f"level must be 1-4, got {self.level!r}")
         if self.method not in METHODS:
-            raise RLConfigError(f"unknown method {self.method!r}; choose one of {', '.join(METHODS)}")
+            raise RLConfigError(
+                f"unknown method {self.method!r}; choose one of {', '.join(METHODS)}"
+            )
         if self.reward not in REWARDS:
-            raise RLConfigError(f"unknown reward {self.reward!r}; choose one of {', '.join(REWARDS)}")
+            raise RLConfigError(
+                f"unknown reward {self.reward!r}; choose one of {', '.join(REWARDS)}"
+            )
         if self.init and not self.init.endswith(".npz"):
             raise RLConfigError(f"init must be a PolicyNetwork .npz file, got {self.init!r}")
 
     def _check_counts(self) -> None:
-        positive = ("frames", "num_envs", "num_steps", "num_minibatches", "update_epochs",
-                    "eval_deals", "checkpoint_every", "reverse_start", "reverse_step",
-                    "reverse_window", "reverse_archive")  # fmt: skip
+        positive = (
+            "frames",
+            "num_envs",
+            "num_steps",
+            "num_minibatches",
+            "update_epochs",
+            "eval_deals",
+            "checkpoint_every",
+            "reverse_start",
+            "reverse_step",
+            "reverse_window",
+            "reverse_archive",
+        )
         for name in positive:
             if getattr(self, name) < 1:
                 raise RLConfigError(f"{name} must be at least 1, got {getattr(self, name)!r}")
@@ -145,7 +161,9 @@ class RLConfig:
         for name, (low, high, closed) in ranges.items():
             value = getattr(self, name)
             if not (low < value <= high if not closed else low <= value <= high):
-                raise RLConfigError(f"{name} must be in {'[' if closed else '('}{low}, {high}], got {value!r}")
+                raise RLConfigError(
+                    f"{name} must be in {'[' if closed else '('}{low}, {high}], got {value!r}"
+                )
         for name in ("ent_coef", "vf_coef", "max_grad_norm", "kl_coef"):
             if getattr(self, name) < 0:
                 raise RLConfigError(f"{name} must be 0 or more, got {getattr(self, name)!r}")

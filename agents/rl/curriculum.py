@@ -117,9 +117,7 @@ class ReverseCurriculum:
     def state_dict(self) -> dict[str, Any]:
         return {
             "k": self.k,
-            "archive": [
-                (g.won, g.score, g.order, g.seed, g.actions) for g in self.archive
-            ],
+            "archive": [(g.won, g.score, g.order, g.seed, g.actions) for g in self.archive],
             "outcomes": list(self.outcomes),
             "games_seen": self.games_seen,
             "starts": self.starts,

@@ -11,6 +11,7 @@ from ``vw0, vb0, ...`` when the file has a value head) and exports back to one t
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -36,7 +37,7 @@ def tanh_mlp(sizes: Sequence[int], last_gain: float) -> nn.Sequential:
     last layer's gain ``last_gain``: small for the actor, so that the first policy is
     near uniform over the legal actions)."""
     modules: list[nn.Module] = []
-    for k, (n_in, n_out) in enumerate(zip(sizes[:-1], sizes[1:], strict=True)):
+    for k, (n_in, n_out) in enumerate(itertools.pairwise(sizes)):
         last = k == len(sizes) - 2
         linear = nn.Linear(n_in, n_out)
         nn.init.orthogonal_(linear.weight, last_gain if last else np.sqrt(2))

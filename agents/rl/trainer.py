@@ -79,7 +79,9 @@ class Trainer:
     def _start_fresh(self) -> None:
         config = self.config
         if (self.out / CHECKPOINT_FILE).exists():
-            raise RLConfigError(f"{self.out} already holds a run: pass --resume, or choose another --out")
+            raise RLConfigError(
+                f"{self.out} already holds a run: pass --resume, or choose another --out"
+            )
         self.out.mkdir(parents=True, exist_ok=True)
         (self.out / CONFIG_FILE).write_text(json.dumps(config.to_dict(), indent=2) + "\n")
         (self.out / CURVE_FILE).write_text("")
@@ -89,7 +91,9 @@ class Trainer:
             torch.manual_seed(config.seed)
             self.model = self._initial_model()
         self.reference = copy.deepcopy(self.model.actor).requires_grad_(False)
-        self.optimizer = torch.optim.Adam(self.model.parameters(), lr=config.learning_rate, eps=1e-5)
+        self.optimizer = torch.optim.Adam(
+            self.model.parameters(), lr=config.learning_rate, eps=1e-5
+        )
         self.frames = self.updates = 0
         self.cpu_seconds = self.wall_seconds = 0.0
         self.kl_coef = config.kl_coef
@@ -115,13 +119,22 @@ class Trainer:
         state = torch.load(path, weights_only=False)
         self.model = _model_from_state(state["model"])
         self.reference = _model_from_state(state["reference"]).actor.requires_grad_(False)
-        self.optimizer = torch.optim.Adam(self.model.parameters(), lr=self.config.learning_rate, eps=1e-5)
+        self.optimizer = torch.optim.Adam(
+            self.model.parameters(), lr=self.config.learning_rate, eps=1e-5
+        )
         self.optimizer.load_state_dict(state["optimizer"])
         self.rng = np.random.default_rng()
         self.rng.bit_generator.state = state["numpy_rng"]
         self.torch_rng = torch.Generator()
         self.torch_rng.set_state(state["torch_rng"])
-        for name in ("frames", "updates", "cpu_seconds", "wall_seconds", "kl_coef", "start_win_rate"):
+        for name in (
+            "frames",
+            "updates",
+            "cpu_seconds",
+            "wall_seconds",
+            "kl_coef",
+            "start_win_rate",
+        ):
             setattr(self, name, state[name])
         if self.curriculum is not None:
             self.curriculum.load_state_dict(state["curriculum"])
@@ -135,7 +148,9 @@ class Trainer:
         actions (the same seed and actions give the same game)."""
         obs, info = self.envs.reset(options={"deal": self.episodes.seeds})
         masks = info["action_mask"]
-        for i, (seed, actions) in enumerate(zip(self.episodes.seeds, self.episodes.actions, strict=True)):
+        for i, (seed, actions) in enumerate(
+            zip(self.episodes.seeds, self.episodes.actions, strict=True)
+        ):
             if actions:
                 game = replay(self.config.level, seed, actions, self.envs.core)
                 obs[i], masks[i] = self.envs.set_game(i, game)
@@ -146,7 +161,11 @@ class Trainer:
         """Drop the curve rows written after the checkpoint (the resumed run writes them
         again)."""
         path = self.out / CURVE_FILE
-        rows = [line for line in path.read_text().splitlines() if line.strip()] if path.exists() else []
+        rows = (
+            [line for line in path.read_text().splitlines() if line.strip()]
+            if path.exists()
+            else []
+        )
         kept = [line for line in rows if json.loads(line)["updates"] <= self.updates]
         path.write_text("".join(line + "\n" for line in kept))
 
@@ -254,14 +273,22 @@ class Trainer:
         """Env i has started its pending training deal; the curriculum may put it in an
         archived state instead (rows ``i`` of ``obs`` and ``masks`` follow)."""
         episodes = self.episodes
-        episodes.seeds[i], episodes.actions[i], episodes.starts[i] = int(self.next_deals[i]), [], None
+        episodes.seeds[i], episodes.actions[i], episodes.starts[i] = (
+            int(self.next_deals[i]),
+            [],
+            None,
+        )
         self.next_deals[i] = draw_training_deals(self.config.level, 1, self.rng)[0]
         start = self.curriculum.choose_start(self.rng) if self.curriculum is not None else None
         if start is None:
             return
         game = replay(self.config.level, start.seed, start.prefix, self.envs.core)
         obs[i], masks[i] = self.envs.set_game(i, game)
-        episodes.seeds[i], episodes.actions[i], episodes.starts[i] = start.seed, list(start.prefix), start
+        episodes.seeds[i], episodes.actions[i], episodes.starts[i] = (
+            start.seed,
+            list(start.prefix),
+            start,
+        )
 
     def _gae(
         self, buffers: dict[str, torch.Tensor], next_value: torch.Tensor, next_done: torch.Tensor
@@ -290,7 +317,9 @@ class Trainer:
         for _ in range(self.config.update_epochs):
             order = torch.randperm(self.batch, generator=self.torch_rng)
             for first in range(0, self.batch, size):
-                parts = self._minibatch_loss({k: v[order[first : first + size]] for k, v in flat.items()}, warmup)
+                parts = self._minibatch_loss(
+                    {k: v[order[first : first + size]] for k, v in flat.items()}, warmup
+                )
                 self.optimizer.zero_grad(set_to_none=True)  # the frozen actor keeps no gradient
                 parts["loss"].backward()
                 nn.utils.clip_grad_norm_(self.model.parameters(), self.config.max_grad_norm)
@@ -324,10 +353,14 @@ class Trainer:
             approx_kl = ((ratio - 1) - log_ratio).mean()
             clip_fraction = ((ratio - 1.0).abs() > config.clip_coef).float().mean()
         return {
-            "loss": loss, "policy_loss": policy_loss, "value_loss": value_loss,
-            "entropy": entropy, "kl_to_start": kl, "approx_kl": approx_kl,
+            "loss": loss,
+            "policy_loss": policy_loss,
+            "value_loss": value_loss,
+            "entropy": entropy,
+            "kl_to_start": kl,
+            "approx_kl": approx_kl,
             "clip_fraction": clip_fraction,
-        }  # fmt: skip
+        }
 
     def kl_to_start(self, obs: torch.Tensor, mask: torch.Tensor) -> float:
         """Mean KL(start policy || policy) over the states ``obs`` (with their masks)."""
@@ -368,16 +401,24 @@ class Trainer:
     def _log(self, row: dict[str, Any], heldout: dict[str, Any]) -> dict[str, Any]:
         finished = self.episodes.finished
         row = {
-            "frames": self.frames, "updates": self.updates, "level": self.config.level,
-            "cpu_seconds": round(self.cpu_seconds, 3), "wall_seconds": round(self.wall_seconds, 3),
-            **row, "kl_coef": self.kl_coef, "train_games": len(finished),
+            "frames": self.frames,
+            "updates": self.updates,
+            "level": self.config.level,
+            "cpu_seconds": round(self.cpu_seconds, 3),
+            "wall_seconds": round(self.wall_seconds, 3),
+            **row,
+            "kl_coef": self.kl_coef,
+            "train_games": len(finished),
             "train_win_rate": float(np.mean([w for w, _ in finished])) if finished else None,
             "train_mean_score": float(np.mean([s for _, s in finished])) if finished else None,
             **heldout,
-        }  # fmt: skip
+        }
         if self.curriculum is not None:
-            row |= {"reverse_k": self.curriculum.k, "reverse_success": self.curriculum.success_rate(),
-                    "reverse_archive": len(self.curriculum.archive)}  # fmt: skip
+            row |= {
+                "reverse_k": self.curriculum.k,
+                "reverse_success": self.curriculum.success_rate(),
+                "reverse_archive": len(self.curriculum.archive),
+            }
         with open(self.out / CURVE_FILE, "a") as curve:
             curve.write(json.dumps(row) + "\n")
         return row
@@ -391,13 +432,18 @@ class Trainer:
             "model": _model_state(self.model),
             "reference": _model_state(ActorCritic(self.reference, self.model.critic)),
             "optimizer": self.optimizer.state_dict(),
-            "numpy_rng": self.rng.bit_generator.state, "torch_rng": self.torch_rng.get_state(),
-            "frames": self.frames, "updates": self.updates, "cpu_seconds": self.cpu_seconds,
-            "wall_seconds": self.wall_seconds, "kl_coef": self.kl_coef,
+            "numpy_rng": self.rng.bit_generator.state,
+            "torch_rng": self.torch_rng.get_state(),
+            "frames": self.frames,
+            "updates": self.updates,
+            "cpu_seconds": self.cpu_seconds,
+            "wall_seconds": self.wall_seconds,
+            "kl_coef": self.kl_coef,
             "start_win_rate": self.start_win_rate,
             "curriculum": self.curriculum.state_dict() if self.curriculum is not None else None,
-            "episodes": self.episodes, "next_deals": self.next_deals.copy(),
-        }  # fmt: skip
+            "episodes": self.episodes,
+            "next_deals": self.next_deals.copy(),
+        }
         temporary = self.out / (CHECKPOINT_FILE + ".tmp")
         torch.save(state, temporary)
         os.replace(temporary, self.out / CHECKPOINT_FILE)
@@ -422,18 +468,26 @@ def _model_from_state(state: dict[str, Any]) -> ActorCritic:
 def _make_envs(config: RLConfig, num_envs: int) -> Any:
     # illegal_action="raise": a masking bug stops the run instead of ending games as losses
     return gym.make_vec(
-        "Friday-v0", num_envs, vectorization_mode="vector_entry_point",
-        level=config.level, reward=config.reward, illegal_action="raise",
-    )  # fmt: skip
+        "Friday-v0",
+        num_envs,
+        vectorization_mode="vector_entry_point",
+        level=config.level,
+        reward=config.reward,
+        illegal_action="raise",
+    )
 
 
 def _curriculum(config: RLConfig) -> ReverseCurriculum | None:
     if config.method != "reverse":
         return None
     return ReverseCurriculum(
-        config.reverse_share, config.reverse_start, config.reverse_step,
-        config.reverse_threshold, config.reverse_window, config.reverse_archive,
-    )  # fmt: skip
+        config.reverse_share,
+        config.reverse_start,
+        config.reverse_step,
+        config.reverse_threshold,
+        config.reverse_window,
+        config.reverse_archive,
+    )
 
 
 def _tensors(obs: np.ndarray, masks: np.ndarray) -> tuple[torch.Tensor, torch.Tensor]:
@@ -449,8 +503,14 @@ def _postfix(row: dict[str, Any]) -> str:
 def _progress_bar(total: int, initial: int, disabled: bool) -> Any:
     from tqdm import tqdm
 
-    return tqdm(total=total, initial=min(initial, total), unit="frame", unit_scale=True,
-                disable=disabled, desc="friday rl")  # fmt: skip
+    return tqdm(
+        total=total,
+        initial=min(initial, total),
+        unit="frame",
+        unit_scale=True,
+        disable=disabled,
+        desc="friday rl",
+    )
 
 
 def load_run_config(out: Path) -> RLConfig:
