@@ -346,7 +346,9 @@ class Trainer:
         entropy = -(log_probs.exp() * log_probs).sum(-1).mean()
         with torch.no_grad():
             reference_logits = self.reference(mb["obs"]).masked_fill(~mb["mask"], -1e9)
-        kl = kl_to_reference(logits, reference_logits, mb["mask"]).mean()
+        # without a KL weight the KL is only measured: no gradient through it
+        kl_logits = logits if self.kl_coef > 0 else logits.detach()
+        kl = kl_to_reference(kl_logits, reference_logits, mb["mask"]).mean()
         loss = policy_loss + config.vf_coef * value_loss - config.ent_coef * entropy
         loss = loss + self.kl_coef * kl
         with torch.no_grad():
