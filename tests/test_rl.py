@@ -278,6 +278,17 @@ def test_reverse_curriculum_archive_and_schedule():
     assert curriculum.k == 5
 
 
+def test_reverse_curriculum_starts_from_won_games_when_it_has_any():
+    curriculum = ReverseCurriculum(share=1.0, start=2, step=1, threshold=1.0, window=9, size=5)
+    for n in range(4):
+        curriculum.add_game(1_000_000 + n, [n] * 6, won=False, score=10 * n)
+    curriculum.add_game(1_000_009, [9] * 6, won=True, score=-50)
+    rng = np.random.default_rng(3)
+    starts = [curriculum.choose_start(rng) for _ in range(20)]
+    assert {(s.seed, s.prefix, s.target_won) for s in starts} == {(1_000_009, (9,) * 4, True)}
+    assert not starts[0].succeeded(won=False, score=100) and starts[0].succeeded(True, -90)
+
+
 def test_replay_rebuilds_the_game():
     game = Game.new(2, 2_000_017)
     for _ in range(12):

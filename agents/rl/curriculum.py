@@ -9,8 +9,9 @@ are the agent's own best games, so no teacher is needed:
 - the **archive** keeps the ``size`` best games the agent has finished (ranked by won, then
   final score, newer first on ties) as their deal seed and actions, so any of their states
   can be rebuilt exactly (same seed, same actions, same game);
-- a share of episodes starts ``k`` decisions before the end of an archived game, in that
-  game's own state (its hidden stack included: it is a real state of a training deal);
+- a share of episodes starts ``k`` decisions before the end of an archived game (a won
+  one whenever the archive holds any), in that game's own state (its hidden stack
+  included: it is a real state of a training deal);
 - such an episode **succeeds** when it does at least as well as the game it came from: a win,
   or, from a lost game, a final score at least that game's;
 - once ``window`` episodes from ``k`` have succeeded at a rate of at least ``threshold``,
@@ -95,10 +96,13 @@ class ReverseCurriculum:
 
     def choose_start(self, rng: np.random.Generator) -> Start | None:
         """With probability ``share`` (and a non-empty archive) a start ``k`` decisions
-        before the end of an archived game drawn uniformly; else None (a fresh deal)."""
+        before the end of an archived game drawn uniformly from the won ones if there are
+        any (the demonstrations that matter), else from all; else None (a fresh deal)."""
         if not self.archive or rng.random() >= self.share:
             return None
-        game = self.archive[int(rng.integers(len(self.archive)))]
+        won = [game for game in self.archive if game.won]
+        pool = won or self.archive
+        game = pool[int(rng.integers(len(pool)))]
         prefix = tuple(game.actions[: max(0, len(game.actions) - self.k)])
         self.starts += 1
         return Start(game.seed, prefix, game.won, game.score)
