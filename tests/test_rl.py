@@ -157,6 +157,15 @@ def test_file_without_value_head_gets_a_fresh_critic(tmp_path):
 # ---------------------------------------------------------------- fine-tuning
 
 
+def test_defaults_depend_on_init():
+    scratch = RLConfig(out="run").resolved()
+    tuned = RLConfig(out="run", init="net.npz").resolved()
+    assert (scratch.reward, scratch.warmup_frames, scratch.kl_coef) == ("score", 0, 0.0)
+    assert (tuned.reward, tuned.warmup_frames, tuned.kl_coef) == ("win_loss", 200_000, 1.0)
+    given = RLConfig(out="run", init="net.npz", reward="score", kl_coef=0.1).resolved()
+    assert (given.reward, given.kl_coef) == ("score", 0.1)
+
+
 def test_kl_to_start_is_zero_at_start_and_positive_after_moving(tmp_path):
     init = random_network_file(tmp_path / "init.npz")
     trainer = Trainer(tiny(tmp_path / "run", init=str(init), warmup_frames=0, learning_rate=1e-2))

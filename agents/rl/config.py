@@ -37,7 +37,9 @@ class RLConfig:
     )
     init: str = _opt("start from this PolicyNetwork .npz (fine-tuning); empty = from scratch", "")
     reward: str = _opt(
-        "the env's reward: win_loss (+1/-1) or score (final score / 100)", "win_loss"
+        "the env's reward: win_loss (+1/-1) or score (final score / 100); empty: win_loss "
+        "with --init, score without (from scratch a policy wins no game for a long time)",
+        "",
     )
     seed: int = _opt("seed of everything random in the run", 1)
     num_envs: int = _opt("games played side by side", 64)
@@ -82,6 +84,8 @@ class RLConfig:
         config = dataclasses.replace(self)
         if config.warmup_frames == -1:
             config.warmup_frames = 200_000 if config.init else 0
+        if config.reward == "":
+            config.reward = "win_loss" if config.init else "score"
         if config.kl_coef == -1.0:
             config.kl_coef = 1.0 if config.init else 0.0
         return config
