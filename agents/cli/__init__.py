@@ -36,6 +36,10 @@ SUBCOMMANDS = {
         "friday_agents.imitation.cli",
         "learn a MaskablePPO policy from an agent's games",
     ),
+    "exit": (
+        "friday_agents.expert_iteration.cli",
+        "expert iteration: the search teaches a network, round after round",
+    ),
     "bench": ("friday_agents.bench.suite", "measure engine and environment speed"),
 }
 
