@@ -377,6 +377,14 @@ def core_speeds_section(doc: dict | None = None) -> str:
     ]
     if differing is not None:
         lines[-1] += f" Games of `guided` that differ between the cores: {differing:.0f}."
+    ppo = results.get("ppo_fps_ratio")
+    if ppo is not None:
+        bound = targets.get("ppo_fps_ratio", {}).get("bound")
+        wanted = f" (target ≥ {100 * bound:g} %)" if bound is not None else ""
+        lines[-1] += (
+            f" MaskablePPO trains on `Friday-v0` at {100 * ppo['median']:.1f} % of its speed on "
+            f"a trivial env with the same spaces{wanted}: the game costs training little."
+        )
     return "\n".join(lines)
 
 

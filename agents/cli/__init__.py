@@ -36,6 +36,10 @@ SUBCOMMANDS = {
         "friday_agents.imitation.cli",
         "learn a MaskablePPO policy from an agent's games",
     ),
+    "exit": (
+        "friday_agents.expert_iteration.cli",
+        "expert iteration: the search teaches a network, round after round",
+    ),
     "rl": (
         "friday_agents.rl.cli",
         "masked PPO on the native vector env (fine-tune or from scratch)",

@@ -1,0 +1,111 @@
+"""What an expert-iteration study plays and fits each round: one JSON file, written down
+before the runs it decides (``experiments/expert-iteration/config.json``)."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass, fields
+from pathlib import Path
+from typing import Any
+
+from friday_env.errors import FridayError
+
+#: First training deal index of round 0; round r plays from FIRST_INDEX + r * ROUND_STRIDE, so
+#: no round replays another's deals (and none of the earlier studies' deals, below 100,000).
+FIRST_INDEX = 100_000
+ROUND_STRIDE = 20_000
+
+
+class ExitConfigError(FridayError):
+    """A study configuration that is missing, malformed or asks for something impossible."""
+
+
+@dataclass(frozen=True)
+class ExitConfig:
+    """One study's settings (every field is required in the file; see ``docs/learning.md``).
+
+    - ``rounds`` — how many rounds to play.
+    - ``levels`` — the levels played (one network for all of them).
+    - ``first_prior`` — the network round 0's search and student start from (``.npz``).
+    - ``teacher_games`` / ``student_games`` — games per level and round played by the search
+      (every searched decision labelled) and by the network alone (DAgger: the search labels
+      every decision the network faces).
+    - ``sims`` / ``top`` — the labelling search: simulations per decision, and how many of
+      the network's best actions it tries besides the heuristic's choice.
+    - ``value`` — its leaf value (``levels``: guided's per-level linear models).
+    - ``tau`` — temperature of the soft policy targets ``softmax(q / tau)``.
+    - ``hidden`` — hidden layer sizes of the policy and of the value network.
+    - ``epochs`` — passes over the data per fit; ``held_out_share`` of the games (by deal)
+      kept out of the fit to report agreement.
+    - ``validation_net`` / ``validation_search`` — validation deals per level on which each
+      round's network plays alone, and guides the search (as ``guided`` uses its prior).
+    - ``seed`` — the fit's seed.
+    """
+
+    rounds: int
+    levels: tuple[int, ...]
+    first_prior: str
+    teacher_games: int
+    student_games: int
+    sims: int
+    top: int
+    value: str
+    tau: float
+    hidden: tuple[int, ...]
+    epochs: int
+    held_out_share: float
+    validation_net: int
+    validation_search: int
+    seed: int
+
+    def first_index(self, round_number: int) -> int:
+        """The first training deal index the round plays."""
+        return FIRST_INDEX + round_number * ROUND_STRIDE
+
+    def teacher_spec(self, prior: str) -> str:
+        """The labelling search with ``prior`` as its policy network."""
+        return f"search:sims={self.sims}:value={self.value}:prior={prior}:top={self.top}"
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def load_config(path: Path) -> ExitConfig:
+    """Read and check a study configuration (:class:`ExitConfigError` naming what is wrong)."""
+    try:
+        data = json.loads(Path(path).read_text())
+    except (OSError, ValueError) as err:
+        raise ExitConfigError(f"cannot read the configuration {str(path)!r}: {err}") from None
+    names = {f.name for f in fields(ExitConfig)}
+    missing, unknown = names - set(data), set(data) - names
+    if missing or unknown:
+        raise ExitConfigError(
+            f"{path}: missing {sorted(missing) or 'nothing'}, unknown {sorted(unknown) or 'nothing'}"
+        )
+    data["levels"], data["hidden"] = tuple(data["levels"]), tuple(data["hidden"])
+    config = ExitConfig(**data)
+    _check(config, path)
+    return config
+
+
+def _check(config: ExitConfig, path: Path) -> None:
+    counts = {
+        "rounds": config.rounds,
+        "sims": config.sims,
+        "top": config.top,
+        "epochs": config.epochs,
+        "validation_net": config.validation_net,
+    }
+    bad = [name for name, value in counts.items() if not isinstance(value, int) or value < 1]
+    if config.teacher_games + config.student_games < 1 or min(config.teacher_games, config.student_games) < 0:
+        bad.append("teacher_games/student_games")
+    if not set(config.levels) <= {1, 2, 3, 4} or not config.levels:
+        bad.append("levels")
+    if not config.hidden or min(config.hidden) < 1:
+        bad.append("hidden")
+    if not 0 < config.held_out_share < 1 or config.tau <= 0:
+        bad.append("held_out_share/tau")
+    if config.teacher_games + config.student_games > ROUND_STRIDE:
+        bad.append(f"games per round above {ROUND_STRIDE}")
+    if bad:
+        raise ExitConfigError(f"{path}: bad value of {', '.join(bad)}")

@@ -1,0 +1,96 @@
+"""Labelled decisions of a round's games, as arrays for the fit.
+
+Every decision the search valued with two or more tried actions becomes one row: the public
+flat observation, the legal and the tried actions, the search's mean rollout value of each
+tried action (``q``), and the outcome of the game the state belongs to (+1 won, -1 lost:
+the value head's target). Teacher and student games are read alike (in a student game the
+state is one the network reached, the labels the search's).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from friday_agents.games_file import read_games_file
+from friday_agents.seeds import is_evaluation_seed, is_validation_seed
+from friday_env import NUM_ACTIONS, Game
+from friday_env.observation import make_encoder
+
+
+@dataclass
+class Decisions:
+    """One row per labelled decision (see the module docstring)."""
+
+    obs: np.ndarray  # float16 [n, 991]
+    legal: np.ndarray  # bool [n, actions]
+    tried: np.ndarray  # bool [n, actions]
+    q: np.ndarray  # float32 [n, actions], 0 where not tried
+    outcome: np.ndarray  # float32 [n]: +1 the game was won, -1 lost
+    levels: np.ndarray  # int8 [n]
+    deals: np.ndarray  # int32 [n]: the training deal index of the game
+    student: np.ndarray  # bool [n]: from a student (DAgger) game
+
+    def __len__(self) -> int:
+        return len(self.outcome)
+
+    def subset(self, keep: np.ndarray) -> Decisions:
+        return Decisions(**{name: value[keep] for name, value in vars(self).items()})
+
+    @staticmethod
+    def concatenate(parts: list[Decisions]) -> Decisions:
+        names = list(vars(parts[0]))
+        return Decisions(**{n: np.concatenate([getattr(p, n) for p in parts]) for n in names})
+
+
+def read_decisions(paths: list[Path]) -> Decisions:
+    """The labelled decisions of every game in ``paths`` (an evaluation or validation deal
+    is refused: rounds train on training deals only)."""
+    encoder, rows = make_encoder("flat"), []
+    for path in paths:
+        for line in read_games_file(path, missing_ok=True).games:
+            if is_evaluation_seed(line["seed"]) or is_validation_seed(line["seed"]):
+                raise ValueError(f"{path}: seed {line['seed']} is not a training deal")
+            rows += _game_rows(line, encoder)
+    if not rows:
+        raise ValueError(f"no labelled decisions in {', '.join(map(str, paths))}")
+    columns = list(zip(*rows, strict=True))
+    return Decisions(
+        obs=np.stack(columns[0]),
+        legal=np.stack(columns[1]),
+        tried=np.stack(columns[2]),
+        q=np.stack(columns[3]),
+        outcome=np.array(columns[4], np.float32),
+        levels=np.array(columns[5], np.int8),
+        deals=np.array(columns[6], np.int32),
+        student=np.array(columns[7], bool),
+    )
+
+
+def _game_rows(line: dict, encoder) -> list[tuple]:
+    game, q, rows = Game.new(line["level"], line["seed"]), line.get("q", {}), []
+    outcome = 1.0 if line["won"] else -1.0
+    from_student = line.get("student") is not None
+    for step, action in enumerate(line["actions"]):
+        values = q.get(str(step))
+        if values and len(values) > 1:
+            legal = np.zeros(NUM_ACTIONS, dtype=bool)
+            legal[game.legal_actions()] = True
+            tried, row = np.zeros(NUM_ACTIONS, dtype=bool), np.zeros(NUM_ACTIONS, np.float32)
+            for candidate, value in values:
+                tried[candidate], row[candidate] = True, value
+            obs = encoder.encode(game).astype(np.float16)
+            rows.append((obs, legal, tried, row, outcome, line["level"], line["index"], from_student))
+        game.apply(action)
+    if game.won != line["won"]:
+        raise ValueError(f"game {line['level']}/{line['seed']} does not replay to its result")
+    return rows
+
+
+def soft_targets(data: Decisions, tau: float) -> np.ndarray:
+    """``softmax(q / tau)`` over the tried actions of each decision (0 elsewhere)."""
+    scaled = np.where(data.tried, data.q / tau, -np.inf)
+    weights = np.exp(scaled - scaled.max(axis=1, keepdims=True))
+    return (weights / weights.sum(axis=1, keepdims=True)).astype(np.float32)
