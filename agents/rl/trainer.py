@@ -36,6 +36,7 @@ from friday_agents.rl.config import RLConfig, RLConfigError
 from friday_agents.rl.curriculum import ReverseCurriculum, Start, replay
 from friday_agents.rl.deals import draw_training_deals, heldout_deals
 from friday_agents.rl.networks import (
+    MASKED_LOGIT,
     ActorCritic,
     hidden_sizes,
     kl_to_reference,
@@ -311,6 +312,11 @@ class Trainer:
 
     def _update(self, rollout: dict[str, torch.Tensor], warmup: bool) -> dict[str, float]:
         flat = {key: value.reshape(self.batch, *value.shape[2:]) for key, value in rollout.items()}
+        if not warmup:  # the start policy's logits, once per rollout rather than per minibatch
+            with torch.no_grad():
+                flat["reference_logits"] = self.reference(flat["obs"]).masked_fill(
+                    ~flat["mask"], MASKED_LOGIT
+                )
         size = self.batch // self.config.num_minibatches
         sums: dict[str, float] = {}
         count = 0
@@ -344,8 +350,7 @@ class Trainer:
         clipped = ratio.clamp(1 - config.clip_coef, 1 + config.clip_coef)
         policy_loss = torch.max(-adv * ratio, -adv * clipped).mean()
         entropy = -(log_probs.exp() * log_probs).sum(-1).mean()
-        with torch.no_grad():
-            reference_logits = self.reference(mb["obs"]).masked_fill(~mb["mask"], -1e9)
+        reference_logits = mb["reference_logits"]
         # without a KL weight the KL is only measured: no gradient through it
         kl_logits = logits if self.kl_coef > 0 else logits.detach()
         kl = kl_to_reference(kl_logits, reference_logits, mb["mask"]).mean()
@@ -368,7 +373,7 @@ class Trainer:
         """Mean KL(start policy || policy) over the states ``obs`` (with their masks)."""
         with torch.no_grad():
             logits = self.model.masked_logits(obs, mask)
-            reference_logits = self.reference(obs).masked_fill(~mask, -1e9)
+            reference_logits = self.reference(obs).masked_fill(~mask, MASKED_LOGIT)
             return float(kl_to_reference(logits, reference_logits, mask).mean())
 
     # ------------------------------------------------------------------ measure
