@@ -83,14 +83,14 @@ class Trainer:
             raise RLConfigError(
                 f"{self.out} already holds a run: pass --resume, or choose another --out"
             )
-        self.out.mkdir(parents=True, exist_ok=True)
-        (self.out / CONFIG_FILE).write_text(json.dumps(config.to_dict(), indent=2) + "\n")
-        (self.out / CURVE_FILE).write_text("")
         self.rng = np.random.default_rng(config.seed)
         self.torch_rng = torch.Generator().manual_seed(config.seed)
         with torch.random.fork_rng():  # the weights' initialisation draws from the global RNG
             torch.manual_seed(config.seed)
-            self.model = self._initial_model()
+            self.model = self._initial_model()  # a bad init file stops before any file is written
+        self.out.mkdir(parents=True, exist_ok=True)
+        (self.out / CONFIG_FILE).write_text(json.dumps(config.to_dict(), indent=2) + "\n")
+        (self.out / CURVE_FILE).write_text("")
         self.reference = copy.deepcopy(self.model.actor).requires_grad_(False)
         self.optimizer = torch.optim.Adam(
             self.model.parameters(), lr=config.learning_rate, eps=1e-5
@@ -198,17 +198,15 @@ class Trainer:
         losses = self._update(rollout, warmup)
         self.frames += self.batch
         self.updates += 1
-        heldout = self._evaluate() if self._evaluation_due() else {}
-        if heldout and not warmup:
+        periodic = self.config.eval_every > 0 and self.updates % self.config.eval_every == 0
+        heldout = self._evaluate() if periodic or self.frames >= self.config.frames else {}
+        # only the periodic evaluations steer the KL weight: the one that ends a chunk of a
+        # resumed run must not, or the run would depend on where it was cut
+        if periodic and not warmup:
             self._decay_kl(heldout["heldout_win_rate"])
         self.cpu_seconds += time.process_time() - cpu  # the evaluation's cost included
         self.wall_seconds += time.perf_counter() - wall
         return self._log({"phase": "warmup" if warmup else "ppo", **losses}, heldout)
-
-    def _evaluation_due(self) -> bool:
-        every = self.config.eval_every
-        last = self.frames >= self.config.frames
-        return last or (every > 0 and self.updates % every == 0)
 
     def _decay_kl(self, win_rate: float) -> None:
         """Release the policy a step (halve the KL weight, by default) each time it shows
