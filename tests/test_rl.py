@@ -198,7 +198,8 @@ def test_kl_to_start_is_zero_at_start_and_positive_after_moving(tmp_path):
 
 def test_critic_warmup_leaves_the_actor_unchanged(tmp_path):
     init = random_network_file(tmp_path / "init.npz")
-    Trainer(tiny(tmp_path / "run", init=str(init), warmup_frames=512)).run()
+    config = tiny(tmp_path / "run", init=str(init), warmup_frames=512, init_temperature="1")
+    Trainer(config).run()
     start, after = load_policy_network(init), load_policy_network(tmp_path / "run" / "policy.npz")
     for (w0, b0), (w1, b1) in zip(start.layers, after.layers, strict=True):
         np.testing.assert_array_equal(w0, w1)
@@ -208,6 +209,29 @@ def test_critic_warmup_leaves_the_actor_unchanged(tmp_path):
         for (w0, _), (w1, _) in zip(start.value_layers, after.value_layers, strict=True)
     )
     assert {row["phase"] for row in curve(tmp_path / "run")[1:]} == {"warmup"}
+
+
+def test_init_temperature_sharpens_the_start_policy_only(tmp_path):
+    init = random_network_file(tmp_path / "init.npz")
+    config = tiny(tmp_path / "run", init=str(init), warmup_frames=512, init_temperature="0.25")
+    Trainer(config).run()
+    start, after = load_policy_network(init), load_policy_network(tmp_path / "run" / "policy.npz")
+    for (w0, b0), (w1, b1) in zip(start.layers[:-1], after.layers[:-1], strict=True):
+        np.testing.assert_array_equal(w0, w1)
+        np.testing.assert_array_equal(b0, b1)
+    np.testing.assert_allclose(after.layers[-1][0], 4 * start.layers[-1][0], rtol=1e-6)
+    assert curve(tmp_path / "run")[0]["init_temperature"] == 0.25
+
+
+def test_auto_temperature_follows_its_rule(tmp_path):
+    init = random_network_file(tmp_path / "init.npz")
+    Trainer(tiny(tmp_path / "run", init=str(init), frames=128)).run()
+    start = curve(tmp_path / "run")[0]
+    rates = {float(t): rate for t, rate in start["sampled_win_rate_by_temperature"].items()}
+    assert sorted(rates) == [0.02, 0.05, 0.1, 0.2, 0.5, 1.0]
+    best = max(rates.values())
+    good = [t for t, rate in rates.items() if best > 0 and rate >= 0.9 * best]
+    assert start["init_temperature"] == max(good, default=1.0)
 
 
 def test_kl_weight_halves_when_the_heldout_rate_holds(tmp_path):
@@ -413,6 +437,7 @@ def test_set_next_deals_refuses_bad_deals():
         (["--frames", "0"], "frames must be at least 1"),
         (["--hidden", "64,x"], "hidden must be positive sizes"),
         (["--gamma", "1.5"], "gamma must be in"),
+        (["--init-temperature", "0"], "init_temperature must be auto or a positive number"),
         (["--resume", "--seed", "3"], "only --frames may change, not --seed"),
         (["--resume", "--out", "nowhere"], "nothing to resume"),
     ],

@@ -45,6 +45,10 @@ from friday_agents.rl.networks import (
 
 CONFIG_FILE, CHECKPOINT_FILE = "config.json", "checkpoint.pt"
 CURVE_FILE, POLICY_FILE = "curve.jsonl", "policy.npz"
+#: The temperatures ``--init-temperature auto`` tries, and how close to the best sampled
+#: win rate the chosen (largest such) one must come.
+TEMPERATURES = (1.0, 0.5, 0.2, 0.1, 0.05, 0.02)
+CALIBRATION_SHARE = 0.9
 
 
 @dataclass
@@ -177,8 +181,7 @@ class Trainer:
         bar = _progress_bar(self.config.frames, self.frames, not self.progress)
         row: dict[str, Any] = {}
         if self.updates == 0 and self.start_win_rate is None:
-            row = self._log({"phase": "start"}, self._evaluate())
-            self.start_win_rate = row["heldout_win_rate"]
+            row = self._start()
         try:
             while self.frames < self.config.frames:
                 row = self._one_update()
@@ -190,6 +193,18 @@ class Trainer:
             bar.close()
         self.save_checkpoint()
         return row
+
+    def _start(self) -> dict[str, Any]:
+        """Update 0: the start policy's temperature (with ``--init``) and its held-out
+        strength, the mark the KL weight's decay compares with."""
+        cpu, wall = time.process_time(), time.perf_counter()
+        calibration = self._calibrate_temperature()
+        self.reference = copy.deepcopy(self.model.actor).requires_grad_(False)
+        heldout = self._evaluate()
+        self.start_win_rate = heldout["heldout_win_rate"]
+        self.cpu_seconds += time.process_time() - cpu
+        self.wall_seconds += time.perf_counter() - wall
+        return self._log({"phase": "start", **calibration}, heldout)
 
     def _one_update(self) -> dict[str, Any]:
         cpu, wall = time.process_time(), time.perf_counter()
@@ -380,6 +395,18 @@ class Trainer:
         """The greedy policy (the legal action with the highest logit, as ``net`` plays)
         on the fixed validation deals: win rate and mean score."""
         deals = heldout_deals(self.config.level, self.config.eval_deals)
+        won, score = self._play(deals, temperature=None)
+        return {
+            "heldout_win_rate": float(won.mean()),
+            "heldout_mean_score": float(score.mean()),
+            "heldout_deals": len(deals),
+        }
+
+    def _play(
+        self, deals: list[int], temperature: float | None, generator: torch.Generator | None = None
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """One game of each deal (``len(deals)`` is the eval envs' count): greedy with
+        ``temperature`` None, else sampled from the logits divided by it. Won and score."""
         obs, info = self.eval_envs.reset(options={"deal": deals})
         self.eval_envs.set_next_deals(deals)  # games after the first are not counted
         won = np.zeros(len(deals), np.bool_)
@@ -389,7 +416,12 @@ class Trainer:
         while not finished.all():
             obs_t, mask_t = _tensors(obs, mask)
             with torch.no_grad():
-                actions = self.model.masked_logits(obs_t, mask_t).argmax(-1).numpy()
+                logits = self.model.masked_logits(obs_t, mask_t)
+                if temperature is None:
+                    actions = logits.argmax(-1).numpy()
+                else:
+                    probs = torch.softmax(logits / temperature, -1)
+                    actions = torch.multinomial(probs, 1, generator=generator).squeeze(1).numpy()
             obs, _, terminated, _, info = self.eval_envs.step(actions)
             mask = info["action_mask"]
             new = terminated & ~finished
@@ -397,11 +429,32 @@ class Trainer:
                 won[new] = info["final_info"]["won"][new]
                 score[new] = info["final_info"]["final_score"][new]
                 finished |= new
-        return {
-            "heldout_win_rate": float(won.mean()),
-            "heldout_mean_score": float(score.mean()),
-            "heldout_deals": len(deals),
-        }
+        return won, score
+
+    def _calibrate_temperature(self) -> dict[str, Any]:
+        """Sharpen the start policy for sampling (see ``docs/rl.md``): with ``auto``, the
+        largest temperature of :data:`TEMPERATURES` whose sampled win rate on training
+        deals is at least :data:`CALIBRATION_SHARE` of the best one's (1 if none wins);
+        the actor's last layer is divided by it, which leaves its greedy play unchanged."""
+        config = self.config
+        if not config.init:
+            return {}
+        rates: dict[str, float] = {}
+        if config.init_temperature == "auto":
+            deals = [int(d) for d in draw_training_deals(config.level, config.eval_deals, self.rng)]
+            generator = torch.Generator().manual_seed(config.seed)
+            for temperature in TEMPERATURES:
+                rates[str(temperature)] = float(self._play(deals, temperature, generator)[0].mean())
+            best = max(rates.values())
+            close = [t for t in TEMPERATURES if rates[str(t)] >= CALIBRATION_SHARE * best]
+            chosen = max(close) if best > 0 else 1.0
+        else:
+            chosen = float(config.init_temperature)
+        last = [m for m in self.model.actor if isinstance(m, nn.Linear)][-1]
+        with torch.no_grad():
+            last.weight /= chosen
+            last.bias /= chosen
+        return {"init_temperature": chosen, "sampled_win_rate_by_temperature": rates}
 
     def _log(self, row: dict[str, Any], heldout: dict[str, Any]) -> dict[str, Any]:
         finished = self.episodes.finished
