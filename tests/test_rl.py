@@ -94,6 +94,13 @@ def test_run_writes_checkpoint_curve_and_policy(tmp_path):
     assert rows[-1]["kl_to_start"] > 0
 
 
+def test_heldout_curve_on_several_levels(tmp_path):
+    row = Trainer(tiny(tmp_path / "run", frames=128, eval_levels="4,1,2")).run()
+    assert sorted(row["heldout_by_level"]) == ["1", "2", "4"]
+    assert row["heldout_by_level"]["1"]["heldout_win_rate"] == row["heldout_win_rate"]
+    assert all(v["heldout_deals"] == 3 for v in row["heldout_by_level"].values())
+
+
 def test_same_seed_same_run(tmp_path):
     Trainer(tiny(tmp_path / "a", frames=256)).run()
     Trainer(tiny(tmp_path / "b", frames=256)).run()
@@ -437,6 +444,7 @@ def test_set_next_deals_refuses_bad_deals():
         (["--frames", "0"], "frames must be at least 1"),
         (["--hidden", "64,x"], "hidden must be positive sizes"),
         (["--gamma", "1.5"], "gamma must be in"),
+        (["--eval-levels", "1,5"], "eval_levels must be levels 1-4"),
         (["--init-temperature", "0"], "init_temperature must be auto or a positive number"),
         (["--resume", "--seed", "3"], "only --frames may change, not --seed"),
         (["--resume", "--out", "nowhere"], "nothing to resume"),

@@ -82,7 +82,12 @@ class RLConfig:
     reverse_window: int = _opt("--method reverse: episodes from k that measure it", 200)
     reverse_archive: int = _opt("--method reverse: best games kept to start from", 1000)
     eval_every: int = _opt("held-out evaluation every this many updates (0: only at the ends)", 10)
-    eval_deals: int = _opt("validation deals of the held-out evaluation", 200)
+    eval_deals: int = _opt("validation deals of the held-out evaluation, per level", 200)
+    eval_levels: str = _opt(
+        "levels of the held-out evaluation, e.g. 1,2,3,4 (empty: the trained level; it is "
+        "always measured)",
+        "",
+    )
     checkpoint_every: int = _opt("checkpoint every this many updates", 10)
 
     def resolved(self) -> RLConfig:
@@ -105,6 +110,18 @@ class RLConfig:
             raise RLConfigError(f"hidden must be positive sizes like 256,256, got {self.hidden!r}")
         return sizes
 
+    def eval_level_list(self) -> list[int]:
+        """The levels measured: the trained one first, then the others of ``eval_levels``."""
+        try:
+            named = [int(part) for part in self.eval_levels.split(",") if part.strip()]
+        except ValueError:
+            named = [0]
+        if any(level not in (1, 2, 3, 4) for level in named):
+            raise RLConfigError(
+                f"eval_levels must be levels 1-4 like 1,2,3,4, got {self.eval_levels!r}"
+            )
+        return [self.level, *sorted(set(named) - {self.level})]
+
     def validate(self) -> RLConfig:
         """``self`` if every value is usable, else :class:`RLConfigError` naming the first
         that is not."""
@@ -114,6 +131,7 @@ class RLConfig:
         if self.kl_coef > 0 and not self.init:
             raise RLConfigError("kl_coef needs --init: the KL penalty pulls towards a start policy")
         self.hidden_sizes()
+        self.eval_level_list()
         return self
 
     def _check_choices(self) -> None:

@@ -71,8 +71,12 @@ class Trainer:
         self.progress = progress
         torch.set_num_threads(1)  # small networks: more threads only add contention
         self.batch = self.config.num_envs * self.config.num_steps
-        self.envs = _make_envs(self.config, self.config.num_envs)
-        self.eval_envs = _make_envs(self.config, self.config.eval_deals)
+        self.envs = _make_envs(self.config, self.config.num_envs, self.config.level)
+        # one vector env per level measured (a vector env plays one level)
+        self.eval_envs = {
+            level: _make_envs(self.config, self.config.eval_deals, level)
+            for level in self.config.eval_level_list()
+        }
         self.curriculum = _curriculum(self.config)
         if resume:
             self._load_checkpoint()
@@ -393,22 +397,36 @@ class Trainer:
 
     def _evaluate(self) -> dict[str, Any]:
         """The greedy policy (the legal action with the highest logit, as ``net`` plays)
-        on the fixed validation deals: win rate and mean score."""
-        deals = heldout_deals(self.config.level, self.config.eval_deals)
-        won, score = self._play(deals, temperature=None)
-        return {
-            "heldout_win_rate": float(won.mean()),
-            "heldout_mean_score": float(score.mean()),
-            "heldout_deals": len(deals),
-        }
+        on the fixed validation deals of each level measured: win rate and mean score (the
+        trained level's at the top of the row, every level's under ``heldout_by_level``
+        when ``--eval-levels`` names more)."""
+        by_level = {}
+        for level in self.config.eval_level_list():
+            deals = heldout_deals(level, self.config.eval_deals)
+            won, score = self._play(deals, temperature=None, level=level)
+            by_level[str(level)] = {
+                "heldout_win_rate": float(won.mean()),
+                "heldout_mean_score": float(score.mean()),
+                "heldout_deals": len(deals),
+            }
+        row = dict(by_level[str(self.config.level)])
+        if len(by_level) > 1:
+            row["heldout_by_level"] = by_level
+        return row
 
     def _play(
-        self, deals: list[int], temperature: float | None, generator: torch.Generator | None = None
+        self,
+        deals: list[int],
+        temperature: float | None,
+        generator: torch.Generator | None = None,
+        level: int | None = None,
     ) -> tuple[np.ndarray, np.ndarray]:
-        """One game of each deal (``len(deals)`` is the eval envs' count): greedy with
-        ``temperature`` None, else sampled from the logits divided by it. Won and score."""
-        obs, info = self.eval_envs.reset(options={"deal": deals})
-        self.eval_envs.set_next_deals(deals)  # games after the first are not counted
+        """One game of each deal of ``level`` (default: the trained one; ``len(deals)`` is
+        the eval envs' count): greedy with ``temperature`` None, else sampled from the
+        logits divided by it. Won and score."""
+        envs = self.eval_envs[self.config.level if level is None else level]
+        obs, info = envs.reset(options={"deal": deals})
+        envs.set_next_deals(deals)  # games after the first are not counted
         won = np.zeros(len(deals), np.bool_)
         score = np.zeros(len(deals), np.int64)
         finished = np.zeros(len(deals), np.bool_)
@@ -422,7 +440,7 @@ class Trainer:
                 else:
                     probs = torch.softmax(logits / temperature, -1)
                     actions = torch.multinomial(probs, 1, generator=generator).squeeze(1).numpy()
-            obs, _, terminated, _, info = self.eval_envs.step(actions)
+            obs, _, terminated, _, info = envs.step(actions)
             mask = info["action_mask"]
             new = terminated & ~finished
             if new.any():
@@ -523,13 +541,13 @@ def _model_from_state(state: dict[str, Any]) -> ActorCritic:
     return model
 
 
-def _make_envs(config: RLConfig, num_envs: int) -> Any:
+def _make_envs(config: RLConfig, num_envs: int, level: int) -> Any:
     # illegal_action="raise": a masking bug stops the run instead of ending games as losses
     return gym.make_vec(
         "Friday-v0",
         num_envs,
         vectorization_mode="vector_entry_point",
-        level=config.level,
+        level=level,
         reward=config.reward,
         illegal_action="raise",
     )
