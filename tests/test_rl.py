@@ -496,3 +496,13 @@ def test_help_names_every_option(capsys):
         "--reverse-share",
     ):
         assert flag in text
+
+
+def test_progress_text_estimates_only_after_a_ppo_update():
+    from friday_agents.rl.trainer import _postfix
+
+    warmup = {"phase": "warmup", "updates": 3}
+    assert _postfix(warmup, 1000, 0.01) == "warmup, update 3, ETA estimating"
+    ppo = {"phase": "ppo", "updates": 9, "heldout_win_rate": 0.25}
+    assert _postfix(ppo, 1000, 0.01) == "ppo, update 9, held-out win 25.0%, ETA 10.0 s"
+    assert _postfix(ppo, 0, 0.01) == "ppo, update 9, held-out win 25.0%"

@@ -32,6 +32,8 @@ import torch
 from torch import nn
 
 import friday_env  # noqa: F401  (registers Friday-v0)
+from friday_agents.conventions import format_duration
+from friday_agents.evaluation.progress import BAR_FORMAT
 from friday_agents.rl.config import RLConfig, RLConfigError
 from friday_agents.rl.curriculum import ReverseCurriculum, Start, replay
 from friday_agents.rl.deals import draw_training_deals, heldout_deals
@@ -190,7 +192,9 @@ class Trainer:
             while self.frames < self.config.frames:
                 row = self._one_update()
                 bar.update(self.batch)
-                bar.set_postfix_str(_postfix(row), refresh=False)
+                frames_left = self.config.frames - self.frames
+                text = _postfix(row, frames_left, self.wall_per_frame)
+                bar.set_postfix_str(text, refresh=False)
                 if self.updates % self.config.checkpoint_every == 0:
                     self.save_checkpoint()
         finally:
@@ -225,6 +229,7 @@ class Trainer:
             self._decay_kl(heldout["heldout_win_rate"])
         self.cpu_seconds += time.process_time() - cpu  # the evaluation's cost included
         self.wall_seconds += time.perf_counter() - wall
+        self.wall_per_frame = (time.perf_counter() - wall) / self.batch  # for the ETA
         return self._log({"phase": "warmup" if warmup else "ppo", **losses}, heldout)
 
     def _decay_kl(self, win_rate: float) -> None:
@@ -570,13 +575,23 @@ def _tensors(obs: np.ndarray, masks: np.ndarray) -> tuple[torch.Tensor, torch.Te
     return torch.as_tensor(obs, dtype=torch.float32), torch.as_tensor(masks, dtype=torch.bool)
 
 
-def _postfix(row: dict[str, Any]) -> str:
-    held = row.get("heldout_win_rate")
+def _postfix(row: dict[str, Any], frames_left: int, wall_per_frame: float) -> str:
+    """The bar's text: the phase, the last held-out rate, and the time left. The estimate
+    waits for a PPO update (a warm-up update costs less: no policy gradient) and then
+    prices each frame left at the last update's wall time per frame."""
     text = f"{row['phase']}, update {row['updates']}"
-    return text + (f", held-out win {held:.1%}" if held is not None else "")
+    if row.get("heldout_win_rate") is not None:
+        text += f", held-out win {row['heldout_win_rate']:.1%}"
+    if frames_left <= 0:
+        return text
+    if row["phase"] != "ppo":
+        return text + ", ETA estimating"
+    return text + f", ETA {format_duration(frames_left * wall_per_frame)}"
 
 
 def _progress_bar(total: int, initial: int, disabled: bool) -> Any:
+    """A tqdm bar over the run's frames in ``friday eval``'s layout (no tqdm estimate:
+    :func:`_postfix` gives one)."""
     from tqdm import tqdm
 
     return tqdm(
@@ -586,6 +601,7 @@ def _progress_bar(total: int, initial: int, disabled: bool) -> Any:
         unit_scale=True,
         disable=disabled,
         desc="friday rl",
+        bar_format=BAR_FORMAT,
     )
 
 
