@@ -200,7 +200,12 @@ class Trainer:
         finally:
             bar.close()
         self.save_checkpoint()
-        return row
+        return row or self._last_curve_row()
+
+    def _last_curve_row(self) -> dict[str, Any]:
+        """The curve's last row (a resumed run that had nothing left to do)."""
+        lines = (self.out / CURVE_FILE).read_text().splitlines()
+        return json.loads(lines[-1]) if lines else {}
 
     def _start(self) -> dict[str, Any]:
         """Update 0: the start policy's temperature (with ``--init``) and its held-out
