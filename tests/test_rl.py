@@ -506,3 +506,16 @@ def test_progress_text_estimates_only_after_a_ppo_update():
     ppo = {"phase": "ppo", "updates": 9, "heldout_win_rate": 0.25}
     assert _postfix(ppo, 1000, 0.01) == "ppo, update 9, held-out win 25.0%, ETA 10.0 s"
     assert _postfix(ppo, 0, 0.01) == "ppo, update 9, held-out win 25.0%"
+
+
+def test_friday_rl_help_imports_no_torch():
+    import subprocess
+    import sys
+
+    code = (
+        "import sys; from friday_agents.cli import build_parser; build_parser('rl'); "
+        "print('torch' in sys.modules)"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "False"
