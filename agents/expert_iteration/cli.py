@@ -7,6 +7,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -38,14 +39,19 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from friday_agents.expert_iteration.config import load_config
+    from friday_agents.expert_iteration.config import ExitConfigError, load_config
     from friday_agents.expert_iteration.report import write_curve
     from friday_agents.expert_iteration.rounds import run_rounds
 
-    config = load_config(args.config)
+    try:
+        config = load_config(args.config)
+    except ExitConfigError as err:
+        print(f"friday exit: error: {err}", file=sys.stderr)
+        return 2
     rounds = config.rounds if args.rounds is None else args.rounds
     if rounds < 1 or args.workers < 1:
-        raise SystemExit("friday exit: --rounds and --workers must be at least 1")
+        print("friday exit: error: --rounds and --workers must be at least 1", file=sys.stderr)
+        return 2
     summaries = run_rounds(config, args.out, args.data, args.workers, _progress(args), rounds)
     curve = write_curve(args.out, summaries)
     print(json.dumps(curve["rows"], indent=1))

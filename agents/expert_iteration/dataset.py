@@ -27,7 +27,7 @@ class Decisions:
     obs: np.ndarray  # float16 [n, 991]
     legal: np.ndarray  # bool [n, actions]
     tried: np.ndarray  # bool [n, actions]
-    q: np.ndarray  # float32 [n, actions], 0 where not tried
+    q: np.ndarray  # float16 [n, actions], 0 where not tried
     outcome: np.ndarray  # float32 [n]: +1 the game was won, -1 lost
     levels: np.ndarray  # int8 [n]
     deals: np.ndarray  # int32 [n]: the training deal index of the game
@@ -47,15 +47,41 @@ class Decisions:
 
 def read_decisions(paths: list[Path]) -> Decisions:
     """The labelled decisions of every game in ``paths`` (an evaluation or validation deal
-    is refused: rounds train on training deals only)."""
-    encoder, rows = make_encoder("flat"), []
-    for path in paths:
-        for line in read_games_file(path, missing_ok=True).games:
-            if is_evaluation_seed(line["seed"]) or is_validation_seed(line["seed"]):
-                raise ValueError(f"{path}: seed {line['seed']} is not a training deal")
-            rows += _game_rows(line, encoder)
-    if not rows:
+    is refused: rounds train on training deals only). Each file's decisions are cached
+    beside it (``FILE.decisions.npz``, rebuilt when the file has changed): replaying and
+    encoding is the slow part, and every round reads all earlier rounds' games again."""
+    parts = [_file_decisions(Path(path)) for path in paths]
+    parts = [part for part in parts if part is not None]
+    if not parts:
         raise ValueError(f"no labelled decisions in {', '.join(map(str, paths))}")
+    return Decisions.concatenate(parts)
+
+
+def _file_decisions(path: Path) -> Decisions | None:
+    cache = path.with_name(path.name + ".decisions.npz")
+    stamp = np.array([path.stat().st_size, path.stat().st_mtime_ns]) if path.exists() else None
+    if stamp is not None and cache.exists():
+        with np.load(cache) as data:
+            if np.array_equal(data["stamp"], stamp):
+                return Decisions(**{name: data[name] for name in data.files if name != "stamp"})
+    encoder, parts = make_encoder("flat"), []
+    for line in read_games_file(path, missing_ok=True).games:
+        if is_evaluation_seed(line["seed"]) or is_validation_seed(line["seed"]):
+            raise ValueError(f"{path}: seed {line['seed']} is not a training deal")
+        part = _game_decisions(line, encoder)
+        if part is not None:
+            parts.append(part)
+    if not parts:
+        return None
+    decisions = Decisions.concatenate(parts)
+    np.savez(cache, stamp=stamp, **vars(decisions))
+    return decisions
+
+
+def _game_decisions(line: dict, encoder) -> Decisions | None:
+    rows = _game_rows(line, encoder)
+    if not rows:
+        return None
     columns = list(zip(*rows, strict=True))
     return Decisions(
         obs=np.stack(columns[0]),
@@ -78,7 +104,7 @@ def _game_rows(line: dict, encoder) -> list[tuple]:
         if values and len(values) > 1:
             legal = np.zeros(NUM_ACTIONS, dtype=bool)
             legal[game.legal_actions()] = True
-            tried, row = np.zeros(NUM_ACTIONS, dtype=bool), np.zeros(NUM_ACTIONS, np.float32)
+            tried, row = np.zeros(NUM_ACTIONS, dtype=bool), np.zeros(NUM_ACTIONS, np.float16)
             for candidate, value in values:
                 tried[candidate], row[candidate] = True, value
             obs = encoder.encode(game).astype(np.float16)
@@ -91,6 +117,6 @@ def _game_rows(line: dict, encoder) -> list[tuple]:
 
 def soft_targets(data: Decisions, tau: float) -> np.ndarray:
     """``softmax(q / tau)`` over the tried actions of each decision (0 elsewhere)."""
-    scaled = np.where(data.tried, data.q / tau, -np.inf)
+    scaled = np.where(data.tried, data.q.astype(np.float32) / tau, -np.inf)
     weights = np.exp(scaled - scaled.max(axis=1, keepdims=True))
     return (weights / weights.sum(axis=1, keepdims=True)).astype(np.float32)
