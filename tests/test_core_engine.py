@@ -429,4 +429,3 @@ def test_sound_states_are_accepted_and_checked_sound():
 def test_scenario_errors_stay_scenario_errors_on_the_compiled_core():
     with pytest.raises(ScenarioError, match="too many"):
         scenario(robinson_stack=["genius"] * 5, core="c")
-

@@ -45,7 +45,9 @@ TINY = {
 def run_exit(root: Path, config: dict, *extra: str) -> int:
     (root / "config.json").write_text(json.dumps(config))
     paths = ["--config", str(root / "config.json"), "--out", str(root / "out")]
-    return main(["exit", *paths, "--data", str(root / "data"), "--workers", "1", "--no-progress", *extra])
+    return main(
+        ["exit", *paths, "--data", str(root / "data"), "--workers", "1", "--no-progress", *extra]
+    )
 
 
 @pytest.fixture(scope="module")
@@ -96,7 +98,14 @@ def test_rounds_play_training_deals_only_and_the_games_replay(study):
 
 
 def test_the_fit_refuses_an_evaluation_deal(tmp_path):
-    line = {"level": 1, "seed": evaluation_seed(1, 0), "index": 0, "actions": [], "won": False, "q": {}}
+    line = {
+        "level": 1,
+        "seed": evaluation_seed(1, 0),
+        "index": 0,
+        "actions": [],
+        "won": False,
+        "q": {},
+    }
     path = tmp_path / "games.jsonl"
     path.write_text(json.dumps(line) + "\n")
     with pytest.raises(ValueError, match="not a training deal"):

@@ -17,6 +17,7 @@ import pytest
 from friday_agents.evaluation.report import build_results, compare, markdown, summarize
 from friday_agents.evaluation.runner import EvalConfig
 from friday_agents.heuristic.agent import HeuristicAgent, heuristic_action
+from friday_agents.net.agent import NetAgent
 from friday_agents.registry import AGENTS, CHEATING_AGENTS, is_cheating, make_agent
 from friday_agents.search.agent import SearchAgent
 from friday_agents.search.guided import GuidedSearchAgent
@@ -89,8 +90,9 @@ def choices(agent_factory, pair: tuple[Game, Game], seed: int = 5) -> list[int]:
         lambda: SearchAgent(sims=8),
         lambda: SearchAgent(sims=8, prior="net", top=1),
         lambda: GuidedSearchAgent(sims=8),
+        NetAgent,
     ],
-    ids=["heuristic", "search", "search-prior", "guided"],
+    ids=["heuristic", "search", "search-prior", "guided", "net"],
 )
 def test_r26_fair_agents_choose_alike_in_twins(factory):
     for pair in twins(12) + midgame_twins(12):

@@ -58,6 +58,8 @@ def _loads_file(spec: str, name: str) -> bool:
         return isinstance(agent, PPOAgent) and all(
             default_checkpoint(lv) == path for lv in range(1, 5)
         )
+    if name == "net.npz":
+        return agent.policy.network is load_policy_network(path)
     if name == "policy_prior.npz":
         return agent.prior is not None and agent.prior.network is load_policy_network(path)
     if name == "value_net.npz":

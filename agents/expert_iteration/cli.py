@@ -21,14 +21,21 @@ DEFAULT_DATA = Path("data/expert-iteration")
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.description = plain(__doc__)
     parser.add_argument(
-        "--config", type=Path, default=DEFAULT_CONFIG, help=f"study settings (default {DEFAULT_CONFIG})"
+        "--config",
+        type=Path,
+        default=DEFAULT_CONFIG,
+        help=f"study settings (default {DEFAULT_CONFIG})",
     )
     parser.add_argument(
-        "--out", type=Path, default=DEFAULT_OUT,
+        "--out",
+        type=Path,
+        default=DEFAULT_OUT,
         help=f"networks, summaries and the curve (default {DEFAULT_OUT})",
     )
     parser.add_argument(
-        "--data", type=Path, default=DEFAULT_DATA,
+        "--data",
+        type=Path,
+        default=DEFAULT_DATA,
         help=f"the rounds' games files, large (default {DEFAULT_DATA})",
     )
     parser.add_argument(

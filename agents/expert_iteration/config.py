@@ -80,7 +80,8 @@ def load_config(path: Path) -> ExitConfig:
     missing, unknown = names - set(data), set(data) - names
     if missing or unknown:
         raise ExitConfigError(
-            f"{path}: missing {sorted(missing) or 'nothing'}, unknown {sorted(unknown) or 'nothing'}"
+            f"{path}: missing {sorted(missing) or 'nothing'}, "
+            f"unknown {sorted(unknown) or 'nothing'}"
         )
     data["levels"], data["hidden"] = tuple(data["levels"]), tuple(data["hidden"])
     config = ExitConfig(**data)
@@ -97,7 +98,10 @@ def _check(config: ExitConfig, path: Path) -> None:
         "validation_net": config.validation_net,
     }
     bad = [name for name, value in counts.items() if not isinstance(value, int) or value < 1]
-    if config.teacher_games + config.student_games < 1 or min(config.teacher_games, config.student_games) < 0:
+    if (
+        config.teacher_games + config.student_games < 1
+        or min(config.teacher_games, config.student_games) < 0
+    ):
         bad.append("teacher_games/student_games")
     if not set(config.levels) <= {1, 2, 3, 4} or not config.levels:
         bad.append("levels")

@@ -108,7 +108,9 @@ def _game_rows(line: dict, encoder) -> list[tuple]:
             for candidate, value in values:
                 tried[candidate], row[candidate] = True, value
             obs = encoder.encode(game).astype(np.float16)
-            rows.append((obs, legal, tried, row, outcome, line["level"], line["index"], from_student))
+            rows.append(
+                (obs, legal, tried, row, outcome, line["level"], line["index"], from_student)
+            )
         game.apply(action)
     if game.won != line["won"]:
         raise ValueError(f"game {line['level']}/{line['seed']} does not replay to its result")

@@ -109,7 +109,7 @@ def _scores(data: Decisions, logits, values, tau: float, rows: np.ndarray) -> di
     cross_entropy = -(targets * np.where(part.legal, log_probs, 0.0)).sum(axis=1).mean()
     best = np.where(part.tried, part.q, -np.inf).argmax(axis=1)
     return {
-        "decisions": int(len(part)),
+        "decisions": len(part),
         "network_picks_search_best": round(float((logits.argmax(axis=1) == best).mean()), 4),
         "cross_entropy": round(float(cross_entropy), 4),
         "value_mse": round(float(((values - part.outcome) ** 2).mean()), 4),

@@ -33,7 +33,10 @@ def _plot(curve: dict[str, Any], path: Path) -> None:
     rows = curve["rows"]
     levels = sorted(curve["start"]["net"])
     figure, axes = plt.subplots(1, 2, figsize=(10, 4), sharey=True)
-    for axis, who, title in ((axes[0], "net", "network alone"), (axes[1], "search", "guided by it")):
+    for axis, who, title in (
+        (axes[0], "net", "network alone"),
+        (axes[1], "search", "guided by it"),
+    ):
         for level in levels:
             hours = [0.0] + [r["cpu_hours"] for r in rows]
             rates = [curve["start"][who][level]] + [r[who][level] for r in rows]

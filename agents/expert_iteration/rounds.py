@@ -133,7 +133,10 @@ def collect(play, jobs: list[tuple], path: Path, workers: int, progress: Progres
         drop_cut_short_line(path)
     done = {(g["level"], g["index"]) for g in found.games}
     todo = [job for job in jobs if (job[-2], job[-1]) not in done]
-    with path.open("a") as handle, progress(f"games {path.parent.name}/{path.stem}", len(todo)) as bar:
+    with (
+        path.open("a") as handle,
+        progress(f"games {path.parent.name}/{path.stem}", len(todo)) as bar,
+    ):
         for line in run_games(play, todo, workers=workers):
             handle.write(json.dumps(line) + "\n")
             handle.flush()
@@ -176,6 +179,7 @@ def fit_round(config: ExitConfig, data: Path, number: int) -> tuple[PolicyNetwor
 
 def _half_precision(network: PolicyNetwork) -> PolicyNetwork:
     """float16 weights on disk (half the size; the play-time network is float32 again)."""
+
     def half(layers):
         return tuple((w.astype(np.float16), b.astype(np.float16)) for w, b in layers)
 
@@ -208,7 +212,9 @@ def _per_level(rows: list[dict], levels: tuple[int, ...]) -> dict[str, dict]:
             "wilson95": [round(low, 4), round(high, 4)],
             "mean_score": round(float(np.mean([r["score"] for r in mine])), 2),
             "cpu_seconds": round(seconds, 2),
-            "cpu_ms_per_decision": round(1000 * seconds / max(1, sum(r["decisions"] for r in mine)), 3),
+            "cpu_ms_per_decision": round(
+                1000 * seconds / max(1, sum(r["decisions"] for r in mine)), 3
+            ),
         }
     return out
 
