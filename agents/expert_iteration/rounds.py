@@ -145,6 +145,10 @@ def collect(play, jobs: list[tuple], path: Path, workers: int, progress: Progres
     return {
         "games": len(games),
         "won": sum(g["won"] for g in games),
+        "won_by_level": {
+            str(level): sum(g["won"] for g in games if g["level"] == level)
+            for level in sorted({g["level"] for g in games})
+        },
         "labelled_decisions": sum(len(g["q"]) for g in games),
         "cpu_seconds": round(sum(g["seconds"] for g in games), 1),
     }
