@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# The evaluation-deal games of the learning study, played once after the choice of `net`
+# (experiments/expert-iteration/PLAN.md and its amendments): bash experiments/rl/evaluate.sh
+set -euo pipefail
+ROUND1=experiments/expert-iteration/results/round-01/network.npz
+mkdir -p experiments/rl/eval
+# net (1,000 evaluation deals per level), paired against the network fine-tuning started from
+friday eval --agents "net:model=$ROUND1,net" --levels 1-4 --games 1000 --no-progress \
+    --out results/net-vs-start
+cp results/net-vs-start/results.json experiments/rl/eval/net_vs_start.json
+# guided with each new prior, paired against guided (listed between them: the first
+# comparison is guided against the round-1 prior, the second the chosen net against guided)
+friday eval --agents "guided:prior=$ROUND1,guided,guided:prior=agents/models/net.npz" \
+    --levels 1-4 --games 200 --no-progress --out results/guided-priors
+cp results/guided-priors/results.json experiments/rl/eval/guided_priors.json
