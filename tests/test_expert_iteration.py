@@ -73,7 +73,9 @@ def test_rounds_write_networks_summaries_and_the_curve(study):
     assert f"prior={out / 'round-00' / 'network.npz'}" in second["teacher"]
     curve = json.loads((out / "curve.json").read_text())
     assert [row["round"] for row in curve["rows"]] == [0, 1]
-    assert curve["rows"][1]["cpu_hours"] >= curve["rows"][0]["cpu_hours"] > 0
+    # a tiny study costs seconds: the hours may round to 0, never go down
+    assert curve["rows"][1]["cpu_hours"] >= curve["rows"][0]["cpu_hours"] >= 0
+    assert second["games"]["teacher"]["cpu_seconds"] + second["fit"]["fit_cpu_seconds"] > 0
     assert (out / "curve.png").stat().st_size > 0
 
 
