@@ -111,7 +111,7 @@ def test_the_fit_refuses_an_evaluation_deal(tmp_path):
     }
     path = tmp_path / "games.jsonl"
     path.write_text(json.dumps(line) + "\n")
-    with pytest.raises(ValueError, match="not a training deal"):
+    with pytest.raises(ValueError, match=f"seed {evaluation_seed(1, 0)} is an evaluation deal"):
         read_decisions([path])
 
 

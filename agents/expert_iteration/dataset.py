@@ -14,9 +14,9 @@ from pathlib import Path
 
 import numpy as np
 
-from friday_agents.games_file import read_games_file
-from friday_agents.seeds import is_evaluation_seed, is_validation_seed
-from friday_env import NUM_ACTIONS, Game
+from friday_agents.fitting.game_data import training_games
+from friday_agents.fitting.policy_net_fit import searched_decisions
+from friday_env import Game
 from friday_env.observation import make_encoder
 
 
@@ -46,10 +46,12 @@ class Decisions:
 
 
 def read_decisions(paths: list[Path]) -> Decisions:
-    """The labelled decisions of every game in ``paths`` (an evaluation or validation deal
-    is refused: rounds train on training deals only). Each file's decisions are cached
-    beside it (``FILE.decisions.npz``, rebuilt when the file has changed): replaying and
-    encoding is the slow part, and every round reads all earlier rounds' games again."""
+    """The labelled decisions of every game in ``paths``, read as
+    :func:`~friday_agents.fitting.game_data.training_games` reads them (an evaluation or
+    validation deal is refused: rounds train on training deals only). Each file's decisions
+    are cached beside it (``FILE.decisions.npz``, rebuilt when the file has changed):
+    replaying and encoding is the slow part, and every round reads all earlier rounds' games
+    again."""
     parts = [_file_decisions(Path(path)) for path in paths]
     parts = [part for part in parts if part is not None]
     if not parts:
@@ -59,15 +61,13 @@ def read_decisions(paths: list[Path]) -> Decisions:
 
 def _file_decisions(path: Path) -> Decisions | None:
     cache = path.with_name(path.name + ".decisions.npz")
-    stamp = np.array([path.stat().st_size, path.stat().st_mtime_ns]) if path.exists() else None
-    if stamp is not None and cache.exists():
+    stamp = np.array([path.stat().st_size, path.stat().st_mtime_ns])
+    if cache.exists():
         with np.load(cache) as data:
             if np.array_equal(data["stamp"], stamp):
                 return Decisions(**{name: data[name] for name in data.files if name != "stamp"})
     encoder, parts = make_encoder("flat"), []
-    for line in read_games_file(path, missing_ok=True).games:
-        if is_evaluation_seed(line["seed"]) or is_validation_seed(line["seed"]):
-            raise ValueError(f"{path}: seed {line['seed']} is not a training deal")
+    for line in training_games(path):
         part = _game_decisions(line, encoder)
         if part is not None:
             parts.append(part)
@@ -96,29 +96,23 @@ def _game_decisions(line: dict, encoder) -> Decisions | None:
 
 
 def _game_rows(line: dict, encoder) -> list[tuple]:
-    game, q, rows = Game.new(line["level"], line["seed"]), line.get("q", {}), []
+    game = Game.new(line["level"], line["seed"])
     outcome = 1.0 if line["won"] else -1.0
     from_student = line.get("student") is not None
-    for step, action in enumerate(line["actions"]):
-        values = q.get(str(step))
-        if values and len(values) > 1:
-            legal = np.zeros(NUM_ACTIONS, dtype=bool)
-            legal[game.legal_actions()] = True
-            tried, row = np.zeros(NUM_ACTIONS, dtype=bool), np.zeros(NUM_ACTIONS, np.float16)
-            for candidate, value in values:
-                tried[candidate], row[candidate] = True, value
-            obs = encoder.encode(game).astype(np.float16)
-            rows.append(
-                (obs, legal, tried, row, outcome, line["level"], line["index"], from_student)
-            )
-        game.apply(action)
+    level, index = line["level"], line["index"]
+    rows = [
+        (
+            encoder.encode(game).astype(np.float16),
+            legal,
+            tried,
+            row,
+            outcome,
+            level,
+            index,
+            from_student,
+        )
+        for _, legal, tried, row in searched_decisions(game, line, np.float16)
+    ]
     if game.won != line["won"]:
         raise ValueError(f"game {line['level']}/{line['seed']} does not replay to its result")
     return rows
-
-
-def soft_targets(data: Decisions, tau: float) -> np.ndarray:
-    """``softmax(q / tau)`` over the tried actions of each decision (0 elsewhere)."""
-    scaled = np.where(data.tried, data.q.astype(np.float32) / tau, -np.inf)
-    weights = np.exp(scaled - scaled.max(axis=1, keepdims=True))
-    return (weights / weights.sum(axis=1, keepdims=True)).astype(np.float32)

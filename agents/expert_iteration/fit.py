@@ -15,13 +15,13 @@ and the value's error, per level.
 
 from __future__ import annotations
 
-import itertools
 import time
 from typing import Any
 
 import numpy as np
 
-from friday_agents.expert_iteration.dataset import Decisions, soft_targets
+from friday_agents.expert_iteration.dataset import Decisions
+from friday_agents.fitting.policy_net_fit import soft_targets
 from friday_agents.search.policy_net import PolicyNetwork
 
 BATCH = 512
@@ -38,16 +38,6 @@ def split_by_deal(data: Decisions, share: float, seed: int) -> np.ndarray:
     return np.isin(games, held)
 
 
-def _mlp(sizes: tuple[int, ...]) -> Any:
-    import torch
-
-    linears = [torch.nn.Linear(a, b) for a, b in itertools.pairwise(sizes)]
-    parts: list[Any] = []
-    for layer in linears[:-1]:
-        parts += [layer, torch.nn.Tanh()]
-    return torch.nn.Sequential(*parts, linears[-1]), linears
-
-
 def fit_network(
     data: Decisions, hidden: tuple[int, ...], epochs: int, tau: float, seed: int
 ) -> tuple[PolicyNetwork, dict[str, Any]]:
@@ -55,11 +45,13 @@ def fit_network(
     CPU seconds the fit took."""
     import torch
 
+    from friday_agents.fitting.torch_mlp import default_tanh_mlp, numpy_layers
+
     started = time.process_time()
     torch.manual_seed(seed)
     size, actions = data.obs.shape[1], data.legal.shape[1]
-    policy, policy_layers = _mlp((size, *hidden, actions))
-    value, value_layers = _mlp((size, *hidden, 1))
+    policy = default_tanh_mlp((size, *hidden, actions))
+    value = default_tanh_mlp((size, *hidden, 1))
     optimizer = torch.optim.Adam([*policy.parameters(), *value.parameters()], lr=LEARNING_RATE)
     generator = torch.Generator().manual_seed(seed)
     for _ in range(epochs):
@@ -75,15 +67,8 @@ def fit_network(
             optimizer.zero_grad()
             (policy_loss + value_loss).backward()
             optimizer.step()
-    network = PolicyNetwork("flat", _numpy_layers(policy_layers), _numpy_layers(value_layers))
+    network = PolicyNetwork("flat", numpy_layers(policy), numpy_layers(value))
     return network, {"fit_cpu_seconds": round(time.process_time() - started, 1)}
-
-
-def _numpy_layers(linears: list[Any]) -> tuple[tuple[np.ndarray, np.ndarray], ...]:
-    return tuple(
-        (layer.weight.detach().numpy().T.copy(), layer.bias.detach().numpy().copy())
-        for layer in linears
-    )
 
 
 def held_out_report(data: Decisions, network: PolicyNetwork, tau: float) -> dict[str, Any]:

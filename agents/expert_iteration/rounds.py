@@ -40,7 +40,8 @@ from friday_agents.expert_iteration.config import ExitConfig
 from friday_agents.expert_iteration.dataset import read_decisions
 from friday_agents.expert_iteration.fit import fit_network, held_out_report, split_by_deal
 from friday_agents.expert_iteration.games import student_job, teacher_job, validation_job
-from friday_agents.games_file import drop_cut_short_line, read_games_file
+from friday_agents.games_file import read_games_file
+from friday_agents.imitation.data import done_games
 from friday_agents.search.policy_net import PolicyNetwork, save_policy_network
 
 Progress = Callable[[str, int], Any]  # (what, total) -> a context manager with update()
@@ -128,10 +129,7 @@ def play_round(
 def collect(play, jobs: list[tuple], path: Path, workers: int, progress: Progress) -> dict:
     """Append the games of ``jobs`` not yet in ``path``; the file's games, wins and CPU."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    found = read_games_file(path, missing_ok=True)
-    if found.cut_short:
-        drop_cut_short_line(path)
-    done = {(g["level"], g["index"]) for g in found.games}
+    done = done_games(path)
     todo = [job for job in jobs if (job[-2], job[-1]) not in done]
     with (
         path.open("a") as handle,
@@ -168,7 +166,7 @@ def fit_round(config: ExitConfig, data: Path, number: int) -> tuple[PolicyNetwor
     network, fit_info = fit_network(
         decisions.subset(~held), config.hidden, config.epochs, config.tau, config.seed
     )
-    network = _half_precision(network)
+    network = network.astype(np.float16)  # half the size on disk; played as float32
     return network, {
         "fit": {
             "decisions": int((~held).sum()),
@@ -179,15 +177,6 @@ def fit_round(config: ExitConfig, data: Path, number: int) -> tuple[PolicyNetwor
             "held_out": held_out_report(decisions.subset(held), network, config.tau),
         }
     }
-
-
-def _half_precision(network: PolicyNetwork) -> PolicyNetwork:
-    """float16 weights on disk (half the size; the play-time network is float32 again)."""
-
-    def half(layers):
-        return tuple((w.astype(np.float16), b.astype(np.float16)) for w, b in layers)
-
-    return PolicyNetwork(network.observation, half(network.layers), half(network.value_layers))
 
 
 def validate(spec: str, config: ExitConfig, deals: int, workers: int, progress: Progress) -> dict:

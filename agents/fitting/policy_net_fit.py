@@ -22,9 +22,9 @@ Deterministic for the same data and arguments.
 from __future__ import annotations
 
 import argparse
-import itertools
 import json
 import sys
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -71,26 +71,39 @@ def read_decisions(paths: list[Path], observation: str) -> tuple[Decisions, int]
     return Decisions(*arrays), skipped
 
 
-def _game_rows(line: dict, encoder) -> list[tuple]:
-    game, q, rows = Game.new(line["level"], line["seed"]), line.get("q", {}), []
+def searched_decisions(
+    game: Game, line: dict, q_dtype: type = np.float32
+) -> Iterator[tuple[int, np.ndarray, np.ndarray, np.ndarray]]:
+    """Replay the game ``line`` on ``game`` (its start) and, at every decision the search
+    valued with two or more tried actions, yield, before the action is played, ``(action,
+    legal mask, tried mask, q row)``: the row holds each tried action's value (as
+    ``q_dtype``), 0 elsewhere. ``game`` is the replayed game once the iteration ends."""
+    q = line.get("q", {})
     for step, action in enumerate(line["actions"]):
         values = q.get(str(step))
         if values and len(values) > 1:
             legal = np.zeros(NUM_ACTIONS, dtype=bool)
             legal[game.legal_actions()] = True
-            tried, row = np.zeros(NUM_ACTIONS, dtype=bool), np.zeros(NUM_ACTIONS, np.float32)
+            tried, row = np.zeros(NUM_ACTIONS, dtype=bool), np.zeros(NUM_ACTIONS, q_dtype)
             for candidate, value in values:
                 tried[candidate], row[candidate] = True, value
-            obs = encoder.encode(game).astype(np.float16)
-            heuristic = heuristic_action(game)
-            rows.append((obs, legal, tried, row, action, heuristic, line["level"], line["index"]))
+            yield action, legal, tried, row
         game.apply(action)
+
+
+def _game_rows(line: dict, encoder) -> list[tuple]:
+    game, rows = Game.new(line["level"], line["seed"]), []
+    for action, legal, tried, row in searched_decisions(game, line):
+        obs = encoder.encode(game).astype(np.float16)
+        heuristic = heuristic_action(game)
+        rows.append((obs, legal, tried, row, action, heuristic, line["level"], line["index"]))
     return rows
 
 
 def soft_targets(data: Decisions, tau: float) -> np.ndarray:
-    """``softmax(q / tau)`` over the tried actions of each decision."""
-    scaled = np.where(data.tried, data.q / tau, -np.inf)
+    """``softmax(q / tau)`` over the tried actions of each decision (``data`` has ``tried``
+    and ``q`` rows; a float16 ``q`` is scaled in float32)."""
+    scaled = np.where(data.tried, data.q.astype(np.float32) / tau, -np.inf)
     weights = np.exp(scaled - scaled.max(axis=1, keepdims=True))
     return (weights / weights.sum(axis=1, keepdims=True)).astype(np.float32)
 
@@ -102,14 +115,11 @@ def train(
     untried actions masked out."""
     import torch
 
+    from friday_agents.fitting.torch_mlp import default_tanh_mlp, numpy_layers
+
     torch.manual_seed(seed)
     torch.set_num_threads(1)
-    sizes = (data.obs.shape[1], *hidden, NUM_ACTIONS)
-    linears = [torch.nn.Linear(a, b) for a, b in itertools.pairwise(sizes)]
-    parts: list[torch.nn.Module] = []
-    for layer in linears[:-1]:
-        parts += [layer, torch.nn.Tanh()]
-    model = torch.nn.Sequential(*parts, linears[-1])
+    model = default_tanh_mlp((data.obs.shape[1], *hidden, NUM_ACTIONS))
     optimizer = torch.optim.Adam(model.parameters(), lr=1e-3)
     targets = torch.as_tensor(soft_targets(data, tau))
     tried = torch.as_tensor(data.tried)
@@ -122,11 +132,7 @@ def train(
             optimizer.zero_grad()
             loss.backward()
             optimizer.step()
-    layers = tuple(
-        (layer.weight.detach().numpy().T.copy(), layer.bias.detach().numpy().copy())
-        for layer in linears
-    )
-    return PolicyNetwork(observation, layers)
+    return PolicyNetwork(observation, numpy_layers(model))
 
 
 def from_ppo(path: Path) -> PolicyNetwork:
@@ -233,10 +239,7 @@ def main(argv: list[str] | None = None) -> int:
         network = train(
             data.subset(~test), args.observation, hidden, args.epochs, args.tau, args.seed
         )
-    network = PolicyNetwork(
-        network.observation,
-        tuple((w.astype(np.float16), b.astype(np.float16)) for w, b in network.layers),
-    )
+    network = network.astype(np.float16)
     command = sys.argv[1:] if argv is None else argv
     report = {
         "command": " ".join(["python -m friday_agents.fitting.policy_net_fit", *command]),

@@ -15,7 +15,6 @@ the written network is plain numpy arrays. Deterministic for the same data and a
 from __future__ import annotations
 
 import argparse
-import itertools
 import json
 import sys
 from pathlib import Path
@@ -56,6 +55,8 @@ def train(
     """A tanh MLP fitted by Adam on the squared error of the standardized target."""
     import torch
 
+    from friday_agents.fitting.torch_mlp import default_tanh_mlp, numpy_layers
+
     torch.manual_seed(seed)
     torch.set_num_threads(1)
     centre, scale = x.mean(axis=0), x.std(axis=0)
@@ -63,12 +64,7 @@ def train(
     y_centre, y_scale = float(y.mean()), float(y.std()) or 1.0
     inputs = torch.tensor((x - centre) / scale, dtype=torch.float32)
     target = torch.tensor((y - y_centre) / y_scale, dtype=torch.float32)[:, None]
-    sizes = (x.shape[1], *hidden, 1)
-    linears = [torch.nn.Linear(a, b) for a, b in itertools.pairwise(sizes)]
-    parts: list[torch.nn.Module] = []
-    for layer in linears[:-1]:
-        parts += [layer, torch.nn.Tanh()]
-    model = torch.nn.Sequential(*parts, linears[-1])
+    model = default_tanh_mlp((x.shape[1], *hidden, 1))
     optimizer = torch.optim.Adam(model.parameters(), lr=1e-3, weight_decay=1e-5)
     generator = torch.Generator().manual_seed(seed)
     for _ in range(epochs):
@@ -77,10 +73,7 @@ def train(
             loss = torch.nn.functional.mse_loss(model(inputs[batch]), target[batch])
             loss.backward()
             optimizer.step()
-    layers = tuple(
-        (layer.weight.detach().numpy().T.astype(np.float64), layer.bias.detach().numpy() * 1.0)
-        for layer in linears
-    )
+    layers = tuple((w.astype(np.float64), b) for w, b in numpy_layers(model))
     return ValueNetwork(centre, scale, layers, y_centre, y_scale, 0.0)
 
 

@@ -5,8 +5,9 @@ hidden order), runs a small tanh network in numpy and plays the legal action it 
 highest. One network plays every level. By default it loads ``agents/models/net.npz``, the
 strongest committed network on the validation deals: an expert-iteration network (``friday
 exit``, ``experiments/expert-iteration/``) fine-tuned by PPO (``friday rl``,
-``experiments/rl/``); ``net:model=FILE.npz`` plays another network of the same format (:class:`~friday_agents.search.policy_net.PolicyNetwork`, e.g. a round's network or
-one fine-tuned by RL). Torch is needed only to fit a network, never to play one.
+``experiments/rl/``); ``net:model=FILE.npz`` plays another network of the same format
+(:class:`~friday_agents.search.policy_net.PolicyNetwork`, e.g. a round's network or one
+fine-tuned by RL). Torch is needed only to fit a network, never to play one.
 """
 
 from __future__ import annotations

@@ -19,6 +19,7 @@ import numpy as np
 import torch
 from torch import nn
 
+from friday_agents.fitting.torch_mlp import numpy_layers
 from friday_agents.search.policy_net import (
     PolicyNetwork,
     load_policy_network,
@@ -50,7 +51,7 @@ def tanh_mlp(sizes: Sequence[int], last_gain: float) -> nn.Sequential:
 
 def mlp_from_layers(layers: Layers) -> nn.Sequential:
     """A torch MLP holding ``layers`` (``(weights (in, out), bias)`` as PolicyNetwork keeps
-    them)."""
+    them; :func:`~friday_agents.fitting.torch_mlp.numpy_layers` is its inverse)."""
     sizes = [layers[0][0].shape[0], *(w.shape[1] for w, _ in layers)]
     mlp = tanh_mlp(sizes, last_gain=1.0)
     linears = [m for m in mlp if isinstance(m, nn.Linear)]
@@ -59,15 +60,6 @@ def mlp_from_layers(layers: Layers) -> nn.Sequential:
             linear.weight.copy_(torch.as_tensor(np.asarray(w, np.float32).T))
             linear.bias.copy_(torch.as_tensor(np.asarray(b, np.float32)))
     return mlp
-
-
-def layers_of(mlp: nn.Sequential) -> Layers:
-    """The inverse of :func:`mlp_from_layers`: numpy ``(weights (in, out), bias)``."""
-    return tuple(
-        (m.weight.detach().numpy().T.copy(), m.bias.detach().numpy().copy())
-        for m in mlp
-        if isinstance(m, nn.Linear)
-    )
 
 
 def hidden_sizes(mlp: nn.Sequential) -> list[int]:
@@ -117,7 +109,7 @@ class ActorCritic(nn.Module):
 
     def policy_network(self) -> PolicyNetwork:
         """The networks as a PolicyNetwork (actor layers, critic value layers)."""
-        return PolicyNetwork("flat", layers_of(self.actor), layers_of(self.critic))
+        return PolicyNetwork("flat", numpy_layers(self.actor), numpy_layers(self.critic))
 
     def save_npz(self, path: Path) -> None:
         """Write the networks as a PolicyNetwork ``.npz`` (``net:model=path`` plays it)."""

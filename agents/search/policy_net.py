@@ -52,6 +52,14 @@ class PolicyNetwork:
             raise ValueError("this network has no value head (a policy prior alone)")
         return forward(obs, self.value_layers)[:, 0]
 
+    def astype(self, dtype: type) -> PolicyNetwork:
+        """This network with every weight and bias as ``dtype`` (float16 halves a file)."""
+
+        def cast(layers: Layers) -> Layers:
+            return tuple((w.astype(dtype), b.astype(dtype)) for w, b in layers)
+
+        return PolicyNetwork(self.observation, cast(self.layers), cast(self.value_layers))
+
     def arrays(self) -> dict[str, np.ndarray]:
         return {
             "observation": np.array(self.observation),
