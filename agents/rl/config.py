@@ -15,6 +15,7 @@ from friday_env.errors import FridayError
 
 METHODS = ("ppo", "reverse")
 REWARDS = ("win_loss", "score")
+SHAPINGS = ("none", "fights")
 
 
 class RLConfigError(FridayError):
@@ -47,6 +48,13 @@ class RLConfig:
         "with --init, score without (from scratch a policy wins no game for a long time)",
         "",
     )
+    shaping: str = _opt(
+        "potential-based shaping added to the reward: none, or fights (a bonus of "
+        "--shaping-coef / 50 for each fight finished, all taken back when the game ends, "
+        "so every game's shaped return is its plain return: the best policy is unchanged)",
+        "none",
+    )
+    shaping_coef: float = _opt("--shaping fights: the potential of 50 finished fights", 1.0)
     seed: int = _opt("seed of everything random in the run", 1)
     num_envs: int = _opt("games played side by side", 64)
     num_steps: int = _opt("steps per env per rollout (batch = num_envs x num_steps)", 128)
@@ -143,6 +151,10 @@ class RLConfig:
             raise RLConfigError(
                 f"unknown method {self.method!r}; choose one of {', '.join(METHODS)}"
             )
+        if self.shaping not in SHAPINGS:
+            raise RLConfigError(
+                f"unknown shaping {self.shaping!r}; choose one of {', '.join(SHAPINGS)}"
+            )
         if self.reward not in REWARDS:
             raise RLConfigError(
                 f"unknown reward {self.reward!r}; choose one of {', '.join(REWARDS)}"
@@ -196,7 +208,7 @@ class RLConfig:
                 raise RLConfigError(
                     f"{name} must be in {'[' if closed else '('}{low}, {high}], got {value!r}"
                 )
-        for name in ("ent_coef", "vf_coef", "max_grad_norm", "kl_coef"):
+        for name in ("ent_coef", "vf_coef", "max_grad_norm", "kl_coef", "shaping_coef"):
             if getattr(self, name) < 0:
                 raise RLConfigError(f"{name} must be 0 or more, got {getattr(self, name)!r}")
 

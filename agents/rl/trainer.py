@@ -32,6 +32,7 @@ import torch
 from torch import nn
 
 import friday_env  # noqa: F401  (registers Friday-v0)
+from friday_env.observation.layout import FLAT_LAYOUT
 from friday_agents.conventions import format_duration
 from friday_agents.evaluation.progress import BAR_FORMAT
 from friday_agents.rl.config import RLConfig, RLConfigError
@@ -46,6 +47,8 @@ from friday_agents.rl.networks import (
 )
 
 CONFIG_FILE, CHECKPOINT_FILE = "config.json", "checkpoint.pt"
+#: Where the flat observation holds "fights finished so far / 50" (``--shaping fights``).
+FIGHTS_FEATURE = FLAT_LAYOUT.offsets["fights"]
 CURVE_FILE, POLICY_FILE = "curve.jsonl", "policy.npz"
 #: The temperatures ``--init-temperature auto`` tries, and how close to the best sampled
 #: win rate the chosen (largest such) one must come.
@@ -272,8 +275,12 @@ class Trainer:
         return buffers
 
     def _step(self, actions: np.ndarray) -> tuple[torch.Tensor, torch.Tensor]:
+        potential_before = self._potential(self.obs.numpy())
         obs, reward, terminated, truncated, info = self.envs.step(actions)
         masks = info["action_mask"]
+        # gamma * phi(s') - phi(s) with no potential after the end (read before a new game
+        # replaces the ended env's row)
+        reward = reward + self._potential(obs) * (1.0 - terminated) - potential_before
         for i, action in enumerate(actions.tolist()):
             self.episodes.actions[i].append(action)
         ended = np.flatnonzero(terminated)
@@ -286,6 +293,14 @@ class Trainer:
         self.obs, self.mask = _tensors(obs, masks)
         done = torch.as_tensor(np.logical_or(terminated, truncated), dtype=torch.float32)
         return torch.as_tensor(reward, dtype=torch.float32), done
+
+    def _potential(self, obs: np.ndarray) -> np.ndarray:
+        """``--shaping``'s potential of each env's state (0 without shaping). Gamma is 1 and
+        the potential after the end is 0, so a game's shaping bonuses add up to minus its
+        start's potential, whatever the policy does (Ng, Harada & Russell 1999)."""
+        if self.config.shaping == "none":
+            return np.zeros(len(obs), np.float32)
+        return (self.config.shaping_coef * obs[:, FIGHTS_FEATURE]).astype(np.float32)
 
     def _game_ended(self, i: int, won: bool, score: int) -> None:
         episodes = self.episodes
