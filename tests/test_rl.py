@@ -19,7 +19,7 @@ from friday_agents.rl.config import RLConfig  # noqa: E402
 from friday_agents.rl.curriculum import ReverseCurriculum, Start, replay  # noqa: E402
 from friday_agents.rl.deals import draw_training_deals, is_training_deal  # noqa: E402
 from friday_agents.rl.networks import ActorCritic  # noqa: E402
-from friday_agents.rl.trainer import Trainer  # noqa: E402
+from friday_agents.rl.trainer import FIGHTS_FEATURE, Trainer  # noqa: E402
 from friday_agents.search.policy_net import (  # noqa: E402
     PolicyNetwork,
     load_policy_network,
@@ -200,6 +200,33 @@ def test_kl_to_start_is_zero_at_start_and_positive_after_moving(tmp_path):
     assert all(row["kl_to_start"] > 0 for row in curve(tmp_path / "run")[1:])
 
 
+def test_fights_shaping_pays_per_fight_and_takes_it_all_back_at_the_end(tmp_path):
+    """--shaping fights is potential-based: same games (the first rollout's policy is the
+    same), each step's bonus is the change of fights / 50, and a whole game's shaped return
+    equals its plain win_loss return."""
+    rollouts = {}
+    for shaping in ("none", "fights"):
+        config = tiny(tmp_path / shaping, reward="win_loss", shaping=shaping, num_steps=400)
+        rollouts[shaping] = Trainer(config)._rollout()
+    plain, shaped = rollouts["none"], rollouts["fights"]
+    assert torch.equal(plain["action"], shaped["action"])
+    bonus = shaped["reward"] - plain["reward"]
+    assert (bonus > 0).any()
+    ended = 0
+    for env in range(plain["done"].shape[1]):
+        starts = torch.nonzero(plain["done"][:, env]).flatten().tolist()  # first step of a next game
+        if not starts:
+            continue
+        end = starts[0]  # the first game ran from step 0 (a deal's start: no fight yet)
+        assert torch.isclose(bonus[:end, env].sum(), torch.tensor(0.0), atol=1e-5)
+        assert abs(float(plain["reward"][:end, env].sum())) == 1.0
+        fights = shaped["obs"][:end, env, FIGHTS_FEATURE]
+        steps = torch.diff(fights)
+        assert torch.allclose(bonus[: end - 1, env], steps, atol=1e-6)
+        ended += 1
+    assert ended > 0
+
+
 def test_critic_warmup_leaves_the_actor_unchanged(tmp_path):
     init = random_network_file(tmp_path / "init.npz")
     config = tiny(tmp_path / "run", init=str(init), warmup_frames=512, init_temperature="1")
@@ -364,6 +391,8 @@ def test_replay_rebuilds_the_game():
         (["--level", "5"], "level must be 1-4"),
         (["--method", "magic"], "unknown method 'magic'"),
         (["--reward", "progress"], "unknown reward 'progress'"),
+        (["--shaping", "progress"], "unknown shaping 'progress'"),
+        (["--shaping-coef", "-1"], "shaping_coef must be"),
         (["--kl-coef", "0.5"], "kl_coef needs --init"),
         (["--init", "missing.npz"], "does not exist"),
         (["--init", "net.zip"], "must be a PolicyNetwork .npz"),

@@ -32,7 +32,10 @@ STARTS = {"finetune-l1": "expert-iteration round 1"}
 def _method(run: str, config: dict) -> str:
     if config.get("init"):
         return f"fine-tune of {STARTS.get(run, config['init'])}"
-    return f"{config['method']} from scratch, {config['hidden']} tanh"
+    shaping = config.get("shaping", "none")
+    method = "PPO + fights shaping" if shaping == "fights" else config["method"]
+    reward = config.get("reward") or "score"
+    return f"{method} from scratch, {reward}, {config['hidden']} tanh"
 
 
 def run_summary(folder: Path) -> dict:
