@@ -19,7 +19,7 @@ from friday_agents.rl.config import RLConfig  # noqa: E402
 from friday_agents.rl.curriculum import ReverseCurriculum, Start, replay  # noqa: E402
 from friday_agents.rl.deals import draw_training_deals, is_training_deal  # noqa: E402
 from friday_agents.rl.networks import ActorCritic  # noqa: E402
-from friday_agents.rl.trainer import FIGHTS_FEATURE, Trainer  # noqa: E402
+from friday_agents.rl.trainer import FIGHTS_FEATURE, Trainer, cell_of  # noqa: E402
 from friday_agents.search.policy_net import (  # noqa: E402
     PolicyNetwork,
     load_policy_network,
@@ -114,14 +114,19 @@ def held_out_only_at_periodic_updates(rows: list[dict], every: int) -> list[dict
 
 
 @pytest.mark.parametrize(
-    ("method", "init", "cut"),
-    [("ppo", False, 128), ("reverse", False, 256), ("ppo", True, 384)],
+    ("method", "init", "cut", "bonus"),
+    [
+        ("ppo", False, 128, "none"),
+        ("reverse", False, 256, "none"),
+        ("ppo", True, 384, "none"),
+        ("ppo", False, 256, "counts"),  # the visit counts are in the checkpoint
+    ],
 )
-def test_resume_continues_exactly(tmp_path, method, init, cut):
+def test_resume_continues_exactly(tmp_path, method, init, cut, bonus):
     """A run cut at ``cut`` frames (after 1, 2 or 3 of 4 updates; with --init the cut falls
     after the warm-up and an evaluation that halves the KL weight) and resumed ends with
     the same networks and the same curve as the uninterrupted run."""
-    extra = {"method": method, "reverse_window": 4, "reverse_start": 2}
+    extra = {"method": method, "reverse_window": 4, "reverse_start": 2, "bonus": bonus}
     if init:
         extra |= {"init": str(random_network_file(tmp_path / "init.npz")), "warmup_frames": 128}
     Trainer(tiny(tmp_path / "whole", **extra)).run()
@@ -214,7 +219,8 @@ def test_fights_shaping_pays_per_fight_and_takes_it_all_back_at_the_end(tmp_path
     assert (bonus > 0).any()
     ended = 0
     for env in range(plain["done"].shape[1]):
-        starts = torch.nonzero(plain["done"][:, env]).flatten().tolist()  # first step of a next game
+        # the first step of a next game
+        starts = torch.nonzero(plain["done"][:, env]).flatten().tolist()
         if not starts:
             continue
         end = starts[0]  # the first game ran from step 0 (a deal's start: no fight yet)
@@ -225,6 +231,33 @@ def test_fights_shaping_pays_per_fight_and_takes_it_all_back_at_the_end(tmp_path
         assert torch.allclose(bonus[: end - 1, env], steps, atol=1e-6)
         ended += 1
     assert ended > 0
+
+
+def test_count_bonus_pays_for_entering_cells_less_as_they_become_common(tmp_path):
+    """--bonus counts: same games as without (first rollout), a bonus only on the steps
+    whose cell changed within a game, coef on a first visit, coef / sqrt(n) after."""
+    rollouts, trainers = {}, {}
+    for bonus in ("none", "counts"):
+        config = tiny(tmp_path / bonus, reward="win_loss", bonus=bonus, bonus_coef=0.1)
+        trainers[bonus] = Trainer(config.__class__(**{**config.to_dict(), "num_steps": 200}))
+        rollouts[bonus] = trainers[bonus]._rollout()
+    plain, counted = rollouts["none"], rollouts["counts"]
+    assert torch.equal(plain["action"], counted["action"])
+    bonus = (counted["reward"] - plain["reward"]).numpy()
+    steps = bonus.shape[0]
+    obs = counted["obs"].numpy()
+    paid = 0
+    for t in range(steps - 1):
+        same_game = counted["done"][t + 1].numpy() == 0
+        moved = cell_of(obs[t]) != cell_of(obs[t + 1])
+        assert np.all(bonus[t][~(moved & same_game)] == 0)
+        assert np.all(bonus[t][moved & same_game] > 0)
+        paid += int((moved & same_game).sum())
+    assert paid > 0
+    assert bonus.max() == pytest.approx(0.1)
+    assert 0 < bonus[bonus > 0].min() < 0.1  # a cell entered again pays less
+    assert trainers["counts"].visits.sum() >= paid
+    assert trainers["none"].visits.sum() == 0
 
 
 def test_critic_warmup_leaves_the_actor_unchanged(tmp_path):
@@ -393,6 +426,8 @@ def test_replay_rebuilds_the_game():
         (["--reward", "progress"], "unknown reward 'progress'"),
         (["--shaping", "progress"], "unknown shaping 'progress'"),
         (["--shaping-coef", "-1"], "shaping_coef must be"),
+        (["--bonus", "novelty"], "unknown bonus 'novelty'"),
+        (["--bonus-coef", "-0.1"], "bonus_coef must be"),
         (["--kl-coef", "0.5"], "kl_coef needs --init"),
         (["--init", "missing.npz"], "does not exist"),
         (["--init", "net.zip"], "must be a PolicyNetwork .npz"),

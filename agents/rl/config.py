@@ -16,6 +16,7 @@ from friday_env.errors import FridayError
 METHODS = ("ppo", "reverse")
 REWARDS = ("win_loss", "score")
 SHAPINGS = ("none", "fights")
+BONUSES = ("none", "counts")
 
 
 class RLConfigError(FridayError):
@@ -55,6 +56,13 @@ class RLConfig:
         "none",
     )
     shaping_coef: float = _opt("--shaping fights: the potential of 50 finished fights", 1.0)
+    bonus: str = _opt(
+        "exploration bonus: none, or counts (--bonus-coef / sqrt(n) on entering a cell of "
+        "(fights finished, step, life / 2, pirates beaten) visited n times so far, this "
+        "visit included: rarely reached parts of the game pay, common ones stop paying)",
+        "none",
+    )
+    bonus_coef: float = _opt("--bonus counts: the bonus of a cell's first visit", 0.05)
     seed: int = _opt("seed of everything random in the run", 1)
     num_envs: int = _opt("games played side by side", 64)
     num_steps: int = _opt("steps per env per rollout (batch = num_envs x num_steps)", 128)
@@ -155,6 +163,8 @@ class RLConfig:
             raise RLConfigError(
                 f"unknown shaping {self.shaping!r}; choose one of {', '.join(SHAPINGS)}"
             )
+        if self.bonus not in BONUSES:
+            raise RLConfigError(f"unknown bonus {self.bonus!r}; choose one of {', '.join(BONUSES)}")
         if self.reward not in REWARDS:
             raise RLConfigError(
                 f"unknown reward {self.reward!r}; choose one of {', '.join(REWARDS)}"
@@ -208,7 +218,14 @@ class RLConfig:
                 raise RLConfigError(
                     f"{name} must be in {'[' if closed else '('}{low}, {high}], got {value!r}"
                 )
-        for name in ("ent_coef", "vf_coef", "max_grad_norm", "kl_coef", "shaping_coef"):
+        for name in (
+            "ent_coef",
+            "vf_coef",
+            "max_grad_norm",
+            "kl_coef",
+            "shaping_coef",
+            "bonus_coef",
+        ):
             if getattr(self, name) < 0:
                 raise RLConfigError(f"{name} must be 0 or more, got {getattr(self, name)!r}")
 

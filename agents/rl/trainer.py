@@ -32,7 +32,6 @@ import torch
 from torch import nn
 
 import friday_env  # noqa: F401  (registers Friday-v0)
-from friday_env.observation.layout import FLAT_LAYOUT
 from friday_agents.conventions import format_duration
 from friday_agents.evaluation.progress import BAR_FORMAT
 from friday_agents.rl.config import RLConfig, RLConfigError
@@ -45,10 +44,17 @@ from friday_agents.rl.networks import (
     kl_to_reference,
     masked_log_probs,
 )
+from friday_env.observation.layout import FLAT_LAYOUT, MAX_FIGHTS, MAX_LIFE
 
 CONFIG_FILE, CHECKPOINT_FILE = "config.json", "checkpoint.pt"
 #: Where the flat observation holds "fights finished so far / 50" (``--shaping fights``).
 FIGHTS_FEATURE = FLAT_LAYOUT.offsets["fights"]
+#: The features ``--bonus counts`` reads its cells from, and how many values each takes.
+LIFE_FEATURE = FLAT_LAYOUT.offsets["life"]
+BEATEN_FEATURE = FLAT_LAYOUT.offsets["beaten_pirates"]
+STEP_FEATURES = slice(FLAT_LAYOUT.offsets["step"], FLAT_LAYOUT.offsets["step"] + 4)
+FIGHT_CELLS, LIFE_CELLS, BEATEN_CELLS = MAX_FIGHTS + 1, MAX_LIFE // 2 + 1, 3
+NUM_CELLS = FIGHT_CELLS * 4 * LIFE_CELLS * BEATEN_CELLS
 CURVE_FILE, POLICY_FILE = "curve.jsonl", "policy.npz"
 #: The temperatures ``--init-temperature auto`` tries, and how close to the best sampled
 #: win rate the chosen (largest such) one must come.
@@ -83,6 +89,7 @@ class Trainer:
             for level in self.config.eval_level_list()
         }
         self.curriculum = _curriculum(self.config)
+        self.finished_fights: list[int] = []  # fights of this update's finished games
         if resume:
             self._load_checkpoint()
         else:
@@ -112,6 +119,7 @@ class Trainer:
         self.cpu_seconds = self.wall_seconds = 0.0
         self.kl_coef = config.kl_coef
         self.start_win_rate: float | None = None
+        self.visits = np.zeros(NUM_CELLS, np.int64)  # --bonus counts: visits of each cell
         deals = draw_training_deals(config.level, config.num_envs, self.rng)
         self.episodes = Episodes([int(s) for s in deals], [[] for _ in deals], [None] * len(deals))
         self.next_deals = draw_training_deals(config.level, config.num_envs, self.rng)
@@ -154,6 +162,8 @@ class Trainer:
             self.curriculum.load_state_dict(state["curriculum"])
         self.episodes = state["episodes"]
         self.next_deals = state["next_deals"]
+        # checkpoints older than --bonus have no counts; their runs had no bonus
+        self.visits = state.get("visits", np.zeros(NUM_CELLS, np.int64))
         self._truncate_curve()
         self._restore_games()
 
@@ -257,6 +267,7 @@ class Trainer:
             **{key: torch.zeros((steps, n)) for key in ("logp", "reward", "done", "value")},
         }
         self.episodes.finished = []
+        self.finished_fights = []
         done = torch.zeros(n)
         for t in range(steps):
             buffers["obs"][t], buffers["mask"][t], buffers["done"][t] = self.obs, self.mask, done
@@ -275,12 +286,14 @@ class Trainer:
         return buffers
 
     def _step(self, actions: np.ndarray) -> tuple[torch.Tensor, torch.Tensor]:
-        potential_before = self._potential(self.obs.numpy())
+        potential_obs_before = self.obs.numpy()
+        potential_before = self._potential(potential_obs_before)
         obs, reward, terminated, truncated, info = self.envs.step(actions)
         masks = info["action_mask"]
         # gamma * phi(s') - phi(s) with no potential after the end (read before a new game
         # replaces the ended env's row)
         reward = reward + self._potential(obs) * (1.0 - terminated) - potential_before
+        reward = reward + self._exploration_bonus(potential_obs_before, obs, terminated)
         for i, action in enumerate(actions.tolist()):
             self.episodes.actions[i].append(action)
         ended = np.flatnonzero(terminated)
@@ -288,6 +301,7 @@ class Trainer:
             final = info["final_info"]
             for i in ended.tolist():
                 self._game_ended(i, bool(final["won"][i]), int(final["final_score"][i]))
+                self.finished_fights.append(int(final["fights"][i]))
                 self._next_game(i, obs, masks)
             self.envs.set_next_deals(self.next_deals)
         self.obs, self.mask = _tensors(obs, masks)
@@ -301,6 +315,21 @@ class Trainer:
         if self.config.shaping == "none":
             return np.zeros(len(obs), np.float32)
         return (self.config.shaping_coef * obs[:, FIGHTS_FEATURE]).astype(np.float32)
+
+    def _exploration_bonus(
+        self, before: np.ndarray, after: np.ndarray, terminated: np.ndarray
+    ) -> np.ndarray:
+        """``--bonus counts``: coef / sqrt(visits) for each env that entered a new cell
+        (the visit counted first, so a first visit pays the whole coef); nothing at the end
+        (``after`` is then the next game's start)."""
+        bonus = np.zeros(len(after), np.float32)
+        if self.config.bonus == "none":
+            return bonus
+        cell_before, cell_after = cell_of(before), cell_of(after)
+        entered = np.flatnonzero((cell_after != cell_before) & ~np.asarray(terminated, bool))
+        np.add.at(self.visits, cell_after[entered], 1)
+        bonus[entered] = self.config.bonus_coef / np.sqrt(self.visits[cell_after[entered]])
+        return bonus
 
     def _game_ended(self, i: int, won: bool, score: int) -> None:
         episodes = self.episodes
@@ -512,6 +541,9 @@ class Trainer:
             "train_games": len(finished),
             "train_win_rate": float(np.mean([w for w, _ in finished])) if finished else None,
             "train_mean_score": float(np.mean([s for _, s in finished])) if finished else None,
+            "train_mean_fights": (
+                float(np.mean(self.finished_fights)) if self.finished_fights else None
+            ),
             **heldout,
         }
         if self.curriculum is not None:
@@ -544,11 +576,24 @@ class Trainer:
             "curriculum": self.curriculum.state_dict() if self.curriculum is not None else None,
             "episodes": self.episodes,
             "next_deals": self.next_deals.copy(),
+            "visits": self.visits.copy(),
         }
         temporary = self.out / (CHECKPOINT_FILE + ".tmp")
         torch.save(state, temporary)
         os.replace(temporary, self.out / CHECKPOINT_FILE)
         self.model.save_npz(self.out / POLICY_FILE)
+
+
+def cell_of(obs: np.ndarray) -> np.ndarray:
+    """``--bonus counts``' cell of each flat observation: (fights finished, step, life / 2,
+    pirates beaten), as one index."""
+    fights = np.rint(obs[:, FIGHTS_FEATURE] * MAX_FIGHTS).astype(np.int64)
+    life = np.rint(obs[:, LIFE_FEATURE] * MAX_LIFE).astype(np.int64) // 2
+    beaten = np.rint(obs[:, BEATEN_FEATURE] * 2).astype(np.int64)
+    step = obs[:, STEP_FEATURES].argmax(1)
+    fights = np.clip(fights, 0, FIGHT_CELLS - 1)
+    life = np.clip(life, 0, LIFE_CELLS - 1)
+    return ((fights * 4 + step) * LIFE_CELLS + life) * BEATEN_CELLS + np.clip(beaten, 0, 2)
 
 
 def _model_state(model: ActorCritic) -> dict[str, Any]:
