@@ -32,8 +32,11 @@ STARTS = {"finetune-l1": "expert-iteration round 1"}
 def _method(run: str, config: dict) -> str:
     if config.get("init"):
         return f"fine-tune of {STARTS.get(run, config['init'])}"
-    shaping = config.get("shaping", "none")
-    method = "PPO + fights shaping" if shaping == "fights" else config["method"]
+    method = config["method"]
+    if config.get("shaping", "none") == "fights":
+        method = "PPO + fights shaping"
+    if config.get("bonus", "none") == "counts":
+        method = f"PPO + count bonus {config['bonus_coef']:g}"
     reward = config.get("reward") or "score"
     return f"{method} from scratch, {reward}, {config['hidden']} tanh"
 
@@ -60,34 +63,49 @@ def run_summary(folder: Path) -> dict:
             "win_rate": last["heldout_win_rate"],
             "mean_score": last["heldout_mean_score"],
         },
+        "train_mean_fights": _last_fights(rows),
         "lowest_win_rate": min(rates),
         "highest_win_rate": max(rates),
         "evaluations": len(points),
     }
 
 
+def _last_fights(rows: list[dict]) -> float | None:
+    """Fights per finished training game over the last 10 updates (runs that log it)."""
+    fights = [r["train_mean_fights"] for r in rows[-10:] if r.get("train_mean_fights")]
+    return round(sum(fights) / len(fights), 1) if fights else None
+
+
 def plot(folders: list[Path], path: Path) -> None:
+    """Fine-tuning runs (validation win rate) beside the from-scratch runs (validation win
+    rate and mean score): their frame scales differ tenfold."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    figure, axes = plt.subplots(1, 2, figsize=(11, 4))
+    figure, axes = plt.subplots(1, 3, figsize=(15, 4))
     for folder in folders:
+        config = json.loads((folder / "config.json").read_text())
         points = evaluations(folder / "curve.jsonl")
         frames = [p["frames"] / 1e6 for p in points]
-        axes[0].plot(
-            frames, [100 * p["heldout_win_rate"] for p in points], marker=".", label=folder.name
-        )
-        axes[1].plot(
-            frames, [p["heldout_mean_score"] for p in points], marker=".", label=folder.name
-        )
+        wins = [100 * p["heldout_win_rate"] for p in points]
+        if config.get("init"):
+            axes[0].plot(frames, wins, marker=".", label=folder.name)
+            continue
+        axes[1].plot(frames, wins, label=folder.name)
+        axes[2].plot(frames, [p["heldout_mean_score"] for p in points], label=folder.name)
+    axes[1].set_ylim(-0.5, max(5.0, axes[1].get_ylim()[1]))  # a flat 0 % is readable
+    axes[0].set_title("fine-tuning")
+    axes[1].set_title("from scratch")
+    axes[2].set_title("from scratch")
     axes[0].set_ylabel("validation win rate, level 1 (%)")
-    axes[1].set_ylabel("validation mean score, level 1")
+    axes[1].set_ylabel("validation win rate, level 1 (%)")
+    axes[2].set_ylabel("validation mean score, level 1")
     for axis in axes:
         axis.set_xlabel("million frames")
         axis.grid(alpha=0.3)
-    axes[0].legend(fontsize=8)
+        axis.legend(fontsize=8)
     figure.tight_layout()
     figure.savefig(path, dpi=100)
     plt.close(figure)
