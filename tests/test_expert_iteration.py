@@ -9,6 +9,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from studies import study_module
 
 from friday_agents.base import play_game
 from friday_agents.cli import main
@@ -187,3 +188,26 @@ def test_decisions_are_cached_beside_their_games_and_rebuilt_when_they_change(st
     assert np.array_equal(read_decisions([copy]).obs, first.obs)  # read back from the cache
     copy.write_text("\n".join(lines[:2]) + "\n")
     assert len(read_decisions([copy])) > len(first)  # the games changed: encoded again
+
+
+# ------------------------------------------------------------------ the level-4 diagnosis
+
+
+def test_diagnosis_accounts_for_every_game_and_refuses_evaluation_deals(tmp_path):
+    diagnose = study_module("expert-iteration", "diagnose")
+    common = ["--agents", "heuristic", "--levels", "1,4", "--games", "4", "--save-games"]
+    common += ["--workers", "1", "--no-progress"]
+    assert main(["eval", *common, "--deals", "validation", "--out", str(tmp_path / "v")]) == 0
+    assert diagnose.main([str(tmp_path / "v"), "--out", str(tmp_path / "d.json")]) == 0
+    rows = json.loads((tmp_path / "d.json").read_text())["by_agent"]
+    assert [(r["agent"], r["level"]) for r in rows] == [("heuristic", 1), ("heuristic", 4)]
+    for row in rows:
+        assert row["games"] == 4
+        assert row["wins"] + sum(row["lost_at"].values()) == 4
+        assert row["wins"] <= row["reached_pirates"]
+        lost_at_pirates = row["lost_at"]["pirate 1"] + row["lost_at"]["pirate 2"]
+        assert row["reached_pirates"] == row["wins"] + lost_at_pirates
+    assert main(["eval", *common, "--out", str(tmp_path / "e")]) == 0
+    with pytest.raises(SystemExit):
+        diagnose.main([str(tmp_path / "e"), "--out", str(tmp_path / "e.json")])
+    assert not (tmp_path / "e.json").exists()
