@@ -57,9 +57,10 @@ class RLConfig:
     )
     shaping_coef: float = _opt("--shaping fights: the potential of 50 finished fights", 1.0)
     bonus: str = _opt(
-        "exploration bonus: none, or counts (--bonus-coef / sqrt(n) on entering a cell of "
-        "(fights finished, step, life / 2, pirates beaten) visited n times so far, this "
-        "visit included: rarely reached parts of the game pay, common ones stop paying)",
+        "exploration bonus: none, or counts (each finished fight pays --bonus-coef / "
+        "sqrt(n), n the visits so far, this one included, of the cell (fights finished, "
+        "step, life / 2, pirates beaten) it leads to: rarely reached parts of the game pay, "
+        "common ones stop paying)",
         "none",
     )
     bonus_coef: float = _opt("--bonus counts: the bonus of a cell's first visit", 0.05)

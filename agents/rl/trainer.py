@@ -319,16 +319,18 @@ class Trainer:
     def _exploration_bonus(
         self, before: np.ndarray, after: np.ndarray, terminated: np.ndarray
     ) -> np.ndarray:
-        """``--bonus counts``: coef / sqrt(visits) for each env that entered a new cell
-        (the visit counted first, so a first visit pays the whole coef); nothing at the end
-        (``after`` is then the next game's start)."""
+        """``--bonus counts``: coef / sqrt(visits) for each env that finished a fight and so
+        entered a cell (the visit counted first, so a first visit pays the whole coef);
+        nothing at the end (``after`` is then the next game's start). Only finished fights
+        pay: a bonus for any change of cell would pay for losing life within a fight."""
         bonus = np.zeros(len(after), np.float32)
         if self.config.bonus == "none":
             return bonus
-        cell_before, cell_after = cell_of(before), cell_of(after)
-        entered = np.flatnonzero((cell_after != cell_before) & ~np.asarray(terminated, bool))
-        np.add.at(self.visits, cell_after[entered], 1)
-        bonus[entered] = self.config.bonus_coef / np.sqrt(self.visits[cell_after[entered]])
+        fought = after[:, FIGHTS_FEATURE] > before[:, FIGHTS_FEATURE]
+        entered = np.flatnonzero(fought & ~np.asarray(terminated, bool))
+        cells = cell_of(after[entered])
+        np.add.at(self.visits, cells, 1)
+        bonus[entered] = self.config.bonus_coef / np.sqrt(self.visits[cells])
         return bonus
 
     def _game_ended(self, i: int, won: bool, score: int) -> None:
