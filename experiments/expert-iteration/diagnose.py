@@ -9,6 +9,10 @@ where the lost games ended (green, yellow, red step, first or second pirate).
         --games 200 --deals validation --save-games --out results/diag-guided
     python experiments/expert-iteration/diagnose.py results/diag-guided \\
         --out experiments/expert-iteration/results/diagnosis.json
+    friday eval --agents guided:prior=agents/models/net.npz --search-sims 128 --levels 4 \\
+        --games 200 --deals validation --save-games --out results/diag-guided-sims128
+    python experiments/expert-iteration/diagnose.py results/diag-guided-sims128 \\
+        --out experiments/expert-iteration/results/diagnosis-sims128.json
 """
 
 from __future__ import annotations
