@@ -91,6 +91,25 @@ def test_the_headline_table_is_computed_from_the_results_file():
     assert results["command"] in after
 
 
+def test_the_learning_section_is_computed_from_the_paired_files(tmp_path):
+    """Each paired row reads its results file (a changed difference shows up) and a file not
+    yet committed leaves its row out rather than failing or inventing it."""
+    source, baseline, agent, _, _ = docs_sections.PAIRED_RUNS[0]
+    results = json.loads((REPO / source).read_text())
+    pair = next(
+        c
+        for c in results["comparisons"]
+        if (c["baseline"], c["agent"], c["level"]) == (baseline, agent, 2)
+    )
+    pair["win_rate_difference"] = [0.123, 0.1, 0.15]
+    (tmp_path / source).parent.mkdir(parents=True)
+    (tmp_path / source).write_text(json.dumps(results))
+    section = docs_sections.learning_paired_section(tmp_path)
+    rows = [line for line in section.splitlines() if line.startswith("| `")]
+    assert len(rows) == 1  # only the file written here exists under tmp_path
+    assert "| +12.3 [+10.0, +15.0] |" in rows[0]
+
+
 def test_the_tables_follow_the_code(monkeypatch):
     """The action table is built from ``friday_env.actions``: a renamed action shows up."""
     from friday_env.actions import codec
