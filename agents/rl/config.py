@@ -59,7 +59,7 @@ class RLConfig:
     bonus: str = _opt(
         "exploration bonus: none, or counts (each finished fight pays --bonus-coef / "
         "sqrt(n), n the visits so far, this one included, of the cell (fights finished, "
-        "step, life / 2, pirates beaten) it leads to: rarely reached parts of the game pay, "
+        "step, pirates beaten) it leads to: rarely reached parts of the game pay, "
         "common ones stop paying)",
         "none",
     )

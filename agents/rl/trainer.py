@@ -44,17 +44,17 @@ from friday_agents.rl.networks import (
     kl_to_reference,
     masked_log_probs,
 )
-from friday_env.observation.layout import FLAT_LAYOUT, MAX_FIGHTS, MAX_LIFE
+from friday_env.observation.layout import FLAT_LAYOUT, MAX_FIGHTS
 
 CONFIG_FILE, CHECKPOINT_FILE = "config.json", "checkpoint.pt"
 #: Where the flat observation holds "fights finished so far / 50" (``--shaping fights``).
 FIGHTS_FEATURE = FLAT_LAYOUT.offsets["fights"]
 #: The features ``--bonus counts`` reads its cells from, and how many values each takes.
-LIFE_FEATURE = FLAT_LAYOUT.offsets["life"]
+#: Life is left out on purpose: with it, losing life fast reached rare cells too.
 BEATEN_FEATURE = FLAT_LAYOUT.offsets["beaten_pirates"]
 STEP_FEATURES = slice(FLAT_LAYOUT.offsets["step"], FLAT_LAYOUT.offsets["step"] + 4)
-FIGHT_CELLS, LIFE_CELLS, BEATEN_CELLS = MAX_FIGHTS + 1, MAX_LIFE // 2 + 1, 3
-NUM_CELLS = FIGHT_CELLS * 4 * LIFE_CELLS * BEATEN_CELLS
+FIGHT_CELLS, BEATEN_CELLS = MAX_FIGHTS + 1, 3
+NUM_CELLS = FIGHT_CELLS * 4 * BEATEN_CELLS
 CURVE_FILE, POLICY_FILE = "curve.jsonl", "policy.npz"
 #: The temperatures ``--init-temperature auto`` tries, and how close to the best sampled
 #: win rate the chosen (largest such) one must come.
@@ -587,15 +587,13 @@ class Trainer:
 
 
 def cell_of(obs: np.ndarray) -> np.ndarray:
-    """``--bonus counts``' cell of each flat observation: (fights finished, step, life / 2,
-    pirates beaten), as one index."""
+    """``--bonus counts``' cell of each flat observation: (fights finished, step, pirates
+    beaten), as one index."""
     fights = np.rint(obs[:, FIGHTS_FEATURE] * MAX_FIGHTS).astype(np.int64)
-    life = np.rint(obs[:, LIFE_FEATURE] * MAX_LIFE).astype(np.int64) // 2
     beaten = np.rint(obs[:, BEATEN_FEATURE] * 2).astype(np.int64)
     step = obs[:, STEP_FEATURES].argmax(1)
     fights = np.clip(fights, 0, FIGHT_CELLS - 1)
-    life = np.clip(life, 0, LIFE_CELLS - 1)
-    return ((fights * 4 + step) * LIFE_CELLS + life) * BEATEN_CELLS + np.clip(beaten, 0, 2)
+    return (fights * 4 + step) * BEATEN_CELLS + np.clip(beaten, 0, BEATEN_CELLS - 1)
 
 
 def _model_state(model: ActorCritic) -> dict[str, Any]:
