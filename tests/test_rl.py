@@ -29,6 +29,7 @@ from friday_agents.seeds import validation_seed  # noqa: E402
 from friday_env.engine import Game  # noqa: E402
 from friday_env.observation import FLAT_SIZE, FlatEncoder  # noqa: E402
 from friday_env.vector import FridayVectorEnv  # noqa: E402
+from studies import study_module  # noqa: E402
 
 TINY = {
     "num_envs": 4,
@@ -514,3 +515,15 @@ def test_friday_rl_help_imports_no_torch():
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "False"
+
+
+def test_behaviour_report_counts_every_decision_of_a_committed_policy(tmp_path):
+    behaviour = study_module("rl", "behaviour")
+    out = tmp_path / "b.json"
+    assert behaviour.main(["--runs", "scratch-ppo-l1", "--deals", "3", "--out", str(out)]) == 0
+    row = json.loads(out.read_text())["scratch-ppo-l1"]
+    assert row["deals"] == 3 and 0 <= row["wins"] <= 3
+    assert row["decisions_per_game"] > 0 and 0 < sum(row["decision_shares"].values()) <= 1.0001
+    assert behaviour.decision_kind("end the fight: 3 against 4") == "end the fight"
+    with pytest.raises(SystemExit):
+        behaviour.main(["--runs", "no-such-run", "--out", str(out)])

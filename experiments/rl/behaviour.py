@@ -1,0 +1,72 @@
+"""How the from-scratch policies play: what their decisions are, and how far their games get.
+
+Plays each run's last policy greedily (as ``net`` plays it) on level-1 validation deals and
+counts, per run: decisions and finished fights per game, and the share of decisions of each
+kind (an action's description up to its first detail: "draw a card for 1 life", "draw a free
+card", "end the fight: ..." counted as "end the fight").
+
+    python experiments/rl/behaviour.py --runs scratch50m-ppo-l1 scratch50m-counts-l1 \\
+        scratch50m-shaped-l1 --out experiments/rl/eval/scratch_behaviour.json
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from collections import Counter
+from pathlib import Path
+
+from friday_agents.registry import make_agent
+from friday_agents.seeds import validation_seed
+from friday_env import Game
+
+HERE = Path(__file__).resolve().parent
+
+
+def decision_kind(description: str) -> str:
+    """An action's kind: its description without the detail after " (" or ":"."""
+    return description.split(" (")[0].split(":")[0].strip()
+
+
+def behaviour(policy: Path, deals: int) -> dict:
+    agent = make_agent(f"net:model={policy}")
+    kinds: Counter[str] = Counter()
+    decisions = fights = wins = 0
+    for index in range(deals):
+        seed = validation_seed(1, index)
+        game = Game.new(1, seed)
+        agent.reset(seed)
+        while not game.done:
+            action = agent.act(game)
+            kinds[decision_kind(game.describe(action))] += 1
+            game.apply(action)
+            decisions += 1
+        fights += game.fights
+        wins += game.won
+    total = sum(kinds.values())
+    return {
+        "deals": deals,
+        "wins": wins,
+        "decisions_per_game": round(decisions / deals, 2),
+        "fights_per_game": round(fights / deals, 2),
+        "decision_shares": {k: round(v / total, 4) for k, v in kinds.most_common(8)},
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", nargs="+", required=True, help="run folders under experiments/rl")
+    parser.add_argument("--deals", type=int, default=200, help="validation deals (level 1)")
+    parser.add_argument("--out", type=Path, required=True, help="results file to write (JSON)")
+    args = parser.parse_args(argv)
+    missing = [run for run in args.runs if not (HERE / run / "policy.npz").is_file()]
+    if missing:
+        parser.error(f"no policy.npz in {', '.join(missing)}")
+    result = {run: behaviour(HERE / run / "policy.npz", args.deals) for run in args.runs}
+    args.out.write_text(json.dumps(result, indent=1) + "\n")
+    print(json.dumps(result, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
