@@ -13,6 +13,8 @@ import pytest
 
 torch = pytest.importorskip("torch")
 
+from studies import study_module  # noqa: E402
+
 from friday_agents.cli import main as friday_main  # noqa: E402
 from friday_agents.net.agent import NetAgent  # noqa: E402
 from friday_agents.rl.config import RLConfig  # noqa: E402
@@ -29,7 +31,6 @@ from friday_agents.seeds import validation_seed  # noqa: E402
 from friday_env.engine import Game  # noqa: E402
 from friday_env.observation import FLAT_SIZE, FlatEncoder  # noqa: E402
 from friday_env.vector import FridayVectorEnv  # noqa: E402
-from studies import study_module  # noqa: E402
 
 TINY = {
     "num_envs": 4,
