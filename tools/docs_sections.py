@@ -539,7 +539,9 @@ def learning_paired_section(root: Path | None = None) -> str:
         if path.name == "scratch.json":
             cells = {(s["agent"], s["level"]): s for s in results["summary"]}
             for name, spec in (("plain PPO", baseline), ("count bonus", agent)):
-                absolute.append(f"{name} {_headline_cell(cells[spec, 1])}")
+                cell = cells[spec, 1]
+                fights = f"{cell['mean_fights']:.1f} fights a game"
+                absolute.append(f"{name} {_headline_cell(cell)} ({fights})")
     header = ["paired on the evaluation deals", "deals", "level 1", "level 2", "level 3", "level 4"]
     lines = [
         *_table(header, rows, "lrrrrr"),
