@@ -554,9 +554,16 @@ def learning_paired_section(root: Path | None = None) -> str:
         lines[-1] += (
             " The from-scratch policies alone, level 1: "
             + ", ".join(absolute)
-            + " (the heuristic: 12.7 %)."
+            + f" (the heuristic, the aim: {_headline_rate(root, 'heuristic', 1)})."
         )
     return "\n".join(lines)
+
+
+def _headline_rate(root: Path, agent: str, level: int) -> str:
+    """``agent``'s win rate on ``level`` in the README's headline run."""
+    results = json.loads((root / HEADLINE_RESULTS).read_text(encoding="utf-8"))
+    cell = next(s for s in results["summary"] if (s["agent"], s["level"]) == (agent, level))
+    return _headline_cell(cell)
 
 
 # ---------------------------------------------------------------------- files

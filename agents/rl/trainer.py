@@ -286,14 +286,14 @@ class Trainer:
         return buffers
 
     def _step(self, actions: np.ndarray) -> tuple[torch.Tensor, torch.Tensor]:
-        potential_obs_before = self.obs.numpy()
-        potential_before = self._potential(potential_obs_before)
+        obs_before = self.obs.numpy()
+        potential_before = self._potential(obs_before)
         obs, reward, terminated, truncated, info = self.envs.step(actions)
         masks = info["action_mask"]
         # gamma * phi(s') - phi(s) with no potential after the end (read before a new game
         # replaces the ended env's row)
         reward = reward + self._potential(obs) * (1.0 - terminated) - potential_before
-        reward = reward + self._exploration_bonus(potential_obs_before, obs, terminated)
+        reward = reward + self._exploration_bonus(obs_before, obs, terminated)
         for i, action in enumerate(actions.tolist()):
             self.episodes.actions[i].append(action)
         ended = np.flatnonzero(terminated)

@@ -23,32 +23,28 @@ from collections import Counter, defaultdict
 from pathlib import Path
 from statistics import mean
 
-from friday_agents.analysis.trace import trace_game
+from friday_agents.analysis.trace import trace_actions
 from friday_env.engine import Game
 
 STEP_NAMES = ("green", "yellow", "red", "pirates")
 
 
-def game_ending(level: int, seed: int, actions: list[int]) -> tuple[str, int]:
-    """Where the game ended ("green" ... "pirate 2", "won") and the pirates beaten."""
-    game = Game.new(level, seed)
-    for action in actions:
-        game.apply(action)
+def game_ending(game: Game) -> str:
+    """Where a finished game ended: "won", "green" ... "red", "pirate 1" or "pirate 2"."""
     if game.won:
-        return "won", len(game.beaten)
+        return "won"
     if STEP_NAMES[game.step] == "pirates":
-        return f"pirate {len(game.beaten) + 1}", len(game.beaten)
-    return STEP_NAMES[game.step], len(game.beaten)
+        return f"pirate {len(game.beaten) + 1}"
+    return STEP_NAMES[game.step]
 
 
 def summarise(rows: list[dict]) -> dict:
     endings: Counter[str] = Counter()
     arrivals = []
     for row in rows:
-        actions = row["record"]["actions"]
-        ending, _ = game_ending(row["level"], row["seed"], actions)
-        endings[ending] += 1
-        trace = trace_game(row["level"], row["seed"], actions)
+        game = Game.new(row["level"], row["seed"])
+        trace = trace_actions(game, row["record"]["actions"])  # plays the game to its end
+        endings[game_ending(game)] += 1
         if trace.pirates is not None:
             arrivals.append((trace.pirates, trace.won))
     games = len(rows)
