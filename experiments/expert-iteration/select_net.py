@@ -6,7 +6,7 @@ new network): among the expert-iteration rounds and the RL fine-tuned networks
 (``experiments/rl/*/`` runs started from a network, at the checkpoint where they stopped),
 the one whose network alone has the highest mean validation win rate over the four levels
 (500 deals per level; ties: the later candidate). It is copied to
-``agents/models/net.npz`` and the choice written to ``results/selection.json``.
+``agents/friday_agents/models/net.npz`` and the choice written to ``results/selection.json``.
 """
 
 from __future__ import annotations
@@ -47,7 +47,7 @@ def fine_tuned_candidates(runs: Path) -> dict[str, tuple[float, Path]]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--results", type=Path, default=HERE / "results")
-    parser.add_argument("--install", type=Path, default=REPO / "agents/models/net.npz")
+    parser.add_argument("--install", type=Path, default=REPO / "agents/friday_agents/models/net.npz")
     parser.add_argument("--rl-runs", type=Path, default=REPO / "experiments/rl")
     args = parser.parse_args(argv)
     summaries = [

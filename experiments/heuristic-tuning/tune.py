@@ -4,7 +4,7 @@ Each setting plays ``--games`` games per level on training seeds
 (:func:`friday_agents.seeds.training_seed`, never an evaluation deal) and prints win rate,
 mean score and how often Robinson reached the red step and the pirates. A grid is given as
 ``name=v1,v2`` pairs over the fields of
-:class:`friday_agents.heuristic.rules.HeuristicParams`, e.g.::
+:class:`friday_agents.players.heuristic.rules.HeuristicParams`, e.g.::
 
     python experiments/heuristic-tuning/tune.py future_weight=1,1.5,2 destroy_weight=1,1.5,2
 
@@ -19,8 +19,8 @@ import sys
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import fields
 
-from friday_agents.heuristic.agent import heuristic_action
-from friday_agents.heuristic.rules import HeuristicParams
+from friday_agents.players.heuristic.agent import heuristic_action
+from friday_agents.players.heuristic.rules import HeuristicParams
 from friday_agents.seeds import training_seed
 from friday_env import Game
 from friday_env.engine import PIRATES, RED

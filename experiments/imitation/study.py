@@ -116,7 +116,7 @@ def _levels(text: str) -> list[int]:
 def curve_point_command(args: argparse.Namespace) -> int:
     """Append one point per level to a curve file: held-out deals (from index 500,000 of the
     evaluation range, never the reported ones)."""
-    from friday_agents.training.envs import CURVE_DEAL_OFFSET
+    from friday_agents.learning.sb3.envs import CURVE_DEAL_OFFSET
 
     rows = []
     if args.out.exists():
@@ -199,7 +199,7 @@ def write_curve(path: Path, points: list[dict[str, Any]]) -> None:
 
 def curve_command(args: argparse.Namespace) -> int:
     """Copy a ``friday train`` curve.csv (held-out deals) into a study curve file."""
-    from friday_agents.training.train import read_curve
+    from friday_agents.learning.sb3.train import read_curve
 
     points = [
         {

@@ -11,7 +11,7 @@
 # Writes, per level L:
 #   runs/ppo-levelL/                        the run (checkpoints, config.json, curve.csv/png)
 #   (the committed `ppo` agent is the imitation policy of experiments/imitation/; copy
-#   runs/ppo-levelL/policy.zip to agents/models/ppo_levelL.zip to make `ppo` play it)
+#   runs/ppo-levelL/policy.zip to agents/friday_agents/models/ppo_levelL.zip to make `ppo` play it)
 #   experiments/ppo-training/results/ppo-levelL-curve.{csv,png}  the learning curve (held-out deals)
 # and then results/ppo-recipe/ (results.md, results.csv, plots): a quick `friday eval` (its
 # `ppo` is the committed agent unless the new policies were copied as said above).

@@ -16,7 +16,7 @@ import json
 from collections import Counter
 from pathlib import Path
 
-from friday_agents.registry import make_agent
+from friday_agents.players.registry import make_agent
 from friday_agents.seeds import validation_seed
 from friday_env import Game
 

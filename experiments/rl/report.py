@@ -25,7 +25,7 @@ def evaluations(curve: Path) -> list[dict]:
 
 
 #: What a fine-tuning run started from, in words: its ``--init`` file was
-#: ``agents/models/net.npz`` when it ran, and that file has changed since.
+#: ``agents/friday_agents/models/net.npz`` when it ran, and that file has changed since.
 STARTS = {"finetune-l1": "expert-iteration round 1"}
 
 

@@ -6,7 +6,7 @@ same agent spec on the same deal gives the same game, so rows from different run
 For every other agent and level: the deals both played, both win rates, the paired
 difference of win rate and of score with 95% bootstrap intervals, and the ratio of seconds
 per game (a ratio, since the machine's load changes between runs: read it as a rough guide).
-A cheating agent (:data:`friday_agents.registry.CHEATING_AGENTS`) is marked as such: its
+A cheating agent (:data:`friday_agents.players.registry.CHEATING_AGENTS`) is marked as such: its
 difference is a ceiling, not a ranking. Writes ``FILE`` (JSON) and ``FILE`` with ``.md``;
 ``--readme README.md`` also writes the table into the README's ``search-ingredients``
 section, and ``python experiments/search-strength/ingredients.py --check FILE --readme README.md``
@@ -25,7 +25,7 @@ import numpy as np
 from friday_agents.evaluation.report import agent_label
 from friday_agents.evaluation.stats import paired_difference_interval
 from friday_agents.games_file import GAMES_FILE, read_games
-from friday_agents.registry import is_cheating
+from friday_agents.players.registry import is_cheating
 from friday_agents.sections import replace_section, section_body
 from friday_agents.seeds import is_evaluation_seed
 

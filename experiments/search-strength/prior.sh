@@ -17,11 +17,11 @@ RUN=(nice -n 5)
 # round 0: the data and the shipped prior
 "${RUN[@]}" friday imitate collect --teacher search --levels 1-4 --games 650 --workers 1 \
   --no-progress --out data/search32.jsonl
-"${RUN[@]}" python -m friday_agents.fitting.policy_net_fit --data data/search32.jsonl \
-  --out agents/models/policy_prior.npz --report experiments/search-strength/results/policy_net_fit.json
+"${RUN[@]}" python -m friday_agents.learning.fitting.policy_net_fit --data data/search32.jsonl \
+  --out agents/friday_agents/models/policy_prior.npz --report experiments/search-strength/results/policy_net_fit.json
 # the committed learned agent's actor as the prior instead (report only)
-"${RUN[@]}" python -m friday_agents.fitting.policy_net_fit --data data/search32.jsonl \
-  --from-ppo agents/models/ppo_all_levels.zip --out data/policy_net_ppo.npz \
+"${RUN[@]}" python -m friday_agents.learning.fitting.policy_net_fit --data data/search32.jsonl \
+  --from-ppo agents/friday_agents/models/ppo_all_levels.zip --out data/policy_net_ppo.npz \
   --report experiments/search-strength/results/policy_net_ppo.json
 "${RUN[@]}" friday eval --agents search:prior=net:top=3 --levels 1,4 --games 100 \
   --search-sims 32 --workers 1 --no-progress --out "${EVAL}/prior-top3-l14"
@@ -38,7 +38,7 @@ RUN=(nice -n 5)
 # round 1: the round-0 variant's games on new training deals, the prior refitted on both
 "${RUN[@]}" friday imitate collect --teacher search:prior=net:top=1 --levels 1-4 --games 100 \
   --first-index 1000 --workers 1 --no-progress --out data/prior-top1-r1.jsonl
-"${RUN[@]}" python -m friday_agents.fitting.policy_net_fit \
+"${RUN[@]}" python -m friday_agents.learning.fitting.policy_net_fit \
   --data data/search32.jsonl data/prior-top1-r1.jsonl \
   --out experiments/search-strength/results/policy_net_r1.npz \
   --report experiments/search-strength/results/policy_net_r1_fit.json

@@ -1,7 +1,7 @@
 """How well leaf value models fit and rank the search's states:
 ``python experiments/search-strength/value_check.py --data GAMES --model NAME=FILE ... --out FILE``.
 
-Two checks on recorded search games (:mod:`friday_agents.fitting.game_data`; training deals
+Two checks on recorded search games (:mod:`friday_agents.learning.fitting.game_data`; training deals
 only), for each model (a ``.json`` linear model or ``.npz`` network, as ``search:value=``
 takes) and level:
 
@@ -37,17 +37,17 @@ from pathlib import Path
 
 import numpy as np
 
-from friday_agents.fitting.game_data import (
+from friday_agents.learning.fitting.game_data import (
     ReplayCount,
     recorded_games,
     target,
     turn_start_examples,
 )
-from friday_agents.fitting.value_fit import DEFAULT_WIN_BONUS
-from friday_agents.heuristic.agent import heuristic_action
-from friday_agents.search.agent import LeafValue, rollout
-from friday_agents.search.value import FEATURE_NAMES, ValueModel
-from friday_agents.search.value_levels import load_leaf_value
+from friday_agents.learning.fitting.value_fit import DEFAULT_WIN_BONUS
+from friday_agents.players.heuristic.agent import heuristic_action
+from friday_agents.players.search.agent import LeafValue, rollout
+from friday_agents.players.search.value import FEATURE_NAMES, ValueModel
+from friday_agents.players.search.value_levels import load_leaf_value
 from friday_env import Game, Phase, determinized
 
 LEAF_STEPS = (0, 1, 2)

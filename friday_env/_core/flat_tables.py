@@ -5,7 +5,7 @@ the Python encoder's own tables (:mod:`friday_env.observation.flat` and ``layout
 C encoder cannot drift from the Python one. Floats are written as C99 hexadecimal literals:
 exact, so the C tables hold bit for bit the values the Python encoder stores.
 ``python -m friday_env._core.generate`` writes it (with ``cards_data.h``);
-``tests/test_core_encode.py`` checks that regenerating changes nothing.
+``tests/core/test_core_encode.py`` checks that regenerating changes nothing.
 """
 
 from __future__ import annotations

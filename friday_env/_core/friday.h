@@ -137,13 +137,13 @@ typedef struct {
     int hard_pirate_first;
 } fr_heuristic_params;
 extern const fr_heuristic_params FR_DEFAULT_PARAMS;
-/* heuristic_action(game, params) of friday_agents.heuristic, decision for decision: a legal
+/* heuristic_action(game, params) of friday_agents.players.heuristic, decision for decision: a legal
  * action id, or -1 when the game is over. Reads public information only (R26). */
 int fr_heuristic_action(fr_game *g, const fr_heuristic_params *p);
 /* Plays the heuristic until the game ends or max_actions were played: the number played,
  * or -2 (out of memory) / -3 (an action was refused: a bug). */
 int fr_heuristic_play(fr_game *g, const fr_heuristic_params *p, int max_actions);
-double fr_card_worth(int card);   /* friday_agents.heuristic.card_worth.WORTH[card] */
+double fr_card_worth(int card);   /* friday_agents.players.heuristic.card_worth.WORTH[card] */
 double fr_fight_points(int card); /* card_worth.FIGHT_POINTS[card] */
 /* Python's sum() of floats, as the interpreter the binding was compiled for does it:
  * plain left-to-right addition (CPython <= 3.11) or Neumaier's compensated summation
@@ -153,14 +153,14 @@ int fr_heuristic_compensated_sum(void);
 double fr_py_sum(const double *items, int n);
 
 /* ---- search.c ---- */
-/* How far a rollout plays (friday_agents.search.agent.rollout and its constants). */
+/* How far a rollout plays (friday_agents.players.search.agent.rollout and its constants). */
 typedef struct {
     int horizon;         /* fights played before the end is valued (1: the current one) */
     int finish;          /* from this step on, play to the game's end */
     int max_actions;     /* MAX_ROLLOUT_ACTIONS */
     int max_fights_left; /* MAX_FIGHTS_LEFT */
 } fr_rollout_options;
-/* The leaf value's feature row (friday_agents.search.value), its columns given by the
+/* The leaf value's feature row (friday_agents.players.search.value), its columns given by the
  * Python side: FR_SUMMARY_FIXED numbers, then n_groups ability groups, then (cards set) the
  * n_deck card types held and the n_pirate pirate types faced. -1: the card has no column. */
 #define FR_SUMMARY_FIXED 15

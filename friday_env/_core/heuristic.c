@@ -1,7 +1,7 @@
-/* heuristic.c: the hand-written heuristic policy (friday_agents.heuristic), in C.
+/* heuristic.c: the hand-written heuristic policy (friday_agents.players.heuristic), in C.
  *
  * fr_heuristic_action returns exactly the action heuristic_action(game, params) of
- * agents/heuristic/agent.py returns, in every state and with any params. Each function
+ * agents/friday_agents/players/heuristic/agent.py returns, in every state and with any params. Each function
  * below is named after the Python function it ports and keeps its logic and, above all,
  * its floating-point expressions in the same order of operations (IEEE double; no FMA
  * contraction: the build uses -std=c11, under which GCC does not contract, and the
@@ -23,7 +23,7 @@
 #pragma STDC FP_CONTRACT OFF
 #endif
 
-/* HeuristicParams() of agents/heuristic/rules.py (tests/test_core_heuristic.py checks). */
+/* HeuristicParams() of agents/friday_agents/players/heuristic/rules.py (tests/test_core_heuristic.py checks). */
 const fr_heuristic_params FR_DEFAULT_PARAMS = {
     .life_value = 1.0,
     .low_life = 6.0,

@@ -1,11 +1,11 @@
-/* search.c: the search agents' rollouts (friday_agents.search.agent), in C.
+/* search.c: the search agents' rollouts (friday_agents.players.search.agent), in C.
  *
  * One call plays a whole decision's simulations: for each world seed, a determinized copy of
  * the game (or, for the oracle, a re-seeded clone); in each world, for each candidate action,
  * a copy that plays the action and then the heuristic (FR_DEFAULT_PARAMS) on to where
  * `rollout` stops. Each rollout's end is reported, not valued: whether the game is over, its
  * level, step, score and result, and the leaf value's feature row
- * (friday_agents.search.value.features / card_features). Python then values each end exactly
+ * (friday_agents.players.search.value.features / card_features). Python then values each end exactly
  * as the reference does (`float(row @ weights)`, numpy's own dot product), so the totals are
  * the same floats on both cores: see docs/compiled-core.md, "Search on the compiled core".
  */

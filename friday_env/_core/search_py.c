@@ -1,6 +1,6 @@
 /* Python bindings of search.c: `search_rollouts`, one decision's simulations in one call.
  *
- * friday_agents.search.compiled is the only caller; it owns the output arrays (numpy) and
+ * friday_agents.players.search.compiled is the only caller; it owns the output arrays (numpy) and
  * values the rollout ends. No numpy headers: the arrays arrive through the buffer protocol.
  */
 #include "pybind.h"
@@ -213,7 +213,7 @@ static PyMethodDef search_methods[] = {
      "is_core_game(obj): whether obj is a compiled-core game (search_rollouts can read it)."},
     {"search_rollouts", (PyCFunction)(void (*)(void))search_rollouts, METH_FASTCALL,
      "search_rollouts(game, actions, seeds, options, layout, ends, rows): one search "
-     "decision's rollouts (friday_agents.search.compiled)."},
+     "decision's rollouts (friday_agents.players.search.compiled)."},
     {"leaf_features", (PyCFunction)(void (*)(void))leaf_features, METH_FASTCALL,
      "leaf_features(game, layout, row): the leaf value's feature row of game into row[0]."},
     {NULL, NULL, 0, NULL},

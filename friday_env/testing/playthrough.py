@@ -5,11 +5,11 @@ situation (step, life and reserve, the hazard and its value, the table with valu
 flags, what is known of the Robinson stack), every legal action with its id and
 ``describe`` name, and the action chosen; at the end, the result and the score (R25).
 
-The files in ``tests/playthroughs/`` are regression tests that double as documentation of
-the rules at work: ``tests/test_playthroughs.py`` regenerates each transcript in memory and
+The files in ``tests/rules/playthroughs/`` are regression tests that double as documentation of
+the rules at work: ``tests/rules/test_playthroughs.py`` regenerates each transcript in memory and
 diffs it against its file. After an intended rule change, rewrite them with::
 
-    python -m friday_env.testing.playthrough --regenerate tests/playthroughs
+    python -m friday_env.testing.playthrough --regenerate tests/rules/playthroughs
 
 and read the diff before committing it. ``python -m friday_env.testing.playthrough --level 2
 --seed 7`` prints the transcript of any seeded game.
@@ -31,7 +31,7 @@ from friday_env.testing.games import make_game
 from friday_env.testing.policies import POLICIES, Policy
 from friday_env.text import legal_lines, situation
 
-REGENERATE = "python -m friday_env.testing.playthrough --regenerate tests/playthroughs"
+REGENERATE = "python -m friday_env.testing.playthrough --regenerate tests/rules/playthroughs"
 
 
 # ---------------------------------------------------------------- the transcript
@@ -134,13 +134,13 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="python -m friday_env.testing.playthrough",
         description="Print the transcript of a seeded game, or write the golden "
-        "playthroughs (tests/playthroughs/ in the repository).",
+        "playthroughs (tests/rules/playthroughs/ in the repository).",
     )
     parser.add_argument(
         "--regenerate",
         type=Path,
         metavar="DIR",
-        help="write every golden file into DIR, e.g. tests/playthroughs (read the diff "
+        help="write every golden file into DIR, e.g. tests/rules/playthroughs (read the diff "
         "before committing)",
     )
     parser.add_argument("--list", action="store_true", help="list the golden playthroughs")

@@ -1,2 +1,0 @@
-"""Expert iteration: the search teaches a network, the network guides the search, round after
-round (``friday exit``). See :mod:`friday_agents.expert_iteration.rounds`."""

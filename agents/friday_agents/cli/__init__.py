@@ -1,0 +1,113 @@
+"""The ``friday`` command of friday-env: one entry point, a subcommand per tool.
+
+Each subcommand lives in its own module exposing ``add_arguments(parser)`` and
+``run(args) -> int``; a module is imported only when its subcommand runs (``friday --help``
+imports none, ``friday eval`` only the evaluation), so ``friday play`` never pays for torch.
+``add_arguments`` must not import torch either: import heavy libraries inside ``run``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import importlib.util
+import os
+import sys
+
+import friday_env
+from friday_agents.conventions import MissingExtraError, missing_extra, plain
+from friday_env.core import core_in_use
+
+Subcommand = tuple[str, str]  # (module, one-line help)
+
+SUBCOMMANDS = {
+    "eval": (
+        "friday_agents.evaluation.evaluate",
+        "benchmark agents on the four levels (win rate, score)",
+    ),
+    "play": ("friday_agents.players.human", "play a game in the terminal"),
+    "replay": ("friday_agents.cli.replay", "step through a saved game record"),
+    "view": (
+        "friday_agents.cli.view",
+        "write a game viewer page (HTML) for a saved game or evaluation",
+    ),
+    "train": ("friday_agents.learning.sb3.train", "train a MaskablePPO agent"),
+    "imitate": (
+        "friday_agents.learning.imitation.cli",
+        "learn a MaskablePPO policy from an agent's games",
+    ),
+    "exit": (
+        "friday_agents.learning.distill.cli",
+        "expert iteration: the search teaches a network, round after round",
+    ),
+    "rl": (
+        "friday_agents.learning.rl.cli",
+        "masked PPO on the native vector env (fine-tune or from scratch)",
+    ),
+    "bench": ("friday_agents.bench.suite", "measure engine and environment speed"),
+}
+
+
+def _available() -> dict[str, Subcommand]:
+    """The subcommands whose module is installed, found without importing any of them."""
+    found = {}
+    for name, (module, help_text) in SUBCOMMANDS.items():
+        if importlib.util.find_spec(module) is not None:
+            found[name] = (module, help_text)
+    return found
+
+
+def chosen_command(argv: list[str]) -> str | None:
+    """The subcommand ``argv`` names: its first word that is not an option (the top-level
+    parser's options take no value), or None."""
+    return next((word for word in argv if not word.startswith("-")), None)
+
+
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The ``friday`` parser. Only ``command``'s module is imported, for its arguments (every
+    subcommand's when ``command`` is ``"*"``); the others are listed by name and help."""
+    parser = argparse.ArgumentParser(prog="friday", description=plain(__doc__.splitlines()[0]))
+    parser.add_argument(
+        "--version",
+        action="version",
+        version=f"%(prog)s {friday_env.__version__} ({core_in_use()})",
+    )
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    for name, (module, help_text) in _available().items():
+        sub = commands.add_parser(name, help=help_text, description=help_text)
+        sub.set_defaults(_module=module)
+        if command in (name, "*"):
+            importlib.import_module(module).add_arguments(sub)
+    return parser
+
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    """``argv`` (default ``sys.argv[1:]``) parsed, importing only the named subcommand."""
+    argv = sys.argv[1:] if argv is None else list(argv)
+    return build_parser(chosen_command(argv)).parse_args(argv)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run a subcommand; its exit status. A missing optional library is named with the
+    extra that installs it (status 2); output into a closed pipe (``friday replay | head``)
+    ends quietly."""
+    args = parse_args(argv)
+    try:
+        return int(importlib.import_module(args._module).run(args) or 0)
+    except MissingExtraError as err:
+        return _missing(args.command, err)
+    except ModuleNotFoundError as err:
+        extra = missing_extra(err, f"friday {args.command}")
+        if extra is None:
+            raise
+        return _missing(args.command, extra)
+    except BrokenPipeError:
+        # the reader went away: send what is still buffered nowhere, and stop like a
+        # program killed by SIGPIPE would
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 141
+
+
+def _missing(command: str, err: MissingExtraError) -> int:
+    print(f"friday {command}: error: {err}", file=sys.stderr)
+    return 2

@@ -1,0 +1,520 @@
+"""``friday eval``: benchmark agents on the evaluation deals of every level.
+
+Every agent plays the same deals (:mod:`friday_agents.seeds`: deal ``i`` of level ``L`` has seed
+``10_000_000 + L * 1_000_000 + i``; training never uses seeds that high). Results per agent and
+level — win rate with a 95% Wilson interval, mean and median score with 95% bootstrap
+intervals, game length, games/s — are printed as a table and written to ``--out``:
+``results.json``, ``results.csv``, ``results.md``, ``winrate.png``, ``scores.png``, and
+``games.jsonl`` with one line per game (with its replayable record under ``--save-games``).
+
+``--deals validation`` plays the validation deals instead (training deals 900000 on, which no
+fit reads: :func:`friday_agents.seeds.validation_seed`), for choosing between variants
+without looking at the evaluation deals; such results never go into the README.
+
+Without ``--out`` each run gets a new folder under ``results/eval``, named by its agents,
+levels and start time (printed when the run starts), so runs never clash; an explicit
+``--out`` that already holds an evaluation is refused unless ``--resume`` continues it.
+
+Each game's result is saved as soon as it finishes: after Ctrl-C or a killed worker,
+``friday eval --out DIR --resume`` plays only the missing games. ``--backend ray`` plays
+them as Ray tasks, on a local Ray or on the cluster at ``--address`` (``ray start --head``
+on one node, ``ray start --address HEAD_IP:6379`` on the others); the results are the same.
+
+Exit status: 0 done, 2 bad arguments (unknown agent, level or option), 130 interrupted by
+Ctrl-C, 1 a worker died (resume to continue).
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import os
+import re
+import signal
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+from friday_agents.conventions import add_deprecated, add_progress, plain, require
+from friday_agents.evaluation.backends import BACKENDS, RAY_INSTALL, BackendError
+from friday_agents.evaluation.runner import (
+    EvalConfig,
+    EvaluationError,
+    EvaluationInterrupted,
+    build_agent,
+    forget_agents,
+    load_rows,
+    run_tasks,
+    start_run,
+)
+from friday_agents.players.registry import AgentSpecError, parse_spec
+from friday_agents.players.search.agent import DEFAULT_SIMS
+from friday_agents.seeds import DEAL_SETS
+from friday_env.errors import InvalidLevelError
+from friday_env.levels import parse_levels as levels_in
+
+DEFAULT_AGENTS = "random,heuristic,search,guided"
+DEFAULT_LEVELS = "1-4"
+DEFAULT_GAMES = "100,search=25,guided=25"
+DEFAULT_SEARCH_SIMS = DEFAULT_SIMS  # one setting: the search agent's own default
+#: Without --out, each run writes a new folder here (:func:`new_run_dir`).
+DEFAULT_OUT = Path("results/eval")
+#: The run behind the full results table (docs/results.md, its headline in the README); a
+#: test checks it is the command stored in that run's committed results.json.
+FULL_TABLE_COMMAND = (
+    "friday eval --agents random,heuristic,ppo,search,guided,oracle,oracle:prior=net:value=levels"
+    " --levels 1-4 --games 1000,search=200,oracle=200 --search-sims 32 --out results/readme"
+)
+FULL_TABLE_PAGE = "docs/results.md"
+#: Optional libraries an agent needs beyond friday eval's own (tqdm, matplotlib).
+AGENT_LIBRARIES = {"ppo": ("torch", "stable_baselines3", "sb3_contrib")}
+
+
+class UsageError(ValueError):
+    """A command-line value that names something unknown or is malformed."""
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.formatter_class = argparse.RawDescriptionHelpFormatter
+    parser.epilog = plain(__doc__.split("\n\n", 1)[1])
+    parser.add_argument(
+        "--agents",
+        help="comma-separated agent specs, e.g. heuristic,search:sims=64 "
+        f"(default {DEFAULT_AGENTS})",
+    )
+    parser.add_argument(
+        "--levels", help=f"levels as ranges and lists, e.g. 1-4 or 1,3 (default {DEFAULT_LEVELS})"
+    )
+    parser.add_argument(
+        "--games",
+        help="games per level: N, optionally with per-agent counts, e.g. 1000,search=200 "
+        f"(default {DEFAULT_GAMES})",
+    )
+    parser.add_argument(
+        "--search-sims",
+        type=int,
+        help=f"simulations per decision for agents that search (default {DEFAULT_SEARCH_SIMS})",
+    )
+    parser.add_argument(
+        "--save-games", action="store_true", default=None, help="store every game's record"
+    )
+    parser.add_argument(
+        "--deals",
+        choices=DEAL_SETS,
+        help="which deals: the evaluation deals (default) or the validation deals, training "
+        "deals 900000 on that no fitting reads, for choosing a variant without looking at "
+        "the evaluation deals (friday_agents.seeds.validation_seed)",
+    )
+    parser.add_argument(
+        "--workers",
+        type=int,
+        help="processes, or the CPUs of a local Ray (default: all cores); with --address, "
+        "the most games played at once (default: every CPU of the cluster)",
+    )
+    parser.add_argument(
+        "--backend",
+        choices=BACKENDS,
+        default="process",
+        help="where games are played: a local process pool (default) or Ray tasks "
+        f"(needs {RAY_INSTALL})",
+    )
+    parser.add_argument(
+        "--address",
+        help="with --backend ray: a running Ray cluster (auto, or HEAD_IP:6379); "
+        "default: a local Ray started for the run",
+    )
+    parser.add_argument(
+        "--out",
+        type=Path,
+        help=f"output directory (default: a new folder under {DEFAULT_OUT} named by the agents, "
+        "levels and start time)",
+    )
+    parser.add_argument(
+        "--resume", action="store_true", help="continue the interrupted evaluation in --out"
+    )
+    parser.add_argument(
+        "--readme",
+        type=Path,
+        metavar="FILE",
+        help="write the results table into FILE's results section (complete runs only)",
+    )
+    add_deprecated(parser, "--update-readme", "--readme", "readme", "FILE", convert=Path)
+    parser.add_argument("--bootstrap-seed", type=int, default=0, help="seed of the bootstrap")
+    add_progress(parser)
+
+
+# -------------------------------------------------------------- parsing
+
+
+def parse_levels(text: str) -> tuple[int, ...]:
+    """``"1-4"``, ``"1,3"``, ``"2-3,1"`` -> sorted distinct levels; each must be 1..4."""
+    try:
+        return levels_in(text)
+    except InvalidLevelError as err:
+        raise UsageError(str(err)) from None
+
+
+def parse_games(text: str, agents: tuple[str, ...], strict: bool = True) -> dict[str, int]:
+    """``"N"`` or ``"N,name=M,..."`` -> games per level for each agent spec. ``strict``:
+    a count for an agent not being evaluated is an error (the default counts are not)."""
+    default: int | None = None
+    per_name: dict[str, int] = {}
+    for part in text.split(","):
+        name, sep, count = part.strip().rpartition("=")
+        try:
+            number = int(count)
+        except ValueError:
+            raise UsageError(f"bad game count {part!r}: use N or name=N") from None
+        if number < 1:
+            raise UsageError(f"game counts must be positive, got {part!r}")
+        if sep:
+            per_name[name] = number
+        else:
+            default = number
+    names = {parse_spec(a)[0] for a in agents}
+    unknown = sorted(set(per_name) - names)
+    if unknown and strict:
+        raise UsageError(f"--games names agents not being evaluated: {', '.join(unknown)}")
+    games = {}
+    for spec in agents:
+        name = parse_spec(spec)[0]
+        if name not in per_name and default is None:
+            raise UsageError(f"--games gives no count for agent {name!r}: add a plain N")
+        games[spec] = per_name.get(name, default)  # type: ignore[assignment]
+    return games
+
+
+def parse_agents(text: str, sims: int) -> tuple[str, ...]:
+    """Agent specs, each checked by building it (:func:`build_agent`: the games played in
+    this process, or in workers forked from it, reuse that agent instead of building it
+    again)."""
+    specs = tuple(s.strip() for s in text.split(",") if s.strip())
+    if not specs:
+        raise UsageError("--agents is empty")
+    if len(set(specs)) != len(specs):
+        raise UsageError(f"--agents lists an agent twice: {text}")
+    for spec in specs:
+        build_agent(spec, sims)
+    return specs
+
+
+def config_from_args(args: argparse.Namespace) -> EvalConfig:
+    sims = DEFAULT_SEARCH_SIMS if args.search_sims is None else args.search_sims
+    if sims < 1:
+        raise UsageError(f"--search-sims must be positive, got {sims}")
+    agents = parse_agents(args.agents or DEFAULT_AGENTS, sims)
+    return EvalConfig(
+        agents=agents,
+        levels=parse_levels(args.levels or DEFAULT_LEVELS),
+        games=parse_games(args.games or DEFAULT_GAMES, agents, strict=args.games is not None),
+        search_sims=sims,
+        save_games=bool(args.save_games),
+        deals=args.deals or "evaluation",
+    )
+
+
+def check_resume_matches(args: argparse.Namespace, stored: EvalConfig) -> None:
+    """Options given with --resume must agree with the stored run."""
+    given = config_from_args(args)
+    explicit = {
+        "agents": args.agents is not None,
+        "levels": args.levels is not None,
+        "games": args.games is not None,
+        "search_sims": args.search_sims is not None,
+        "save_games": args.save_games is not None,
+        "deals": args.deals is not None,
+    }
+    for name, was_given in explicit.items():
+        if was_given and getattr(given, name) != getattr(stored, name):
+            raise UsageError(
+                f"--resume continues the stored run, whose {name} is {getattr(stored, name)!r}; "
+                f"got {getattr(given, name)!r}"
+            )
+
+
+def check_libraries(config: EvalConfig) -> None:
+    """Raise ``MissingExtraError`` (naming the extra to install) before any game starts if
+    a library the report or an agent needs is missing."""
+    require("friday eval", "tqdm", "matplotlib")
+    for spec in config.agents:
+        name = parse_spec(spec)[0]
+        require(f"the {name} agent", *AGENT_LIBRARIES.get(name, ()))
+
+
+def command_line(config: EvalConfig, out: Path) -> str:
+    """The ``friday eval`` command that plays this configuration."""
+    counts = list(config.games.values())
+    default = max(set(counts), key=counts.count)
+    per_name: dict[str, int] = {}  # --games counts by agent name, not by spec
+    for spec, n in config.games.items():
+        name = parse_spec(spec)[0]
+        if per_name.setdefault(name, n) != n:
+            raise ValueError(
+                f"agents named {name!r} play different game counts: no --games says that"
+            )
+    games = [str(default)] + [f"{name}={n}" for name, n in per_name.items() if n != default]
+    parts = [
+        "friday eval",
+        f"--agents {','.join(config.agents)}",
+        f"--levels {format_levels(config.levels)}",
+        f"--games {','.join(games)}",
+        f"--search-sims {config.search_sims}",
+    ]
+    if config.save_games:
+        parts.append("--save-games")
+    if config.deals != "evaluation":
+        parts.append(f"--deals {config.deals}")
+    parts.append(f"--out {out}")
+    return " ".join(parts)
+
+
+def new_run_dir(config: EvalConfig, parent: Path = DEFAULT_OUT) -> Path:
+    """Create and return a new folder for a run without ``--out``, CleanRL-style:
+    ``parent/<agents>__<levels>__<YYYYmmdd-HHMMSS>`` (``-2``, ``-3``... if two runs start
+    in the same second)."""
+    agents = _path_safe("+".join(config.agents))[:80]
+    stem = f"{agents}__{_path_safe(format_levels(config.levels))}__{time.strftime('%Y%m%d-%H%M%S')}"
+    parent.mkdir(parents=True, exist_ok=True)
+    for attempt in range(1, 1000):
+        path = parent / (stem if attempt == 1 else f"{stem}-{attempt}")
+        try:
+            path.mkdir()
+        except FileExistsError:
+            continue
+        return path
+    raise EvaluationError(f"could not create a new run folder in {parent}")
+
+
+def _path_safe(text: str) -> str:
+    """``text`` usable in a folder name on every system: agent specs hold ``:``, ``/``..."""
+    return re.sub(r"[^A-Za-z0-9.=+-]+", "-", text).strip("-") or "run"
+
+
+def format_levels(levels: tuple[int, ...]) -> str:
+    if list(levels) == list(range(levels[0], levels[-1] + 1)) and len(levels) > 1:
+        return f"{levels[0]}-{levels[-1]}"
+    return ",".join(map(str, levels))
+
+
+# ---------------------------------------------------------------- run
+
+
+def _fail(message: str) -> int:
+    print(f"friday eval: error: {message}", file=sys.stderr)
+    return 2
+
+
+def check_backend(args: argparse.Namespace) -> None:
+    """The backend options make sense, and Ray is there when asked for."""
+    if args.workers is not None and args.workers < 1:
+        raise UsageError(f"--workers must be at least 1, got {args.workers}")
+    if args.address is not None and args.backend != "ray":
+        raise UsageError("--address is for --backend ray (a Ray cluster)")
+    if args.backend == "ray":
+        require("friday eval --backend ray", "ray")
+    if args.readme and args.deals not in (None, "evaluation"):
+        raise UsageError(
+            "--readme takes results on the evaluation deals only, not --deals validation"
+        )
+
+
+def run(args: argparse.Namespace) -> int:
+    forget_agents()  # agents of an earlier run in this process may have read other files
+    try:
+        check_backend(args)
+        config = config_from_args(args)
+        check_libraries(config)
+        _choose_out(args, config)
+        config = start_run(args.out, config, args.resume)
+        if args.resume:
+            check_resume_matches(args, config)
+        done = load_rows(args.out, config)
+    except (UsageError, AgentSpecError, EvaluationError, BackendError) as err:
+        return _fail(str(err))
+    finished = {(r["agent"], r["level"], r["index"]) for r in done}
+    todo = [t for t in config.tasks() if t.key not in finished]
+    try:
+        status = _play(config, todo, args, done)
+    except KeyboardInterrupt:  # a second Ctrl-C while the first one was being handled
+        status = _STOPPED_TWICE
+    written: list[str] = []
+    try:
+        _report(config, args, written, plots=status != _STOPPED_TWICE)
+    except KeyboardInterrupt:  # a second Ctrl-C (or the first, after the games): stop quietly
+        return _stopped_in_report(args, written)
+    if status == 0 and _is_set_up_run(args):
+        print(sample_note(config))
+    return 130 if status == _STOPPED_TWICE else status
+
+
+#: _play's status when a second Ctrl-C came while the games were stopping: skip the plots.
+_STOPPED_TWICE = -130
+
+
+def _is_set_up_run(args: argparse.Namespace) -> bool:
+    """Every choice left to its default: the README's first command, a small sample."""
+    chosen = ("agents", "levels", "games", "search_sims", "deals")
+    return all(getattr(args, name) is None for name in chosen)
+
+
+def sample_note(config: EvalConfig) -> str:
+    """What the set-up run's table is, and where the full one is and how it was made."""
+    counts = list(config.games.values())
+    usual = max(set(counts), key=lambda n: (counts.count(n), n))
+    fewer: dict[int, list[str]] = {}
+    for spec, n in config.games.items():
+        if n != usual:
+            fewer.setdefault(n, []).append(spec)
+    others = "".join(f", {n} for {' and '.join(specs)}" for n, specs in fewer.items())
+    return (
+        f"\nNote: this is a small sample ({usual} games per level{others}), so its numbers "
+        "differ from the full results table by chance (compare the 95% intervals). The full "
+        f"table is in {FULL_TABLE_PAGE} (its headline in the README); it was made with:\n"
+        f"  {FULL_TABLE_COMMAND}"
+    )
+
+
+def _choose_out(args: argparse.Namespace, config: EvalConfig) -> None:
+    """Without ``--out``: a new run folder (announced); ``--resume`` must name its run."""
+    if args.out is not None:
+        return
+    if args.resume:
+        raise UsageError(
+            f"--resume needs --out DIR, the run to continue (each run without --out has its "
+            f"own folder under {DEFAULT_OUT}; the interrupted run printed its --resume command)"
+        )
+    args.out = new_run_dir(config)
+    print(f"friday eval: writing this run to {args.out}", flush=True)
+
+
+def _play(config: EvalConfig, todo: list, args: argparse.Namespace, done: list[dict]) -> int:
+    from friday_agents.evaluation.progress import EtaEstimator, advance, progress_bar
+
+    if not todo:
+        return 0
+    eta = EtaEstimator(todo, done)
+    progress = progress_bar(len(todo) + len(done), len(done), not args.progress, eta)
+    workers = args.workers or (os.cpu_count() or 1 if args.backend == "process" else None)
+    if args.backend == "process" or args.address is None:
+        workers = workers and min(workers, len(todo))  # no idle processes or CPUs
+    try:
+        run_tasks(
+            config,
+            todo,
+            args.out,
+            workers,
+            lambda row: advance(progress, eta, row),
+            args.backend,
+            args.address,
+        )
+    except BackendError as err:
+        progress.close()
+        print(
+            f"friday eval: error: {str(err).rstrip('.')}. "
+            f"Finished games are in {args.out / 'games.jsonl'}; "
+            f"continue with: friday eval --out {args.out} --resume",
+            file=sys.stderr,
+        )
+        return 2
+    except EvaluationInterrupted as why:
+        progress.close()
+        _say_stopped(str(why), args.out)
+        return 130 if str(why) == "interrupted" else 1
+    except KeyboardInterrupt:  # a second Ctrl-C while the games in flight were stopping
+        progress.close()
+        _say_stopped("interrupted", args.out)
+        raise
+    progress.close()
+    return 0
+
+
+def _say_stopped(why: str, out: Path) -> None:
+    print(
+        f"friday eval: {why}; every finished game is saved in {out / 'games.jsonl'}. "
+        f"Continue with: friday eval --out {out} --resume",
+        file=sys.stderr,
+    )
+
+
+def _stopped_in_report(args: argparse.Namespace, written: list[str]) -> int:
+    saved = ", ".join([*written, f"every finished game ({args.out / 'games.jsonl'})"])
+    print(
+        f"\nfriday eval: interrupted while writing the report; saved: {saved}. Write the rest "
+        f"(and play any missing games) with: friday eval --out {args.out} --resume",
+        file=sys.stderr,
+    )
+    return 130
+
+
+@contextlib.contextmanager
+def _whole_files() -> Iterator[None]:
+    """Within: a Ctrl-C waits until the block is done (then raises), so the files it writes
+    are never cut short; a further Ctrl-C stops at once. Only where Python handles Ctrl-C:
+    on the main thread, with SIGINT not ignored (a shell's background job ignores it)."""
+    if threading.current_thread() is not threading.main_thread() or signal.getsignal(
+        signal.SIGINT
+    ) in (signal.SIG_IGN, None):
+        yield
+        return
+    pending: list[int] = []
+
+    def remember(signum: int, frame: object) -> None:
+        if pending:
+            raise KeyboardInterrupt
+        pending.append(signum)
+
+    previous = signal.signal(signal.SIGINT, remember)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    if pending:
+        raise KeyboardInterrupt
+
+
+def _report(
+    config: EvalConfig, args: argparse.Namespace, written: list[str], plots: bool = True
+) -> None:
+    """Write the results files, then the plots (which a Ctrl-C may skip), then print the
+    table; ``written`` collects the names of the files finished."""
+    with _whole_files():
+        from friday_agents.evaluation.report import text_table, update_readme
+
+        rows = load_rows(args.out, config)
+        if not rows:
+            return
+        results, section = _write_results(rows, config, args, written)
+    out = args.out
+    if plots:
+        from friday_agents.evaluation.plots import plot_scores, plot_win_rates
+
+        plot_win_rates(results, out / "winrate.png")
+        plot_scores(results, rows, out / "scores.png")
+        written += ["winrate.png", "scores.png"]
+    print(text_table(results))
+    state = "" if results["complete"] else " (partial: resume to finish)"
+    print(f"\nwrote {out}/{', '.join(written)}{state}")
+    if args.readme:
+        if results["complete"]:
+            update_readme(args.readme, section)
+            print(f"updated the results section of {args.readme}")
+        else:
+            print(f"not updating {args.readme}: the evaluation is incomplete")
+
+
+def _write_results(
+    rows: list[dict], config: EvalConfig, args: argparse.Namespace, written: list[str]
+) -> tuple[dict, str]:
+    """results.json, results.csv and results.md; the results and the markdown section."""
+    from friday_agents.evaluation.report import build_results, markdown, write_csv, write_json
+
+    out = args.out
+    results = build_results(rows, config, command_line(config, out), args.bootstrap_seed)
+    write_json(results, out / "results.json")
+    write_csv(results, out / "results.csv")
+    section = markdown(results)
+    (out / "results.md").write_text(section)
+    written += ["results.json", "results.csv", "results.md"]
+    return results, section

@@ -1,0 +1,373 @@
+"""Turn an evaluation's per-game rows into numbers, files and plots.
+
+Per agent and level: games, wins, the win rate with its 95% Wilson interval, mean and median
+score with 95% bootstrap intervals, mean game length (actions and fights) and games/s (one
+core). Consecutive fair agents in the list are also compared on the deals both played
+(paired differences; a cheating agent such as ``oracle`` is left out), and each level says
+whether the later agent beats the earlier one by a margin outside both 95% intervals — by
+win rate, else by mean score.
+
+Everything written (``results.json``, ``results.csv``, ``results.md``, ``winrate.png``,
+``scores.png``) comes from ``games.jsonl`` alone, so a report can be rebuilt at any time.
+"""
+
+from __future__ import annotations
+
+import csv
+import itertools
+import json
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from friday_agents.evaluation.runner import EvalConfig
+from friday_agents.evaluation.stats import (
+    bootstrap_interval,
+    paired_difference_interval,
+    wilson_interval,
+)
+from friday_agents.players.registry import is_cheating, parse_spec
+from friday_agents.sections import replace_section, section_body
+from friday_agents.seeds import EVAL_SEED_BASE, EVAL_SEEDS_PER_LEVEL, VALIDATION_FIRST_INDEX
+
+SEED_RULE = (
+    f"deal i of level L has seed {EVAL_SEED_BASE:_} + L * {EVAL_SEEDS_PER_LEVEL:_} + i "
+    "(friday_agents.seeds.evaluation_seed)"
+)
+#: The seed rule of each deal set (:data:`friday_agents.seeds.DEAL_SETS`).
+SEED_RULES = {
+    "evaluation": SEED_RULE,
+    "validation": f"validation deals: deal i of level L has seed L * 1_000_000 + "
+    f"{VALIDATION_FIRST_INDEX:_} + i (friday_agents.seeds.validation_seed)",
+}
+#: One line per known agent for the Markdown report; other agents are listed by spec.
+AGENT_NOTES = {
+    "random": "uniform over the legal actions (`agents/friday_agents/players/random_agent.py`)",
+    "heuristic": "hand-written rules: hazard choice, free draws, pay-or-lose lookahead, "
+    "deliberate losses destroying aging and bad cards, abilities (`agents/friday_agents/players/heuristic/`)",
+    "search": "determinized Monte-Carlo over engine clones: every candidate action tried in "
+    "the same sampled worlds, heuristic rollouts to the end of the fight, a value fitted on "
+    "heuristic games (`agents/friday_agents/players/search/`)",
+    "guided": "the search guided by what it learned from its own games: a policy network "
+    "proposes one action and the search referees between it and the heuristic's choice; "
+    "the leaf value, chosen per level on validation deals, is a linear model with a weight "
+    "per card type Robinson holds, fitted on guided's and the search's games (levels 1-3), "
+    "or the search's refit (level 4) (`agents/friday_agents/players/search/guided.py`; see 'Stronger search')",
+    "oracle": "CHEATS, an upper bound and not ranked: the search planning on the true hidden "
+    "state (the real stack orders; only future shuffles left to chance) "
+    "(`agents/friday_agents/players/search/oracle.py`)",
+    "ppo": "a MaskablePPO policy network (one for all levels) that imitates the search agent: "
+    "heuristic imitation, then 370 search games per level with the search's action values as "
+    "soft targets, then one DAgger round labelled by search (`agents/friday_agents/players/ppo/`, "
+    "`agents/friday_agents/models/ppo_all_levels.zip`, recipe in `experiments/imitation/`; see "
+    "'Learned agents')",
+}
+#: What a spec's option changes about its agent, said after the agent's own note: a spec is
+#: described whole (``oracle:prior=net:value=levels`` is not the plain oracle). An option
+#: not listed here is shown as written.
+OPTION_NOTES = {
+    ("prior", "net"): "the policy prior prunes the candidates (`agents/friday_agents/models/policy_prior.npz`)",
+    ("value", "levels"): "leaf value chosen per level, as guided's "
+    "(`agents/friday_agents/models/guided_value_per_level.json`)",
+    ("value", "net"): "the value network as leaf value (`agents/friday_agents/models/value_net.npz`)",
+    ("rollout", "net"): "rollouts played by the policy network",
+}
+#: Options that replace what the agent's note describes (its committed model): the spec is
+#: then described by this note instead.
+REPLACING_OPTIONS = {("ppo", "model"): "a MaskablePPO policy loaded from a checkpoint"}
+#: The agents that search, so that a simulation budget applies to them.
+SEARCHING = ("search", "guided", "oracle")
+#: The section the results table is written into (in ``docs/results.md``).
+README_SECTION = "results"
+
+
+def _cell(rows: list[dict[str, Any]], agent: str, level: int) -> list[dict[str, Any]]:
+    return sorted(
+        (r for r in rows if r["agent"] == agent and r["level"] == level), key=lambda r: r["index"]
+    )
+
+
+def summarize(rows: list[dict[str, Any]], config: EvalConfig, seed: int = 0) -> list[dict]:
+    """One summary per agent and level that has at least one finished game."""
+    summary = []
+    for agent in config.agents:
+        for level in config.levels:
+            games = _cell(rows, agent, level)
+            if games:
+                summary.append(_summary(agent, level, games, config.games[agent], seed))
+    return summary
+
+
+def _summary(agent: str, level: int, games: list[dict], planned: int, seed: int) -> dict:
+    n = len(games)
+    wins = sum(1 for g in games if g["won"])
+    scores = np.array([g["score"] for g in games], dtype=float)
+    seconds = sum(g["seconds"] for g in games)
+    return {
+        "agent": agent,
+        "level": level,
+        "games": n,
+        "planned": planned,
+        "wins": wins,
+        "win_rate": wins / n,
+        "win_rate_ci": list(wilson_interval(wins, n)),
+        "mean_score": float(scores.mean()),
+        "mean_score_ci": list(bootstrap_interval(scores, "mean", seed=seed)),
+        "median_score": float(np.median(scores)),
+        "median_score_ci": list(bootstrap_interval(scores, "median", seed=seed)),
+        "mean_actions": float(np.mean([g["actions"] for g in games])),
+        "mean_fights": float(np.mean([g["fights"] for g in games])),
+        "games_per_second": n / seconds if seconds > 0 else float("inf"),
+    }
+
+
+def compare(rows: list[dict], config: EvalConfig, summary: list[dict], seed: int = 0) -> list[dict]:
+    """Each fair agent against the fair agent listed before it, per level, on their common
+    deals. Cheating agents (:data:`friday_agents.players.registry.CHEATING_AGENTS`) are not ranked."""
+    by_cell = {(s["agent"], s["level"]): s for s in summary}
+    comparisons = []
+    fair = [agent for agent in config.agents if not is_cheating(agent)]
+    for before, after in itertools.pairwise(fair):
+        for level in config.levels:
+            first = {g["index"]: g for g in _cell(rows, before, level)}
+            second = {g["index"]: g for g in _cell(rows, after, level)}
+            common = sorted(first.keys() & second.keys())
+            if not common or (before, level) not in by_cell or (after, level) not in by_cell:
+                continue
+            score_diff = paired_difference_interval(
+                [first[i]["score"] for i in common], [second[i]["score"] for i in common], seed=seed
+            )
+            win_diff = paired_difference_interval(
+                [first[i]["won"] for i in common], [second[i]["won"] for i in common], seed=seed
+            )
+            comparisons.append(
+                {
+                    "baseline": before,
+                    "agent": after,
+                    "level": level,
+                    "common_games": len(common),
+                    "score_difference": list(score_diff),
+                    "win_rate_difference": list(win_diff),
+                    "beats_by": beats_by(by_cell[(before, level)], by_cell[(after, level)]),
+                }
+            )
+    return comparisons
+
+
+def beats_by(baseline: dict, agent: dict) -> str | None:
+    """``"win rate"`` if the agent's win-rate interval lies wholly above the baseline's,
+    else ``"mean score"`` if its mean-score interval does, else None."""
+    if agent["win_rate_ci"][0] > baseline["win_rate_ci"][1]:
+        return "win rate"
+    if agent["mean_score_ci"][0] > baseline["mean_score_ci"][1]:
+        return "mean score"
+    return None
+
+
+def build_results(rows: list[dict], config: EvalConfig, command: str, seed: int = 0) -> dict:
+    summary = summarize(rows, config, seed)
+    planned = sum(config.games[a] for a in config.agents) * len(config.levels)
+    return {
+        "format": "friday-env/evaluation-results",
+        "command": command,
+        "seeds": SEED_RULES[config.deals],
+        "bootstrap_seed": seed,
+        "complete": len(rows) == planned,
+        "games_played": len(rows),
+        "games_planned": planned,
+        "config": config.to_json()["config"],
+        "summary": summary,
+        "comparisons": compare(rows, config, summary, seed),
+    }
+
+
+# ---------------------------------------------------------------- text
+
+
+def _pct(value: float) -> str:
+    return f"{100 * value:.1f}%"
+
+
+def _interval(low: float, high: float, percent: bool = False) -> str:
+    if percent:
+        return f"[{100 * low:.1f}, {100 * high:.1f}]"
+    return f"[{low:.1f}, {high:.1f}]"
+
+
+def agent_label(spec: str) -> str:
+    """How a table names an agent: a cheating one says so beside its spec."""
+    return f"{spec} (cheats)" if is_cheating(spec) else spec
+
+
+def _row_cells(s: dict) -> list[str]:
+    return [
+        agent_label(s["agent"]),
+        str(s["level"]),
+        str(s["games"]),
+        str(s["wins"]),
+        f"{_pct(s['win_rate'])} {_interval(*s['win_rate_ci'], percent=True)}",
+        f"{s['mean_score']:.1f} {_interval(*s['mean_score_ci'])}",
+        f"{s['median_score']:.1f} {_interval(*s['median_score_ci'])}",
+        f"{s['mean_actions']:.0f}",
+        f"{s['mean_fights']:.1f}",
+        f"{s['games_per_second']:.1f}",
+    ]
+
+
+HEADERS = [
+    "agent",
+    "level",
+    "games",
+    "wins",
+    "win rate [95% CI]",
+    "mean score [95% CI]",
+    "median score [95% CI]",
+    "actions",
+    "fights",
+    "games/s",
+]
+
+
+def text_table(results: dict) -> str:
+    """The summary as an aligned plain-text table."""
+    table = [HEADERS] + [_row_cells(s) for s in results["summary"]]
+    widths = [max(len(row[i]) for row in table) for i in range(len(HEADERS))]
+    lines = ["  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=True)) for row in table]
+    lines.insert(1, "  ".join("-" * w for w in widths))
+    return "\n".join(lines)
+
+
+def markdown(results: dict) -> str:
+    """The results as a Markdown section (for the README)."""
+    lines = [
+        "## Results",
+        "",
+        f"Reproduce with `{results['command']}` "
+        f"({results['games_played']} games; {results['seeds']}). Win rates with 95% Wilson "
+        "intervals, scores with 95% bootstrap intervals; games/s on one core. Rendered from the "
+        "run's `results.json` "
+        "(`python -m friday_agents.evaluation.report results.json --readme docs/results.md`).",
+        "",
+        *_agent_lines(results),
+        "",
+        "| " + " | ".join(HEADERS) + " |",
+        "|" + "|".join("---" for _ in HEADERS) + "|",
+    ]
+    lines += ["| " + " | ".join(_row_cells(s)) + " |" for s in results["summary"]]
+    if results["comparisons"]:
+        lines += [
+            "",
+            "Each agent against the one before it, on the deals both played (paired "
+            "differences, 95% bootstrap intervals); *beats by* names the measure whose 95% "
+            "intervals do not overlap.",
+            "",
+            "| agent | baseline | level | common deals | win rate difference | "
+            "score difference | beats by |",
+            "|---|---|---|---|---|---|---|",
+        ]
+        for c in results["comparisons"]:
+            win, score = c["win_rate_difference"], c["score_difference"]
+            lines.append(
+                f"| {c['agent']} | {c['baseline']} | {c['level']} | {c['common_games']} | "
+                f"{100 * win[0]:+.1f} pts {_interval(*win[1:], percent=True)} | "
+                f"{score[0]:+.1f} {_interval(*score[1:])} | {c['beats_by'] or 'no'} |"
+            )
+    lines += [
+        "",
+        "Plots: `winrate.png` (win rate by level, 95% intervals) and `scores.png` (score "
+        "distributions) in the output directory. Play a deal yourself with "
+        "`friday play --level 1 --seed 7 --save game.json` and watch any saved game with "
+        "`friday replay game.json` (or `friday replay DIR/games.jsonl --game K` after "
+        "`friday eval --save-games`).",
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def agent_description(spec: str, search_sims: int) -> str:
+    """What the agent a spec names is, from the whole spec: the agent's note, then what each
+    of its options changes (:data:`OPTION_NOTES`), then its simulation budget if it searches
+    (``sims=`` in the spec, else ``search_sims``)."""
+    name, options = parse_spec(spec)
+    parts = [AGENT_NOTES.get(name, "")]
+    for key, value in options.items():
+        if (name, key) in REPLACING_OPTIONS:
+            parts[0] = REPLACING_OPTIONS[name, key]
+        if key != "sims":
+            default = f"`{key}={value}` instead of the default"
+            parts.append(OPTION_NOTES.get((key, str(value)), default))
+    if name in SEARCHING:
+        parts.append(f"{options.get('sims', search_sims)} simulations per decision")
+    return "; ".join(part for part in parts if part)
+
+
+def _agent_lines(results: dict) -> list[str]:
+    sims = results["config"]["search_sims"]
+    lines = []
+    for spec in results["config"]["agents"]:
+        note = agent_description(spec, sims)
+        lines.append(f"- **{spec}**: {note}" if note else f"- **{spec}**")
+    return lines
+
+
+# --------------------------------------------------------------- files
+
+
+def write_json(results: dict, path: Path) -> None:
+    path.write_text(json.dumps(results, indent=1) + "\n")
+
+
+def write_csv(results: dict, path: Path) -> None:
+    fields = [
+        "agent", "level", "games", "wins", "win_rate", "win_rate_low", "win_rate_high",
+        "mean_score", "mean_score_low", "mean_score_high", "median_score", "median_score_low",
+        "median_score_high", "mean_actions", "mean_fights", "games_per_second",
+    ]  # fmt: skip
+    with open(path, "w", newline="") as handle:
+        writer = csv.DictWriter(handle, fieldnames=fields)
+        writer.writeheader()
+        for s in results["summary"]:
+            row = {k: s[k] for k in fields if k in s}
+            for name in ("win_rate", "mean_score", "median_score"):
+                row[f"{name}_low"], row[f"{name}_high"] = s[f"{name}_ci"]
+            writer.writerow(row)
+
+
+def update_readme(path: Path, section: str) -> None:
+    """Replace what lies between the results markers of ``path`` with ``section``."""
+    path.write_text(replace_section(path.read_text(), README_SECTION, section))
+
+
+def readme_section(path: Path) -> str:
+    """The text between the results markers of ``path`` (without the markers), as
+    :func:`markdown` writes it."""
+    return section_body(path.read_text(), README_SECTION) + "\n"
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m friday_agents.evaluation.report RESULTS_JSON [--readme FILE] [--check]``:
+    render an evaluation's ``results.json`` into the results section of ``FILE`` (default
+    ``docs/results.md``), or check it is there."""
+    import argparse
+
+    parser = argparse.ArgumentParser(
+        prog="python -m friday_agents.evaluation.report", description=main.__doc__
+    )
+    parser.add_argument("results", type=Path, help="results.json written by friday eval")
+    parser.add_argument("--readme", type=Path, default=Path("docs/results.md"))
+    parser.add_argument("--check", action="store_true", help="only check, exit 1 if stale")
+    args = parser.parse_args(argv)
+    section = markdown(json.loads(args.results.read_text()))
+    if args.check:
+        fresh = readme_section(args.readme) == section
+        print(f"{args.readme} results section is {'up to date' if fresh else 'out of date'}")
+        return 0 if fresh else 1
+    update_readme(args.readme, section)
+    print(f"wrote the results of {args.results} into {args.readme}")
+    return 0
+
+
+if __name__ == "__main__":
+    import sys
+
+    sys.exit(main())

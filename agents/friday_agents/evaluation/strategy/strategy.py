@@ -1,0 +1,217 @@
+"""What strong play looks like: a recorded player's games against the heuristic's, same deals.
+
+Reads a games file (JSON lines, ``.jsonl`` or ``.jsonl.gz``: ``{"level", "seed",
+"actions", ...}`` per game, as ``friday imitate collect`` writes them; ``won`` and ``score``,
+when present, are checked against the replay), replays every game into its events
+(:mod:`friday_agents.evaluation.strategy.trace`), plays the heuristic live on the same deals (seeded as
+:func:`friday_agents.players.base.play_game` seeds it) and counts, per level and per player: which
+hazards are fought and which discarded in each step, the fights lost on purpose and with how
+much life, what is destroyed, which knowledge cards are won and still held at the pirates,
+and the life left when the pirates come. Per-game measures are also compared on the same
+deals (the recorded player minus the heuristic, 95% bootstrap intervals).
+
+    python -m friday_agents.evaluation.strategy.strategy --games FILE --out RESULTS.json [--readme README.md]
+
+writes the results file and, with ``--readme``, the README's ``strategy`` section
+(:mod:`friday_agents.evaluation.strategy.report`). Swap in another player's games file to analyse it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+from friday_agents.evaluation.strategy.measures import paired, summarise
+from friday_agents.evaluation.strategy.report import README_SECTION, check_readme, markdown, write_readme
+from friday_agents.evaluation.strategy.trace import Trace, trace_game
+from friday_agents.players.base import play_game
+from friday_agents.conventions import MissingExtraError, add_progress, plain, require
+from friday_agents.games_file import GamesFileError, check_replayable, read_games_file
+from friday_agents.players.heuristic.agent import HeuristicAgent
+from friday_env.errors import FridayError
+
+RESULTS_FORMAT = "friday-strategy-analysis-v1"
+
+
+class AnalysisInputError(FridayError):
+    """A games file that is missing, malformed, or does not replay as recorded."""
+
+
+# ------------------------------------------------------------------ input
+
+
+def load_games(path: Path) -> list[dict[str, Any]]:
+    """The games of a games file (:mod:`friday_agents.games_file`), each checked to have a
+    level, a seed and actions."""
+    try:
+        found = read_games_file(path)
+        games = [check_replayable(game, found.where(n)) for n, game in enumerate(found.games)]
+    except GamesFileError as err:
+        raise AnalysisInputError(str(err)) from None
+    if not games:
+        raise AnalysisInputError(f"games file {str(path)!r} holds no games")
+    return games
+
+
+def replay_trace(game: dict[str, Any]) -> Trace:
+    """The trace of a recorded game; :class:`AnalysisInputError` if it does not replay to
+    the end, or ends otherwise than its ``won``/``score`` say."""
+    name = f"game level {game['level']} seed {game['seed']}"
+    try:
+        trace = trace_game(game["level"], game["seed"], game["actions"])
+    except (FridayError, ValueError) as err:
+        raise AnalysisInputError(f"{name} does not replay: {err}") from None
+    for key in ("won", "score"):
+        if key in game and game[key] != getattr(trace, key):
+            raise AnalysisInputError(
+                f"{name} replays to {key}={getattr(trace, key)!r}, the file says {game[key]!r}"
+            )
+    return trace
+
+
+def heuristic_trace(level: int, seed: int) -> Trace:
+    """The heuristic's game on the deal ``(level, seed)``, as a trace."""
+    game = play_game(HeuristicAgent(), level, seed)
+    return trace_game(level, seed, game.history)
+
+
+def select(games: list[dict[str, Any]], per_level: int | None) -> list[dict[str, Any]]:
+    """The first ``per_level`` games of each level (all games when None), in file order."""
+    if per_level is None:
+        return games
+    taken: Counter[int] = Counter()
+    chosen = []
+    for game in games:
+        if taken[game["level"]] < per_level:
+            taken[game["level"]] += 1
+            chosen.append(game)
+    return chosen
+
+
+# ------------------------------------------------------------- analysis
+
+
+def analyse(
+    games: list[dict[str, Any]],
+    name: str = "search",
+    progress: bool = False,
+) -> dict[str, Any]:
+    """The analysis of ``games`` (the player called ``name``) against the heuristic on the
+    same deals: per level, each player's :func:`~friday_agents.evaluation.strategy.measures.summarise`
+    and the :func:`~friday_agents.evaluation.strategy.measures.paired` comparison."""
+    if name == "heuristic":
+        raise ValueError("the recorded player needs another name than 'heuristic'")
+    bar = _progress_bar(len(games), progress)
+    by_level: dict[int, tuple[list[Trace], list[Trace]]] = {}
+    for game in games:
+        recorded, heuristic = by_level.setdefault(game["level"], ([], []))
+        recorded.append(replay_trace(game))
+        heuristic.append(heuristic_trace(game["level"], game["seed"]))
+        bar.update(1)
+    bar.close()
+    levels = {}
+    for level in sorted(by_level):
+        recorded, heuristic = by_level[level]
+        levels[str(level)] = {
+            name: summarise(recorded),
+            "heuristic": summarise(heuristic),
+            "paired": paired(recorded, heuristic),
+        }
+    pooled = {
+        player: summarise([t for pair in by_level.values() for t in pair[side]])
+        for side, player in enumerate((name, "heuristic"))
+    }
+    return {"format": RESULTS_FORMAT, "player": name, "levels": levels, "all_levels": pooled}
+
+
+class _NoBar:
+    def update(self, _: int) -> None: ...
+
+    def close(self) -> None: ...
+
+
+def _progress_bar(total: int, enabled: bool) -> Any:
+    if not enabled:
+        return _NoBar()
+    from tqdm import tqdm
+
+    return tqdm(total=total, unit="game", desc="strategy analysis")
+
+
+def load_results(path: Path) -> dict[str, Any]:
+    """A results file this module wrote; :class:`AnalysisInputError` if it is not one."""
+    if not path.is_file():
+        raise AnalysisInputError(f"results file {str(path)!r} does not exist")
+    try:
+        results = json.loads(path.read_text())
+    except json.JSONDecodeError:
+        raise AnalysisInputError(f"{str(path)!r} is not JSON") from None
+    if not isinstance(results, dict) or results.get("format") != RESULTS_FORMAT:
+        raise AnalysisInputError(f"{str(path)!r} is not a {RESULTS_FORMAT} results file")
+    return results
+
+
+# ------------------------------------------------------------------- CLI
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="python -m friday_agents.evaluation.strategy.strategy",
+        description=plain(__doc__ or ""),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--games", type=Path, required=True, help="games file (.jsonl[.gz])")
+    parser.add_argument("--out", type=Path, required=True, help="results file to write (JSON)")
+    parser.add_argument("--readme", type=Path, help="also rewrite this README's strategy section")
+    parser.add_argument("--name", default="search", help="the recorded player's name (search)")
+    parser.add_argument(
+        "--per-level", type=int, help="only the first N games of each level (default: all)"
+    )
+    add_progress(parser)
+    return parser
+
+
+def command_line(args: argparse.Namespace) -> str:
+    """The command that rebuilds these results (stored with them, quoted in the README)."""
+    parts = [f"python -m friday_agents.evaluation.strategy.strategy --games {args.games}"]
+    if args.name != "search":
+        parts.append(f"--name {args.name}")
+    if args.per_level is not None:
+        parts.append(f"--per-level {args.per_level}")
+    parts.append(f"--out {args.out}")
+    return " ".join(parts)
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    if args.per_level is not None and args.per_level < 1:
+        print("error: --per-level must be at least 1", file=sys.stderr)
+        return 2
+    try:
+        if args.progress:
+            require("the progress bar (--no-progress runs without it)", "tqdm")
+        games = select(load_games(args.games), args.per_level)
+        if args.readme is not None:
+            check_readme(args.readme)
+        results = analyse(games, args.name, progress=args.progress)
+    except (AnalysisInputError, MissingExtraError, ValueError) as err:
+        print(f"error: {err}", file=sys.stderr)
+        return 2
+    results["command"] = command_line(args)
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(json.dumps(results, indent=1) + "\n")
+    text = markdown(results)
+    print(text)
+    print(f"wrote {args.out}")
+    if args.readme is not None:
+        write_readme(args.readme, text)
+        print(f"updated the {README_SECTION} section of {args.readme}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

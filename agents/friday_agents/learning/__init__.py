@@ -1,0 +1,6 @@
+"""The learning pipelines: each writes model files the players load.
+
+``sb3/`` (``friday train``: MaskablePPO through Stable-Baselines3), ``imitation/``
+(``friday imitate``), ``distill/`` (rounds of search-guided play and network fitting),
+``rl/`` (``friday rl``: our own PPO) and ``fitting/`` (the search's models from games files).
+"""

@@ -1,0 +1,231 @@
+"""Expert iteration, round after round (``friday exit``).
+
+Round ``r`` starts from a network ``N`` (round 0 from the configuration's ``first_prior``,
+later rounds from the previous round's network):
+
+1. **the search plays** training deals with ``N`` as its prior (trying ``N``'s ``top`` best
+   actions and the heuristic's choice), and every searched decision is labelled with its
+   action values: the teacher games;
+2. **the network plays** other training deals on its own, and the same search values every
+   decision it faces (DAgger: labels on the states the network reaches itself);
+3. **a new network is fitted** on the labelled decisions of every round so far (DAgger
+   aggregates): policy to the search's soft choices, value to the games' outcomes
+   (:mod:`friday_agents.learning.distill.fit`);
+4. **it is measured** on validation deals, alone (``net:model=...``) and as the prior of
+   ``guided`` (``guided:prior=...``), with the CPU seconds every step cost.
+
+The new network is the next round's prior and student. The leaf value stays guided's linear
+per-level model: it runs inside the compiled rollouts (a network at every leaf would bring
+each rollout back to Python), and the value network measured worse as a leaf in the search
+study. The value head is kept as the critic that RL fine-tuning starts from.
+
+Everything resumes: games files are appended game by game and skipped when present, a
+round whose ``summary.json`` exists is done. Games go to ``--data`` (large, reproducible by
+the command); networks and summaries go to ``--out`` (committed).
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from friday_agents.evaluation.backends import run_games
+from friday_agents.evaluation.stats import wilson_interval
+from friday_agents.learning.distill.config import ExitConfig
+from friday_agents.learning.distill.dataset import read_decisions
+from friday_agents.learning.distill.fit import fit_network, held_out_report, split_by_deal
+from friday_agents.learning.distill.games import student_job, teacher_job, validation_job
+from friday_agents.games_file import read_games_file
+from friday_agents.learning.imitation.data import done_games
+from friday_agents.players.search.policy_net import PolicyNetwork, save_policy_network
+
+Progress = Callable[[str, int], Any]  # (what, total) -> a context manager with update()
+
+
+def round_dir(out: Path, number: int) -> Path:
+    return out / f"round-{number:02d}"
+
+
+def network_path(out: Path, config: ExitConfig, number: int) -> str:
+    """The network round ``number`` starts from."""
+    if number == 0:
+        return config.first_prior
+    return str(round_dir(out, number - 1) / "network.npz")
+
+
+def run_rounds(
+    config: ExitConfig, out: Path, data: Path, workers: int, progress: Progress, rounds: int
+) -> list[dict[str, Any]]:
+    """Play rounds 0..``rounds``-1 (those not done yet) and return every round's summary."""
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "config.json").write_text(json.dumps(config.to_json(), indent=1) + "\n")
+    if not (out / "start.json").exists():
+        _write(out / "start.json", measure_start(config, workers, progress))
+    summaries = []
+    for number in range(rounds):
+        summary_file = round_dir(out, number) / "summary.json"
+        if not summary_file.exists():
+            _write(summary_file, play_round(config, out, data, number, workers, progress))
+        summaries.append(json.loads(summary_file.read_text()))
+    return summaries
+
+
+def measure_start(config: ExitConfig, workers: int, progress: Progress) -> dict[str, Any]:
+    """Where the rounds start: the first network alone and the search it guides."""
+    prior = config.first_prior
+    return {
+        "network": prior,
+        "net": validate(f"net:model={prior}", config, config.validation_net, workers, progress),
+        "search": validate(
+            f"guided:prior={prior}", config, config.validation_search, workers, progress
+        ),
+    }
+
+
+def play_round(
+    config: ExitConfig, out: Path, data: Path, number: int, workers: int, progress: Progress
+) -> dict[str, Any]:
+    prior = network_path(out, config, number)
+    teacher = config.teacher_spec(prior)
+    first = config.first_index(number)
+    folder = data / f"round-{number:02d}"
+    teacher_jobs = [
+        (teacher, level, i)
+        for i in range(first, first + config.teacher_games)
+        for level in config.levels
+    ]
+    second = first + config.teacher_games
+    student_jobs = [
+        (f"net:model={prior}", teacher, level, i)
+        for i in range(second, second + config.student_games)
+        for level in config.levels
+    ]
+    played = {
+        "teacher": collect(teacher_job, teacher_jobs, folder / "teacher.jsonl", workers, progress),
+        "student": collect(student_job, student_jobs, folder / "student.jsonl", workers, progress),
+    }
+    network, fit_summary = fit_round(config, data, number)
+    path = round_dir(out, number) / "network.npz"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    save_policy_network(network, path)
+    return {
+        "round": number,
+        "prior": prior,
+        "teacher": teacher,
+        "games": played,
+        **fit_summary,
+        "net": validate(f"net:model={path}", config, config.validation_net, workers, progress),
+        "search": validate(
+            f"guided:prior={path}", config, config.validation_search, workers, progress
+        ),
+    }
+
+
+def collect(play, jobs: list[tuple], path: Path, workers: int, progress: Progress) -> dict:
+    """Append the games of ``jobs`` not yet in ``path``; the file's games, wins and CPU."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    done = done_games(path)
+    todo = [job for job in jobs if (job[-2], job[-1]) not in done]
+    with (
+        path.open("a") as handle,
+        progress(f"games {path.parent.name}/{path.stem}", len(todo)) as bar,
+    ):
+        for line in run_games(play, todo, workers=workers):
+            handle.write(json.dumps(line) + "\n")
+            handle.flush()
+            bar.update()
+    games = read_games_file(path).games
+    return {
+        "games": len(games),
+        "won": sum(g["won"] for g in games),
+        "won_by_level": {
+            str(level): sum(g["won"] for g in games if g["level"] == level)
+            for level in sorted({g["level"] for g in games})
+        },
+        "labelled_decisions": sum(len(g["q"]) for g in games),
+        "cpu_seconds": round(sum(g["seconds"] for g in games), 1),
+    }
+
+
+def fit_round(config: ExitConfig, data: Path, number: int) -> tuple[PolicyNetwork, dict]:
+    """The network fitted on every round's games up to ``number``, and what the fit saw."""
+    files = [
+        data / f"round-{r:02d}" / f"{kind}.jsonl"
+        for r in range(number + 1)
+        for kind in ("teacher", "student")
+    ]
+    started = time.process_time()
+    decisions = read_decisions([f for f in files if f.exists()])
+    read_seconds = time.process_time() - started
+    held = split_by_deal(decisions, config.held_out_share, config.seed)
+    network, fit_info = fit_network(
+        decisions.subset(~held), config.hidden, config.epochs, config.tau, config.seed
+    )
+    network = network.astype(np.float16)  # half the size on disk; played as float32
+    return network, {
+        "fit": {
+            "decisions": int((~held).sum()),
+            "held_out_decisions": int(held.sum()),
+            "from_student_games": int(decisions.student.sum()),
+            "read_cpu_seconds": round(read_seconds, 1),
+            **fit_info,
+            "held_out": held_out_report(decisions.subset(held), network, config.tau),
+        }
+    }
+
+
+def validate(spec: str, config: ExitConfig, deals: int, workers: int, progress: Progress) -> dict:
+    """``spec`` on validation deals 0..``deals``-1 of each level: wins with their Wilson
+    interval, mean score, CPU seconds per game and per decision."""
+    jobs = [(spec, level, i) for i in range(deals) for level in config.levels]
+    rows: list[dict] = []
+    with progress(f"validate {spec.split(':')[0]}", len(jobs)) as bar:
+        for row in run_games(validation_job, jobs, workers=workers):
+            rows.append(row)
+            bar.update()
+    return {"spec": spec, "deals": deals, "levels": _per_level(rows, config.levels)}
+
+
+def _per_level(rows: list[dict], levels: tuple[int, ...]) -> dict[str, dict]:
+    out = {}
+    for level in levels:
+        mine = [r for r in rows if r["level"] == level]
+        wins = sum(r["won"] for r in mine)
+        low, high = wilson_interval(wins, len(mine))
+        seconds = sum(r["seconds"] for r in mine)
+        out[str(level)] = {
+            "games": len(mine),
+            "wins": wins,
+            "win_rate": round(wins / len(mine), 4),
+            "wilson95": [round(low, 4), round(high, 4)],
+            "mean_score": round(float(np.mean([r["score"] for r in mine])), 2),
+            "cpu_seconds": round(seconds, 2),
+            "cpu_ms_per_decision": round(
+                1000 * seconds / max(1, sum(r["decisions"] for r in mine)), 3
+            ),
+        }
+    return out
+
+
+def _write(path: Path, record: dict) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(record, indent=1) + "\n")
+
+
+def rows_of(summaries: list[dict]) -> Iterator[dict]:
+    """One row per round for tables and the curve: its cumulative CPU hours and strengths."""
+    cpu = 0.0
+    for summary in summaries:
+        cpu += sum(part["cpu_seconds"] for part in summary["games"].values())
+        cpu += summary["fit"]["fit_cpu_seconds"] + summary["fit"]["read_cpu_seconds"]
+        yield {
+            "round": summary["round"],
+            "cpu_hours": round(cpu / 3600, 3),
+            "net": {lv: r["win_rate"] for lv, r in summary["net"]["levels"].items()},
+            "search": {lv: r["win_rate"] for lv, r in summary["search"]["levels"].items()},
+        }

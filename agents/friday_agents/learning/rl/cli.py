@@ -1,0 +1,86 @@
+"""``friday rl``: masked PPO on Friday-v0's native vector env (see ``docs/rl.md``).
+
+Fine-tune a network:   friday rl --init agents/friday_agents/models/net.npz --level 1 --out runs/rl-ft
+From scratch:          friday rl --method reverse --level 1 --frames 50000000 --out runs/rl-rev
+Continue a run:        friday rl --resume --out runs/rl-rev [--frames 100000000]
+
+A run folder gets config.json, checkpoint.pt, curve.jsonl (a row per update: frames, CPU
+and wall seconds, losses, KL, held-out win rate and mean score on validation deals) and
+policy.npz (play it with ``friday eval --agents net:model=RUN/policy.npz``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import sys
+from pathlib import Path
+
+from friday_agents.conventions import add_progress, plain, require
+from friday_agents.learning.rl.config import RLConfig, RLConfigError
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.description = plain(__doc__)
+    parser.formatter_class = argparse.RawDescriptionHelpFormatter
+    for spec in dataclasses.fields(RLConfig):
+        kind = type(spec.default)
+        parser.add_argument(
+            "--" + spec.name.replace("_", "-"),
+            dest=spec.name,
+            type=kind,
+            default=argparse.SUPPRESS,  # given flags only: --resume must know which
+            metavar=spec.name.upper() if kind is str else kind.__name__.upper(),
+            help=f"{spec.metadata['help']} (default: {spec.default!r})",
+        )
+    parser.add_argument(
+        "--resume",
+        action="store_true",
+        help="continue the run in --out from its checkpoint (only --frames may change)",
+    )
+    add_progress(parser)
+
+
+def config_from_args(args: argparse.Namespace) -> tuple[RLConfig, bool]:
+    """The run's configuration and whether it resumes; :class:`RLConfigError` for flags
+    that do not fit together."""
+    given = {
+        f.name: getattr(args, f.name) for f in dataclasses.fields(RLConfig) if hasattr(args, f.name)
+    }
+    if not args.resume:
+        return RLConfig(**given).resolved().validate(), False
+    from friday_agents.learning.rl.trainer import load_run_config
+
+    if "out" not in given:
+        raise RLConfigError("--resume needs --out, the folder of the run to continue")
+    other = sorted(set(given) - {"out", "frames"})
+    if other:
+        flags = ", ".join("--" + name.replace("_", "-") for name in other)
+        raise RLConfigError(
+            f"--resume takes the run's own configuration; only --frames may change, not {flags}"
+        )
+    config = load_run_config(Path(given["out"]))
+    config = dataclasses.replace(
+        config, out=given["out"], frames=given.get("frames", config.frames)
+    )
+    return config.validate(), True
+
+
+def run(args: argparse.Namespace) -> int:
+    require("friday rl", "torch", *(("tqdm",) if args.progress else ()))
+    try:
+        config, resume = config_from_args(args)
+        from friday_agents.learning.rl.trainer import Trainer
+
+        trainer = Trainer(config, resume=resume, progress=args.progress)
+        row = trainer.run()
+    except (RLConfigError, FileNotFoundError, ValueError) as err:
+        print(f"friday rl: error: {err}", file=sys.stderr)
+        return 2
+    held = row.get("heldout_win_rate")
+    print(
+        f"friday rl: {row.get('frames', 0)} frames, {row.get('updates', 0)} updates; "
+        f"held-out win rate {held if held is None else format(held, '.1%')} on "
+        f"{row.get('heldout_deals', 0)} validation deals; wrote {config.out}/policy.npz"
+    )
+    return 0

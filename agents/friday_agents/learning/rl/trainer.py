@@ -1,0 +1,678 @@
+"""The masked PPO trainer of ``friday rl`` (``docs/rl.md`` explains the method).
+
+One update: every env plays ``num_steps`` steps with the current policy (sampled from the
+legal actions only), advantages come from generalized advantage estimation, then
+``update_epochs`` passes of clipped policy updates over shuffled minibatches. During the
+critic warm-up only the value loss is minimised and the actor is not touched. After it, with
+a start policy (``--init``), the loss adds ``kl_coef * KL(start || policy)`` on the batch
+states, and ``kl_coef`` is multiplied by ``kl_decay`` at every held-out evaluation whose
+win rate holds at or above the start's.
+
+A run folder holds ``config.json``, ``checkpoint.pt`` (everything a resumed run needs: the
+networks, the optimiser, the RNG states, the counters, the curriculum, and the games in
+play as their deals and actions), ``curve.jsonl`` (a row per update) and ``policy.npz``
+(the networks as a PolicyNetwork, for ``net:model=...``). Runs are deterministic for a
+seed: every random draw comes from the run's own numpy and torch generators, and a run
+resumed from a checkpoint continues exactly as the uninterrupted run would have.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import os
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import gymnasium as gym
+import numpy as np
+import torch
+from torch import nn
+
+import friday_env  # noqa: F401  (registers Friday-v0)
+from friday_agents.conventions import format_duration
+from friday_agents.evaluation.progress import BAR_FORMAT
+from friday_agents.learning.rl.config import RLConfig, RLConfigError
+from friday_agents.learning.rl.curriculum import ReverseCurriculum, Start, replay
+from friday_agents.learning.rl.deals import draw_training_deals, heldout_deals
+from friday_agents.learning.rl.networks import (
+    MASKED_LOGIT,
+    ActorCritic,
+    hidden_sizes,
+    kl_to_reference,
+    masked_log_probs,
+)
+from friday_env.observation.layout import FLAT_LAYOUT, MAX_FIGHTS
+
+CONFIG_FILE, CHECKPOINT_FILE = "config.json", "checkpoint.pt"
+#: Where the flat observation holds "fights finished so far / 50" (``--shaping fights``).
+FIGHTS_FEATURE = FLAT_LAYOUT.offsets["fights"]
+#: The features ``--bonus counts`` reads its cells from, and how many values each takes.
+#: Life is left out on purpose: with it, losing life fast reached rare cells too.
+BEATEN_FEATURE = FLAT_LAYOUT.offsets["beaten_pirates"]
+STEP_FEATURES = slice(FLAT_LAYOUT.offsets["step"], FLAT_LAYOUT.offsets["step"] + 4)
+FIGHT_CELLS, BEATEN_CELLS = MAX_FIGHTS + 1, 3
+NUM_CELLS = FIGHT_CELLS * 4 * BEATEN_CELLS
+CURVE_FILE, POLICY_FILE = "curve.jsonl", "policy.npz"
+#: The temperatures ``--init-temperature auto`` tries, and how close to the best sampled
+#: win rate the chosen (largest such) one must come.
+TEMPERATURES = (1.0, 0.5, 0.2, 0.1, 0.05, 0.02)
+CALIBRATION_SHARE = 0.9
+
+
+@dataclass
+class Episodes:
+    """The games in play, one per env, as the deal and the actions since its start (so a
+    resumed run and the curriculum can rebuild them), and what finished games gave."""
+
+    seeds: list[int]
+    actions: list[list[int]]
+    starts: list[Start | None]
+    finished: list[tuple[bool, int]] = field(default_factory=list)  # this update's (won, score)
+
+
+class Trainer:
+    """A ``friday rl`` run in ``config.out`` (new, or resumed from its checkpoint)."""
+
+    def __init__(self, config: RLConfig, resume: bool = False, progress: bool = False) -> None:
+        self.config = config.resolved().validate()
+        self.out = Path(self.config.out)
+        self.progress = progress
+        torch.set_num_threads(1)  # small networks: more threads only add contention
+        self.batch = self.config.num_envs * self.config.num_steps
+        self.envs = _make_envs(self.config, self.config.num_envs, self.config.level)
+        # one vector env per level measured (a vector env plays one level)
+        self.eval_envs = {
+            level: _make_envs(self.config, self.config.eval_deals, level)
+            for level in self.config.eval_level_list()
+        }
+        self.curriculum = _curriculum(self.config)
+        self.finished_fights: list[int] = []  # fights of this update's finished games
+        if resume:
+            self._load_checkpoint()
+        else:
+            self._start_fresh()
+
+    # ------------------------------------------------------------------ setup
+
+    def _start_fresh(self) -> None:
+        config = self.config
+        if (self.out / CHECKPOINT_FILE).exists():
+            raise RLConfigError(
+                f"{self.out} already holds a run: pass --resume, or choose another --out"
+            )
+        self.rng = np.random.default_rng(config.seed)
+        self.torch_rng = torch.Generator().manual_seed(config.seed)
+        with torch.random.fork_rng():  # the weights' initialisation draws from the global RNG
+            torch.manual_seed(config.seed)
+            self.model = self._initial_model()  # a bad init file stops before any file is written
+        self.out.mkdir(parents=True, exist_ok=True)
+        (self.out / CONFIG_FILE).write_text(json.dumps(config.to_dict(), indent=2) + "\n")
+        (self.out / CURVE_FILE).write_text("")
+        self.reference = copy.deepcopy(self.model.actor).requires_grad_(False)
+        self.optimizer = torch.optim.Adam(
+            self.model.parameters(), lr=config.learning_rate, eps=1e-5
+        )
+        self.frames = self.updates = 0
+        self.cpu_seconds = self.wall_seconds = 0.0
+        self.kl_coef = config.kl_coef
+        self.start_win_rate: float | None = None
+        self.visits = np.zeros(NUM_CELLS, np.int64)  # --bonus counts: visits of each cell
+        deals = draw_training_deals(config.level, config.num_envs, self.rng)
+        self.episodes = Episodes([int(s) for s in deals], [[] for _ in deals], [None] * len(deals))
+        self.next_deals = draw_training_deals(config.level, config.num_envs, self.rng)
+        obs, info = self.envs.reset(options={"deal": deals})
+        self.envs.set_next_deals(self.next_deals)
+        self.obs, self.mask = _tensors(obs, info["action_mask"])
+
+    def _initial_model(self) -> ActorCritic:
+        if not self.config.init:
+            return ActorCritic.new(self.config.hidden_sizes())
+        if not Path(self.config.init).exists():
+            raise RLConfigError(f"init file {self.config.init} does not exist")
+        return ActorCritic.from_file(Path(self.config.init))[0]
+
+    def _load_checkpoint(self) -> None:
+        path = self.out / CHECKPOINT_FILE
+        if not path.exists():
+            raise RLConfigError(f"nothing to resume: {path} does not exist")
+        state = torch.load(path, weights_only=False)
+        self.model = _model_from_state(state["model"])
+        self.reference = _model_from_state(state["reference"]).actor.requires_grad_(False)
+        self.optimizer = torch.optim.Adam(
+            self.model.parameters(), lr=self.config.learning_rate, eps=1e-5
+        )
+        self.optimizer.load_state_dict(state["optimizer"])
+        self.rng = np.random.default_rng()
+        self.rng.bit_generator.state = state["numpy_rng"]
+        self.torch_rng = torch.Generator()
+        self.torch_rng.set_state(state["torch_rng"])
+        for name in (
+            "frames",
+            "updates",
+            "cpu_seconds",
+            "wall_seconds",
+            "kl_coef",
+            "start_win_rate",
+        ):
+            setattr(self, name, state[name])
+        if self.curriculum is not None:
+            self.curriculum.load_state_dict(state["curriculum"])
+        self.episodes = state["episodes"]
+        self.next_deals = state["next_deals"]
+        # checkpoints older than --bonus have no counts; their runs had no bonus
+        self.visits = state.get("visits", np.zeros(NUM_CELLS, np.int64))
+        self._truncate_curve()
+        self._restore_games()
+
+    def _restore_games(self) -> None:
+        """The envs' games as they were at the checkpoint: each deal replayed with its
+        actions (the same seed and actions give the same game)."""
+        obs, info = self.envs.reset(options={"deal": self.episodes.seeds})
+        masks = info["action_mask"]
+        for i, (seed, actions) in enumerate(
+            zip(self.episodes.seeds, self.episodes.actions, strict=True)
+        ):
+            if actions:
+                game = replay(self.config.level, seed, actions, self.envs.core)
+                obs[i], masks[i] = self.envs.set_game(i, game)
+        self.envs.set_next_deals(self.next_deals)
+        self.obs, self.mask = _tensors(obs, masks)
+
+    def _truncate_curve(self) -> None:
+        """Drop the curve rows written after the checkpoint (the resumed run writes them
+        again)."""
+        path = self.out / CURVE_FILE
+        rows = (
+            [line for line in path.read_text().splitlines() if line.strip()]
+            if path.exists()
+            else []
+        )
+        kept = [line for line in rows if json.loads(line)["updates"] <= self.updates]
+        path.write_text("".join(line + "\n" for line in kept))
+
+    # ------------------------------------------------------------------ run
+
+    def run(self) -> dict[str, Any]:
+        """Train until ``config.frames``; returns the last curve row."""
+        bar = _progress_bar(self.config.frames, self.frames, not self.progress)
+        row: dict[str, Any] = {}
+        if self.updates == 0 and self.start_win_rate is None:
+            row = self._start()
+        try:
+            while self.frames < self.config.frames:
+                row = self._one_update()
+                bar.update(self.batch)
+                frames_left = self.config.frames - self.frames
+                text = _postfix(row, frames_left, self.wall_per_frame)
+                bar.set_postfix_str(text, refresh=False)
+                if self.updates % self.config.checkpoint_every == 0:
+                    self.save_checkpoint()
+        finally:
+            bar.close()
+        self.save_checkpoint()
+        return row or self._last_curve_row()
+
+    def _last_curve_row(self) -> dict[str, Any]:
+        """The curve's last row (a resumed run that had nothing left to do)."""
+        lines = (self.out / CURVE_FILE).read_text().splitlines()
+        return json.loads(lines[-1]) if lines else {}
+
+    def _start(self) -> dict[str, Any]:
+        """Update 0: the start policy's temperature (with ``--init``) and its held-out
+        strength, the mark the KL weight's decay compares with."""
+        cpu, wall = time.process_time(), time.perf_counter()
+        calibration = self._calibrate_temperature()
+        self.reference = copy.deepcopy(self.model.actor).requires_grad_(False)
+        heldout = self._evaluate()
+        self.start_win_rate = heldout["heldout_win_rate"]
+        self.cpu_seconds += time.process_time() - cpu
+        self.wall_seconds += time.perf_counter() - wall
+        return self._log({"phase": "start", **calibration}, heldout)
+
+    def _one_update(self) -> dict[str, Any]:
+        cpu, wall = time.process_time(), time.perf_counter()
+        warmup = self.frames < self.config.warmup_frames
+        rollout = self._rollout()
+        losses = self._update(rollout, warmup)
+        self.frames += self.batch
+        self.updates += 1
+        periodic = self.config.eval_every > 0 and self.updates % self.config.eval_every == 0
+        heldout = self._evaluate() if periodic or self.frames >= self.config.frames else {}
+        # only the periodic evaluations steer the KL weight: the one that ends a chunk of a
+        # resumed run must not, or the run would depend on where it was cut
+        if periodic and not warmup:
+            self._decay_kl(heldout["heldout_win_rate"])
+        self.cpu_seconds += time.process_time() - cpu  # the evaluation's cost included
+        self.wall_seconds += time.perf_counter() - wall
+        self.wall_per_frame = (time.perf_counter() - wall) / self.batch  # for the ETA
+        return self._log({"phase": "warmup" if warmup else "ppo", **losses}, heldout)
+
+    def _decay_kl(self, win_rate: float) -> None:
+        """Release the policy a step (halve the KL weight, by default) each time it shows
+        it kept the start's strength on the held-out deals."""
+        if self.start_win_rate is not None and win_rate >= self.start_win_rate:
+            self.kl_coef *= self.config.kl_decay
+
+    # ------------------------------------------------------------------ rollout
+
+    def _rollout(self) -> dict[str, torch.Tensor]:
+        steps, n = self.config.num_steps, self.config.num_envs
+        buffers = {
+            "obs": torch.zeros((steps, n, self.obs.shape[1])),
+            "mask": torch.zeros((steps, n, self.mask.shape[1]), dtype=torch.bool),
+            "action": torch.zeros((steps, n), dtype=torch.long),
+            **{key: torch.zeros((steps, n)) for key in ("logp", "reward", "done", "value")},
+        }
+        self.episodes.finished = []
+        self.finished_fights = []
+        done = torch.zeros(n)
+        for t in range(steps):
+            buffers["obs"][t], buffers["mask"][t], buffers["done"][t] = self.obs, self.mask, done
+            with torch.no_grad():
+                logits = self.model.masked_logits(self.obs, self.mask)
+                probs = torch.softmax(logits, -1)
+                action = torch.multinomial(probs, 1, generator=self.torch_rng).squeeze(1)
+                buffers["logp"][t] = torch.log(probs.gather(1, action[:, None]).squeeze(1))
+                buffers["value"][t] = self.model.value(self.obs)
+            buffers["action"][t] = action
+            reward, done = self._step(action.numpy())
+            buffers["reward"][t] = reward
+        with torch.no_grad():
+            next_value = self.model.value(self.obs)
+        buffers["advantage"], buffers["return"] = self._gae(buffers, next_value, done)
+        return buffers
+
+    def _step(self, actions: np.ndarray) -> tuple[torch.Tensor, torch.Tensor]:
+        obs_before = self.obs.numpy()
+        potential_before = self._potential(obs_before)
+        obs, reward, terminated, truncated, info = self.envs.step(actions)
+        masks = info["action_mask"]
+        # gamma * phi(s') - phi(s) with no potential after the end (read before a new game
+        # replaces the ended env's row)
+        reward = reward + self._potential(obs) * (1.0 - terminated) - potential_before
+        reward = reward + self._exploration_bonus(obs_before, obs, terminated)
+        for i, action in enumerate(actions.tolist()):
+            self.episodes.actions[i].append(action)
+        ended = np.flatnonzero(terminated)
+        if len(ended):
+            final = info["final_info"]
+            for i in ended.tolist():
+                self._game_ended(i, bool(final["won"][i]), int(final["final_score"][i]))
+                self.finished_fights.append(int(final["fights"][i]))
+                self._next_game(i, obs, masks)
+            self.envs.set_next_deals(self.next_deals)
+        self.obs, self.mask = _tensors(obs, masks)
+        done = torch.as_tensor(np.logical_or(terminated, truncated), dtype=torch.float32)
+        return torch.as_tensor(reward, dtype=torch.float32), done
+
+    def _potential(self, obs: np.ndarray) -> np.ndarray:
+        """``--shaping``'s potential of each env's state (0 without shaping). Gamma is 1 and
+        the potential after the end is 0, so a game's shaping bonuses add up to minus its
+        start's potential, whatever the policy does (Ng, Harada & Russell 1999)."""
+        if self.config.shaping == "none":
+            return np.zeros(len(obs), np.float32)
+        return (self.config.shaping_coef * obs[:, FIGHTS_FEATURE]).astype(np.float32)
+
+    def _exploration_bonus(
+        self, before: np.ndarray, after: np.ndarray, terminated: np.ndarray
+    ) -> np.ndarray:
+        """``--bonus counts``: coef / sqrt(visits) for each env that finished a fight and so
+        entered a cell (the visit counted first, so a first visit pays the whole coef);
+        nothing at the end (``after`` is then the next game's start). Only finished fights
+        pay: a bonus for any change of cell would pay for losing life within a fight."""
+        bonus = np.zeros(len(after), np.float32)
+        if self.config.bonus == "none":
+            return bonus
+        fought = after[:, FIGHTS_FEATURE] > before[:, FIGHTS_FEATURE]
+        entered = np.flatnonzero(fought & ~np.asarray(terminated, bool))
+        cells = cell_of(after[entered])
+        np.add.at(self.visits, cells, 1)
+        bonus[entered] = self.config.bonus_coef / np.sqrt(self.visits[cells])
+        return bonus
+
+    def _game_ended(self, i: int, won: bool, score: int) -> None:
+        episodes = self.episodes
+        episodes.finished.append((won, score))
+        if self.curriculum is None:
+            return
+        self.curriculum.add_game(episodes.seeds[i], episodes.actions[i], won, score)
+        start = episodes.starts[i]
+        if start is not None:
+            self.curriculum.record(start, won, score)
+
+    def _next_game(self, i: int, obs: np.ndarray, masks: np.ndarray) -> None:
+        """Env i has started its pending training deal; the curriculum may put it in an
+        archived state instead (rows ``i`` of ``obs`` and ``masks`` follow)."""
+        episodes = self.episodes
+        episodes.seeds[i], episodes.actions[i], episodes.starts[i] = (
+            int(self.next_deals[i]),
+            [],
+            None,
+        )
+        self.next_deals[i] = draw_training_deals(self.config.level, 1, self.rng)[0]
+        start = self.curriculum.choose_start(self.rng) if self.curriculum is not None else None
+        if start is None:
+            return
+        game = replay(self.config.level, start.seed, start.prefix, self.envs.core)
+        obs[i], masks[i] = self.envs.set_game(i, game)
+        episodes.seeds[i], episodes.actions[i], episodes.starts[i] = (
+            start.seed,
+            list(start.prefix),
+            start,
+        )
+
+    def _gae(
+        self, buffers: dict[str, torch.Tensor], next_value: torch.Tensor, next_done: torch.Tensor
+    ) -> tuple[torch.Tensor, torch.Tensor]:
+        """Generalized advantage estimates and the returns the critic is fitted to."""
+        gamma, lam = self.config.gamma, self.config.gae_lambda
+        rewards, values, dones = buffers["reward"], buffers["value"], buffers["done"]
+        advantages = torch.zeros_like(rewards)
+        last = torch.zeros_like(next_value)
+        for t in reversed(range(rewards.shape[0])):
+            following_done = next_done if t == rewards.shape[0] - 1 else dones[t + 1]
+            following_value = next_value if t == rewards.shape[0] - 1 else values[t + 1]
+            live = 1.0 - following_done
+            delta = rewards[t] + gamma * following_value * live - values[t]
+            last = delta + gamma * lam * live * last
+            advantages[t] = last
+        return advantages, advantages + values
+
+    # ------------------------------------------------------------------ update
+
+    def _update(self, rollout: dict[str, torch.Tensor], warmup: bool) -> dict[str, float]:
+        flat = {key: value.reshape(self.batch, *value.shape[2:]) for key, value in rollout.items()}
+        if not warmup:  # the start policy's logits, once per rollout rather than per minibatch
+            with torch.no_grad():
+                flat["reference_logits"] = self.reference(flat["obs"]).masked_fill(
+                    ~flat["mask"], MASKED_LOGIT
+                )
+        size = self.batch // self.config.num_minibatches
+        sums: dict[str, float] = {}
+        count = 0
+        for _ in range(self.config.update_epochs):
+            order = torch.randperm(self.batch, generator=self.torch_rng)
+            for first in range(0, self.batch, size):
+                parts = self._minibatch_loss(
+                    {k: v[order[first : first + size]] for k, v in flat.items()}, warmup
+                )
+                self.optimizer.zero_grad(set_to_none=True)  # the frozen actor keeps no gradient
+                parts["loss"].backward()
+                nn.utils.clip_grad_norm_(self.model.parameters(), self.config.max_grad_norm)
+                self.optimizer.step()
+                for key, value in parts.items():
+                    sums[key] = sums.get(key, 0.0) + float(value.detach())
+                count += 1
+        return {key: value / count for key, value in sums.items()}
+
+    def _minibatch_loss(self, mb: dict[str, torch.Tensor], warmup: bool) -> dict[str, torch.Tensor]:
+        config = self.config
+        value_loss = 0.5 * ((self.model.value(mb["obs"]) - mb["return"]) ** 2).mean()
+        if warmup:
+            return {"loss": value_loss, "value_loss": value_loss}
+        logits = self.model.masked_logits(mb["obs"], mb["mask"])
+        log_probs = masked_log_probs(logits, mb["mask"])
+        new_logp = log_probs.gather(1, mb["action"][:, None]).squeeze(1)
+        log_ratio = new_logp - mb["logp"]
+        ratio = log_ratio.exp()
+        adv = mb["advantage"]
+        adv = (adv - adv.mean()) / (adv.std() + 1e-8)
+        clipped = ratio.clamp(1 - config.clip_coef, 1 + config.clip_coef)
+        policy_loss = torch.max(-adv * ratio, -adv * clipped).mean()
+        entropy = -(log_probs.exp() * log_probs).sum(-1).mean()
+        reference_logits = mb["reference_logits"]
+        # without a KL weight the KL is only measured: no gradient through it
+        kl_logits = logits if self.kl_coef > 0 else logits.detach()
+        kl = kl_to_reference(kl_logits, reference_logits, mb["mask"]).mean()
+        loss = policy_loss + config.vf_coef * value_loss - config.ent_coef * entropy
+        loss = loss + self.kl_coef * kl
+        with torch.no_grad():
+            approx_kl = ((ratio - 1) - log_ratio).mean()
+            clip_fraction = ((ratio - 1.0).abs() > config.clip_coef).float().mean()
+        return {
+            "loss": loss,
+            "policy_loss": policy_loss,
+            "value_loss": value_loss,
+            "entropy": entropy,
+            "kl_to_start": kl,
+            "approx_kl": approx_kl,
+            "clip_fraction": clip_fraction,
+        }
+
+    def kl_to_start(self, obs: torch.Tensor, mask: torch.Tensor) -> float:
+        """Mean KL(start policy || policy) over the states ``obs`` (with their masks)."""
+        with torch.no_grad():
+            logits = self.model.masked_logits(obs, mask)
+            reference_logits = self.reference(obs).masked_fill(~mask, MASKED_LOGIT)
+            return float(kl_to_reference(logits, reference_logits, mask).mean())
+
+    # ------------------------------------------------------------------ measure
+
+    def _evaluate(self) -> dict[str, Any]:
+        """The greedy policy (the legal action with the highest logit, as ``net`` plays)
+        on the fixed validation deals of each level measured: win rate and mean score (the
+        trained level's at the top of the row, every level's under ``heldout_by_level``
+        when ``--eval-levels`` names more)."""
+        by_level = {}
+        for level in self.config.eval_level_list():
+            deals = heldout_deals(level, self.config.eval_deals)
+            won, score = self._play(deals, temperature=None, level=level)
+            by_level[str(level)] = {
+                "heldout_win_rate": float(won.mean()),
+                "heldout_mean_score": float(score.mean()),
+                "heldout_deals": len(deals),
+            }
+        row = dict(by_level[str(self.config.level)])
+        if len(by_level) > 1:
+            row["heldout_by_level"] = by_level
+        return row
+
+    def _play(
+        self,
+        deals: list[int],
+        temperature: float | None,
+        generator: torch.Generator | None = None,
+        level: int | None = None,
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """One game of each deal of ``level`` (default: the trained one; ``len(deals)`` is
+        the eval envs' count): greedy with ``temperature`` None, else sampled from the
+        logits divided by it. Won and score."""
+        envs = self.eval_envs[self.config.level if level is None else level]
+        obs, info = envs.reset(options={"deal": deals})
+        envs.set_next_deals(deals)  # games after the first are not counted
+        won = np.zeros(len(deals), np.bool_)
+        score = np.zeros(len(deals), np.int64)
+        finished = np.zeros(len(deals), np.bool_)
+        mask = info["action_mask"]
+        while not finished.all():
+            obs_t, mask_t = _tensors(obs, mask)
+            with torch.no_grad():
+                logits = self.model.masked_logits(obs_t, mask_t)
+                if temperature is None:
+                    actions = logits.argmax(-1).numpy()
+                else:
+                    probs = torch.softmax(logits / temperature, -1)
+                    actions = torch.multinomial(probs, 1, generator=generator).squeeze(1).numpy()
+            obs, _, terminated, _, info = envs.step(actions)
+            mask = info["action_mask"]
+            new = terminated & ~finished
+            if new.any():
+                won[new] = info["final_info"]["won"][new]
+                score[new] = info["final_info"]["final_score"][new]
+                finished |= new
+        return won, score
+
+    def _calibrate_temperature(self) -> dict[str, Any]:
+        """Sharpen the start policy for sampling (see ``docs/rl.md``): with ``auto``, the
+        largest temperature of :data:`TEMPERATURES` whose sampled win rate on training
+        deals is at least :data:`CALIBRATION_SHARE` of the best one's (1 if none wins);
+        the actor's last layer is divided by it, which leaves its greedy play unchanged."""
+        config = self.config
+        if not config.init:
+            return {}
+        rates: dict[str, float] = {}
+        if config.init_temperature == "auto":
+            deals = [int(d) for d in draw_training_deals(config.level, config.eval_deals, self.rng)]
+            generator = torch.Generator().manual_seed(config.seed)
+            for temperature in TEMPERATURES:
+                rates[str(temperature)] = float(self._play(deals, temperature, generator)[0].mean())
+            best = max(rates.values())
+            close = [t for t in TEMPERATURES if rates[str(t)] >= CALIBRATION_SHARE * best]
+            chosen = max(close) if best > 0 else 1.0
+        else:
+            chosen = float(config.init_temperature)
+        last = [m for m in self.model.actor if isinstance(m, nn.Linear)][-1]
+        with torch.no_grad():
+            last.weight /= chosen
+            last.bias /= chosen
+        return {"init_temperature": chosen, "sampled_win_rate_by_temperature": rates}
+
+    def _log(self, row: dict[str, Any], heldout: dict[str, Any]) -> dict[str, Any]:
+        finished = self.episodes.finished
+        row = {
+            "frames": self.frames,
+            "updates": self.updates,
+            "level": self.config.level,
+            "cpu_seconds": round(self.cpu_seconds, 3),
+            "wall_seconds": round(self.wall_seconds, 3),
+            **row,
+            "kl_coef": self.kl_coef,
+            "train_games": len(finished),
+            "train_win_rate": float(np.mean([w for w, _ in finished])) if finished else None,
+            "train_mean_score": float(np.mean([s for _, s in finished])) if finished else None,
+            "train_mean_fights": (
+                float(np.mean(self.finished_fights)) if self.finished_fights else None
+            ),
+            **heldout,
+        }
+        if self.curriculum is not None:
+            row |= {
+                "reverse_k": self.curriculum.k,
+                "reverse_success": self.curriculum.success_rate(),
+                "reverse_archive": len(self.curriculum.archive),
+            }
+        with open(self.out / CURVE_FILE, "a") as curve:
+            curve.write(json.dumps(row) + "\n")
+        return row
+
+    # ------------------------------------------------------------------ save
+
+    def save_checkpoint(self) -> None:
+        """``checkpoint.pt`` (written whole, then renamed: a killed run never leaves half a
+        file) and ``policy.npz``."""
+        state = {
+            "model": _model_state(self.model),
+            "reference": _model_state(ActorCritic(self.reference, self.model.critic)),
+            "optimizer": self.optimizer.state_dict(),
+            "numpy_rng": self.rng.bit_generator.state,
+            "torch_rng": self.torch_rng.get_state(),
+            "frames": self.frames,
+            "updates": self.updates,
+            "cpu_seconds": self.cpu_seconds,
+            "wall_seconds": self.wall_seconds,
+            "kl_coef": self.kl_coef,
+            "start_win_rate": self.start_win_rate,
+            "curriculum": self.curriculum.state_dict() if self.curriculum is not None else None,
+            "episodes": self.episodes,
+            "next_deals": self.next_deals.copy(),
+            "visits": self.visits.copy(),
+        }
+        temporary = self.out / (CHECKPOINT_FILE + ".tmp")
+        torch.save(state, temporary)
+        os.replace(temporary, self.out / CHECKPOINT_FILE)
+        self.model.save_npz(self.out / POLICY_FILE)
+
+
+def cell_of(obs: np.ndarray) -> np.ndarray:
+    """``--bonus counts``' cell of each flat observation: (fights finished, step, pirates
+    beaten), as one index."""
+    fights = np.rint(obs[:, FIGHTS_FEATURE] * MAX_FIGHTS).astype(np.int64)
+    beaten = np.rint(obs[:, BEATEN_FEATURE] * 2).astype(np.int64)
+    step = obs[:, STEP_FEATURES].argmax(1)
+    fights = np.clip(fights, 0, FIGHT_CELLS - 1)
+    return (fights * 4 + step) * BEATEN_CELLS + np.clip(beaten, 0, BEATEN_CELLS - 1)
+
+
+def _model_state(model: ActorCritic) -> dict[str, Any]:
+    """What rebuilds ``model`` exactly: its hidden sizes and its parameters."""
+    return {
+        "actor_hidden": hidden_sizes(model.actor),
+        "critic_hidden": hidden_sizes(model.critic),
+        "parameters": model.state_dict(),
+    }
+
+
+def _model_from_state(state: dict[str, Any]) -> ActorCritic:
+    model = ActorCritic.new(state["actor_hidden"], state["critic_hidden"])
+    model.load_state_dict(state["parameters"])
+    return model
+
+
+def _make_envs(config: RLConfig, num_envs: int, level: int) -> Any:
+    # illegal_action="raise": a masking bug stops the run instead of ending games as losses
+    return gym.make_vec(
+        "Friday-v0",
+        num_envs,
+        vectorization_mode="vector_entry_point",
+        level=level,
+        reward=config.reward,
+        illegal_action="raise",
+    )
+
+
+def _curriculum(config: RLConfig) -> ReverseCurriculum | None:
+    if config.method != "reverse":
+        return None
+    return ReverseCurriculum(
+        config.reverse_share,
+        config.reverse_start,
+        config.reverse_step,
+        config.reverse_threshold,
+        config.reverse_window,
+        config.reverse_archive,
+    )
+
+
+def _tensors(obs: np.ndarray, masks: np.ndarray) -> tuple[torch.Tensor, torch.Tensor]:
+    return torch.as_tensor(obs, dtype=torch.float32), torch.as_tensor(masks, dtype=torch.bool)
+
+
+def _postfix(row: dict[str, Any], frames_left: int, wall_per_frame: float) -> str:
+    """The bar's text: the phase, the last held-out rate, and the time left. The estimate
+    waits for a PPO update (a warm-up update costs less: no policy gradient) and then
+    prices each frame left at the last update's wall time per frame."""
+    text = f"{row['phase']}, update {row['updates']}"
+    if row.get("heldout_win_rate") is not None:
+        text += f", held-out win {row['heldout_win_rate']:.1%}"
+    if frames_left <= 0:
+        return text
+    if row["phase"] != "ppo":
+        return text + ", ETA estimating"
+    return text + f", ETA {format_duration(frames_left * wall_per_frame)}"
+
+
+def _progress_bar(total: int, initial: int, disabled: bool) -> Any:
+    """A tqdm bar over the run's frames in ``friday eval``'s layout (no tqdm estimate:
+    :func:`_postfix` gives one)."""
+    from tqdm import tqdm
+
+    return tqdm(
+        total=total,
+        initial=min(initial, total),
+        unit="frame",
+        unit_scale=True,
+        disable=disabled,
+        desc="friday rl",
+        bar_format=BAR_FORMAT,
+    )
+
+
+def load_run_config(out: Path) -> RLConfig:
+    """The configuration a run in ``out`` was started with."""
+    path = Path(out) / CONFIG_FILE
+    if not path.exists():
+        raise RLConfigError(f"nothing to resume: {path} does not exist")
+    return RLConfig.from_dict(json.loads(path.read_text()))

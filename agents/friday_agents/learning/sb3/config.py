@@ -1,0 +1,314 @@
+"""The typed configuration of ``friday train``: one dataclass, its field docs become ``--help``.
+
+In CleanRL's style every hyperparameter is a field of :class:`TrainConfig` with a default
+and a one-line help. A run's configuration is resolved in three layers: the defaults, then an
+optional JSON or TOML file (``--config``), then the command-line flags given explicitly. The
+resolved configuration is validated before anything is built, and saved beside the run as
+``config.json`` so a run can be reproduced or resumed.
+
+No torch here: ``friday --help`` must stay fast.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+import tomllib
+from collections.abc import Callable
+from dataclasses import dataclass, field, fields
+from pathlib import Path
+from typing import Any
+
+from friday_agents.conventions import add_deprecated, add_progress, parse_bool
+from friday_env.errors import FridayError, InvalidLevelError
+from friday_env.levels import LEVELS, level_sequence
+from friday_env.observation import ENCODERS
+
+#: The observation encoders a policy can train on: every one friday_env registers.
+OBSERVATIONS = tuple(ENCODERS)
+#: ``win_loss`` and ``score`` are the env's own rewards; ``score_delta`` pays the change of
+#: the R25 score after every decision (divided by 100), which sums to the final score / 100
+#: minus the starting score / 100: the same objective as ``score``, but dense.
+#: ``progress`` is ``win_loss`` plus 0.1 for every hazard beaten (see friday_agents.learning.sb3.envs).
+#: ``value_shaped`` is ``win_loss`` plus potential-based shaping with the fitted state value
+#: (friday_agents.learning.sb3.shaping).
+REWARDS = ("win_loss", "score", "score_delta", "progress", "value_shaped")
+VEC_ENVS = ("dummy", "subproc")
+
+
+class TrainConfigError(FridayError):
+    """A training configuration value that is out of range, unknown or inconsistent."""
+
+
+def _help(text: str, default: Any, **extra: Any) -> Any:
+    return field(default=default, metadata={"help": text, **extra})
+
+
+@dataclass
+class TrainConfig:
+    """Everything ``friday train`` needs; each field is a ``--flag`` of the same name."""
+
+    level: int = _help("level to train on (1-4); ignored when --curriculum is given", 1)
+    curriculum: str = _help(
+        'levels trained one after another, e.g. "1,2,3,4" (timesteps split evenly); '
+        "empty = just --level",
+        "",
+    )
+    observation: str = _help(f"observation encoder: {', '.join(OBSERVATIONS)}", "flat")
+    reward: str = _help(
+        "reward: win_loss (+1/-1 at the end), score (final R25 score / 100), "
+        "score_delta (score change after every decision / 100: dense, same total), "
+        "progress (win_loss + 0.1 per hazard beaten), "
+        "value_shaped (win_loss + gamma*V(s')-V(s), V the fitted state value / 100)",
+        "progress",
+    )
+    total_timesteps: int = _help("environment steps to train for (all stages together)", 200_000)
+    n_envs: int = _help("parallel environments", 8)
+    vec_env: str = _help("vectorisation: dummy (one process) or subproc (one per env)", "dummy")
+    seed: int = _help("seed of the policy, the optimiser and the training deals", 0)
+    learning_rate: float = _help("Adam learning rate", 3e-4)
+    n_steps: int = _help("steps per env per rollout", 256)
+    batch_size: int = _help("minibatch size", 256)
+    n_epochs: int = _help("optimisation epochs per rollout", 4)
+    gamma: float = _help("discount factor", 0.995)
+    gae_lambda: float = _help("GAE lambda", 0.95)
+    clip_range: float = _help("PPO clipping", 0.2)
+    ent_coef: float = _help("entropy bonus coefficient", 0.01)
+    vf_coef: float = _help("value loss coefficient", 0.5)
+    max_grad_norm: float = _help("gradient clipping norm", 0.5)
+    vf_warmup: int = _help(
+        "timesteps at the start during which only the value head learns (the policy is "
+        "frozen): for fine-tuning a policy from --init",
+        0,
+    )
+    net_arch: str = _help("hidden layer sizes of the policy and value nets, e.g. 64,64", "64,64")
+    eval_freq: int = _help(
+        "evaluate on held-out deals every this many timesteps (0 = never)", 20_000
+    )
+    eval_games: int = _help("held-out deals per evaluation", 100)
+    checkpoint_freq: int = _help(
+        "save a checkpoint every this many timesteps (0 = only at the end)", 50_000
+    )
+    out_dir: str = _help(
+        "run directory: checkpoints, config, logs, curve CSV and PNG; empty = "
+        "runs/<level>__<reward>__<seed>__<unix time> (CleanRL-style, a new one per run)",
+        "",
+    )
+    resume: str = _help("checkpoint (.zip) to continue training from", "")
+    init: str = _help(
+        "policy (.zip, e.g. from `friday imitate fit`) whose weights start a new run with "
+        "this config's settings (unlike --resume, which keeps the checkpoint's settings)",
+        "",
+    )
+    torch_threads: int = _help("torch CPU threads (1 keeps runs reproducible)", 1)
+    progress_bar: bool = _help("show a progress bar", True)
+
+    # ------------------------------------------------------------------ derived
+
+    def levels(self) -> list[int]:
+        """The levels trained, in order (one unless a curriculum is given)."""
+        if not self.curriculum:
+            return [self.level]
+        return level_sequence(self.curriculum)
+
+    def run_name(self, unix_time: int) -> str:
+        """CleanRL-style ``level1__progress__0__1700000000`` (``levels1-2-3-4__...`` for a
+        curriculum): the run directory under ``runs/`` when no ``out_dir`` is given."""
+        levels = self.levels()
+        where = f"level{levels[0]}" if len(levels) == 1 else "levels" + "-".join(map(str, levels))
+        return f"{where}__{self.reward}__{self.seed}__{unix_time}"
+
+    def hidden_layers(self) -> list[int]:
+        return [int(part) for part in self.net_arch.split(",")]
+
+    # --------------------------------------------------------------- validation
+
+    def validate(self) -> TrainConfig:
+        """Raise :class:`TrainConfigError` naming the first bad value; return self if fine."""
+        self._check_choices()
+        self._check_numbers()
+        self._check_lists()
+        for name in ("resume", "init"):
+            if getattr(self, name) and not Path(getattr(self, name)).is_file():
+                raise TrainConfigError(f"{name} checkpoint {getattr(self, name)!r} does not exist")
+        if self.resume and self.init:
+            raise TrainConfigError("give --resume or --init, not both")
+        return self
+
+    def _check_choices(self) -> None:
+        for name, allowed in (
+            ("observation", OBSERVATIONS),
+            ("reward", REWARDS),
+            ("vec_env", VEC_ENVS),
+        ):
+            value = getattr(self, name)
+            if value not in allowed:
+                raise TrainConfigError(
+                    f"unknown {name} {value!r}; choose one of {', '.join(allowed)}"
+                )
+
+    def _check_numbers(self) -> None:
+        positive = (
+            "total_timesteps",
+            "n_envs",
+            "n_steps",
+            "batch_size",
+            "n_epochs",
+            "torch_threads",
+        )
+        for name in positive:
+            if getattr(self, name) <= 0:
+                raise TrainConfigError(f"{name} must be positive, got {getattr(self, name)}")
+        for name in ("eval_freq", "eval_games", "checkpoint_freq", "seed", "vf_warmup"):
+            if getattr(self, name) < 0:
+                raise TrainConfigError(f"{name} must not be negative, got {getattr(self, name)}")
+        if self.eval_freq and not self.eval_games:
+            raise TrainConfigError("eval_games must be positive when eval_freq is set")
+        if not 0 < self.learning_rate < 1:
+            raise TrainConfigError(f"learning_rate must be in (0, 1), got {self.learning_rate}")
+        for name in ("gamma", "gae_lambda"):
+            if not 0 < getattr(self, name) <= 1:
+                raise TrainConfigError(f"{name} must be in (0, 1], got {getattr(self, name)}")
+        for name in ("clip_range", "max_grad_norm"):
+            if getattr(self, name) <= 0:
+                raise TrainConfigError(f"{name} must be positive, got {getattr(self, name)}")
+        for name in ("ent_coef", "vf_coef"):
+            if getattr(self, name) < 0:
+                raise TrainConfigError(f"{name} must not be negative, got {getattr(self, name)}")
+
+    def _check_lists(self) -> None:
+        try:
+            levels = self.levels()
+        except InvalidLevelError as err:
+            raise TrainConfigError(f"curriculum must be levels such as 1,2,3,4: {err}") from None
+        for level in levels:
+            if level not in LEVELS:
+                raise TrainConfigError(f"unknown level {level!r}: levels are 1, 2, 3, 4")
+        try:
+            layers = self.hidden_layers()
+        except ValueError:
+            layers = []
+        if not layers or min(layers) <= 0:
+            raise TrainConfigError(
+                f'net_arch must be positive sizes such as "64,64"; got {self.net_arch!r}'
+            )
+
+    # ------------------------------------------------------------- persistence
+
+    def to_dict(self) -> dict[str, Any]:
+        return dataclasses.asdict(self)
+
+    def save(self, path: Path) -> None:
+        path.write_text(json.dumps(self.to_dict(), indent=2) + "\n")
+
+    @classmethod
+    def from_dict(cls, values: dict[str, Any], source: str = "config") -> TrainConfig:
+        """A config from ``values`` over the defaults; unknown keys and wrong types raise."""
+        known = {f.name: f for f in fields(cls)}
+        unknown = sorted(set(values) - set(known))
+        if unknown:
+            raise TrainConfigError(
+                f"{source}: unknown settings {unknown}; known: {', '.join(known)}"
+            )
+        config = cls()
+        for name, value in values.items():
+            setattr(config, name, _typed(known[name], value, source))
+        return config
+
+
+def _typed(spec: dataclasses.Field, value: Any, source: str) -> Any:
+    """``value`` checked against the field's type (ints accepted where floats are)."""
+    kind = {"int": int, "float": float, "str": str, "bool": bool}[str(spec.type)]
+    if kind is float and isinstance(value, int) and not isinstance(value, bool):
+        return float(value)
+    if (kind is not bool and isinstance(value, bool)) or not isinstance(value, kind):
+        raise TrainConfigError(f"{source}: {spec.name} must be {kind.__name__}, got {value!r}")
+    return value
+
+
+def load_config_file(path: str) -> dict[str, Any]:
+    """The settings of a ``.json`` or ``.toml`` file (TOML: top level or a ``[train]`` table)."""
+    file = Path(path)
+    if not file.is_file():
+        raise TrainConfigError(f"config file {path!r} does not exist")
+    try:
+        if file.suffix == ".toml":
+            data = tomllib.loads(file.read_text())
+            data = data.get("train", data)
+        elif file.suffix == ".json":
+            data = json.loads(file.read_text())
+        else:
+            raise TrainConfigError(f"config file {path!r}: use a .json or .toml file")
+    except (json.JSONDecodeError, tomllib.TOMLDecodeError) as err:
+        raise TrainConfigError(f"config file {path!r} is malformed: {err}") from None
+    if not isinstance(data, dict):
+        raise TrainConfigError(f"config file {path!r} must hold a table of settings")
+    return data
+
+
+# ----------------------------------------------------------------------- argparse
+
+#: Fields whose flag follows the vocabulary shared by every friday command, with the old
+#: spelling (the field's own name) still accepted for one release.
+SHARED_FLAGS = {"out_dir": "--out", "progress_bar": "--progress"}
+
+
+def add_config_arguments(parser: argparse.ArgumentParser) -> None:
+    """One ``--flag`` per field, its help from the field's doc and default. Flags default to
+    None so that only the ones given override the config file."""
+    parser.add_argument("--config", help="JSON or TOML file of settings (flags override it)")
+    parsers: dict[str, Callable[[str], Any]] = {
+        "int": int,
+        "float": float,
+        "str": str,
+        "bool": parse_bool,
+    }
+    for spec in fields(TrainConfig):
+        kind = parsers[str(spec.type)]
+        flag = "--" + spec.name.replace("_", "-")
+        if spec.name in SHARED_FLAGS:
+            _add_shared_flag(parser, spec, kind)
+            continue
+        metavar = "BOOL" if spec.type == "bool" else None
+        parser.add_argument(
+            flag,
+            dest=spec.name,
+            type=kind,
+            default=None,
+            metavar=metavar,
+            help=f"{spec.metadata['help']} (default: {spec.default!r})",
+        )
+
+
+def _add_shared_flag(
+    parser: argparse.ArgumentParser, spec: dataclasses.Field, kind: Callable[[str], Any]
+) -> None:
+    """``--out DIR`` and ``--progress/--no-progress``, and their deprecated spellings."""
+    old = "--" + spec.name.replace("_", "-")
+    new = SHARED_FLAGS[spec.name]
+    if spec.type == "bool":
+        add_progress(parser, dest=spec.name, default=None)
+        add_deprecated(parser, old, "--progress/--no-progress", spec.name, "BOOL", kind)
+        return
+    parser.add_argument(
+        new,
+        dest=spec.name,
+        type=kind,
+        default=None,
+        metavar="DIR",
+        help=f"{spec.metadata['help']} (default: {spec.default!r})",
+    )
+    add_deprecated(parser, old, new, spec.name, "DIR", kind)
+
+
+def config_from_args(args: argparse.Namespace) -> TrainConfig:
+    """Defaults, then ``--config``, then explicit flags; validated."""
+    values: dict[str, Any] = {}
+    if getattr(args, "config", None):
+        values.update(load_config_file(args.config))
+    for spec in fields(TrainConfig):
+        given = getattr(args, spec.name, None)
+        if given is not None:
+            values[spec.name] = given
+    return TrainConfig.from_dict(values).validate()

@@ -1,0 +1,215 @@
+"""``Friday-v0`` set up for training and held-out evaluation: which deals, which reward.
+
+The env deals each game from a seed it draws itself (any 63-bit number), so on its own it
+cannot promise what the project's seed discipline asks (:mod:`friday_agents.seeds`): training on
+deals below 10,000,000 only and evaluating on the fixed evaluation deals, the same
+``Game.new(level, seed)`` deals ``friday eval`` plays. :class:`Deals` does that: it lets
+the env reset as usual, then puts the chosen deal in its place and answers with the
+observation and mask of that deal.
+
+:class:`ScoreDelta` is the dense form of the score reward: the change of the R25 score
+after each decision, which adds up over an episode to the final score minus the starting
+score (a potential-based shaping of ``reward="score"`` with the score as potential).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import gymnasium as gym
+import numpy as np
+from gymnasium.error import ResetNeeded
+
+import friday_env  # noqa: F401  (registers Friday-v0)
+from friday_agents.seeds import TRAINING_SEED_LIMIT, evaluation_seed, training_seed
+from friday_env import Game
+from friday_env.cards import KIND, Kind
+from friday_env.env import SCORE_SCALE, EnvOptionError, FridayEnv
+
+#: Held-out deals of the learning curve: evaluation-range deals from this index on. They are
+#: never trained on (above 10,000,000) and are disjoint from the first deals of each level,
+#: the ones ``friday eval`` reports, so the curve does not select on the reported numbers.
+CURVE_DEAL_OFFSET = 500_000
+TRAINING_DEALS_PER_LEVEL = 1_000_000
+
+
+def _friday(env: gym.Env, wrapper: str) -> FridayEnv:
+    """The ``FridayEnv`` under ``env``'s wrappers, or a TypeError naming ``wrapper``."""
+    base = env.unwrapped
+    if not isinstance(base, FridayEnv):
+        raise TypeError(f"{wrapper} wraps a Friday-v0 env, got {type(base).__name__}")
+    return base
+
+
+def _game(env: gym.Env) -> Game:
+    """The game being played by the ``FridayEnv`` under ``env`` (after a reset)."""
+    game = _friday(env, "a reward wrapper").game
+    if game is None:
+        raise ResetNeeded("no game yet: call reset() first")
+    return game
+
+
+class Deals(gym.Wrapper):
+    """Deal the games of a ``Friday-v0`` env from a given stream of deal seeds.
+
+    ## Arguments
+
+    - ``env``: a ``Friday-v0`` env (wrappers allowed).
+    - ``next_deal``: called with ``restart`` (the seed passed to ``reset``, or None) and
+      returns the deal seed of the next game. ``Game.new(level, deal)`` is then played.
+
+    The final ``info`` gains ``is_success`` (the game was won), which sb3's evaluation
+    callbacks count as the success rate, and ``deal`` (the seed of the game).
+    """
+
+    def __init__(self, env: gym.Env, next_deal: Callable[[int | None], int]) -> None:
+        super().__init__(env)
+        self.next_deal = next_deal
+        self.deal = -1
+
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
+        if options:
+            raise EnvOptionError(
+                f"Deals chooses the deal of every game itself; reset options {sorted(options)} "
+                "would be ignored: reset the unwrapped env for a scenario"
+            )
+        self._friday()  # a Friday-v0 env, or a clear error
+        self.deal = int(self.next_deal(seed))
+        return self.env.reset(seed=self.deal, options={"deal": self.deal})
+
+    def step(self, action: Any):
+        obs, reward, terminated, truncated, info = self.env.step(action)
+        if terminated:
+            info["is_success"] = bool(info.get("won", False))
+            info["deal"] = self.deal
+        return obs, reward, terminated, truncated, info
+
+    def action_masks(self) -> np.ndarray:
+        """The legal actions of the game being played (sb3-contrib's contract)."""
+        return self._friday().action_masks()
+
+    def _friday(self) -> FridayEnv:
+        return _friday(self.env, "Deals")
+
+
+class ScoreDelta(gym.Wrapper):
+    """Reward = (score after the decision - score before) / 100 (see the module doc)."""
+
+    def __init__(self, env: gym.Env) -> None:
+        super().__init__(env)
+        self._score = 0
+
+    def reset(self, **kwargs: Any):
+        obs, info = self.env.reset(**kwargs)
+        self._score = _game(self.env).score()
+        return obs, info
+
+    def step(self, action: Any):
+        obs, _, terminated, truncated, info = self.env.step(action)
+        score = _game(self.env).score()
+        reward = (score - self._score) / SCORE_SCALE
+        self._score = score
+        return obs, reward, terminated, truncated, info
+
+    def action_masks(self) -> np.ndarray:
+        return self.env.get_wrapper_attr("action_masks")()
+
+
+#: Shaping of ``reward="progress"``: paid for every hazard beaten (a knowledge card gained).
+PROGRESS_PER_HAZARD = 0.1
+
+
+def knowledge_cards(game: Game) -> int:
+    """Hazards beaten so far: the knowledge cards among Robinson's cards, on the table, in
+    the sort hand or destroyed (a beaten hazard stays one of these for the rest of the game)."""
+    cards = game.stack + game.discard + game.sort_taken + game.table + game.destroyed
+    return sum(1 for card in cards if KIND[card] == Kind.HAZARD)
+
+
+class Progress(gym.Wrapper):
+    """``win_loss`` (+1/-1 at the end) plus :data:`PROGRESS_PER_HAZARD` for every hazard
+    beaten, paid when it is beaten: potential-based shaping with the knowledge-card count as
+    potential (not reset at the end, so a game's return is +-1 + 0.1 x hazards beaten)."""
+
+    def __init__(self, env: gym.Env) -> None:
+        super().__init__(env)
+        self._count = 0
+
+    def reset(self, **kwargs: Any):
+        obs, info = self.env.reset(**kwargs)
+        self._count = knowledge_cards(_game(self.env))
+        return obs, info
+
+    def step(self, action: Any):
+        obs, reward, terminated, truncated, info = self.env.step(action)
+        count = knowledge_cards(_game(self.env))
+        reward = float(reward) + PROGRESS_PER_HAZARD * (count - self._count)
+        self._count = count
+        return obs, reward, terminated, truncated, info
+
+    def action_masks(self) -> np.ndarray:
+        return self.env.get_wrapper_attr("action_masks")()
+
+
+def training_deals(level: int, key: Sequence[int]) -> Callable[[int | None], int]:
+    """An endless stream of training deals of ``level`` (all below 10,000,000), drawn from a
+    generator seeded with ``key``; a reset seed reseeds it with ``key + [seed]``."""
+    state = {"rng": np.random.default_rng(list(key))}
+
+    def next_deal(restart: int | None) -> int:
+        if restart is not None:
+            state["rng"] = np.random.default_rng([*key, restart])
+        index = int(state["rng"].integers(TRAINING_DEALS_PER_LEVEL))
+        deal = training_seed(level, index)
+        assert deal < TRAINING_SEED_LIMIT
+        return deal
+
+    return next_deal
+
+
+def held_out_deals(level: int, games: int) -> list[int]:
+    """The held-out deals of the learning curve for ``level``."""
+    return [evaluation_seed(level, CURVE_DEAL_OFFSET + i) for i in range(games)]
+
+
+def fixed_deals(seeds: Sequence[int]) -> Callable[[int | None], int]:
+    """The deals ``seeds`` in order, over and over; any reset seed starts again at the first
+    (so each evaluation round plays the same deals)."""
+    state = {"next": 0}
+
+    def next_deal(restart: int | None) -> int:
+        if restart is not None:
+            state["next"] = 0
+        deal = seeds[state["next"] % len(seeds)]
+        state["next"] += 1
+        return deal
+
+    return next_deal
+
+
+def make_env(
+    level: int,
+    observation: str,
+    reward: str,
+    next_deal: Callable[[int | None], int],
+    gamma: float = 0.995,
+) -> gym.Env:
+    """A ``Friday-v0`` env dealing from ``next_deal`` with the chosen reward (``gamma``: the
+    learner's discount, used by ``value_shaped``)."""
+    env_reward = {"score_delta": "score", "progress": "win_loss", "value_shaped": "win_loss"}.get(
+        reward, reward
+    )
+    env: gym.Env = Deals(
+        gym.make("Friday-v0", level=level, observation=observation, reward=env_reward),
+        next_deal,
+    )
+    if reward == "score_delta":
+        env = ScoreDelta(env)
+    elif reward == "progress":
+        env = Progress(env)
+    elif reward == "value_shaped":
+        from friday_agents.learning.sb3.shaping import ValueShaping
+
+        env = ValueShaping(env, gamma)
+    return env

@@ -1,0 +1,239 @@
+"""A planning agent: determinized Monte-Carlo search over engine clones.
+
+For each decision with more than one legal action, the agent samples ``worlds``
+determinizations of the game (:func:`friday_env.determinized`: every hidden order and unseen
+card resampled consistently with what the player knows, R26). In each world it tries every
+candidate action on a clone, lets the heuristic play on to the end of the current fight —
+through both pirate fights to the end of the game once the pirates are reached — and scores
+the result with a value model (the expected final score, plus a bonus for a win; a finished
+game counts its real score and result): by default the linear model fitted on heuristic games
+(``search_value.json``). The action with the best mean wins; ties go to the heuristic's own
+choice. All candidates are tried in the same worlds (common random numbers), so their
+comparison is paired and far less noisy than independent samples. With a policy prior
+(``prior=``, :mod:`friday_agents.players.search.policy_net`) only the actions it rates highest and the
+heuristic's choice are candidates, each tried in more worlds. :mod:`friday_agents.players.search.guided`
+is this search with the learned ingredients that measured best.
+
+It never looks at hidden information: the real game is only cloned through
+``determinized``, whose result does not depend on anything hidden, and the prior reads the
+public observation. A forced move (one legal action) costs no simulation.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Protocol
+
+import numpy as np
+
+from friday_agents.players.heuristic.agent import heuristic_action
+from friday_agents.players.heuristic.rules import DEFAULT_PARAMS
+from friday_agents.players.search.compiled import compiled_search
+from friday_agents.players.search.policy_net import policy_prior
+from friday_agents.players.search.value import TURN_START_PHASES, WEIGHTS_FILE
+from friday_agents.players.search.value_levels import DEFAULT_VALUE_FILE, load_leaf_value
+from friday_agents.players.search.value_net import NETWORK_FILE
+from friday_env import Game, Phase, determinized
+from friday_env.engine import PIRATES
+
+#: Where rollouts stop and are valued: a hazard fight is over and the next turn waits, or the
+#: game is over. At the pirates' turn start they play on, through both pirate fights.
+ROLLOUT_STOPS = (TURN_START_PHASES - {Phase.CHOOSE_PIRATE}) | {Phase.GAME_OVER}
+#: The simulation budget per decision used everywhere unless asked otherwise: the agent's
+#: default, ``friday eval``'s ``--search-sims`` default and the headline results table.
+DEFAULT_SIMS = 32
+#: The pirates' step (the engine's): from here on rollouts play to the end of the game.
+PIRATE_STEP = PIRATES
+#: A rollout longer than this many actions per fight is cut and scored where it stands (a
+#: safety net: fights are a few dozen actions at most).
+MAX_ROLLOUT_ACTIONS = 400
+#: More fights than a whole game holds (some 35: half of the hazard cards in each of the
+#: three steps, and two pirates): the fights a rollout may play on to the end of the game.
+MAX_FIGHTS_LEFT = 40
+#: With a policy prior: how many of its best-rated actions are tried besides the heuristic's
+#: choice (1 measured best: ``experiments/search-strength/results/ingredients.json``).
+DEFAULT_TOP = 1
+
+
+class LeafValue(Protocol):
+    """What values a rollout's end: a turn's start or a finished game."""
+
+    def value(self, game: Game) -> float: ...
+
+
+#: The value models ``value=`` names by a word rather than a file.
+NAMED_VALUES = {"": WEIGHTS_FILE, "levels": DEFAULT_VALUE_FILE, "net": NETWORK_FILE}
+
+
+def leaf_value_model(value: str) -> LeafValue:
+    """The value model ``value`` names (see :class:`SearchAgent`'s ``value`` argument)."""
+    if not isinstance(value, str):
+        raise ValueError(f"value must be '', 'levels', 'net' or a file path, got {value!r}")
+    return load_leaf_value(NAMED_VALUES.get(value, value))
+
+
+def heuristic_policy(game: Game) -> int:
+    """The heuristic's action: the rollouts' default policy."""
+    return heuristic_action(game, DEFAULT_PARAMS)
+
+
+def rollout_policy(name: str) -> Callable[[Game], int]:
+    """What plays the rollouts: the heuristic for ``""``, else the policy network ``name``
+    names (``"net"`` or an ``.npz``, as for ``prior``), playing its best-rated action."""
+    prior = policy_prior(name)
+    return heuristic_policy if prior is None else prior.best
+
+
+def rollout(
+    game: Game,
+    model: LeafValue,
+    fights: int = 1,
+    policy: Callable[[Game], int] = heuristic_policy,
+    finish_step: int = PIRATE_STEP,
+) -> float:
+    """Play ``policy`` (the heuristic by default) on ``game`` (a clone, modified) to the end
+    of the current fight — or of ``fights`` fights, counting the current one; from step
+    ``finish_step`` on, to the end of the game — and return the value of where it ends."""
+    reached = 0
+    for _ in range(MAX_ROLLOUT_ACTIONS * (fights + MAX_FIGHTS_LEFT)):
+        if game.phase in ROLLOUT_STOPS:
+            if game.done:
+                break
+            if game.step < finish_step:
+                reached += 1
+                if reached >= fights:
+                    break
+        legal = game.legal_actions()
+        game.apply(legal[0] if len(legal) == 1 else policy(game))
+    return model.value(game)
+
+
+class SearchAgent:
+    """Determinized Monte-Carlo planning with heuristic rollouts (see the module docstring).
+
+    ## Description
+
+    A strong reference that improves on the heuristic by trying each action in sampled
+    worlds. It reads only public information: planning happens on determinized clones.
+
+    ## Arguments
+
+    - ``sims`` — simulation budget per decision: ``max(1, sims // candidates)`` worlds, each
+      playing every candidate action once (default :data:`DEFAULT_SIMS`, the setting of the
+      headline results and of ``friday eval``).
+    - ``value`` — what scores a rollout's end: ``""`` (default) the linear model fitted on
+      heuristic games (``search_value.json``); ``"levels"`` one linear model per level, chosen
+      on the validation deals (``guided_value_per_level.json``: the ``cards`` model fitted on
+      guided's and the search's games, ``guided_value_cards.json``, on levels 1-3, the model
+      refitted on the search's games, ``guided_value_level4.json``, on level 4; see the
+      search study, ``experiments/search-strength/REPORT.md``); ``"net"`` the value network
+      ``value_net.npz``; the files are in ``agents/friday_agents/models/`` (:mod:`friday_agents.models`); or
+      a file: a ``.json`` from
+      ``python -m friday_agents.learning.fitting.value_fit``, an ``.npz`` from
+      ``python -m friday_agents.learning.fitting.value_net_fit``, or a per-level ``.json``
+      (:mod:`friday_agents.players.search.value_levels`).
+    - ``horizon`` — how many fights a rollout plays before it is valued: 1 (default) ends
+      at the end of the current fight; 2 plays the next fight too (about twice the time).
+    - ``prior`` — a policy network that prunes the candidates (:mod:`friday_agents.players.search.
+      policy_net`): ``""`` (default) none, every legal action is tried; ``"net"`` the network
+      shipped as ``policy_prior.npz``; or an ``.npz`` from
+      ``python -m friday_agents.learning.fitting.policy_net_fit``. With a prior, only the ``top``
+      actions it rates highest and the heuristic's choice are tried, so each gets more worlds.
+    - ``top`` — how many of the prior's best actions are tried (default
+      :data:`DEFAULT_TOP`, 1: the search then only referees between the network's choice and
+      the heuristic's, and does not search where they agree; only with ``prior``).
+    - ``rollout`` — what plays the rollouts: ``""`` (default) the heuristic; ``"net"`` or an
+      ``.npz`` policy network (as for ``prior``), playing its best-rated action (about three
+      times the time; it did not play better, see the search study,
+      ``experiments/search-strength/REPORT.md``).
+    - ``finish`` — from which step on rollouts play to the end of the game instead of the end
+      of the fight: 3 (default, :data:`PIRATE_STEP`) the pirates; 2 the red step too.
+
+    ## Speed
+
+    Roughly ``sims`` short rollouts per non-forced decision; see ``friday eval`` for games/s.
+    """
+
+    name = "search"
+
+    def __init__(
+        self,
+        sims: int = DEFAULT_SIMS,
+        value: str = "",
+        horizon: int = 1,
+        prior: str = "",
+        top: int | None = None,
+        rollout: str = "",
+        finish: int = PIRATE_STEP,
+    ) -> None:
+        checked = (
+            ("sims", sims),
+            ("horizon", horizon),
+            ("top", DEFAULT_TOP if top is None else top),
+        )
+        for name, number in checked:
+            if not isinstance(number, int) or number < 1:
+                raise ValueError(f"{name} must be a positive integer, got {number!r}")
+        if finish not in range(PIRATE_STEP + 1) or isinstance(finish, bool):
+            raise ValueError(f"finish must be a step from 0 to {PIRATE_STEP}, got {finish!r}")
+        self.horizon = horizon
+        self.sims = sims
+        self.model = leaf_value_model(value)
+        self.prior = policy_prior(prior)
+        if top is not None and self.prior is None:
+            raise ValueError(
+                "top needs a prior (e.g. prior=net): without one every action is tried"
+            )
+        self.top = DEFAULT_TOP if top is None else top
+        self.rollout_policy = rollout_policy(rollout)
+        self.finish = finish
+        self.rng = np.random.default_rng(0)
+        #: The last searched decision's ``(action, mean rollout value)`` pairs (None after a
+        #: forced move): what recorded games keep as policy and value targets
+        #: (``friday imitate collect`` records them).
+        self.last_values: list[tuple[int, float]] | None = None
+
+    def reset(self, seed: int) -> None:
+        self.rng = np.random.default_rng(seed)
+
+    def act(self, game: Game) -> int:
+        legal = list(game.legal_actions())
+        self.last_values = None
+        if len(legal) == 1:
+            return legal[0]
+        default = heuristic_action(game, DEFAULT_PARAMS)
+        if self.prior is not None:
+            legal = self.prior.candidates(game, legal, self.top, default)
+            if len(legal) == 1:
+                return default
+        worlds = max(1, self.sims // len(legal))
+        seeds = [int(seed) for seed in self.rng.integers(0, 2**62, size=worlds)]
+        totals = self.rollout_totals(game, legal, seeds)
+        self.last_values = [(a, float(t) / worlds) for a, t in zip(legal, totals, strict=True)]
+        best = float(totals.max())
+        if totals[legal.index(default)] >= best - 1e-9:
+            return default
+        return legal[int(totals.argmax())]
+
+    def rollout_totals(self, game: Game, actions: list[int], seeds: list[int]) -> np.ndarray:
+        """Each action's summed rollout values over the worlds ``seeds`` (common to all
+        actions). On the compiled core, in one C call where every ingredient has a C version
+        (:mod:`friday_agents.players.search.compiled`: the same floats as the Python loop below)."""
+        compiled = compiled_search(self, game)
+        if compiled is not None:
+            return compiled.totals(game, actions, seeds)
+        totals = np.zeros(len(actions))
+        for seed in seeds:
+            world = self.world(game, seed)
+            for i, action in enumerate(actions):
+                trial = world.clone()
+                trial.apply(action)
+                totals[i] += rollout(
+                    trial, self.model, self.horizon, self.rollout_policy, self.finish
+                )
+        return totals
+
+    def world(self, game: Game, seed: int) -> Game:
+        """One world to plan in: ``game`` with every hidden order resampled (the fair search
+        sees only what the player may know)."""
+        return determinized(game, seed)

@@ -1,0 +1,151 @@
+"""The search's simulations on the compiled core: one C call per decision.
+
+:meth:`SearchAgent.act <friday_agents.players.search.agent.SearchAgent.act>` plays, for each world
+seed and each candidate action, a determinized world, the action and a heuristic rollout,
+and values where the rollout ends. When the game is a compiled-core game and every
+ingredient has a C version, :func:`compiled_search` returns a :class:`CompiledSearch` that
+does all of it in ``friday_env._friday_core.search_rollouts`` except the last step: C reports
+each rollout's end (game over or not, level, step, score, result) and the leaf value's
+feature row, computed as :func:`friday_agents.players.search.value.features` /
+:func:`~friday_agents.players.search.value.card_features` compute them, and Python values each end
+exactly as :meth:`ValueModel.value <friday_agents.players.search.value.ValueModel.value>` does
+(``float(row @ weights)``: numpy's own dot product on the same numbers). So the totals are
+the same floats, and the agent the same choices, on either core.
+
+What has no C version keeps the Python path, by an explicit test here (never a silently
+different result): a value network (``value=net``, or a per-level file naming one for the
+game's level), a network rollout policy (``rollout=net``), an agent whose ``world`` is
+neither the fair search's nor the oracle's, and games of the Python core.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+import numpy as np
+
+from friday_env import Game
+from friday_env.cards import CARD_TYPE, KIND, NUM_CARDS, Kind
+
+from . import value as value_module
+from .value import ValueModel
+from .value_levels import PerLevelValue
+
+try:
+    from friday_env import _friday_core as _core
+except ImportError:  # the compiled core is not built: every game plays in Python
+    _core = None
+if not hasattr(_core, "search_rollouts"):  # built without this part: the Python path
+    _core = None
+
+#: Columns of the leaf row that C writes before the ability groups (value._summary's list).
+SUMMARY_FIXED = 15
+#: Rows are padded to a multiple of this many float64s, so each row starts 16-byte aligned
+#: like the arrays the reference builds (ddot does not depend on it on this machine's
+#: OpenBLAS; the padding makes sure it cannot).
+ROW_ALIGN = 8
+
+
+@lru_cache(maxsize=4)
+def leaf_layout(feature_set: str) -> tuple[bytes, int]:
+    """The layout bytes ``search_rollouts`` reads for a feature set, and its row length:
+    flags and column counts, then per card its ability group, deck type and pirate type
+    columns (-1: none), all taken from :mod:`friday_agents.players.search.value`'s own tables."""
+    cards = feature_set == "cards"
+    groups = value_module._GROUP_OF
+    deck = value_module._DECK_COLUMN
+    pirate = value_module._PIRATE_COLUMN
+    n_groups = len(value_module.ABILITY_GROUPS)
+    if len(value_module.FEATURE_NAMES) != SUMMARY_FIXED + n_groups:
+        raise RuntimeError("value.FEATURE_NAMES changed: update search.c and SUMMARY_FIXED")
+    columns = [
+        [groups.get(value_module.ABILITY[c], -1) for c in range(NUM_CARDS)],
+        [deck.get(CARD_TYPE[c], -1) for c in range(NUM_CARDS)],
+        [pirate.get(CARD_TYPE[c], -1) if KIND[c] == Kind.PIRATE else -1 for c in range(NUM_CARDS)],
+    ]
+    header = [int(cards), n_groups, len(deck), len(pirate)]
+    layout = np.array([*header, *columns[0], *columns[1], *columns[2]], dtype=np.int8).tobytes()
+    names = value_module.FEATURE_SETS[feature_set][0]
+    return layout, len(names)
+
+
+def is_compiled_game(game: object) -> bool:
+    """Whether ``game`` is a compiled-core game (``search_rollouts`` can read it)."""
+    return _core is not None and bool(_core.is_core_game(game))
+
+
+def linear_model(model: object, level: int) -> ValueModel | None:
+    """The linear model that values level ``level``'s rollout ends, or None if the leaf
+    value has no C version there (a network)."""
+    if isinstance(model, ValueModel):
+        return model
+    if isinstance(model, PerLevelValue):
+        chosen = model.models.get(level)
+        return chosen if isinstance(chosen, ValueModel) else None
+    return None
+
+
+@dataclass
+class CompiledSearch:
+    """One decision's simulations on the compiled core (see the module docstring)."""
+
+    model: ValueModel
+    horizon: int
+    finish: int
+    oracle: bool
+    max_actions: int
+    max_fights_left: int
+
+    def totals(self, game: Game, actions: list[int], seeds: list[int]) -> np.ndarray:
+        """Each candidate's summed leaf values over the worlds ``seeds``, as the Python path
+        sums them (world by world, in the order of ``actions``)."""
+        layout, size = leaf_layout(self.model.feature_set)
+        stride = -(-size // ROW_ALIGN) * ROW_ALIGN
+        n = len(actions)
+        ends = np.empty((len(seeds) * n, 5), dtype=np.int32)
+        rows = np.empty((len(seeds) * n, stride))
+        options = (self.horizon, self.finish, self.max_actions, self.max_fights_left, self.oracle)
+        _core.search_rollouts(game, actions, seeds, options, layout, ends, rows)
+        values = self.values(ends, rows[:, :size])
+        totals = np.zeros(n)
+        for world in range(len(seeds)):
+            for i in range(n):
+                totals[i] += values[world * n + i]
+        return totals
+
+    def values(self, ends: np.ndarray, rows: np.ndarray) -> list[float]:
+        """Each end's leaf value, as :meth:`ValueModel.value` computes it."""
+        weights, bonus = self.model.models, self.model.win_bonus
+        values = []
+        for k, (done, level, step, score, won) in enumerate(ends.tolist()):
+            if done:
+                values.append(score + bonus * bool(won))
+            else:
+                values.append(float(rows[k] @ weights[(level, step)]))
+        return values
+
+
+def compiled_search(agent: object, game: Game) -> CompiledSearch | None:
+    """The compiled simulations for ``agent`` (a SearchAgent) deciding in ``game``, or None
+    where an ingredient has no C version (the Python path then plays; see the module
+    docstring)."""
+    from .agent import MAX_FIGHTS_LEFT, MAX_ROLLOUT_ACTIONS, SearchAgent, heuristic_policy
+    from .oracle import OracleSearchAgent
+
+    if not is_compiled_game(game) or agent.rollout_policy is not heuristic_policy:
+        return None
+    world = type(agent).world
+    if world not in (SearchAgent.world, OracleSearchAgent.world):
+        return None
+    model = linear_model(agent.model, game.level)
+    if model is None:
+        return None
+    return CompiledSearch(
+        model,
+        agent.horizon,
+        agent.finish,
+        world is OracleSearchAgent.world,
+        MAX_ROLLOUT_ACTIONS,
+        MAX_FIGHTS_LEFT,
+    )

@@ -1,0 +1,99 @@
+"""Loading the search's leaf value from a file, and choosing a value model per level.
+
+:func:`load_leaf_value` reads any of three kinds of file: a linear model (``.json`` from
+``python -m friday_agents.learning.fitting.value_fit``), a value network (``.npz`` from
+``python -m friday_agents.learning.fitting.value_net_fit``), or a per-level file (``.json``)::
+
+    {"format": "friday-env/value-per-level",
+     "levels": {"1": "search_value.json", "2": "search_value.json",
+                "3": "guided_value_level4.json", "4": "search_value.json"},
+     "note": "why these (optional)"}
+
+which names a linear model or network for each of the four levels, by paths relative to the
+per-level file. The search agent's default (:data:`DEFAULT_VALUE_FILE`) is such a file: the
+model chosen for each level on the validation deals (see its ``note``).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+from friday_agents.models import GUIDED_VALUE_PER_LEVEL, check_not_moved
+from friday_agents.players.search.value import ValueModel, load_value_model
+from friday_agents.players.search.value_net import LEVELS, ValueNetwork, load_value_network
+from friday_env import Game
+
+FORMAT = "friday-env/value-per-level"
+#: The per-level file the search agent loads unless told otherwise.
+DEFAULT_VALUE_FILE = GUIDED_VALUE_PER_LEVEL
+
+
+@dataclass(frozen=True)
+class PerLevelValue:
+    """One value model per level; a game is valued by its level's model."""
+
+    models: dict[int, ValueModel | ValueNetwork]
+
+    def value(self, game: Game) -> float:
+        model = self.models.get(game.level)
+        if model is None:
+            raise ValueError(f"no value model for level {game.level}")
+        return model.value(game)
+
+
+def load_leaf_value(path: Path | str) -> ValueModel | ValueNetwork | PerLevelValue:
+    """The value model in ``path``: a network (``.npz``), a linear model or a per-level
+    file (``.json``; see the module docstring)."""
+    path = Path(path)
+    check_not_moved(path)
+    if path.suffix == ".json" and path.exists() and _read_json(path).get("format") == FORMAT:
+        return load_per_level(path)
+    return _load_one_model(path)
+
+
+def _load_one_model(path: Path) -> ValueModel | ValueNetwork:
+    if path.suffix == ".npz":
+        return load_value_network(path)
+    if path.suffix != ".json":
+        raise ValueError(f"value file {str(path)!r} must be a .json (linear) or .npz (network)")
+    if not path.exists():
+        raise FileNotFoundError(f"value file {path} does not exist")
+    data = _read_json(path)
+    if data.get("format") == FORMAT:
+        raise ValueError(f"{path} is another per-level file, not one model")
+    if "weights" not in data:
+        raise ValueError(f"{path} is neither a linear value model nor a per-level value file")
+    return load_value_model(path)
+
+
+@lru_cache(maxsize=8)
+def load_per_level(path: Path) -> PerLevelValue:
+    """The per-level file ``path`` (see the module docstring); every level must be named
+    and every named file must be a linear model or a network."""
+    data = _read_json(path)
+    levels = data.get("levels")
+    if not isinstance(levels, dict):
+        raise ValueError(f"{path}: a per-level value file needs a 'levels' object")
+    named = set(levels)
+    wanted = {str(level) for level in LEVELS}
+    if named != wanted:
+        extra, missing = sorted(named - wanted), sorted(wanted - named)
+        raise ValueError(
+            f"{path}: 'levels' must name levels 1-4 exactly (unknown: {extra}, missing: {missing})"
+        )
+    # resolved, so that a model two per-level files name is loaded (and cached) once
+    files = {int(level): (path.parent / str(name)).resolve() for level, name in levels.items()}
+    return PerLevelValue({level: _load_one_model(file) for level, file in files.items()})
+
+
+def _read_json(path: Path) -> dict:
+    try:
+        data = json.loads(path.read_text())
+    except json.JSONDecodeError as err:
+        raise ValueError(f"{path} is not valid JSON: {err}") from None
+    if not isinstance(data, dict):
+        raise ValueError(f"{path} holds no JSON object")
+    return data

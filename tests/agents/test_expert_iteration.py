@@ -1,0 +1,213 @@
+"""``friday exit`` (expert iteration) on a tiny budget, and the ``net`` agent it feeds: the
+pipeline runs, resumes without replaying, trains on training deals only, refuses bad
+settings; ``net`` plays legal games from the public view. No learning threshold here."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+from studies import study_module
+
+from friday_agents.players.base import play_game
+from friday_agents.cli import main
+from friday_agents.learning.distill.config import ExitConfigError, load_config
+from friday_agents.learning.distill.dataset import read_decisions
+from friday_agents.learning.distill.games import student_job
+from friday_agents.games_file import read_games_file
+from friday_agents.models import POLICY_PRIOR
+from friday_agents.players.net.agent import NetAgent
+from friday_agents.players.registry import make_agent
+from friday_agents.players.search.policy_net import load_policy_network
+from friday_agents.seeds import evaluation_seed, training_seed
+from friday_env import Game
+
+TINY = {
+    "rounds": 2,
+    "levels": [1, 4],
+    "first_prior": str(POLICY_PRIOR),
+    "teacher_games": 1,
+    "student_games": 1,
+    "sims": 4,
+    "top": 2,
+    "value": "levels",
+    "tau": 2.0,
+    "hidden": [8],
+    "epochs": 1,
+    "held_out_share": 0.3,
+    "validation_net": 2,
+    "validation_search": 1,
+    "seed": 0,
+}
+
+
+def run_exit(root: Path, config: dict, *extra: str) -> int:
+    (root / "config.json").write_text(json.dumps(config))
+    paths = ["--config", str(root / "config.json"), "--out", str(root / "out")]
+    return main(
+        ["exit", *paths, "--data", str(root / "data"), "--workers", "1", "--no-progress", *extra]
+    )
+
+
+@pytest.fixture(scope="module")
+def study(tmp_path_factory) -> Path:
+    root = tmp_path_factory.mktemp("exit")
+    assert run_exit(root, TINY) == 0
+    return root
+
+
+def test_rounds_write_networks_summaries_and_the_curve(study):
+    out = study / "out"
+    for number in (0, 1):
+        summary = json.loads((out / f"round-{number:02d}" / "summary.json").read_text())
+        assert summary["round"] == number
+        assert summary["games"]["teacher"]["games"] == 2  # one deal on each of two levels
+        assert summary["games"]["student"]["games"] == 2
+        assert set(summary["net"]["levels"]) == set(summary["search"]["levels"]) == {"1", "4"}
+        network = load_policy_network(out / f"round-{number:02d}" / "network.npz")
+        assert network.value_layers, "the round's network has a value head"
+    # round 1 starts from round 0's network, as prior and as student
+    second = json.loads((out / "round-01" / "summary.json").read_text())
+    assert second["prior"] == str(out / "round-00" / "network.npz")
+    assert f"prior={out / 'round-00' / 'network.npz'}" in second["teacher"]
+    curve = json.loads((out / "curve.json").read_text())
+    assert [row["round"] for row in curve["rows"]] == [0, 1]
+    # a tiny study costs seconds: the hours may round to 0, never go down
+    assert curve["rows"][1]["cpu_hours"] >= curve["rows"][0]["cpu_hours"] >= 0
+    games = read_games_file(study / "data" / "round-01" / "teacher.jsonl").games
+    assert all(game["seconds"] > 0 for game in games)  # what the hours add up
+    assert (out / "curve.png").stat().st_size > 0
+
+
+def test_a_second_run_resumes_without_playing_again(study):
+    files = sorted((study / "data").rglob("*.jsonl"))
+    before = {f: f.read_text() for f in files}
+    summaries = {f: f.read_text() for f in (study / "out").rglob("summary.json")}
+    assert run_exit(study, TINY) == 0
+    assert {f: f.read_text() for f in files} == before
+    assert {f: f.read_text() for f in (study / "out").rglob("summary.json")} == summaries
+
+
+def test_rounds_play_training_deals_only_and_the_games_replay(study):
+    for path in (study / "data").rglob("*.jsonl"):
+        for line in read_games_file(path).games:
+            assert line["seed"] == training_seed(line["level"], line["index"])
+            assert line["index"] >= 100_000  # none of the earlier studies' deals
+    decisions = read_decisions(sorted((study / "data").rglob("*.jsonl")))
+    assert len(decisions) > 0
+    assert (decisions.tried <= decisions.legal).all()
+    assert (decisions.tried.sum(axis=1) >= 2).all()
+
+
+def test_the_fit_refuses_an_evaluation_deal(tmp_path):
+    line = {
+        "level": 1,
+        "seed": evaluation_seed(1, 0),
+        "index": 0,
+        "actions": [],
+        "won": False,
+        "q": {},
+    }
+    path = tmp_path / "games.jsonl"
+    path.write_text(json.dumps(line) + "\n")
+    with pytest.raises(ValueError, match=f"seed {evaluation_seed(1, 0)} is an evaluation deal"):
+        read_decisions([path])
+
+
+def test_student_games_are_the_students_moves_labelled_by_the_search():
+    teacher = f"search:sims=4:value=levels:prior={POLICY_PRIOR}:top=2"
+    line = student_job((f"net:model={POLICY_PRIOR}", teacher, 1, 100_000))
+    student, game = NetAgent(model=str(POLICY_PRIOR)), Game.new(1, line["seed"])
+    for step, action in enumerate(line["actions"]):
+        legal = game.legal_actions()
+        assert action == (legal[0] if len(legal) == 1 else student.act(game))
+        if str(step) in line["q"]:
+            assert {a for a, _ in line["q"][str(step)]} <= set(legal)
+        game.apply(action)
+    assert game.done and game.won == line["won"]
+    assert line["q"], "the search labelled the student's decisions"
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ({"rounds": 0}, "rounds"),
+        ({"levels": [5]}, "levels"),
+        ({"hidden": []}, "hidden"),
+        ({"tau": 0}, "tau"),
+        ({"teacher_games": 0, "student_games": 0}, "teacher_games"),
+    ],
+)
+def test_bad_settings_are_refused_by_name(tmp_path, change, message):
+    path = tmp_path / "config.json"
+    path.write_text(json.dumps(TINY | change))
+    with pytest.raises(ExitConfigError, match=message):
+        load_config(path)
+
+
+def test_missing_and_unknown_settings_exit_2(tmp_path, capsys):
+    config = {k: v for k, v in TINY.items() if k != "sims"} | {"simulations": 4}
+    assert run_exit(tmp_path, config) == 2
+    err = capsys.readouterr().err
+    assert "missing ['sims']" in err and "unknown ['simulations']" in err
+
+
+def test_net_plays_legal_games_on_every_level():
+    agent = make_agent(f"net:model={POLICY_PRIOR}")
+    for level in (1, 2, 3, 4):
+        game = play_game(agent, level, training_seed(level, 7))
+        assert game.done
+
+
+def test_net_plays_the_networks_best_legal_action():
+    agent = NetAgent(model=str(POLICY_PRIOR))
+    game = Game.new(2, training_seed(2, 3))
+    while len(game.legal_actions()) < 2:
+        game.apply(game.legal_actions()[0])
+    probabilities = agent.probabilities(game)
+    assert probabilities.sum() == pytest.approx(1.0)
+    assert agent.act(game) == game.legal_actions()[int(np.argmax(probabilities))]
+
+
+@pytest.mark.parametrize("model", ["nets/policy.zip", 3])
+def test_net_refuses_a_model_that_is_not_a_network_file(model):
+    with pytest.raises(ValueError, match="npz"):
+        NetAgent(model=model)
+
+
+def test_decisions_are_cached_beside_their_games_and_rebuilt_when_they_change(study, tmp_path):
+    source = next((study / "data").rglob("teacher.jsonl"))
+    lines = source.read_text().splitlines()
+    copy = tmp_path / "teacher.jsonl"
+    copy.write_text(lines[0] + "\n")
+    first = read_decisions([copy])
+    cache = tmp_path / "teacher.jsonl.decisions.npz"
+    assert cache.exists()
+    assert np.array_equal(read_decisions([copy]).obs, first.obs)  # read back from the cache
+    copy.write_text("\n".join(lines[:2]) + "\n")
+    assert len(read_decisions([copy])) > len(first)  # the games changed: encoded again
+
+
+# ------------------------------------------------------------------ the level-4 diagnosis
+
+
+def test_diagnosis_accounts_for_every_game_and_refuses_evaluation_deals(tmp_path):
+    diagnose = study_module("expert-iteration", "diagnose")
+    common = ["--agents", "heuristic", "--levels", "1,4", "--games", "4", "--save-games"]
+    common += ["--workers", "1", "--no-progress"]
+    assert main(["eval", *common, "--deals", "validation", "--out", str(tmp_path / "v")]) == 0
+    assert diagnose.main([str(tmp_path / "v"), "--out", str(tmp_path / "d.json")]) == 0
+    rows = json.loads((tmp_path / "d.json").read_text())["by_agent"]
+    assert [(r["agent"], r["level"]) for r in rows] == [("heuristic", 1), ("heuristic", 4)]
+    for row in rows:
+        assert row["games"] == 4
+        assert row["wins"] + sum(row["lost_at"].values()) == 4
+        assert row["wins"] <= row["reached_pirates"]
+        lost_at_pirates = row["lost_at"]["pirate 1"] + row["lost_at"]["pirate 2"]
+        assert row["reached_pirates"] == row["wins"] + lost_at_pirates
+    assert main(["eval", *common, "--out", str(tmp_path / "e")]) == 0
+    with pytest.raises(SystemExit):
+        diagnose.main([str(tmp_path / "e"), "--out", str(tmp_path / "e.json")])
+    assert not (tmp_path / "e.json").exists()

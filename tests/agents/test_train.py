@@ -1,0 +1,319 @@
+"""``friday train``: config handling, bad input, reproducibility, resume, the training envs."""
+
+from __future__ import annotations
+
+import json
+import zipfile
+from pathlib import Path
+
+import gymnasium as gym
+import numpy as np
+import pytest
+
+from friday_agents.cli import main, parse_args
+from friday_agents.players.ppo.checkpoint import CheckpointError, load_model, recorded_encoder
+from friday_agents.seeds import TRAINING_SEED_LIMIT, evaluation_seeds
+from friday_agents.learning.sb3.config import (
+    TrainConfig,
+    TrainConfigError,
+    config_from_args,
+)
+from friday_agents.learning.sb3.envs import (
+    Deals,
+    fixed_deals,
+    held_out_deals,
+    knowledge_cards,
+    make_env,
+    training_deals,
+)
+from friday_agents.learning.sb3.train import read_curve, replot, train
+from friday_env import Game
+from friday_env.env import EnvOptionError
+from friday_env.observation import FlatEncoder
+
+#: A budget of a few seconds: 4 rollouts of 2 envs x 64 steps, evaluated 3 times on 2 deals.
+TINY = [
+    "--total-timesteps", "512", "--n-envs", "2", "--n-steps", "64", "--batch-size", "64",
+    "--n-epochs", "1", "--eval-freq", "256", "--eval-games", "2", "--checkpoint-freq", "256",
+    "--net-arch", "16", "--no-progress",
+]  # fmt: skip
+
+
+def tiny_config(out: Path, **changes) -> TrainConfig:
+    args = parse_args(["train", *TINY, "--out", str(out)])
+    config = config_from_args(args)
+    for name, value in changes.items():
+        setattr(config, name, value)
+    return config.validate()
+
+
+@pytest.fixture(scope="module")
+def tiny_run(tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("run")
+    train(tiny_config(out))
+    return out
+
+
+# ------------------------------------------------------------------ configuration
+
+
+def test_help_shows_the_field_docs(capsys):
+    with pytest.raises(SystemExit):
+        main(["train", "--help"])
+    text = capsys.readouterr().out
+    assert "--total-timesteps" in text
+    assert "environment steps to train for" in text
+    assert "--curriculum" in text
+
+
+def test_config_file_then_flags(tmp_path):
+    toml = tmp_path / "c.toml"
+    toml.write_text('[train]\nlevel = 3\nlearning_rate = 1\nn_envs = 4\nreward = "score"\n')
+    # learning_rate = 1 is an int in TOML: accepted for a float field, then rejected as >= 1
+    args = parse_args(["train", "--config", str(toml)])
+    with pytest.raises(TrainConfigError, match="learning_rate"):
+        config_from_args(args)
+    toml.write_text('[train]\nlevel = 3\nn_envs = 4\nreward = "score"\n')
+    args = parse_args(["train", "--config", str(toml), "--n-envs", "2"])
+    config = config_from_args(args)
+    assert (config.level, config.n_envs, config.reward) == (3, 2, "score")
+    as_json = tmp_path / "c.json"
+    as_json.write_text(json.dumps({"curriculum": "1,2,3,4"}))
+    config = config_from_args(parse_args(["train", "--config", str(as_json)]))
+    assert config.levels() == [1, 2, 3, 4]
+
+
+@pytest.mark.parametrize(
+    ("flags", "message"),
+    [
+        (["--total-timesteps", "-5"], "total_timesteps must be positive"),
+        (["--level", "5"], "unknown level 5"),
+        (["--curriculum", "1,7"], "unknown level 7"),
+        (["--curriculum", "one"], "curriculum must be levels such as 1,2,3,4: bad levels 'one'"),
+        (["--observation", "pixels"], "unknown observation"),
+        (["--reward", "money"], "unknown reward"),
+        (["--resume", "no/such/checkpoint.zip"], "does not exist"),
+        (["--net-arch", "64,-1"], "net_arch"),
+        (["--config", "no/such.toml"], "does not exist"),
+    ],
+)
+def test_bad_config_exits_2_before_training(tmp_path, capsys, flags, message):
+    out = tmp_path / "run"
+    assert main(["train", *flags, "--out", str(out)]) == 2
+    assert message in capsys.readouterr().err
+    assert not out.exists()
+
+
+def test_unknown_and_mistyped_config_file_settings(tmp_path):
+    bad = tmp_path / "c.json"
+    bad.write_text(json.dumps({"timesteps": 10}))
+    with pytest.raises(TrainConfigError, match="unknown settings"):
+        config_from_args(parse_args(["train", "--config", str(bad)]))
+    bad.write_text(json.dumps({"n_envs": "8"}))
+    with pytest.raises(TrainConfigError, match="n_envs must be int"):
+        config_from_args(parse_args(["train", "--config", str(bad)]))
+
+
+def test_corrupt_checkpoint_fails_loudly(tmp_path, capsys):
+    corrupt = tmp_path / "broken.zip"
+    corrupt.write_bytes(b"PK\x03\x04 this is not a model")
+    out = tmp_path / "run"
+    assert main(["train", "--resume", str(corrupt), "--out", str(out)]) == 2
+    assert "corrupt" in capsys.readouterr().err
+    assert not out.exists()
+    not_a_model = tmp_path / "other.zip"
+    with zipfile.ZipFile(not_a_model, "w") as archive:
+        archive.writestr("readme.txt", "hello")
+    with pytest.raises(CheckpointError, match="not a MaskablePPO model"):
+        load_model(not_a_model)
+
+
+def test_damaged_model_archive_fails_loudly(tiny_run, tmp_path):
+    damaged = tmp_path / "damaged.zip"
+    with (
+        zipfile.ZipFile(tiny_run / "policy.zip") as source,
+        zipfile.ZipFile(damaged, "w") as target,
+    ):
+        for name in source.namelist():
+            data = source.read(name)
+            target.writestr(name, data[: len(data) // 2] if name == "policy.pth" else data)
+    with pytest.raises(CheckpointError, match="cannot load checkpoint"):
+        load_model(damaged)
+
+
+# ------------------------------------------------------------------ training envs
+
+
+def test_training_deals_stay_below_the_evaluation_seeds():
+    for level in (1, 4):
+        stream = training_deals(level, [0, 0, 0])
+        deals = [stream(None) for _ in range(2000)]
+        assert max(deals) < TRAINING_SEED_LIMIT
+        assert len(set(deals)) > 1900
+
+
+def test_training_deal_streams_repeat_per_key_and_differ_across_keys():
+    first = training_deals(2, [3, 0, 1])
+    second = training_deals(2, [3, 0, 1])
+    other = training_deals(2, [3, 0, 2])
+    a = [first(None) for _ in range(20)]
+    assert a == [second(None) for _ in range(20)]
+    assert a != [other(None) for _ in range(20)]
+
+
+def test_held_out_deals_are_evaluation_deals_friday_eval_does_not_report():
+    held = held_out_deals(1, 50)
+    assert min(held) >= TRAINING_SEED_LIMIT
+    assert not set(held) & set(evaluation_seeds(1, 100_000))
+
+
+def test_deals_wrapper_plays_the_chosen_deal_with_its_mask():
+    env = Deals(gym.make("Friday-v0", level=2), fixed_deals([11, 12]))
+    _, info = env.reset(seed=0)
+    expected = Game.new(2, 11)
+    assert env.unwrapped.game.legal_actions() == expected.legal_actions()
+    assert np.flatnonzero(info["action_mask"]).tolist() == expected.legal_actions()
+    assert np.array_equal(env.action_masks(), info["action_mask"])
+    obs, _ = env.reset()
+    assert env.unwrapped.game.seed == Game.new(2, 12).seed
+    assert np.array_equal(obs, FlatEncoder().encode(Game.new(2, 12)))  # the new deal's view
+    env.reset(seed=5)  # any reset seed restarts the list
+    assert env.unwrapped.game.seed == expected.seed
+    with pytest.raises(EnvOptionError, match="would be ignored"):
+        env.reset(options={"scenario": {"step": "red"}})
+
+
+def _play_out(env, seed: int) -> tuple[float, dict, Game]:
+    rng = np.random.default_rng(seed)
+    env.reset(seed=seed)
+    total, done, info = 0.0, False, {}
+    while not done:
+        action = rng.choice(np.flatnonzero(env.action_masks()))
+        _, reward, done, _, info = env.step(action)
+        total += reward
+    return total, info, env.unwrapped.game
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_score_delta_sums_to_the_score_gained(seed):
+    env = make_env(1, "flat", "score_delta", fixed_deals([seed]))
+    start = Game.new(1, seed).score()
+    total, info, game = _play_out(env, seed)
+    assert total == pytest.approx((game.score() - start) / 100)
+    assert info["final_score"] == game.score()
+    assert info["is_success"] == game.won
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_progress_reward_is_win_loss_plus_hazards_beaten(seed):
+    env = make_env(1, "flat", "progress", fixed_deals([seed]))
+    total, _, game = _play_out(env, seed)
+    expected = (1 if game.won else -1) + 0.1 * knowledge_cards(game)
+    assert total == pytest.approx(expected)
+
+
+# ------------------------------------------------------------------ runs
+
+
+def test_run_writes_config_curve_checkpoints_and_plot(tiny_run):
+    saved = json.loads((tiny_run / "config.json").read_text())
+    assert saved["total_timesteps"] == 512 and saved["net_arch"] == "16"
+    rows = read_curve(tiny_run / "curve.csv")
+    assert [int(r["timesteps"]) for r in rows] == [0, 256, 512]
+    assert all(r["games"] == 2 and 0 <= r["win_rate"] <= 1 for r in rows)
+    assert (tiny_run / "curve.png").stat().st_size > 10_000
+    assert sorted(p.name for p in (tiny_run / "checkpoints").iterdir()) == [
+        "ppo_256_steps.zip",
+        "ppo_512_steps.zip",
+    ]
+    assert load_model(tiny_run / "policy.zip").num_timesteps == 512
+    (tiny_run / "curve.png").unlink()
+    assert replot(tiny_run).stat().st_size > 10_000
+
+
+def test_same_seed_same_curve_and_weights(tiny_run, tmp_path):
+    """Reproducibility: the same seed and config give the same curve and the same policy."""
+    train(tiny_config(tmp_path / "again"))
+    assert (tmp_path / "again" / "curve.csv").read_text() == (tiny_run / "curve.csv").read_text()
+    first = load_model(tiny_run / "final.zip").policy.state_dict()
+    second = load_model(tmp_path / "again" / "final.zip").policy.state_dict()
+    assert all(np.array_equal(first[k].numpy(), second[k].numpy()) for k in first)
+
+
+def test_another_seed_another_policy(tiny_run, tmp_path):
+    train(tiny_config(tmp_path / "other", seed=1))
+    first = load_model(tiny_run / "final.zip").policy.state_dict()
+    other = load_model(tmp_path / "other" / "final.zip").policy.state_dict()
+    assert any(not np.array_equal(first[k].numpy(), other[k].numpy()) for k in first)
+
+
+def test_resume_continues_from_the_checkpoint(tiny_run, tmp_path):
+    out = tmp_path / "resumed"
+    out.mkdir()
+    # the run so far: its curve up to the checkpoint and beyond (the later rows are redone)
+    (out / "curve.csv").write_text((tiny_run / "curve.csv").read_text())
+    checkpoint = tiny_run / "checkpoints" / "ppo_256_steps.zip"
+    config = tiny_config(out, resume=str(checkpoint), total_timesteps=768)
+    result = train(config)
+    assert result.timesteps == 512
+    assert load_model(out / "final.zip").num_timesteps == 768
+    rows = read_curve(out / "curve.csv")
+    assert [int(r["timesteps"]) for r in rows] == [0, 256, 512, 768]
+    original = read_curve(tiny_run / "curve.csv")
+    assert rows[:2] == original[:2]
+
+
+def test_resume_from_the_cli_and_a_finished_run(tiny_run, tmp_path):
+    out = tmp_path / "cli"
+    code = main(["train", *TINY, "--out", str(out), "--resume", str(tiny_run / "final.zip")])
+    assert code == 0
+    assert load_model(out / "final.zip").num_timesteps == 512  # nothing left to train
+
+
+def test_curriculum_trains_each_level_in_turn(tmp_path):
+    config = tiny_config(tmp_path / "curriculum", curriculum="1,2", checkpoint_freq=0)
+    train(config)
+    rows = read_curve(tmp_path / "curriculum" / "curve.csv")
+    assert [(int(r["timesteps"]), int(r["level"])) for r in rows] == [
+        (0, 1),
+        (256, 1),
+        (256, 2),
+        (512, 2),
+    ]
+
+
+@pytest.mark.slow
+def test_subproc_vec_env_trains(tmp_path):
+    """One process per env: the deal streams and wrappers travel to the workers."""
+    config = tiny_config(tmp_path / "subproc", vec_env="subproc", checkpoint_freq=0)
+    result = train(config)
+    assert result.timesteps == 512
+    assert len(read_curve(tmp_path / "subproc" / "curve.csv")) == 3
+
+
+# ------------------------------------------------------------ run names, encoders
+
+
+def test_runs_without_an_out_dir_get_a_cleanrl_style_name(tmp_path, monkeypatch):
+    config = tiny_config(tmp_path, total_timesteps=128, eval_freq=0, checkpoint_freq=0)
+    assert config.run_name(1700000000) == "level1__progress__0__1700000000"
+    config.curriculum, config.reward, config.seed = "1-2,4", "score", 7
+    assert config.run_name(5) == "levels1-2-4__score__7__5"
+    monkeypatch.chdir(tmp_path)
+    result = train(tiny_config(Path(), out_dir="", total_timesteps=128, eval_freq=0))
+    run = result.policy.parent
+    assert run.parent == Path("runs") and run.name.startswith("level1__progress__0__")
+    assert json.loads((run / "config.json").read_text())["out_dir"] == str(run)
+
+
+def test_every_save_of_a_run_records_its_encoder(tiny_run):
+    saved = [tiny_run / "policy.zip", tiny_run / "final.zip"]
+    saved += sorted((tiny_run / "checkpoints").glob("*.zip"))
+    assert len(saved) > 2
+    assert {recorded_encoder(path) for path in saved} == {"flat"}
+
+
+def test_resume_refuses_a_checkpoint_of_another_encoder(tiny_run, tmp_path):
+    config = tiny_config(tmp_path, observation="dict", resume=str(tiny_run / "final.zip"))
+    with pytest.raises(CheckpointError, match="trained on the 'flat' observation, not 'dict'"):
+        train(config)

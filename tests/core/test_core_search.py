@@ -1,0 +1,205 @@
+"""The search agents on the compiled core: the same choices and values as on the Python one.
+
+On a compiled-core game, :class:`~friday_agents.players.search.agent.SearchAgent` plays each
+decision's simulations in one C call (:mod:`friday_agents.players.search.compiled`). Played in
+lockstep on the same deals, the agent on each core must choose the same action at every
+decision and report the same ``last_values`` (the same floats: the same worlds, rollouts and
+leaf values). The leaf value's feature rows computed in C must equal the Python ones, and be
+valued to the same bits. Ingredients without a C version must take the Python path.
+"""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+from friday_agents.players.heuristic.agent import heuristic_action
+from friday_agents.players.search import compiled
+from friday_agents.players.search.agent import SearchAgent
+from friday_agents.players.search.guided import GuidedSearchAgent
+from friday_agents.players.search.oracle import OracleSearchAgent
+from friday_agents.players.search.value import FEATURE_SETS, load_value_model
+from friday_agents.players.search.value_levels import DEFAULT_VALUE_FILE, load_leaf_value
+from friday_agents.seeds import evaluation_seed, training_seed
+from friday_env import Game
+
+pytestmark = pytest.mark.skipif(
+    compiled._core is None, reason="the compiled core (with its search part) is not built"
+)
+
+LEVELS = (1, 2, 3, 4)
+
+
+def lockstep(factory, level: int, seed: int) -> list[int]:
+    """Play one game with an agent from ``factory`` on each core, side by side; check every
+    decision and value agree. Returns the step of each searched decision."""
+    agents = {core: factory() for core in ("python", "c")}
+    games = {core: Game.new(level, seed, core=core) for core in agents}
+    for agent in agents.values():
+        agent.reset(seed)
+    decisions, searched_steps = 0, []
+    while not games["python"].done:
+        chosen = {core: agents[core].act(games[core]) for core in agents}
+        values = {core: agents[core].last_values for core in agents}
+        assert chosen["c"] == chosen["python"], f"decision {decisions}: {chosen}"
+        assert values["c"] == values["python"], f"decision {decisions}: {values}"
+        if values["c"] is not None:
+            searched_steps.append(games["c"].step)
+        for core, game in games.items():
+            game.apply(chosen[core])
+        decisions += 1
+    assert games["c"].done and games["c"].score() == games["python"].score()
+    assert games["c"].history == games["python"].history
+    return searched_steps
+
+
+@pytest.fixture
+def compiled_calls(monkeypatch):
+    """Counts the decisions searched through the C call (so a test cannot pass by having
+    both cores take the Python path)."""
+    calls = []
+    original = compiled.CompiledSearch.totals
+
+    def counted(self, game, actions, seeds):
+        calls.append(len(actions) * len(seeds))
+        return original(self, game, actions, seeds)
+
+    monkeypatch.setattr(compiled.CompiledSearch, "totals", counted)
+    return calls
+
+
+#: Agent settings and the deals ``(level, index)`` they play in the default run: short games
+#: (lost early) and one won game each for the settings that reach the pirates' rollouts.
+AGENTS = {
+    "search-default": (SearchAgent, [(3, 0)]),
+    "search-sims8": (lambda: SearchAgent(sims=8), [(1, 2), (4, 2)]),
+    "search-horizon2": (lambda: SearchAgent(sims=8, horizon=2), [(3, 0)]),
+    "search-finish2": (lambda: SearchAgent(sims=4, finish=2), [(1, 2)]),
+    "search-finish3-horizon1": (lambda: SearchAgent(sims=6, horizon=1, finish=3), [(4, 1)]),
+    "guided": (GuidedSearchAgent, [(1, 2), (4, 2)]),
+    "oracle": (lambda: OracleSearchAgent(sims=8), [(3, 0)]),
+}
+
+
+@pytest.mark.parametrize("name", list(AGENTS))
+def test_search_agents_play_alike_on_both_cores(name, compiled_calls):
+    factory, deals = AGENTS[name]
+    steps = []
+    for level, index in deals:
+        steps += lockstep(factory, level, evaluation_seed(level, index))
+    assert steps and len(compiled_calls) == len(steps)
+    if name in ("search-sims8", "search-finish2", "guided"):
+        assert max(steps) >= 2, "no searched decision where the finish option matters"
+
+
+#: The slow run: each setting on the first deals of every level (``deals`` per level).
+SLOW_AGENTS = {
+    "search-default": (SearchAgent, 2),
+    "search-horizon2": (lambda: SearchAgent(sims=16, horizon=2), 2),
+    "search-finish2": (lambda: SearchAgent(finish=2), 2),
+    "guided": (GuidedSearchAgent, 4),
+    "guided-horizon2-finish2": (lambda: GuidedSearchAgent(horizon=2, finish=2), 2),
+}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", list(SLOW_AGENTS))
+def test_search_agents_play_alike_on_both_cores_many_deals(name, compiled_calls):
+    factory, deals = SLOW_AGENTS[name]
+    for level in LEVELS:
+        for index in range(deals):
+            lockstep(factory, level, evaluation_seed(level, index))
+    assert compiled_calls
+
+
+def heuristic_states(count: int, seed: int = 7):
+    """Pairs (compiled game, Python game) in the same state, from heuristic games on
+    training deals, at every kind of decision (a leaf row is valued at turn starts, but its
+    features are defined everywhere)."""
+    rng = random.Random(seed)
+    found = 0
+    while found < count:
+        level = rng.choice(LEVELS)
+        deal = training_seed(level, rng.randrange(100_000))
+        games = [Game.new(level, deal, core="c"), Game.new(level, deal, core="python")]
+        while not games[1].done and found < count:
+            yield games[0], games[1]
+            found += 1
+            action = heuristic_action(games[1])
+            for game in games:
+                game.apply(action)
+
+
+@pytest.mark.parametrize("feature_set", list(FEATURE_SETS))
+def test_leaf_rows_equal_the_python_features_and_value_to_the_same_bits(feature_set):
+    layout, size = compiled.leaf_layout(feature_set)
+    python_features = FEATURE_SETS[feature_set][1]
+    models = [load_value_model(), *load_leaf_value(DEFAULT_VALUE_FILE).models.values()]
+    weights = [w for m in models if m.feature_set == feature_set for w in m.models.values()]
+    assert weights
+    rows = np.empty((64, compiled.ROW_ALIGN * 9))
+    for n, (core_game, python_game) in enumerate(heuristic_states(3000)):
+        view = rows[n % 64 : n % 64 + 1, :size]  # padded rows, as search_rollouts fills
+        compiled._core.leaf_features(core_game, layout, view)
+        expected = python_features(python_game)
+        assert view[0].tolist() == expected.tolist(), f"state {n}"
+        for w in weights:
+            assert float(view[0] @ w) == float(expected @ w)
+
+
+def test_an_illegal_candidate_is_a_clear_error_and_leaves_the_game_untouched():
+    game = Game.new(2, evaluation_seed(2, 0), core="c")
+    before = (game.history, list(game.stack), game.seed, game.shuffles)
+    layout, size = compiled.leaf_layout("basic")
+    ends, rows = np.empty((2, 5), dtype=np.int32), np.empty((2, size))
+    illegal = next(a for a in range(199) if a not in game.legal_actions())
+    options = (1, 3, 400, 40, False)
+    with pytest.raises(ValueError, match=f"candidate action {illegal} is not legal"):
+        compiled._core.search_rollouts(game, [illegal], [1, 2], options, layout, ends, rows)
+    assert (game.history, list(game.stack), game.seed, game.shuffles) == before
+    legal = game.legal_actions()[:1]
+    bad_inputs = [
+        ((game, legal, [1], options, layout[:-1], ends, rows), ValueError, "layout"),
+        ((game, legal, [1], options, layout, ends.astype(np.int64), rows), ValueError, "ends"),
+        ((game, legal, [1], options, layout, ends, np.empty((2, 3))), ValueError, "rows"),
+        ((game, [], [1], options, layout, ends, rows), ValueError, "actions"),
+        ((game, [500], [1], options, layout, ends, rows), ValueError, "out of range"),
+        ((game, legal, [-1], options, layout, ends, rows), ValueError, "out of range"),
+        ((game, legal, [1], (0, 3, 400, 40, False), layout, ends, rows), ValueError, "options"),
+        (
+            (Game.new(2, 1, core="python"), legal, [1], options, layout, ends, rows),
+            TypeError,
+            "compiled",
+        ),
+    ]
+    for args, error, words in bad_inputs:
+        with pytest.raises(error, match=words):
+            compiled._core.search_rollouts(*args)
+    assert (game.history, list(game.stack), game.seed, game.shuffles) == before
+
+
+def test_ingredients_without_a_c_version_take_the_python_path():
+    game = Game.new(1, evaluation_seed(1, 0), core="c")
+    assert compiled.compiled_search(SearchAgent(), game) is not None
+    assert compiled.compiled_search(GuidedSearchAgent(), game) is not None
+    assert compiled.compiled_search(SearchAgent(value="net"), game) is None
+    assert compiled.compiled_search(SearchAgent(rollout="net"), game) is None
+    assert compiled.compiled_search(SearchAgent(), Game.new(1, 1, core="python")) is None
+
+    class OtherWorlds(SearchAgent):
+        def world(self, game, seed):
+            return game.clone()
+
+    assert compiled.compiled_search(OtherWorlds(), game) is None
+
+
+@pytest.mark.parametrize(
+    "factory",
+    [lambda: SearchAgent(sims=4, value="net"), lambda: SearchAgent(sims=4, rollout="net")],
+    ids=["value-net", "rollout-net"],
+)
+def test_the_python_path_plays_alike_on_compiled_games(factory, compiled_calls):
+    steps = lockstep(factory, 2, evaluation_seed(2, 1))
+    assert steps and not compiled_calls

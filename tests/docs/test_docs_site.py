@@ -1,0 +1,185 @@
+"""The documentation site builds strictly, every internal link and anchor in it resolves, and
+its API reference covers the public names of ``friday_env`` and ``friday_agents``."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import time
+from html.parser import HTMLParser
+from pathlib import Path
+from urllib.parse import unquote, urlsplit
+
+import pytest
+from optional import require_modules
+
+REPO = Path(__file__).resolve().parents[2]
+#: The build must stay fast enough to run in every test session (it takes about 10 s on
+#: a quiet core); this bound only catches a build that has grown out of hand.
+BUILD_SECONDS = 90
+
+
+def build(config: Path, site: Path) -> subprocess.CompletedProcess[str]:
+    """``mkdocs build --strict`` of ``config`` into ``site``."""
+    return subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "-f", str(config), "-d", str(site)],
+        capture_output=True,
+        text=True,
+        cwd=config.parent,
+        timeout=600,
+        env={**os.environ, "NO_MKDOCS_2_WARNING": "1"},  # no end-of-life banner in the log
+    )
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory) -> Path:
+    require_modules("mkdocs", "material", "mkdocstrings", install='pip install -e ".[docs]"')
+    out = tmp_path_factory.mktemp("site")
+    start = time.monotonic()
+    done = build(REPO / "mkdocs.yml", out)
+    seconds = time.monotonic() - start
+    assert done.returncode == 0, f"mkdocs build --strict failed:\n{done.stdout}\n{done.stderr}"
+    assert seconds < BUILD_SECONDS, f"the docs build took {seconds:.0f} s"
+    return out
+
+
+# ------------------------------------------------------------ links in the built site
+
+
+class _Links(HTMLParser):
+    """Every ``id`` an HTML page defines and every ``href`` it links."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.ids: set[str] = set()
+        self.hrefs: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        for name, value in attrs:
+            if name in ("id", "name") and value:
+                self.ids.add(value)
+            if name == "href" and value and tag == "a":
+                self.hrefs.append(value)
+
+
+def _parse(page: Path) -> _Links:
+    links = _Links()
+    links.feed(page.read_text(encoding="utf-8"))
+    return links
+
+
+def _target(site: Path, page: Path, path: str) -> Path:
+    """The file an internal link's path points to (a folder means its index.html)."""
+    target = (page.parent / unquote(path)).resolve() if path else page
+    if target.is_dir():
+        target = target / "index.html"
+    return target
+
+
+def broken_links(site: Path) -> list[str]:
+    """Every internal link of the built ``site`` whose page or #anchor does not exist.
+    ``404.html`` is left out: it is served at any missing URL, so its links are rooted."""
+    site = site.resolve()
+    parsed = {page: _parse(page) for page in site.rglob("*.html") if page.name != "404.html"}
+    broken = []
+    for page, links in parsed.items():
+        for href in links.hrefs:
+            parts = urlsplit(href)
+            if parts.scheme or parts.netloc or href.startswith(("mailto:", "javascript:")):
+                continue
+            target = _target(site, page, parts.path)
+            where = f"{page.relative_to(site)}: {href}"
+            if site not in target.parents and target != site:
+                broken.append(f"{where} (outside the site)")
+            elif not target.exists():
+                broken.append(f"{where} (no such file)")
+            elif parts.fragment and target.suffix == ".html":
+                ids = parsed[target].ids if target in parsed else _parse(target).ids
+                if unquote(parts.fragment) not in ids:
+                    broken.append(f"{where} (no such anchor)")
+    return broken
+
+
+def test_the_site_builds_strictly_and_every_internal_link_resolves(site):
+    assert (site / "index.html").is_file()
+    assert (site / "environment" / "index.html").is_file()
+    assert broken_links(site) == []
+
+
+def test_the_link_check_finds_a_broken_page_and_a_broken_anchor(site, tmp_path):
+    copy = tmp_path / "site"
+    shutil.copytree(site, copy)
+    page = copy / "index.html"
+    html = page.read_text(encoding="utf-8")
+    page.write_text(
+        html.replace(
+            "</body>",
+            '<a href="no-such-page/">x</a><a href="cards/#no-such-anchor">y</a></body>',
+        ),
+        encoding="utf-8",
+    )
+    found = broken_links(copy)
+    assert found == [
+        "index.html: no-such-page/ (no such file)",
+        "index.html: cards/#no-such-anchor (no such anchor)",
+    ]
+
+
+def test_an_injected_broken_link_fails_the_strict_build(tmp_path):
+    """The strict build itself refuses a link to a missing page and to a missing anchor
+    (mkdocs.yml's ``validation``): a copy of the docs with both injected fails, naming them."""
+    require_modules("mkdocs", "material", "mkdocstrings", install='pip install -e ".[docs]"')
+    shutil.copytree(REPO / "docs", tmp_path / "docs")
+    config = (REPO / "mkdocs.yml").read_text(encoding="utf-8")
+    assert "docs_dir: docs\n" in config and "paths: [.]\n" in config
+    config = config.replace("docs_dir: docs\n", f"docs_dir: {tmp_path / 'docs'}\n")
+    config = config.replace("paths: [.]\n", f"paths: [{REPO}]\n")
+    (tmp_path / "mkdocs.yml").write_text(config, encoding="utf-8")
+    rules = tmp_path / "docs" / "rules.md"
+    rules.write_text(
+        rules.read_text(encoding="utf-8")
+        + "\n[a missing page](no-such-page.md), [a missing anchor](cards.md#no-such-anchor)\n",
+        encoding="utf-8",
+    )
+    done = build(tmp_path / "mkdocs.yml", tmp_path / "site")
+    assert done.returncode != 0
+    log = done.stderr + done.stdout
+    assert "no-such-page.md" in log
+    assert "no-such-anchor" in log
+
+
+# ---------------------------------------------------------------- the API reference
+
+
+def _api_ids(site: Path, page: str) -> set[str]:
+    return _parse(site / "api" / page / "index.html").ids
+
+
+def test_the_api_reference_covers_every_exported_name_of_friday_env(site):
+    import friday_env
+
+    ids = _api_ids(site, "friday_env")
+    missing = [
+        name
+        for name in friday_env.__all__
+        if f"friday_env.{name}" not in ids and f"friday_env.{name}.{name}" not in ids
+    ]
+    assert missing == []
+
+
+def test_the_api_reference_covers_every_registered_agent_class(site):
+    from friday_agents.players.registry import AGENTS
+
+    ids = _api_ids(site, "agents")
+    classes = [path.replace(":", ".") for path in AGENTS.values()]
+    assert [name for name in classes if name not in ids] == []
+    assert "friday_agents.players.base.Agent" in ids
+
+
+def test_every_docs_page_is_in_the_site(site):
+    for page in (REPO / "docs").rglob("*.md"):
+        relative = page.relative_to(REPO / "docs").with_suffix("")
+        built = site / relative / "index.html" if relative.name != "index" else site / "index.html"
+        assert built.is_file(), f"docs/{page.relative_to(REPO / 'docs')} is not in the site"

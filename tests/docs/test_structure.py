@@ -1,0 +1,329 @@
+"""The package's structure: studies outside it, model files by role with a manifest, one
+reader of games files, agents described by their whole spec, subcommands imported only when
+they run, and each agent of ``friday eval`` built once."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from friday_agents.evaluation.strategy.strategy import AnalysisInputError
+from friday_agents.evaluation.strategy.strategy import load_games as strategy_games
+from friday_agents.cli import main
+from friday_agents.cli.view import saved_rows
+from friday_agents.evaluation.report import agent_description
+from friday_agents.evaluation.runner import EvalConfig, EvaluationError, load_rows
+from friday_agents.learning.fitting.game_data import recorded_games
+from friday_agents.games_file import GamesFileError, read_games, read_games_file
+from friday_agents.learning.imitation.data import ImitationDataError, done_games
+from friday_agents.learning.imitation.data import read_games as imitation_games
+from friday_agents.models import (
+    GUIDED_VALUE_PER_LEVEL,
+    MANIFEST,
+    MODELS_DIR,
+    MOVED,
+    POLICY_PRIOR,
+    PPO_ALL_LEVELS,
+    SEARCH_VALUE,
+    VALUE_NET,
+)
+from friday_agents.players.ppo import PPOAgent, PPOCheckpointError, default_checkpoint
+from friday_agents.players.registry import AGENTS, AgentSpecError, make_agent
+from friday_agents.players.search.policy_net import load_policy_network
+from friday_agents.players.search.value import load_value_model
+from friday_agents.players.search.value_levels import load_leaf_value
+from friday_agents.players.search.value_net import load_value_network
+from friday_env import RecordError
+
+REPO = Path(__file__).resolve().parents[2]
+
+# ------------------------------------------------------------------ the models folder
+
+
+def _manifest() -> dict:
+    return json.loads(MANIFEST.read_text())["models"]
+
+
+def _loads_file(spec: str, name: str) -> bool:
+    """Whether the agent ``spec`` builds holds the model read from ``agents/friday_agents/models/name``."""
+    agent = make_agent(spec)
+    path = MODELS_DIR / name
+    if name == "ppo_all_levels.zip":
+        return isinstance(agent, PPOAgent) and all(
+            default_checkpoint(lv) == path for lv in range(1, 5)
+        )
+    if name == "net.npz":
+        return agent.policy.network is load_policy_network(path)
+    if name == "policy_prior.npz":
+        return agent.prior is not None and agent.prior.network is load_policy_network(path)
+    if name == "value_net.npz":
+        return agent.model is load_value_network(path)
+    model = agent.model
+    if model is load_leaf_value(path):
+        return True
+    per_level = getattr(model, "models", {}).values()  # a per-level value: one of its models
+    return any(one is load_value_model(path) for one in per_level)
+
+
+def test_the_manifest_names_every_model_file_and_the_wheel_ships_exactly_those():
+    on_disk = {p.name for p in MODELS_DIR.iterdir() if p.suffix in (".json", ".npz", ".zip")}
+    listed = set(_manifest())
+    assert listed == on_disk - {MANIFEST.name}
+    pyproject = tomllib.loads((REPO / "pyproject.toml").read_text())
+    shipped = pyproject["tool"]["setuptools"]["package-data"]["friday_agents.models"]
+    assert set(shipped) == listed
+    data = pyproject["tool"]["setuptools"]["package-data"]
+    assert not any(package.startswith("friday_agents.players.search") for package in data)
+
+
+@pytest.mark.parametrize("name", sorted(json.loads(MANIFEST.read_text())["models"]))
+def test_each_model_file_is_loaded_by_the_specs_the_manifest_names(name):
+    entry = _manifest()[name]
+    assert entry["loaded_by"] and entry["command"] and entry["data"]
+    for spec in entry["loaded_by"]:
+        if spec == "ppo":
+            pytest.importorskip("sb3_contrib")
+        assert _loads_file(spec, name), f"{spec} does not load {name}"
+    for word in entry["data"].split() + entry["command"].split():
+        if word.startswith("experiments/data/"):
+            assert (REPO / word).is_file(), f"{name}: {word} is not committed"
+
+
+def test_the_role_constants_are_the_files_the_agents_load():
+    assert make_agent("search").model is load_value_model(SEARCH_VALUE)
+    assert make_agent("guided").model is load_leaf_value(GUIDED_VALUE_PER_LEVEL)
+    assert make_agent("search:value=net").model is load_value_network(VALUE_NET)
+    assert make_agent("guided").prior.network is load_policy_network(POLICY_PRIOR)
+    assert default_checkpoint(1) == PPO_ALL_LEVELS
+
+
+@pytest.mark.parametrize(
+    "spec",
+    [
+        "search:value=agents/friday_agents/players/search/value_weights.json",
+        "guided:value=agents/friday_agents/players/search/value_per_level.json",
+        "search:value=agents/friday_agents/players/search/value_per_level_basic.json",
+        "search:value=agents/friday_agents/players/search/value_net.npz",
+        "search:prior=agents/friday_agents/players/search/policy_net.npz",
+    ],
+)
+def test_a_model_named_by_its_old_path_says_where_it_moved(spec):
+    old = spec.split("=", 1)[1]
+    with pytest.raises(AgentSpecError, match="has moved to") as caught:
+        make_agent(spec)
+    assert MOVED[old] in str(caught.value)
+
+
+def test_the_old_ppo_checkpoint_path_says_where_it_moved():
+    pytest.importorskip("sb3_contrib")
+    with pytest.raises(PPOCheckpointError, match=r"agents/friday_agents/models/ppo_all_levels\.zip"):
+        PPOAgent(model="agents/friday_agents/players/ppo/checkpoints/ppo-all-levels.zip")
+
+
+def test_the_basic_per_level_value_of_the_study_still_loads_from_its_folder():
+    """The value guided used before the cards model is loaded by no agent by default, so it
+    lives with its study, naming the shipped models it combines."""
+    path = REPO / "experiments/search-strength/models/guided_value_per_level_basic.json"
+    model = load_leaf_value(path)
+    assert model.models[1] is load_value_model(SEARCH_VALUE)
+    assert model.models[4] is load_value_model(MODELS_DIR / "guided_value_level4.json")
+
+
+# ------------------------------------------------------------------ studies out of the package
+
+STUDY_SCRIPTS = sorted(
+    p for p in (REPO / "experiments").glob("*/*.py") if "__main__" in p.read_text()
+)
+
+
+def test_no_study_is_left_in_the_package():
+    installed = {p.stem for p in (REPO / "agents" / "friday_agents").rglob("*.py")}
+    assert not installed & {"value_check", "ingredients", "timing", "tune", "study"}
+    assert not (REPO / "agents" / "friday_agents" / "learning" / "imitation" / "report.py").exists()
+    assert {p.parent.name for p in STUDY_SCRIPTS} >= {
+        "search-strength",
+        "heuristic-tuning",
+        "imitation",
+    }
+
+
+@pytest.mark.parametrize("script", STUDY_SCRIPTS, ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_each_study_script_runs_as_a_script_from_anywhere(script, tmp_path):
+    """``python experiments/<study>/<script>.py --help`` works from any directory: a study
+    imports the installed library and its own folder's scripts only."""
+    done = subprocess.run(
+        [sys.executable, str(script), "--help"],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "usage:" in done.stdout
+
+
+# ------------------------------------------------------------------ one games-file reader
+
+
+def _write(path: Path, text: str) -> Path:
+    path.write_text(text)
+    return path
+
+
+GAME = {"agent": "random", "level": 1, "index": 0, "seed": 11_000_000, "actions": [0]}
+
+
+def test_a_last_line_cut_short_is_dropped_and_said(tmp_path):
+    whole = json.dumps(GAME)
+    found = read_games_file(_write(tmp_path / "g.jsonl", f"{whole}\n\n{whole}\n{whole[:9]}"))
+    assert found.games == [GAME, GAME] and found.cut_short
+    assert found.where(1) == f"{tmp_path / 'g.jsonl'}:3"  # blank lines skipped, numbers kept
+
+
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("{bad\n" + json.dumps(GAME) + "\n", "jsonl:1 is not a JSON line"),
+        (json.dumps(GAME) + "\n{bad\n", "jsonl:2 is not a JSON line"),  # ended: not a cut
+        ("[1, 2]\n", "jsonl:1 is not a JSON object"),
+    ],
+)
+def test_every_reader_applies_the_same_policy(tmp_path, text, message):
+    """The games-file readers of friday eval --resume, friday view, friday imitate, the
+    strategy analysis and the fits all refuse the same lines with the same message."""
+    path = _write(tmp_path / "g.jsonl", text)
+    config = EvalConfig(("random",), (1,), {"random": 1}, 32)
+    (tmp_path / "games.jsonl").write_text(text)
+    readers = [
+        (GamesFileError, lambda: read_games(path)),
+        (ImitationDataError, lambda: imitation_games(path)),
+        (AnalysisInputError, lambda: strategy_games(path)),
+        (GamesFileError, lambda: list(recorded_games(path))),
+        (RecordError, lambda: saved_rows(path)),
+        (EvaluationError, lambda: load_rows(tmp_path, config)),
+    ]
+    for error, read in readers:
+        with pytest.raises(error, match=message.replace(".", r"\.")):
+            read()
+
+
+def test_gzip_and_missing_files(tmp_path):
+    packed = tmp_path / "g.jsonl.gz"
+    with gzip.open(packed, "wt") as handle:
+        handle.write(json.dumps(GAME) + "\n")
+    assert read_games(packed) == [GAME]
+    with pytest.raises(GamesFileError, match="does not exist"):
+        read_games(tmp_path / "none.jsonl")
+    assert read_games(tmp_path / "none.jsonl", missing_ok=True) == []
+
+
+def test_resume_repairs_a_cut_short_file_before_appending(tmp_path):
+    config = EvalConfig(("random",), (1,), {"random": 2}, 32)
+    whole = json.dumps(GAME)
+    (tmp_path / "games.jsonl").write_text(f"{whole}\n{whole[:7]}")
+    assert load_rows(tmp_path, config) == [GAME]
+    assert (tmp_path / "games.jsonl").read_text() == f"{whole}\n"
+
+
+def test_imitate_collect_repairs_a_cut_short_file_before_appending(tmp_path):
+    games = tmp_path / "teacher.jsonl"
+    whole = json.dumps(GAME)
+    games.write_text(f"{whole}\n{whole[:7]}")
+    assert done_games(games) == {(1, 0)}
+    assert games.read_text() == f"{whole}\n"
+
+
+# ------------------------------------------------------------------ labels from the spec
+
+
+def test_an_agent_is_described_by_its_whole_spec():
+    plain, tuned = (
+        agent_description("oracle", 32),
+        agent_description("oracle:prior=net:value=levels", 32),
+    )
+    assert plain != tuned and tuned.startswith(plain.removesuffix("; 32 simulations per decision"))
+    assert "policy prior" in tuned and "per level" in tuned
+    assert "64 simulations" in agent_description("search:sims=64", 32)
+    committed = agent_description("ppo", 32)
+    other = agent_description("ppo:model=run/policy.zip", 32)
+    assert "ppo_all_levels.zip" in committed and "ppo_all_levels.zip" not in other
+    assert "`model=run/policy.zip`" in other
+
+
+# ------------------------------------------------------------------ the CLI imports lazily
+
+SUBCOMMAND_MODULES = (
+    "friday_agents.evaluation.evaluate",
+    "friday_agents.players.human",
+    "friday_agents.cli.replay",
+    "friday_agents.cli.view",
+    "friday_agents.learning.sb3.train",
+    "friday_agents.learning.imitation.cli",
+    "friday_agents.bench.suite",
+)
+
+
+def _imported_after(*args: str) -> set[str]:
+    code = (
+        "import sys\n"
+        "from friday_agents.cli import main\n"
+        "try:\n"
+        f"    main({list(args)!r})\n"
+        "except SystemExit:\n"
+        "    pass\n"
+        f"print(' '.join(m for m in {SUBCOMMAND_MODULES!r} if m in sys.modules))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO, timeout=120
+    )
+    assert done.returncode == 0, done.stderr
+    return set(done.stdout.split("\n")[-2].split())
+
+
+def test_friday_help_imports_no_subcommand():
+    assert _imported_after("--help") == set()
+
+
+def test_friday_eval_imports_only_the_evaluation():
+    assert _imported_after("eval", "--help") == {"friday_agents.evaluation.evaluate"}
+
+
+def test_every_subcommand_still_has_its_help():
+    for command in ("eval", "play", "replay", "view", "train", "imitate", "bench"):
+        with pytest.raises(SystemExit) as done:
+            main([command, "--help"])
+        assert done.value.code == 0
+
+
+# ------------------------------------------------------------------ each agent built once
+
+
+class CountingAgent:
+    """Plays the first legal action and counts how often it is built."""
+
+    built = 0
+
+    def __init__(self) -> None:
+        CountingAgent.built += 1
+
+    def reset(self, seed: int) -> None:
+        pass
+
+    def act(self, game) -> int:
+        return game.legal_actions()[0]
+
+
+def test_friday_eval_builds_each_agent_once(tmp_path, monkeypatch):
+    monkeypatch.setitem(AGENTS, "counting", f"{__name__}:CountingAgent")
+    CountingAgent.built = 0
+    args = ["eval", "--agents", "counting", "--levels", "1,2", "--games", "3", "--workers", "1"]
+    assert main([*args, "--no-progress", "--out", str(tmp_path / "run")]) == 0
+    assert CountingAgent.built == 1
+    rows = read_games(tmp_path / "run" / "games.jsonl")
+    assert len(rows) == 6 and {row["agent"] for row in rows} == {"counting"}

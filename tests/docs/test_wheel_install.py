@@ -1,0 +1,133 @@
+"""The built wheel is a complete package: installed (not editable) in a fresh virtualenv with
+its dependencies, it runs the README's main command with all four agents from a directory
+outside the repository, and it ships no top-level ``agents`` package (a name another popular
+package, openai-agents, also installs).
+
+The virtualenv gets torch as the README says (``pip install torch==2.13.0``, the CPU build),
+then the wheel with its ``rl`` and ``eval`` extras; it sees no site-packages but its own, so
+nothing can come from the working tree. About a minute on the CI machine.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import venv
+import zipfile
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+AGENTS_IMPORT = "friday_agents"
+
+
+def _source_files() -> list[str]:
+    """The files of the working tree that git tracks or would track (not the ignored)."""
+    listed = subprocess.run(
+        ["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.split("\0")
+    return [name for name in listed if name and (REPO / name).is_file()]
+
+
+@pytest.fixture(scope="module")
+def wheel(tmp_path_factory) -> Path:
+    """The wheel built by pip from a clean copy of the source tree (no stale build/)."""
+    source = tmp_path_factory.mktemp("source")
+    for name in _source_files():
+        (source / name).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(REPO / name, source / name)
+    out = tmp_path_factory.mktemp("wheel")
+    subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(out), str(source)],
+        check=True,
+        capture_output=True,
+        timeout=600,
+    )
+    (built,) = out.glob("friday_env-*.whl")
+    return built
+
+
+def _names(wheel: Path) -> list[str]:
+    with zipfile.ZipFile(wheel) as archive:
+        return archive.namelist()
+
+
+def test_wheel_exposes_no_top_level_agents_package(wheel):
+    names = _names(wheel)
+    tops = {name.split("/")[0] for name in names if not name.split("/")[0].endswith(".dist-info")}
+    assert tops == {"friday_env", AGENTS_IMPORT}
+    (top_level,) = [n for n in names if n.endswith(".dist-info/top_level.txt")] or [None]
+    if top_level:
+        with zipfile.ZipFile(wheel) as archive:
+            listed = archive.read(top_level).decode().split()
+        assert "agents" not in listed
+
+
+def test_wheel_ships_the_data_files_the_agents_load(wheel):
+    """Every model file under agents/friday_agents/models/ (value models, the search's networks, the PPO
+    policy) is in the wheel, under the installed package name, and no other data file of
+    agents/ is (the manifest is not a model); so are py.typed and the licence."""
+    names = set(_names(wheel))
+    data = [
+        name
+        for name in _source_files()
+        if name.startswith("agents/") and Path(name).suffix in (".json", ".zip", ".npz")
+    ]
+    models = [name for name in data if name.startswith("agents/friday_agents/models/")]
+    assert "agents/friday_agents/models/search_value.json" in models
+    assert "agents/friday_agents/models/ppo_all_levels.zip" in models  # ppo's policy
+    assert "agents/friday_agents/models/policy_prior.npz" in models  # search:prior=net
+    for name in data:
+        shipped = AGENTS_IMPORT + name.removeprefix("agents/friday_agents") in names
+        assert shipped == (name in models and not name.endswith("manifest.json")), name
+    assert {"friday_env/py.typed", f"{AGENTS_IMPORT}/py.typed"} <= names
+    assert any(name.endswith(".dist-info/licenses/LICENSE") for name in names)
+
+
+def _run(*args: str, cwd: Path, timeout: float = 900) -> subprocess.CompletedProcess:
+    environ = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}
+    done = subprocess.run(
+        list(args), cwd=cwd, capture_output=True, text=True, timeout=timeout, env=environ
+    )
+    assert done.returncode == 0, f"{' '.join(args)}:\n{done.stdout[-3000:]}\n{done.stderr[-3000:]}"
+    return done
+
+
+def test_wheel_installed_in_a_fresh_virtualenv_runs_all_four_agents(wheel, tmp_path):
+    home = tmp_path / "venv"
+    venv.EnvBuilder(with_pip=True, system_site_packages=False, symlinks=True).create(home)
+    python = home / "bin" / "python"
+    outside = tmp_path / "elsewhere"
+    outside.mkdir()
+    _run(str(python), "-m", "pip", "install", "-q", "torch==2.13.0", cwd=outside)
+    _run(str(python), "-m", "pip", "install", "-q", f"{wheel}[rl,eval]", cwd=outside)
+    where = _run(
+        str(python),
+        "-c",
+        f"import friday_env, {AGENTS_IMPORT}; "
+        f"print(friday_env.__file__); print({AGENTS_IMPORT}.__file__)",
+        cwd=outside,
+    ).stdout.split()
+    site = home.resolve()
+    assert all(Path(path).resolve().is_relative_to(site) for path in where), where
+    cores = _run(
+        str(python), "-c", "import friday_env; print(friday_env.available_cores())", cwd=outside
+    ).stdout
+    assert "'c'" in cores, f"the wheel carries no compiled core: {cores}"
+    done = _run(
+        str(home / "bin" / "friday"),
+        "eval", "--agents", "random,heuristic,search,ppo", "--levels", "1-4", "--games", "1",
+        "--search-sims", "4", "--workers", "2", "--no-progress", "--out", str(outside / "eval"),
+        cwd=outside,
+    )  # fmt: skip
+    for agent in ("random", "heuristic", "search", "ppo"):
+        rows = [line for line in done.stdout.splitlines() if line.split()[:1] == [agent]]
+        assert len(rows) == 4, done.stdout
+    assert (outside / "eval" / "results.json").is_file()
