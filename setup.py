@@ -1,4 +1,4 @@
-"""Builds the compiled core, ``friday_env._friday_core``, from ``friday_env/_core/*.c``.
+"""Builds the compiled core, ``friday_env._core.compiled``, from ``friday_env/_core/*.c``.
 
 Everything else about the package is in ``pyproject.toml``. The extension is optional: a
 machine without a C compiler still installs the package, which then plays on the
@@ -21,7 +21,7 @@ if os.environ.get("FRIDAY_CORE_SANITIZE") == "1":
     link_args += ["-fsanitize=address,undefined"]
 
 core = Extension(
-    "friday_env._friday_core",
+    "friday_env._core.compiled",
     sources=sorted(glob("friday_env/_core/*.c")),
     depends=sorted(glob("friday_env/_core/*.h")),
     include_dirs=["friday_env/_core"],

@@ -26,9 +26,9 @@ if TYPE_CHECKING:
     from friday_env.engine import Game
 
 try:
-    from friday_env import _friday_core
+    from friday_env._core import compiled as _compiled
 except ImportError:  # no C compiler at install time: the reference engine plays
-    _friday_core = None
+    _compiled = None
 
 CORES = ("c", "python")
 ENV_VAR = "FRIDAY_CORE"
@@ -51,7 +51,7 @@ class CoreError(FridayError):
 
 def available_cores() -> list[str]:
     """The cores this installation can play on: ``["c", "python"]`` or ``["python"]``."""
-    return ["c", "python"] if _friday_core is not None else ["python"]
+    return ["c", "python"] if _compiled is not None else ["python"]
 
 
 def check_core(core: object) -> str:
@@ -60,7 +60,7 @@ def check_core(core: object) -> str:
         return default_core()
     if core not in CORES:
         raise CoreError(f"unknown core {core!r}: choose one of {', '.join(map(repr, CORES))}")
-    if core == "c" and _friday_core is None:
+    if core == "c" and _compiled is None:
         raise CoreError(
             "the compiled core is not built in this installation (no C compiler at install "
             "time?): reinstall with a C compiler, or use core='python'"
@@ -76,12 +76,12 @@ def default_core() -> str:
         if forced not in CORES:
             raise CoreError(f"{ENV_VAR}={forced!r} names no core: choose one of {', '.join(CORES)}")
         return check_core(forced)
-    return "c" if _friday_core is not None else "python"
+    return "c" if _compiled is not None else "python"
 
 
 def core_of(game: object) -> str:
     """Which core plays ``game``: ``"c"`` or ``"python"``."""
-    return "c" if _friday_core is not None and isinstance(game, _friday_core.CoreGame) else "python"
+    return "c" if _compiled is not None and isinstance(game, _compiled.CoreGame) else "python"
 
 
 def is_game(obj: object) -> bool:
@@ -133,9 +133,9 @@ def to_core(game: Any, core: str | None) -> Any:
     return game.to_python()
 
 
-if _friday_core is not None:
+if _compiled is not None:
 
-    class CompiledGame(_friday_core.CoreGame):
+    class CompiledGame(_compiled.CoreGame):
         """One game of Friday on the compiled core, with the API of
         :class:`friday_env.engine.Game` (every state field is a read-only attribute)."""
 

@@ -86,9 +86,9 @@ class _CompiledBatch:
     """The envs on the compiled core: one ``VecEnvCore`` call per reset or step."""
 
     def __init__(self, num_envs: int, level: int, reward: str, illegal: str, out: _Buffers):
-        from friday_env import _friday_core  # present: check_core said so
+        from friday_env._core import compiled as _compiled  # present: check_core said so
 
-        self.core = _friday_core.VecEnvCore(
+        self.core = _compiled.VecEnvCore(
             num_envs,
             level,
             REWARD_MODES.index(reward),

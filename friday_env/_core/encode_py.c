@@ -1,4 +1,4 @@
-/* Python bindings of encode.c: _friday_core.encode_flat(game, out).
+/* Python bindings of encode.c: _core.compiled.encode_flat(game, out).
  *
  * `out` is any writable buffer of FR_FLAT_SIZE C-contiguous float32 values (a numpy array,
  * an array.array("f"), a memoryview): the buffer protocol, so no numpy C API is needed.

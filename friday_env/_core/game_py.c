@@ -1,4 +1,4 @@
-/* Python bindings of game.c: the type friday_env._friday_core.CoreGame.
+/* Python bindings of game.c: the type friday_env._core.compiled.CoreGame.
  *
  * The public API is friday_env.engine.Game's: legal_actions(), apply(), clone(), the read-only
  * rules, and every state field as a read-only attribute of the same name and type (piles as
@@ -671,7 +671,7 @@ static PyType_Slot game_slots[] = {
 };
 
 static PyType_Spec game_spec = {
-    .name = "friday_env._friday_core.CoreGame",
+    .name = "friday_env._core.compiled.CoreGame",
     .basicsize = sizeof(fr_pygame),
     .flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE | Py_TPFLAGS_HAVE_GC,
     .slots = game_slots,

@@ -53,7 +53,7 @@ static int parse_params(PyObject *obj, fr_heuristic_params *out) {
 static fr_game *game_arg(PyObject *game, const char *function) {
     if (!fr_pygame_check(game)) {
         PyErr_Format(PyExc_TypeError,
-                     "%s: game must be a compiled game (friday_env._friday_core.CoreGame), "
+                     "%s: game must be a compiled game (friday_env._core.compiled.CoreGame), "
                      "got %.100s",
                      function, Py_TYPE(game)->tp_name);
         return NULL;

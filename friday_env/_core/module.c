@@ -1,14 +1,14 @@
-/* The extension module friday_env._friday_core: each part registers its own names. */
+/* The extension module friday_env._core.compiled: each part registers its own names. */
 #include "pybind.h"
 
 static struct PyModuleDef core_module = {
     PyModuleDef_HEAD_INIT,
-    .m_name = "friday_env._friday_core",
+    .m_name = "friday_env._core.compiled",
     .m_doc = "The compiled core of Friday (see friday_env.core).",
     .m_size = -1,
 };
 
-PyMODINIT_FUNC PyInit__friday_core(void) {
+PyMODINIT_FUNC PyInit_compiled(void) {
     PyObject *module = PyModule_Create(&core_module);
     if (module == NULL) return NULL;
     if (fr_register_game(module) < 0 || fr_register_encode(module) < 0 ||

@@ -1,6 +1,6 @@
 /* The Python side of the compiled core: the game object and each part's registration.
  *
- * module.c creates the extension module friday_env._friday_core and calls each part's
+ * module.c creates the extension module friday_env._core.compiled and calls each part's
  * fr_register_* function, so each part (game, encoder, heuristic, search, vector env) keeps
  * its bindings in a file of its own.
  */

@@ -274,7 +274,7 @@ static PyType_Slot vecenv_slots[] = {
 };
 
 static PyType_Spec vecenv_spec = {
-    .name = "friday_env._friday_core.VecEnvCore",
+    .name = "friday_env._core.compiled.VecEnvCore",
     .basicsize = sizeof(VecEnvCore),
     .flags = Py_TPFLAGS_DEFAULT,
     .slots = vecenv_slots,

@@ -9,7 +9,7 @@ counts that changed (from precomputed per-card rows and per-count shares), and c
 numpy view of the array out.
 
 Compiled games (``core="c"``) are encoded by the compiled core in one call
-(``_friday_core.encode_flat``), into the same vector bit for bit; the cache above then stays
+(``_compiled.encode_flat``), into the same vector bit for bit; the cache above then stays
 untouched, as it describes only the Python games encoded last.
 """
 
@@ -66,8 +66,8 @@ from friday_env.observation.layout import (
 from friday_env.observation.registry import register_encoder
 
 try:  # the compiled core is optional: without it every game is a Python game
-    from friday_env._friday_core import CoreGame as _CoreGame
-    from friday_env._friday_core import encode_flat as _encode_flat
+    from friday_env._core.compiled import CoreGame as _CoreGame
+    from friday_env._core.compiled import encode_flat as _encode_flat
 
     #: Game types the compiled encoder takes (none when the compiled core is not built).
     COMPILED_GAMES: tuple[type, ...] = (_CoreGame,)

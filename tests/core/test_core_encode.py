@@ -120,7 +120,7 @@ def test_encode_into_a_non_contiguous_or_other_dtype_array_converts():
 
 
 def test_encode_flat_takes_any_float32_buffer():
-    from friday_env._friday_core import encode_flat
+    from friday_env._core.compiled import encode_flat
 
     compiled = Game.new(3, 11, core="c")
     expected = FlatEncoder().encode(Game.new(3, 11, core="python"))
@@ -143,7 +143,7 @@ def test_encode_flat_takes_any_float32_buffer():
     ],
 )
 def test_encode_flat_refuses_a_wrong_output_with_a_clear_error(out, error, words):
-    from friday_env._friday_core import encode_flat
+    from friday_env._core.compiled import encode_flat
 
     before = np.array(out, copy=True) if isinstance(out, np.ndarray) else None
     with pytest.raises(error, match=words) as raised:
@@ -154,7 +154,7 @@ def test_encode_flat_refuses_a_wrong_output_with_a_clear_error(out, error, words
 
 
 def test_encode_flat_refuses_a_read_only_array_and_a_python_game():
-    from friday_env._friday_core import encode_flat
+    from friday_env._core.compiled import encode_flat
 
     frozen = np.zeros(FLAT_SIZE, np.float32)
     frozen.flags.writeable = False

@@ -80,7 +80,7 @@ def test_friday_core_variable_chooses_the_default(monkeypatch):
 
 
 def test_compiled_core_asked_for_where_it_is_not_built(monkeypatch):
-    monkeypatch.setattr(cores, "_friday_core", None)
+    monkeypatch.setattr(cores, "_compiled", None)
     assert cores.available_cores() == ["python"]
     assert cores.default_core() == "python"
     with pytest.raises(CoreError, match="compiled core is not built"):
@@ -97,7 +97,7 @@ def test_package_imports_and_plays_without_the_extension():
         import sys
         class Block:
             def find_spec(self, name, path=None, target=None):
-                if name == "friday_env._friday_core":
+                if name == "friday_env._core.compiled":
                     raise ImportError("no compiled core here")
         sys.meta_path.insert(0, Block())
         import friday_env

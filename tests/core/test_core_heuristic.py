@@ -30,7 +30,7 @@ from friday_env.engine import STEP_NAMES, level_aging_cards, level_life
 from friday_env.errors import ScenarioError
 from friday_env.scenario import scenario
 
-core = pytest.importorskip("friday_env._friday_core", reason="the compiled core is not built")
+core = pytest.importorskip("friday_env._core.compiled", reason="the compiled core is not built")
 if not hasattr(core, "CoreGame"):
     pytest.skip("the compiled core has no game type yet", allow_module_level=True)
 

@@ -95,7 +95,7 @@ def test_core_tests_pass_under_address_and_undefined_behaviour_sanitizers(tmp_pa
         pytest.skip("needs gcc with libasan and libubsan")
     package_dir = build_sanitized(tmp_path)
     env = sanitizer_env(package_dir, tmp_path / "sanitizer")
-    check = [sys.executable, "-c", "import friday_env._friday_core as m; print(m.__file__)"]
+    check = [sys.executable, "-c", "import friday_env._core.compiled as m; print(m.__file__)"]
     loaded = subprocess.run(
         check, cwd=package_dir, env=env, capture_output=True, text=True, check=True
     ).stdout

@@ -287,35 +287,35 @@ def python_random_play(actions: int, seed: int) -> int:
 @pytest.mark.skipif("c" not in CORES, reason="needs the compiled core")
 @pytest.mark.parametrize("seed", [0, 7, 2**64 - 100])
 def test_random_play_in_core_plays_the_python_engines_games(seed):
-    from friday_env import _friday_core
+    from friday_env._core import compiled as _compiled
 
-    played, games = _friday_core.random_play(3000, seed)
+    played, games = _compiled.random_play(3000, seed)
     assert played == 3000
     assert games == python_random_play(3000, seed) > 10
 
 
 @pytest.mark.skipif("c" not in CORES, reason="needs the compiled core")
 def test_random_play_arguments():
-    from friday_env import _friday_core
+    from friday_env._core import compiled as _compiled
 
-    assert _friday_core.random_play(0, 5) == (0, 1)
+    assert _compiled.random_play(0, 5) == (0, 1)
     with pytest.raises(ValueError, match="actions must be >= 0"):
-        _friday_core.random_play(-1, 0)
+        _compiled.random_play(-1, 0)
     with pytest.raises(OverflowError):
-        _friday_core.random_play(10, -1)
+        _compiled.random_play(10, -1)
 
 
 @pytest.mark.skipif("c" not in CORES, reason="needs the compiled core")
 def test_the_c_object_checks_every_buffer_it_is_given():
     """VecEnvCore (vecenv_py.c) takes numpy arrays to write into: a wrong one is an error
     naming it, never a write out of bounds."""
-    from friday_env import _friday_core
+    from friday_env._core import compiled as _compiled
     from friday_env.vector import _Buffers
 
     def make(**replace):
         out = _Buffers(2)
         buffers = {name: getattr(out, name) for name in vars(out)} | replace
-        return _friday_core.VecEnvCore(2, 1, 0, 0, **buffers)
+        return _compiled.VecEnvCore(2, 1, 0, 0, **buffers)
 
     with pytest.raises(ValueError, match=r"obs \(float32, N x FLAT_SIZE\): need 1982 items"):
         make(obs=np.zeros((1, FLAT_SIZE), np.float32))

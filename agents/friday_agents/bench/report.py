@@ -60,7 +60,7 @@ def _core_lines(budget: dict[str, Any]) -> list[str]:
     return [
         f"- (i) the loop of (a), {budget['core_actions']:,} actions per repeat on each core "
         "(`Game.new(..., core=...)`), which core goes first alternating; (j) one C call "
-        f"(`_friday_core.random_play`) playing {budget['core_random_play_actions']:,} random "
+        f"(`_compiled.random_play`) playing {budget['core_random_play_actions']:,} random "
         "legal actions over consecutive deals of levels 1-4 (new games set up inside, choices "
         "drawn in C), against (i)'s Python engine in the same repeat.",
         f"- (k) {budget['vector_envs']} envs in each vector env, {budget['vector_iterations']:,} "

@@ -34,22 +34,22 @@ from friday_env import actions as act
 from friday_env.actions import Phase
 
 try:  # the compiled core is optional: without it every game is a Python game
-    from friday_env import _friday_core
+    from friday_env._core import compiled as _compiled
 except ImportError:  # pragma: no cover - exercised only where the extension is not built
-    _friday_core = None
+    _compiled = None
 
 __all__ = ["HeuristicAgent", "HeuristicParams", "heuristic_action", "python_heuristic_action"]
 
 #: The compiled game type, or None: its games take the C port of this heuristic
 #: (friday_env/_core/heuristic.c), which returns the same action in every state.
-_COMPILED_GAME = getattr(_friday_core, "CoreGame", None)
+_COMPILED_GAME = getattr(_compiled, "CoreGame", None)
 
 
 def heuristic_action(game: Game, params: HeuristicParams = DEFAULT_PARAMS) -> int:
     """The heuristic's action for the pending decision of ``game`` (public information only).
     A game on the compiled core is decided in C, with the same result."""
     if _COMPILED_GAME is not None and isinstance(game, _COMPILED_GAME):
-        action = _friday_core.heuristic_action(game, _params_tuple(params))
+        action = _compiled.heuristic_action(game, _params_tuple(params))
         if action < 0:
             raise ValueError(_GAME_OVER)
         return action

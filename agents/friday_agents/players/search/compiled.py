@@ -4,7 +4,7 @@
 seed and each candidate action, a determinized world, the action and a heuristic rollout,
 and values where the rollout ends. When the game is a compiled-core game and every
 ingredient has a C version, :func:`compiled_search` returns a :class:`CompiledSearch` that
-does all of it in ``friday_env._friday_core.search_rollouts`` except the last step: C reports
+does all of it in ``friday_env._core.compiled.search_rollouts`` except the last step: C reports
 each rollout's end (game over or not, level, step, score, result) and the leaf value's
 feature row, computed as :func:`friday_agents.players.search.value.features` /
 :func:`~friday_agents.players.search.value.card_features` compute them, and Python values each end
@@ -33,7 +33,7 @@ from .value import ValueModel
 from .value_levels import PerLevelValue
 
 try:
-    from friday_env import _friday_core as _core
+    from friday_env._core import compiled as _core
 except ImportError:  # the compiled core is not built: every game plays in Python
     _core = None
 if not hasattr(_core, "search_rollouts"):  # built without this part: the Python path
