@@ -1,6 +1,8 @@
 """friday-env: the rules of *Friday* as a seeded engine, and a Gymnasium environment on top.
 
-The engine (``Game``, ``scenario``, ``GameRecord``, ``public_view``) needs numpy alone:
+``Game`` is a game of either core (the compiled one or the pure-Python reference engine,
+``friday_env.engine``) and ``Game.new(level, seed, core=None)`` starts one. The engine
+(``Game``, ``scenario``, ``GameRecord``, ``public_view``) needs numpy alone:
 ``import friday_env`` loads it and nothing of gymnasium. The env and the encoders load on
 first use (``friday_env.FridayEnv``, ``friday_env.FlatEncoder``); ``Friday-v0`` is registered
 with Gymnasium when gymnasium is installed. ``docs/`` documents the API and the card keys.
@@ -12,8 +14,7 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 from friday_env.actions import NUM_ACTIONS, Phase, action_name
-from friday_env.core import available_cores
-from friday_env.engine import Game
+from friday_env.core import Game, available_cores
 from friday_env.errors import (
     EnvOptionError,
     FridayError,

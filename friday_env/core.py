@@ -1,29 +1,33 @@
-"""Which engine plays: the compiled core (C) or the pure-Python reference engine.
+"""Which engine plays, and the door to both: ``Game``.
 
 Both cores play the same game, action by action: the same legal actions, the same state
 after every action (hidden piles and future shuffles included), the same scores. The
-compiled one, :class:`CompiledGame`, is an extension type built from ``friday_env/_core``
-when the package is installed on a machine with a C compiler; the reference one is
-:class:`friday_env.engine.Game`. ``docs/compiled-core.md`` says more.
+compiled one, [`CompiledGame`][friday_env.core.CompiledGame], is an extension type built
+from ``friday_env/_core`` when the package is installed on a machine with a C compiler; the
+reference one is the pure-Python engine, [`friday_env.engine.Game`][friday_env.engine.Game].
+``docs/compiled-core.md`` says more.
 
-Choosing: ``Game.new(level, seed, core="c" | "python")``, the same ``core=`` on
-:func:`friday_env.scenario.scenario` and ``gym.make("Friday-v0", core=...)``; ``None`` means
-the default core, the compiled one where it is built. The environment variable
-``FRIDAY_CORE=python`` makes the reference core the default everywhere (``FRIDAY_CORE=c``
-insists on the compiled one and fails clearly when it is not built).
+[`Game`][friday_env.Game] (``friday_env.Game``) is the type of a game of either core:
+``isinstance(game, Game)`` holds for both, and ``Game.new(level, seed, core="c" | "python")``
+starts one. The same ``core=`` is on [`friday_env.scenario.scenario`][friday_env.scenario.scenario],
+``replay`` and ``gym.make("Friday-v0", core=...)``; ``None`` means the default core, the
+compiled one where it is built. The environment variable ``FRIDAY_CORE=python`` makes the
+reference core the default everywhere (``FRIDAY_CORE=c`` insists on the compiled one and
+fails clearly when it is not built). This module is the only one that picks a core: the
+reference engine (``friday_env.engine``) knows nothing of the compiled one.
 """
 
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING, Any
+from abc import ABCMeta
+from typing import Any, NoReturn
 
 import numpy as np
 
-from friday_env.errors import FridayError, IllegalActionError, check_level
-
-if TYPE_CHECKING:
-    from friday_env.engine import Game
+from friday_env.engine import Game as ReferenceGame
+from friday_env.engine.state import State, seed_from
+from friday_env.errors import FridayError, check_level
 
 try:
     from friday_env._core import compiled as _compiled
@@ -85,10 +89,8 @@ def core_of(game: object) -> str:
 
 
 def is_game(obj: object) -> bool:
-    """Whether ``obj`` is a game of either core."""
-    from friday_env.engine import Game
-
-    return isinstance(obj, Game) or core_of(obj) == "c"
+    """Whether ``obj`` is a game of either core (``isinstance(obj, Game)``)."""
+    return isinstance(obj, Game)
 
 
 def check_seed(seed: int, core: str) -> int:
@@ -101,15 +103,7 @@ def check_seed(seed: int, core: str) -> int:
     return seed
 
 
-def illegal_action_error(game: Any, action: object) -> IllegalActionError:
-    """The reference's error for an illegal action (the compiled core calls this on its
-    error path only, so both cores word it identically)."""
-    from friday_env.engine import Game
-
-    return IllegalActionError(Game._illegal_message(game, action))
-
-
-def python_copy(game: Any) -> Game:
+def python_copy(game: Any) -> ReferenceGame:
     """A reference-engine copy of a game of either core, for code that edits a state's
     lists in place (tests that build unusual states; the compiled core's piles are
     read-only)."""
@@ -118,8 +112,6 @@ def python_copy(game: Any) -> Game:
 
 def new_game(level: int, seed: int | np.random.Generator, core: str | None = None) -> Any:
     """``Game.new`` on the chosen core."""
-    from friday_env.engine import Game
-
     return Game.new(level, seed, core=core)
 
 
@@ -136,17 +128,15 @@ def to_core(game: Any, core: str | None) -> Any:
 if _compiled is not None:
 
     class CompiledGame(_compiled.CoreGame):
-        """One game of Friday on the compiled core, with the API of
-        :class:`friday_env.engine.Game` (every state field is a read-only attribute)."""
+        """One game of Friday on the compiled core, with the API of the reference engine's
+        [`Game`][friday_env.engine.Game] (every state field is a read-only attribute)."""
 
         __slots__ = ()
         core = "c"
 
         @classmethod
         def new(cls, level: int, seed: int | np.random.Generator) -> CompiledGame:
-            """A new game at ``level`` (1-4), as :meth:`friday_env.engine.Game.new`."""
-            from friday_env.engine.state import seed_from
-
+            """A new game at ``level`` (1-4), as [`Game.new`][friday_env.engine.Game.new]."""
             level = check_level(level)
             seed = check_seed(seed_from(seed), "c")
             game = cls._new(level, seed)
@@ -154,7 +144,7 @@ if _compiled is not None:
             return game
 
         @classmethod
-        def from_python(cls, game: Game) -> CompiledGame:
+        def from_python(cls, game: ReferenceGame) -> CompiledGame:
             """A compiled copy of a reference game (every field; ValueError naming what is
             wrong if its state is not sound)."""
             if game.seed > MAX_SEED:
@@ -163,11 +153,9 @@ if _compiled is not None:
             compiled.origin = dict(game.origin)
             return compiled
 
-        def to_python(self) -> Game:
+        def to_python(self) -> ReferenceGame:
             """A reference-engine copy of this game (every field)."""
-            from friday_env.engine import Game
-
-            game = Game()
+            game = ReferenceGame()
             for name in STATE_FIELDS:
                 setattr(game, name, getattr(self, name))
             game.origin = dict(self.origin)
@@ -177,16 +165,55 @@ if _compiled is not None:
             return (_from_python, (self.to_python(), type(self)))
 
         def __repr__(self) -> str:
-            from friday_env.engine.state import State
-
             return State.__repr__(self)
 
-    def _from_python(game: Game, cls: type[CompiledGame] = CompiledGame) -> CompiledGame:
+    def _from_python(game: ReferenceGame, cls: type[CompiledGame] = CompiledGame) -> CompiledGame:
         """Unpickling: rebuild a compiled game from its reference copy."""
         return cls.from_python(game)
 
 else:  # pragma: no cover - only without a C compiler
     CompiledGame = None  # type: ignore[assignment,misc]
+
+
+class Game(metaclass=ABCMeta):  # noqa: B024 - its members are registered, not inherited
+    """A game of *Friday* on either core, and the door to both: ``Game.new``.
+
+    Games are made by [`Game.new`][friday_env.Game.new], [`scenario`][friday_env.scenario]
+    or ``replay``, never by this class itself. The reference engine's class
+    ([`friday_env.engine.Game`][friday_env.engine.Game], its subclasses included) and
+    [`CompiledGame`][friday_env.core.CompiledGame] are registered as subclasses, so
+    ``isinstance(game, Game)`` holds on both cores; both have the reference's API. To extend
+    the rules, subclass the reference engine's class (it plays on the reference core).
+    """
+
+    def __new__(cls, *args: object, **kwargs: object) -> Game:
+        raise TypeError(
+            "friday_env.Game is the type of a game of either core: start one with "
+            "Game.new(level, seed, core=...) or scenario(...)"
+        )
+
+    def __init_subclass__(cls, **kwargs: object) -> NoReturn:
+        raise TypeError(
+            f"{cls.__name__} cannot extend friday_env.Game, the door to both cores: extend "
+            "the reference engine, friday_env.engine.Game, instead"
+        )
+
+    @staticmethod
+    def new(level: int, seed: int | np.random.Generator, core: str | None = None) -> ReferenceGame:
+        """A new game at ``level`` (1-4), set up as the rulebook says (R24), on ``core``:
+        ``"c"`` the compiled one (a [`CompiledGame`][friday_env.core.CompiledGame], seeds
+        below 2**64), ``"python"`` the reference engine, ``None`` the default core
+        ([`default_core`][friday_env.core.default_core]). ``seed`` is an int or a numpy
+        ``Generator`` (which advances by one draw). Typed as the reference engine's class,
+        whose API both cores have."""
+        if check_core(core) == "c":
+            return CompiledGame.new(level, seed)
+        return ReferenceGame.new(level, seed)
+
+
+Game.register(ReferenceGame)
+if CompiledGame is not None:
+    Game.register(CompiledGame)
 
 
 def core_in_use() -> str:

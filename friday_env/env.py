@@ -1,8 +1,9 @@
 """The Gymnasium environment ``Friday-v0``: a thin adapter over :class:`~friday_env.engine.Game`.
 
 The engine's action ids are the env's actions and its legal actions are the mask; the env
-only adds seeding, observation encoding (:mod:`friday_env.observation`), rewards, rendering
-(:mod:`friday_env.render`) and the option checks.
+only adds seeding, observation encoding (:mod:`friday_env.observation`), rendering
+(:mod:`friday_env.render`) and the rules of an episode (rewards, illegal actions, seeds and
+the option checks), which [`friday_env.episode`][friday_env.episode] defines for both envs.
 """
 
 from __future__ import annotations
@@ -16,45 +17,47 @@ import numpy as np
 from gymnasium import spaces
 from gymnasium.error import ResetNeeded
 
-from friday_env.actions import ACTION_NAMES, NUM_ACTIONS, action_mask
-from friday_env.core import CORES, available_cores, default_core
+from friday_env.actions import ACTION_NAMES, NUM_ACTIONS, action_id_of, action_mask
+from friday_env.core import Game as AnyCoreGame
 from friday_env.engine import Game
+from friday_env.episode import (
+    ILLEGAL_ACTION_MODES,
+    MASK_DTYPE,
+    REWARD_MODES,
+    SCORE_SCALE,
+    check_choice,
+    check_core_option,
+    check_illegal_action_mode,
+    check_reward_mode,
+    draw_game_seed,
+    final_reward,
+    final_stats,
+    illegal_action_ends_game,
+)
 from friday_env.errors import EnvOptionError, IllegalActionError, check_level
 from friday_env.observation import encoder_names, make_encoder
 from friday_env.scenario import scenario
 from friday_env.text import render_text
 
-#: Reward modes: ``"win_loss"`` gives +1/-1 at the end, ``"score"`` the final score (R25)
-#: divided by :data:`SCORE_SCALE`.
-REWARD_MODES = ("win_loss", "score")
-#: Divisor of the final score in ``reward="score"``: scores run from about -150 to 200, so
-#: rewards stay within a few units, the scale PPO's value function learns well.
-SCORE_SCALE = 100.0
-#: What an action outside the mask does: ``"loss"`` (the default) ends the episode as a lost
-#: game with a warning, ``"raise"`` raises :class:`IllegalActionError`.
-ILLEGAL_ACTION_MODES = ("loss", "raise")
+__all__ = [
+    "ILLEGAL_ACTION_MODES",  # the episode rules' names, importable from here as before
+    "MASK_DTYPE",
+    "RENDER_MODES",
+    "RESET_OPTIONS",
+    "REWARD_MODES",
+    "SCORE_SCALE",
+    "EnvOptionError",
+    "FridayEnv",
+]
+
 RENDER_MODES = ("ansi", "human", "rgb_array")
 RESET_OPTIONS = ("scenario", "deal")
-#: The dtype of every mask: Gymnasium's (``Discrete.sample(mask=...)`` wants int8).
-MASK_DTYPE = np.int8
 
 
 def _no_actions() -> np.ndarray:
     """The mask once an episode is over: all zero, a new array each time (infos of
     consecutive steps share no object, as Gymnasium's checker asks)."""
     return np.zeros(NUM_ACTIONS, MASK_DTYPE)
-
-
-def _choice(name: str, value: object, allowed: tuple[str, ...]) -> str:
-    if not isinstance(value, str) or value not in allowed:
-        raise EnvOptionError(f"unknown {name} {value!r}; choose one of {', '.join(allowed)}")
-    return value
-
-
-def _is_action_id(action: object) -> bool:
-    """An integer id of ``Discrete(NUM_ACTIONS)`` (numpy integers too; bools and floats not,
-    as the engine refuses them)."""
-    return _is_integer(action) and 0 <= int(action) < NUM_ACTIONS  # type: ignore[call-overload]
 
 
 def _scalar_action(action: Any) -> Any:
@@ -203,24 +206,12 @@ class FridayEnv(gym.Env[Any, np.int64]):
         core: str | None = None,
     ) -> None:
         self.level = check_level(level)
-        self.core = default_core() if core is None else _choice("core", core, CORES)
-        if self.core not in available_cores():
-            raise EnvOptionError(
-                f"core {self.core!r} is not built in this installation; choose one of "
-                f"{', '.join(available_cores())}"
-            )
-        self.observation_name = _choice("observation encoder", observation, encoder_names())
-        self.reward_mode = _choice("reward mode", reward, REWARD_MODES)
-        # None: the default, "loss", with a warning the first time (an explicit choice is
-        # an informed one and stays silent)
-        self._warn_illegal = illegal_action is None
-        self.illegal_action = _choice(
-            "illegal_action mode",
-            "loss" if illegal_action is None else illegal_action,
-            ILLEGAL_ACTION_MODES,
-        )
+        self.core = check_core_option(core)
+        self.observation_name = check_choice("observation encoder", observation, encoder_names())
+        self.reward_mode = check_reward_mode(reward)
+        self.illegal_action, self._warn_illegal = check_illegal_action_mode(illegal_action)
         if render_mode is not None:
-            _choice("render mode", render_mode, RENDER_MODES)
+            check_choice("render mode", render_mode, RENDER_MODES)
         self.render_mode = render_mode
         self.encoder = make_encoder(self.observation_name)
         self.observation_space = self.encoder.space
@@ -243,7 +234,7 @@ class FridayEnv(gym.Env[Any, np.int64]):
     ) -> tuple[Any, dict[str, Any]]:
         options = _checked_reset_options(options)
         super().reset(seed=seed)
-        game_seed = int(self.np_random.integers(0, 2**63 - 1))
+        game_seed = draw_game_seed(self.np_random)
         self.game = self._new_game(game_seed, options)
         self._over = self.game.done
         self._steps = 0
@@ -262,17 +253,17 @@ class FridayEnv(gym.Env[Any, np.int64]):
             naming = "" if self.render_mode is None else self._naming(game, action)
             game.apply(action)
         except IllegalActionError:
-            if self.illegal_action == "raise" or not _is_action_id(action):
+            if not illegal_action_ends_game(action, self.illegal_action):
                 raise
             return self._illegal_loss(action)
         self._steps += 1
         self._last_action = naming
         terminated = game.done
         self._over = terminated
-        reward = self._final_reward() if terminated else 0.0
+        reward = final_reward(game, self.reward_mode) if terminated else 0.0
         info = self._info()
         if terminated:
-            info |= self._final_info()
+            info |= final_stats(game, self._steps)
         if self.render_mode == "human":
             self.render()
         return self.encoder.encode(game), reward, terminated, False, info
@@ -325,9 +316,9 @@ class FridayEnv(gym.Env[Any, np.int64]):
 
     def _new_game(self, game_seed: int, options: dict[str, Any]) -> Game:
         if "deal" in options:
-            return Game.new(self.level, int(options["deal"]), core=self.core)
+            return AnyCoreGame.new(self.level, int(options["deal"]), core=self.core)
         if "scenario" not in options:
-            return Game.new(self.level, game_seed, core=self.core)
+            return AnyCoreGame.new(self.level, game_seed, core=self.core)
         spec = {"level": self.level, "seed": game_seed, "core": self.core, **options["scenario"]}
         try:
             return scenario(**spec)
@@ -342,7 +333,7 @@ class FridayEnv(gym.Env[Any, np.int64]):
         if self.core == "c":
             return game.clone(), action  # named only if apply() takes it: a legal id
         # only a legal id has a meaning now
-        return game.describe(action) if _is_action_id(action) else ""
+        return game.describe(action) if action_id_of(action) is not None else ""
 
     def _last_action_text(self) -> str:
         if isinstance(self._last_action, tuple):
@@ -357,22 +348,6 @@ class FridayEnv(gym.Env[Any, np.int64]):
 
     def _info(self) -> dict[str, Any]:
         return {"action_mask": self.action_masks()}
-
-    def _final_reward(self) -> float:
-        game = self._require_game()
-        if self.reward_mode == "score":
-            return game.score() / SCORE_SCALE
-        return 1.0 if game.won else -1.0
-
-    def _final_info(self) -> dict[str, Any]:
-        game = self._require_game()
-        return {
-            "final_score": game.score(),
-            "won": game.won,
-            "level": game.level,
-            "fights": game.fights,
-            "steps": self._steps,
-        }
 
     def _illegal_loss(self, action: Any) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         """``illegal_action="loss"``: the episode ends as a lost game at this point."""
@@ -390,6 +365,6 @@ class FridayEnv(gym.Env[Any, np.int64]):
             )
         self._over = True
         self._last_action = f"illegal action {action!r}: game lost"
-        reward = game.score() / SCORE_SCALE if self.reward_mode == "score" else -1.0
-        info = self._info() | self._final_info() | {"won": False, "illegal_action": True}
+        reward = final_reward(game, self.reward_mode, illegal=True)
+        info = self._info() | final_stats(game, self._steps, illegal=True)
         return self.encoder.encode(game), reward, True, False, info

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from friday_env.core import MAX_SEED
+from friday_env.core import MAX_SEED, new_game
 from friday_env.engine import Game
 from friday_env.errors import FridayError, RecordError
 
@@ -112,7 +112,7 @@ def start(origin: dict[str, Any], core: str | None = None) -> Game:
             )
         if set(origin) != {"level", "seed"}:
             raise RecordError(f"game record origin needs 'level' and 'seed', got {origin!r}")
-        return Game.new(origin["level"], origin["seed"], core=_core_for(origin["seed"], core))
+        return new_game(origin["level"], origin["seed"], core=_core_for(origin["seed"], core))
     except (FridayError, TypeError, ValueError) as err:
         if isinstance(err, RecordError):
             raise

@@ -28,7 +28,10 @@ plays every env's action, encodes the flat observations and writes the masks.
   its current state (a reverse curriculum starts episodes late in earlier games).
 
 ``docs/compiled-core.md`` documents the options and errors. On the Python core
-(``core="python"``) the same class loops over Python games: slower, identical results.
+(``core="python"``) the same class loops over reference-engine games: slower, identical
+results. The rules of an episode (rewards, illegal actions, seeds, the option checks) are
+[`friday_env.episode`][friday_env.episode]'s, as the single env's; ``vecenv.c`` implements
+them in C.
 """
 
 from __future__ import annotations
@@ -44,22 +47,23 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
 from friday_env.actions import NUM_ACTIONS, action_mask, action_name
-from friday_env.core import check_core, is_game, python_copy, to_core
+from friday_env.core import is_game, python_copy, to_core
 from friday_env.engine import Game
-from friday_env.env import ILLEGAL_ACTION_MODES, MASK_DTYPE, REWARD_MODES, SCORE_SCALE
+from friday_env.episode import (
+    ILLEGAL_ACTION_MODES,
+    MASK_DTYPE,
+    REWARD_MODES,
+    STATS,
+    check_core_option,
+    check_illegal_action_mode,
+    check_reward_mode,
+    draw_game_seed,
+    final_reward,
+    final_stats,
+    illegal_action_ends_game,
+)
 from friday_env.errors import EnvOptionError, IllegalActionError, check_level
 from friday_env.observation import FLAT_SIZE, FlatEncoder
-
-#: The final statistics of an ended game, in the order of the C core's rows (vecenv.h).
-STATS = ("final_score", "won", "level", "fights", "steps", "illegal_action")
-#: Game seeds are drawn as the single env draws them (``np_random.integers(0, 2**63 - 1)``).
-_SEED_BOUND = 2**63 - 1
-
-
-def _choice(name: str, value: object, allowed: Sequence[str]) -> str:
-    if not isinstance(value, str) or value not in allowed:
-        raise EnvOptionError(f"unknown {name} {value!r}; choose one of {', '.join(allowed)}")
-    return value
 
 
 def _is_game_seed(value: object) -> bool:
@@ -86,7 +90,7 @@ class _CompiledBatch:
     """The envs on the compiled core: one ``VecEnvCore`` call per reset or step."""
 
     def __init__(self, num_envs: int, level: int, reward: str, illegal: str, out: _Buffers):
-        from friday_env._core import compiled as _compiled  # present: check_core said so
+        from friday_env._core import compiled as _compiled  # present: check_core_option said so
 
         self.core = _compiled.VecEnvCore(
             num_envs,
@@ -117,11 +121,11 @@ class _CompiledBatch:
 
 
 class _PythonBatch:
-    """The envs on the Python engine, the same rules as :class:`_CompiledBatch` in a loop
-    (and as :class:`friday_env.env.FridayEnv`)."""
+    """The envs on the reference engine, the same rules as :class:`_CompiledBatch` in a loop
+    (and as :class:`friday_env.env.FridayEnv`: both follow :mod:`friday_env.episode`)."""
 
     def __init__(self, num_envs: int, level: int, reward: str, illegal: str, out: _Buffers):
-        self.level, self.reward, self.raise_illegal = level, reward, illegal == "raise"
+        self.level, self.reward, self.illegal = level, reward, illegal
         self.out = out
         self.games: list[Game] = []
         self.steps = [0] * num_envs
@@ -135,9 +139,8 @@ class _PythonBatch:
 
     def check(self, actions: np.ndarray) -> int:
         for i, action in enumerate(actions.tolist()):
-            if not 0 <= action < NUM_ACTIONS:
-                return i
-            if self.raise_illegal and action not in self.games[i].legal_actions():
+            legal = action in self.games[i].legal_actions()
+            if not legal and not illegal_action_ends_game(action, self.illegal):
                 return i
         return -1
 
@@ -170,13 +173,10 @@ class _PythonBatch:
 
     def _end_game(self, i: int, illegal: bool) -> None:
         game, out = self.games[i], self.out
-        if self.reward == "score":
-            out.rewards[i] = game.score() / SCORE_SCALE
-        else:
-            out.rewards[i] = 1.0 if game.won and not illegal else -1.0
+        out.rewards[i] = final_reward(game, self.reward, illegal)
         out.final_obs[i] = self.encoders[i].encode(game)
-        won = game.won and not illegal
-        out.final_stats[i] = (game.score(), won, game.level, game.fights, self.steps[i], illegal)
+        stats = final_stats(game, self.steps[i], illegal)
+        out.final_stats[i] = [stats.get(key, False) for key in STATS]
         self.games[i] = Game.new(self.level, int(out.next_seeds[i]))
         self.steps[i] = 0
 
@@ -225,14 +225,9 @@ class FridayVectorEnv(VectorEnv):
                 f"the vector env does not render (render_mode={render_mode!r}); render a "
                 "single env (gymnasium.make('Friday-v0', render_mode=...)) instead"
             )
-        self.reward_mode = _choice("reward mode", reward, REWARD_MODES)
-        self._warn_illegal = illegal_action is None
-        self.illegal_action = _choice(
-            "illegal_action mode",
-            "loss" if illegal_action is None else illegal_action,
-            ILLEGAL_ACTION_MODES,
-        )
-        self.core = check_core(core)
+        self.reward_mode = check_reward_mode(reward)
+        self.illegal_action, self._warn_illegal = check_illegal_action_mode(illegal_action)
+        self.core = check_core_option(core)
         self.copy = copy
         self.num_envs = num_envs
         self.render_mode = None
@@ -331,7 +326,7 @@ class FridayVectorEnv(VectorEnv):
     def _draw_game_seed(self, i: int) -> int:
         rng = self._env_rngs[i]
         assert rng is not None
-        return int(rng.integers(0, _SEED_BOUND))
+        return draw_game_seed(rng)
 
     def _per_env_seeds(self, seed: int | Sequence[int | None] | None) -> list[int | None]:
         """``SyncVectorEnv``'s rule: an int ``s`` seeds env i with ``s + i``; a sequence gives

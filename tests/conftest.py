@@ -11,10 +11,10 @@ from collections.abc import Iterable
 
 import pytest
 
+from friday_env import Game
 from friday_env import actions as act
 from friday_env.cards import CARD_TYPES, KEY, Kind
 from friday_env.core import available_cores
-from friday_env.engine import Game
 from friday_env.scenario import scenario
 
 _PILES = ("robinson_stack", "robinson_discard", "hazard_discard")

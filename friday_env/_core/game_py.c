@@ -4,7 +4,7 @@
  * rules, and every state field as a read-only attribute of the same name and type (piles as
  * new lists, phase as a Phase member, resolving as an Ability member). legal_actions() and
  * apply() are METH_NOARGS/METH_O and touch Python only to build the cached list; the illegal
- * action message is built by the Python reference (friday_env.core) on the error path only.
+ * action message is built in Python (friday_env.actions.names) on the error path only.
  */
 #include <stddef.h>
 
@@ -315,15 +315,20 @@ static long action_id(PyObject *action) {
     return (overflow || a < 0 || a >= FR_A_NUM_ACTIONS) ? -1 : a;
 }
 
-/* IllegalActionError with the reference's message (friday_env.core builds it). */
+/* IllegalActionError with the message both cores give
+ * (friday_env.actions.names.illegal_action_message, called on the error path only). */
 static PyObject *raise_illegal(PyObject *o, PyObject *action) {
-    PyObject *core = PyImport_ImportModule("friday_env.core");
-    if (core == NULL) return NULL;
-    PyObject *exc = PyObject_CallMethod(core, "illegal_action_error", "OO", o, action);
-    Py_DECREF(core);
-    if (exc == NULL) return NULL;
-    PyErr_SetObject((PyObject *)Py_TYPE(exc), exc);
-    Py_DECREF(exc);
+    PyObject *names = PyImport_ImportModule("friday_env.actions.names");
+    if (names == NULL) return NULL;
+    PyObject *message = PyObject_CallMethod(names, "illegal_action_message", "OO", o, action);
+    Py_DECREF(names);
+    if (message == NULL) return NULL;
+    PyObject *errors = PyImport_ImportModule("friday_env.errors");
+    PyObject *error = errors ? PyObject_GetAttrString(errors, "IllegalActionError") : NULL;
+    Py_XDECREF(errors);
+    if (error != NULL) PyErr_SetObject(error, message);
+    Py_XDECREF(error);
+    Py_DECREF(message);
     return NULL;
 }
 

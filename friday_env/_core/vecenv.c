@@ -4,9 +4,13 @@
  * reward and flags, and, when its game ends, writes the final observation and statistics and
  * starts the env's next game at once (Gymnasium's same-step autoreset) with the seed the
  * caller put in next_seeds[i]: the returned observation and mask are then the new game's
- * first. The rules are the single env's (friday_env/env.py): rewards at the end only,
- * "win_loss" +1/-1 or "score" score / 100; an illegal action either ends the game as a loss
- * (FR_ILLEGAL_LOSS) or is refused before anything moves (FR_ILLEGAL_RAISE, fr_vec_check).
+ * first. The rules of an episode are defined once, in Python, by friday_env/episode.py (the
+ * single env and the vector env's Python path call it); this file implements them in C for
+ * speed, each function naming its definition: rewards at the end only, "win_loss" +1/-1 or
+ * "score" score / 100 (final_reward); an illegal action either ends the game as a loss
+ * (FR_ILLEGAL_LOSS, illegal_action_ends_game) or is refused before anything moves
+ * (FR_ILLEGAL_RAISE, fr_vec_check); the statistics of an ended game (final_stats). Game seeds
+ * come from the caller (friday_env/vector.py draws them with episode.draw_game_seed).
  *
  * Also here: fr_random_play, random legal play inside the core (the bench's measure of raw
  * engine speed without Python in the loop).
@@ -98,6 +102,8 @@ int fr_vec_reset(fr_vecenv *v, const uint64_t *seeds, const fr_vec_out *out) {
     return 0;
 }
 
+/* The first env whose action is refused (friday_env.episode.illegal_action_ends_game: an id
+ * outside the layout always is, an illegal one in raise mode), or -1. */
 int32_t fr_vec_check(fr_vecenv *v, const int64_t *actions) {
     for (int32_t i = 0; i < v->num_envs; i++) {
         int64_t a = actions[i];
@@ -107,14 +113,15 @@ int32_t fr_vec_check(fr_vecenv *v, const int64_t *actions) {
     return -1;
 }
 
-/* The reward of a game that just ended (the single env's _final_reward / _illegal_loss). */
+/* The reward of a game that just ended: friday_env.episode.final_reward. */
 static double final_reward(const fr_vecenv *v, const fr_game *g, int illegal) {
     if (v->reward_mode == FR_REWARD_SCORE) return (double)fr_score(g) / 100.0;
     return (!illegal && g->won) ? 1.0 : -1.0;
 }
 
 /* Env i's game has ended (illegal: by an illegal action in loss mode): its final observation
- * and statistics, then its next game. */
+ * and statistics (friday_env.episode.final_stats, in vecenv.h's row order), then its next
+ * game. */
 static int end_game(fr_vecenv *v, int32_t i, int illegal, uint64_t next_seed,
                     const fr_vec_out *out) {
     fr_game *g = &v->games[i];

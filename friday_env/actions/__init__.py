@@ -33,10 +33,11 @@ from friday_env.actions.codec import (
     STOP_EXCHANGING,
     TARGET_0,
     USE_0,
+    action_id_of,
     action_name,
 )
 from friday_env.actions.mask import action_mask
-from friday_env.actions.names import describe_action
+from friday_env.actions.names import describe_action, illegal_action_message
 from friday_env.actions.phases import FIGHT_PHASES, PHASE_ACTIONS, PHASE_NAMES, Phase
 
 __all__ = [
@@ -69,7 +70,9 @@ __all__ = [
     "TARGET_0",
     "USE_0",
     "Phase",
+    "action_id_of",
     "action_mask",
     "action_name",
     "describe_action",
+    "illegal_action_message",
 ]

@@ -36,6 +36,8 @@ inexpressible (a pirate fight against all remaining hazards can put many cards o
 
 from __future__ import annotations
 
+import numpy as np
+
 from friday_env.cards import MAX_TABLE_CARDS
 
 MAX_SLOTS = MAX_TABLE_CARDS
@@ -100,6 +102,15 @@ def action_name(action: int) -> str:
     if TARGET_0 <= action < DESTROY_0:
         return f"target slot {action - TARGET_0}"
     return f"destroy slot {action - DESTROY_0}"
+
+
+def action_id_of(action: object) -> int | None:
+    """The action id ``action`` stands for, as an int: ints and numpy integers (bools not)
+    within ``0..NUM_ACTIONS - 1``; None for anything else."""
+    is_integer = isinstance(action, (int, np.integer)) and not isinstance(action, bool)
+    if is_integer and 0 <= int(action) < NUM_ACTIONS:  # type: ignore[call-overload]
+        return int(action)  # type: ignore[call-overload]
+    return None
 
 
 ACTION_NAMES: tuple[str, ...] = tuple(action_name(a) for a in range(NUM_ACTIONS))

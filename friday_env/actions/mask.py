@@ -2,17 +2,13 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import numpy as np
 
 from friday_env.actions.codec import NUM_ACTIONS
-
-if TYPE_CHECKING:
-    from friday_env.engine import Game
+from friday_env.actions.names import GameView
 
 
-def action_mask(game: Game, dtype: type = np.int8) -> np.ndarray:
+def action_mask(game: GameView, dtype: type = np.int8) -> np.ndarray:
     """The legal actions of ``game`` as a ``NUM_ACTIONS`` 0/1 mask, ``int8`` by default as
     everywhere in the env (all zero once the game is over)."""
     compiled_mask = getattr(game, "_legal_mask", None)

@@ -1,4 +1,10 @@
-"""The rules of *Friday* as a mutable game state with a decision-point API.
+"""The reference engine: the rules of *Friday* in Python, as a mutable game state with a
+decision-point API.
+
+This package is one of the two cores and knows nothing of the other: the compiled core and
+the choice between them are in :mod:`friday_env.core`, whose ``friday_env.Game`` is the type
+of a game of either core and ``Game.new(level, seed, core=...)`` the door to both. Extend the
+rules by subclassing this package's ``Game``; such a subclass plays on this engine.
 
 A :class:`Game` is always waiting for one decision (:attr:`Game.phase`). ``legal_actions()``
 lists the legal action ids (see :mod:`friday_env.actions`), ``describe(action)`` names one in

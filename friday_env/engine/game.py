@@ -9,13 +9,13 @@ fields and seeded shuffles in :mod:`friday_env.engine.state`.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import ClassVar
+from typing import ClassVar, Self
 
 import numpy as np
 
-from friday_env.actions import PHASE_NAMES, Phase
+from friday_env.actions import Phase, action_id_of
 from friday_env.actions import codec as act
-from friday_env.actions.names import describe_action
+from friday_env.actions.names import describe_action, illegal_action_message
 from friday_env.cards import (
     ABILITY,
     CARD_TYPE,
@@ -63,23 +63,10 @@ class Game(LegalActions):
     # ------------------------------------------------------------------ setup
 
     @classmethod
-    def new(cls, level: int, seed: int | np.random.Generator, core: str | None = None) -> Game:
-        """A new game at ``level`` (1-4), set up as the rulebook says (R24).
-
-        ``core`` chooses the engine that plays it (:mod:`friday_env.core`): ``"c"`` the
-        compiled one (a :class:`~friday_env.core.CompiledGame`, seeds below 2**64),
-        ``"python"`` this reference engine, ``None`` the default core. A subclass of
-        ``Game`` extends the reference engine, so it plays on it unless told otherwise."""
-        from friday_env import core as cores
-
-        if core is None and cls is not Game:
-            core = "python"
-        if cores.check_core(core) == "c":
-            if cls is not Game:
-                raise cores.CoreError(
-                    f"{cls.__name__} extends the reference engine: it plays on core='python'"
-                )
-            return cores.CompiledGame.new(level, seed)
+    def new(cls, level: int, seed: int | np.random.Generator) -> Self:
+        """A new game at ``level`` (1-4) on this reference engine, set up as the rulebook
+        says (R24). [`friday_env.Game.new`][friday_env.Game.new] chooses between the cores;
+        a subclass of this class extends the reference engine and plays on it."""
         game = cls()
         game.level = check_level(level)
         game.seed = seed_from(seed)
@@ -108,24 +95,15 @@ class Game(LegalActions):
     def apply(self, action: int) -> None:
         """Play one legal action. Raises :class:`IllegalActionError` (state untouched)."""
         # an int is checked by the membership test alone; numpy integers become ints first
-        a = action if type(action) is int else _action_id(action)
+        a = action if type(action) is int else action_id_of(action)
         if a is None or a not in self.legal_actions():
-            raise IllegalActionError(self._illegal_message(action))
+            raise IllegalActionError(illegal_action_message(self, action))
         self._legal = None
         self.history.append(a)
         self._ACTION_HANDLERS[self.phase](self, a)
         self._legal = None
         if self.step == PIRATES and self.phase == Phase.FIGHT and not self.legal_actions():
             self._lose()  # no action can still win this pirate fight (R22)
-
-    def _illegal_message(self, action: object) -> str:
-        legal = ", ".join(f"{a} ({self.describe(a)})" for a in self.legal_actions())
-        a = _action_id(action)
-        name = "not an action id" if a is None else act.action_name(a)
-        return (
-            f"illegal action {action!r} ({name}) in phase {self.phase.name} "
-            f"({PHASE_NAMES[self.phase]}); legal actions: {legal or 'none, the game is over'}"
-        )
 
     # --------------------------------------------------------- turn sequence
 
@@ -461,12 +439,3 @@ class Game(LegalActions):
         Phase.SORT_ORDER: _sort_action,
         Phase.LOSS_DESTROY: _loss_destroy_action,
     }
-
-
-def _action_id(action: object) -> int | None:
-    """The action id ``action`` stands for, as an int: ints and numpy integers (bools not)
-    within the action layout; None for anything else."""
-    is_integer = isinstance(action, (int, np.integer)) and not isinstance(action, bool)
-    if is_integer and 0 <= int(action) < act.NUM_ACTIONS:  # type: ignore[call-overload]
-        return int(action)  # type: ignore[call-overload]
-    return None

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 
 from friday_env.actions import Phase
 from friday_env.cards import AGING_IDS, HAZARD_IDS, KEY, PIRATE_IDS, STARTING_IDS, VERY_STUPID_ID
+from friday_env.core import new_game
 from friday_env.engine import PIRATES, STEP_NAMES, Game, level_life
 from friday_env.scenario import scenario
 from friday_env.testing.invariants import (
@@ -141,5 +142,5 @@ def make_game(
     if start == "deal":
         game = random_deal(level, rng, core=core)
     else:
-        game = Game.new(level, seed, core=core)
+        game = new_game(level, seed, core=core)
     return game, POLICIES[policy](rng)

@@ -25,6 +25,7 @@ from friday_env import Game, GameRecord, IllegalActionError, Phase, replay, scen
 from friday_env import core as cores
 from friday_env.cards import Ability
 from friday_env.core import STATE_FIELDS, CoreError, available_cores
+from friday_env.engine import Game as ReferenceGame
 from friday_env.errors import EnvOptionError, InvalidLevelError, ScenarioError
 from friday_env.record import state_digest
 
@@ -56,7 +57,7 @@ def test_available_cores_and_the_default():
 
 def test_core_argument_chooses_the_engine():
     assert type(Game.new(1, 0, core="c")) is cores.CompiledGame
-    assert type(Game.new(1, 0, core="python")) is Game
+    assert type(Game.new(1, 0, core="python")) is ReferenceGame
     assert cores.core_of(Game.new(1, 0, core="c")) == "c"
     assert cores.is_game(Game.new(1, 0, core="c")) and cores.is_game(Game.new(1, 0))
     assert not cores.is_game(object())
@@ -71,7 +72,7 @@ def test_unknown_core_is_refused_with_the_choices():
 
 def test_friday_core_variable_chooses_the_default(monkeypatch):
     monkeypatch.setenv("FRIDAY_CORE", "python")
-    assert cores.default_core() == "python" and type(Game.new(1, 0)) is Game
+    assert cores.default_core() == "python" and type(Game.new(1, 0)) is ReferenceGame
     monkeypatch.setenv("FRIDAY_CORE", "c")
     assert type(Game.new(1, 0)) is cores.CompiledGame
     monkeypatch.setenv("FRIDAY_CORE", "java")
@@ -102,9 +103,10 @@ def test_package_imports_and_plays_without_the_extension():
         sys.meta_path.insert(0, Block())
         import friday_env
         from friday_env import Game
+        from friday_env.engine import Game as ReferenceGame
         assert friday_env.available_cores() == ["python"]
         game = Game.new(1, 0)
-        assert type(game) is Game
+        assert type(game) is ReferenceGame and isinstance(game, Game)
         game.apply(game.legal_actions()[0])
         try:
             Game.new(1, 0, core="c")
@@ -118,17 +120,20 @@ def test_package_imports_and_plays_without_the_extension():
     assert "refused: the compiled core is not built" in out
 
 
-def test_a_subclass_of_game_plays_on_the_reference_core():
-    class Mine(Game):
+def test_a_subclass_of_the_reference_engine_plays_on_it():
+    class Mine(ReferenceGame):
         pass
 
-    assert type(Mine.new(1, 0)) is Mine
-    with pytest.raises(CoreError, match="Mine extends the reference engine"):
-        Mine.new(1, 0, core="c")
+    game = Mine.new(1, 0)
+    assert type(game) is Mine and isinstance(game, Game) and cores.core_of(game) == "python"
+    with pytest.raises(TypeError, match="Mine cannot extend friday_env.Game"):
+        type("Mine", (Game,), {})
+    with pytest.raises(TypeError, match="start one with Game.new"):
+        Game()
 
 
 def test_env_core_option():
-    for core, kind in (("c", cores.CompiledGame), ("python", Game)):
+    for core, kind in (("c", cores.CompiledGame), ("python", ReferenceGame)):
         env = gym.make("Friday-v0", core=core)
         env.reset(seed=1)
         assert type(env.unwrapped.game) is kind

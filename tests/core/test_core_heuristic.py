@@ -27,6 +27,7 @@ from friday_env import Game
 from friday_env.cards import HAZARD_IDS, KEY, PIRATE_IDS, STARTING_IDS
 from friday_env.core import CompiledGame
 from friday_env.engine import STEP_NAMES, level_aging_cards, level_life
+from friday_env.engine import Game as ReferenceGame
 from friday_env.errors import ScenarioError
 from friday_env.scenario import scenario
 
@@ -96,7 +97,7 @@ def play_twins(level: int, seed: int, params: HeuristicParams, random_steps: flo
 
 def play_both(python_game: Game, params: HeuristicParams, random_steps: float, rng) -> int:
     """:func:`play_twins` from any Python game (its compiled twin is a copy of it)."""
-    assert type(python_game) is Game  # the twin plays on the reference engine
+    assert type(python_game) is ReferenceGame  # the twin plays on the reference engine
     compiled = CompiledGame.from_python(python_game)
     origin = python_game.origin
     tuple_params = c_params(params)

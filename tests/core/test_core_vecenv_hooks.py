@@ -9,9 +9,8 @@ import gymnasium as gym
 import numpy as np
 import pytest
 
-from friday_env import available_cores
+from friday_env import Game, available_cores
 from friday_env.actions.mask import action_mask
-from friday_env.engine import Game
 from friday_env.errors import EnvOptionError
 from friday_env.observation import FlatEncoder
 

@@ -13,9 +13,10 @@ from gymnasium.error import ResetNeeded
 from gymnasium.utils.env_checker import check_env
 
 import friday_env
+from friday_env import Game
 from friday_env import actions as act
 from friday_env.cards import KEY
-from friday_env.engine import Game, level_aging_cards
+from friday_env.engine import level_aging_cards
 from friday_env.env import SCORE_SCALE, EnvOptionError, FridayEnv
 from friday_env.errors import IllegalActionError, InvalidLevelError, ScenarioError
 from friday_env.information import public_view

@@ -8,13 +8,13 @@ import pytest
 
 from friday_env import (
     FridayError,
+    Game,
     IllegalActionError,
     InvalidLevelError,
     ScenarioError,
     scenario,
 )
 from friday_env import actions as act
-from friday_env.engine import Game
 from friday_env.record import state_digest
 from friday_env.scenario import from_spec
 

@@ -13,11 +13,10 @@ import random
 
 import pytest
 
-from friday_env import GameRecord, replay
+from friday_env import Game, GameRecord, replay
 from friday_env import actions as act
 from friday_env.actions import Phase
 from friday_env.cards import KEY, VERY_STUPID_ID
-from friday_env.engine import Game
 from friday_env.scenario import scenario
 from friday_env.testing import soak
 from friday_env.testing.games import game_seed, make_game, play_checked

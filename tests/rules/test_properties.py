@@ -9,11 +9,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from friday_env import GameRecord, IllegalActionError, determinized, public_view, replay
+from friday_env import Game, GameRecord, IllegalActionError, determinized, public_view, replay
 from friday_env import actions as act
 from friday_env.cards import CARD_TYPE, CARD_TYPES, NUM_CARDS
 from friday_env.core import core_of, python_copy, to_core
-from friday_env.engine import Game
 from friday_env.information import known_top_cards
 from friday_env.record import state_digest
 from friday_env.testing.games import make_game

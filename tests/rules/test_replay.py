@@ -11,10 +11,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from friday_env import GameRecord, RecordError, replay
+from friday_env import Game, GameRecord, RecordError, replay
 from friday_env import actions as act
 from friday_env.core import python_copy
-from friday_env.engine import Game
+from friday_env.engine import Game as ReferenceGame
 from friday_env.record import state_digest
 from friday_env.scenario import scenario
 from friday_env.testing.games import game_seed, make_game
@@ -96,7 +96,7 @@ def test_different_seeds_shuffle_independently(level):
 
 def test_kth_shuffle_differs_between_seeds():
     def kth_shuffle(seed: int, k: int) -> list[int]:
-        game = Game()
+        game = ReferenceGame()
         game.seed, game.shuffles = seed, k
         return game.shuffled(list(range(30)))
 
