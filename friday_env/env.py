@@ -3,7 +3,7 @@
 The engine's action ids are the env's actions and its legal actions are the mask; the env
 only adds seeding, observation encoding (:mod:`friday_env.observation`), rendering
 (:mod:`friday_env.render`) and the rules of an episode (rewards, illegal actions, seeds and
-the option checks), which [`friday_env.episode`][friday_env.episode] defines for both envs.
+the option checks), which ``friday_env.episode`` defines for both envs.
 """
 
 from __future__ import annotations

@@ -1,8 +1,7 @@
 """The rules of an episode of ``Friday-v0``, written once for both envs.
 
-The single env ([`FridayEnv`][friday_env.env.FridayEnv]) and the vector env's Python path
-([`FridayVectorEnv`][friday_env.vector.FridayVectorEnv] on ``core="python"``) call these
-functions; the vector env's compiled path (``friday_env/_core/vecenv.c``) implements the same
+The single env (``FridayEnv``) and the vector env's Python path (``FridayVectorEnv`` on
+``core="python"``) call these functions; the vector env's compiled path (``friday_env/_core/vecenv.c``) implements the same
 rules in C for speed and names the function here that defines each one. What they define:
 
 - the option checks shared by both envs (``core``, ``reward``, ``illegal_action``);
@@ -28,7 +27,7 @@ from friday_env.engine import Game
 from friday_env.errors import EnvOptionError
 
 #: Reward modes: ``"win_loss"`` gives +1/-1 at the end, ``"score"`` the final score (R25)
-#: divided by [`SCORE_SCALE`][friday_env.episode.SCORE_SCALE].
+#: divided by ``SCORE_SCALE``.
 REWARD_MODES = ("win_loss", "score")
 #: Divisor of the final score in ``reward="score"``: scores run from about -150 to 200, so
 #: rewards stay within a few units, the scale PPO's value function learns well.
@@ -76,7 +75,7 @@ def check_core_option(core: object) -> str:
 
 
 def check_reward_mode(reward: object) -> str:
-    """The env option ``reward``: one of [`REWARD_MODES`][friday_env.episode.REWARD_MODES]."""
+    """The env option ``reward``: one of ``REWARD_MODES``."""
     return check_choice("reward mode", reward, REWARD_MODES)
 
 

@@ -24,7 +24,7 @@ from pathlib import Path
 from statistics import mean
 
 from friday_agents.evaluation.strategy.trace import trace_actions
-from friday_env.engine import Game
+from friday_env import Game
 
 STEP_NAMES = ("green", "yellow", "red", "pirates")
 

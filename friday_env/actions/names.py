@@ -1,6 +1,6 @@
 """Readable names of legal actions in context, e.g. "use further/vision (slot 3): sort 3 cards",
 and the message of an illegal action (both cores word it with
-[`illegal_action_message`][friday_env.actions.names.illegal_action_message])."""
+``illegal_action_message``)."""
 
 from __future__ import annotations
 

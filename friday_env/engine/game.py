@@ -13,9 +13,8 @@ from typing import ClassVar, Self
 
 import numpy as np
 
-from friday_env.actions import Phase, action_id_of
+from friday_env.actions import Phase, action_id_of, names
 from friday_env.actions import codec as act
-from friday_env.actions.names import describe_action, illegal_action_message
 from friday_env.cards import (
     ABILITY,
     CARD_TYPE,
@@ -65,7 +64,7 @@ class Game(LegalActions):
     @classmethod
     def new(cls, level: int, seed: int | np.random.Generator) -> Self:
         """A new game at ``level`` (1-4) on this reference engine, set up as the rulebook
-        says (R24). [`friday_env.Game.new`][friday_env.Game.new] chooses between the cores;
+        says (R24). ``friday_env.Game.new`` chooses between the cores;
         a subclass of this class extends the reference engine and plays on it."""
         game = cls()
         game.level = check_level(level)
@@ -97,7 +96,7 @@ class Game(LegalActions):
         # an int is checked by the membership test alone; numpy integers become ints first
         a = action if type(action) is int else action_id_of(action)
         if a is None or a not in self.legal_actions():
-            raise IllegalActionError(illegal_action_message(self, action))
+            raise IllegalActionError(names.illegal_action_message(self, action))
         self._legal = None
         self.history.append(a)
         self._ACTION_HANDLERS[self.phase](self, a)
@@ -424,7 +423,7 @@ class Game(LegalActions):
 
     def describe(self, action: int) -> str:
         """A readable name of ``action`` in the current situation."""
-        return describe_action(self, action)
+        return names.describe_action(self, action)
 
     # How each pending decision answers an action: one lookup per call.
     _ACTION_HANDLERS: ClassVar[dict[Phase, Callable[[Game, int], None]]] = {
