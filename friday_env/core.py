@@ -10,9 +10,9 @@ pure-Python engine, ``friday_env.engine.Game``. ``docs/compiled-core.md`` says m
 Game)`` holds for both, and ``Game.new(level, seed, core="c" | "python")`` starts one. The
 same ``core=`` is on ``friday_env.scenario.scenario``, ``replay`` and
 ``gym.make("Friday-v0", core=...)``; ``None`` means the default core, the compiled one where
-it is built. The environment variable ``FRIDAY_CORE=python`` makes the
-reference core the default everywhere (``FRIDAY_CORE=c`` insists on the compiled one and
-fails clearly when it is not built). This module is the only one that picks a core: the
+it is built. The environment variable ``FRIDAY_CORE=python`` makes the reference core the
+default everywhere (``FRIDAY_CORE=c`` insists on the compiled one and fails clearly when it
+is not built). This module is the only one that picks a core: the
 reference engine (``friday_env.engine``) knows nothing of the compiled one.
 """
 

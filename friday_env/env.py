@@ -18,7 +18,7 @@ from gymnasium import spaces
 from gymnasium.error import ResetNeeded
 
 from friday_env.actions import ACTION_NAMES, NUM_ACTIONS, action_id_of, action_mask
-from friday_env.core import Game as AnyCoreGame
+from friday_env.core import new_game
 from friday_env.engine import Game
 from friday_env.episode import (
     ILLEGAL_ACTION_MODES,
@@ -316,9 +316,9 @@ class FridayEnv(gym.Env[Any, np.int64]):
 
     def _new_game(self, game_seed: int, options: dict[str, Any]) -> Game:
         if "deal" in options:
-            return AnyCoreGame.new(self.level, int(options["deal"]), core=self.core)
+            return new_game(self.level, int(options["deal"]), core=self.core)
         if "scenario" not in options:
-            return AnyCoreGame.new(self.level, game_seed, core=self.core)
+            return new_game(self.level, game_seed, core=self.core)
         spec = {"level": self.level, "seed": game_seed, "core": self.core, **options["scenario"]}
         try:
             return scenario(**spec)

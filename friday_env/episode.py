@@ -1,8 +1,9 @@
 """The rules of an episode of ``Friday-v0``, written once for both envs.
 
 The single env (``FridayEnv``) and the vector env's Python path (``FridayVectorEnv`` on
-``core="python"``) call these functions; the vector env's compiled path (``friday_env/_core/vecenv.c``) implements the same
-rules in C for speed and names the function here that defines each one. What they define:
+``core="python"``) call these functions; the vector env's compiled path
+(``friday_env/_core/vecenv.c``) implements the same rules in C for speed and names the
+function here that defines each one. What they define:
 
 - the option checks shared by both envs (``core``, ``reward``, ``illegal_action``);
 - the seed rule: each game's seed is one draw from the env's generator;
