@@ -1,0 +1,91 @@
+"""The one renderer of generated Markdown (``tools/docs_sections.py``): every section of every
+provider in ``tools/sections/`` is on its page exactly as rendered from the committed results,
+``--check`` finds a stale page and a rewrite fixes it, and no installed module writes Markdown."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+from rendered import REPO, docs_sections
+
+from friday_agents.sections import replace_section, section_body
+
+SECTIONS = sorted(
+    (name, page, render)
+    for page, renders in docs_sections.targets().items()
+    for name, render in renders.items()
+)
+#: What the installed package is made of: nothing under these writes a ``.md`` file.
+INSTALLED = ("friday_env", "agents/friday_agents")
+
+
+@pytest.mark.parametrize(("name", "page", "render"), SECTIONS, ids=[s[0] for s in SECTIONS])
+def test_each_section_on_its_page_is_rendered_from_the_committed_results(name, page, render):
+    text = (REPO / page).read_text(encoding="utf-8")
+    assert section_body(text, name) == render(REPO).removesuffix("\n"), (
+        f"{page}: section {name} is stale; run python tools/docs_sections.py"
+    )
+
+
+def test_the_renderer_finds_every_provider_module():
+    modules = {p.stem for p in (REPO / "tools/sections").glob("*.py") if not p.stem.startswith("_")}
+    assert set(docs_sections.providers()) == modules
+    assert len(SECTIONS) == sum(len(s) for s in docs_sections.providers().values())
+
+
+def _copy_repo(root: Path) -> None:
+    """The pages and the committed results under ``root`` (no networks, no plots)."""
+    for entry in REPO.iterdir():
+        if entry.name in (".git", ".venv") or entry.name.startswith("."):
+            continue
+        if entry.is_dir():
+            ignore = shutil.ignore_patterns("*.npz", "*.png", "*.gz", "__pycache__", "*.so")
+            shutil.copytree(entry, root / entry.name, ignore=ignore)
+        else:
+            shutil.copy2(entry, root / entry.name)
+
+
+def test_check_reports_a_stale_page_and_the_rewrite_fixes_it(tmp_path, capsys):
+    _copy_repo(tmp_path)
+    cards = tmp_path / "docs" / "cards.md"
+    cards.write_text(cards.read_text().replace("| `genius` |", "| `genious` |"))
+    assert docs_sections.main(["--check", "--root", str(tmp_path)]) == 1
+    assert "docs/cards.md: generated sections are out of date" in capsys.readouterr().out
+    assert docs_sections.main(["--root", str(tmp_path)]) == 0
+    assert docs_sections.main(["--check", "--root", str(tmp_path)]) == 0
+    for page in docs_sections.targets():
+        assert (tmp_path / page).read_text() == (REPO / page).read_text(), page
+
+
+def test_a_section_follows_its_results_file(tmp_path):
+    """Change one number in a committed results file: the rendered section changes with it."""
+    _copy_repo(tmp_path)
+    results = tmp_path / "experiments/results/readme_results.json"
+    text = results.read_text()
+    assert docs_sections.stale_files(tmp_path) == []
+    results.write_text(text.replace('"games_played": ', '"games_played": 1', 1))
+    assert docs_sections.stale_files(tmp_path) == ["README.md"]
+
+
+def test_rewrite_touches_only_the_marked_sections_and_needs_the_markers():
+    renders = docs_sections.targets()["docs/cards.md"]
+    text = "intro\n<!-- section:cards -->\nold\n<!-- /section:cards -->\nend\n"
+    new = docs_sections.rewrite(text, renders)
+    assert new.startswith("intro\n<!-- section:cards -->\n| key | kind |")
+    assert new.endswith("<!-- /section:cards -->\nend\n")
+    assert docs_sections.rewrite(new, renders) == new
+    with pytest.raises(ValueError, match="section:cards"):
+        docs_sections.rewrite("no markers", renders)
+
+
+def test_one_section_splicer_replaces_and_reads_a_body():
+    text = "a\n<!-- section:x -->\nold\n<!-- /section:x -->\nb\n"
+    new = replace_section(text, "x", "new body\n")
+    assert new == "a\n<!-- section:x -->\nnew body\n<!-- /section:x -->\nb\n"
+    assert section_body(new, "x") == "new body"
+    assert replace_section(new, "x", section_body(new, "x")) == new
+    for broken in ("<!-- /section:x --><!-- section:x -->", text + text, "no markers"):
+        with pytest.raises(ValueError, match="section:x"):
+            replace_section(broken, "x", "")
