@@ -30,6 +30,12 @@ def table(header: Sequence[str], rows: Sequence[Sequence[object]], align: str = 
     return lines
 
 
+def compact_table(header: Sequence[str], rows: Sequence[Sequence[object]]) -> list[str]:
+    """A Markdown table whose rule is ``|---|---|`` (left-aligned columns)."""
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    return lines + ["| " + " | ".join(str(cell) for cell in row) + " |" for row in rows]
+
+
 def read_json(repo: Path, path: Path | str) -> Any:
     """The committed JSON file ``path`` (relative to ``repo``)."""
     return json.loads((repo / path).read_text(encoding="utf-8"))

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from friday_agents.evaluation.report import HEADERS, agent_description, interval, row_cells
-from sections import COMMAND, read_json
+from sections import COMMAND, compact_table, read_json
 from sections.headline import HEADLINE_RESULTS
 
 #: The committed run behind the table (also the README's headline).
@@ -23,10 +23,8 @@ def results_section(results: dict) -> str:
         "",
         *_agent_lines(results),
         "",
-        "| " + " | ".join(HEADERS) + " |",
-        "|" + "|".join("---" for _ in HEADERS) + "|",
+        *compact_table(HEADERS, [row_cells(s) for s in results["summary"]]),
     ]
-    lines += ["| " + " | ".join(row_cells(s)) + " |" for s in results["summary"]]
     if results["comparisons"]:
         lines += [
             "",

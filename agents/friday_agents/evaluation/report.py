@@ -228,13 +228,18 @@ HEADERS = [
 ]
 
 
-def text_table(results: dict) -> str:
-    """The summary as an aligned plain-text table."""
-    table = [HEADERS] + [row_cells(s) for s in results["summary"]]
-    widths = [max(len(row[i]) for row in table) for i in range(len(HEADERS))]
+def aligned_table(header: list[str], rows: list[list[object]]) -> str:
+    """A plain-text table: left-aligned columns, a dashed rule under the header."""
+    table = [header] + [[str(cell) for cell in row] for row in rows]
+    widths = [max(len(row[i]) for row in table) for i in range(len(header))]
     lines = ["  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=True)) for row in table]
     lines.insert(1, "  ".join("-" * w for w in widths))
     return "\n".join(lines)
+
+
+def text_table(results: dict) -> str:
+    """The summary as an aligned plain-text table."""
+    return aligned_table(HEADERS, [row_cells(s) for s in results["summary"]])
 
 
 def agent_description(spec: str, search_sims: int) -> str:
