@@ -4,6 +4,7 @@ provider in ``tools/sections/`` is on its page exactly as rendered from the comm
 
 from __future__ import annotations
 
+import ast
 import shutil
 from pathlib import Path
 
@@ -89,3 +90,71 @@ def test_one_section_splicer_replaces_and_reads_a_body():
     for broken in ("<!-- /section:x --><!-- section:x -->", text + text, "no markers"):
         with pytest.raises(ValueError, match="section:x"):
             replace_section(broken, "x", "")
+
+
+# ------------------------------------------------- the library writes data only
+
+#: Installed modules that still write Markdown: the benchmark suite, which leaves the package
+#: for the repository's tools in its own change. Nothing may join this list.
+STILL_WRITING = {"agents/friday_agents/bench/report.py", "agents/friday_agents/bench/cluster.py"}
+SPLICER = "friday_agents.sections"
+WRITES = {"write_text", "write_bytes", "open", "writelines"}
+
+
+def _installed_modules() -> list[Path]:
+    return sorted(p for folder in INSTALLED for p in (REPO / folder).rglob("*.py"))
+
+
+def _markdown_writes(tree: ast.AST) -> list[int]:
+    """Lines that write a ``.md`` file or use the section splicer."""
+    return [node.lineno for node in ast.walk(tree) if _splices(node) or _writes_markdown(node)]
+
+
+def _splices(node: ast.AST) -> bool:
+    if isinstance(node, ast.ImportFrom):
+        return node.module == SPLICER
+    if isinstance(node, ast.Import):
+        return any(alias.name == SPLICER for alias in node.names)
+    return isinstance(node, ast.Call) and _called(node) == "replace_section"
+
+
+def _called(call: ast.Call) -> str:
+    return getattr(call.func, "attr", getattr(call.func, "id", ""))
+
+
+def _writes_markdown(node: ast.AST) -> bool:
+    return isinstance(node, ast.Call) and _called(node) in WRITES and _names_markdown(node)
+
+
+def _names_markdown(call: ast.Call) -> bool:
+    """Whether a write call's path (its receiver or arguments) holds a ``.md`` literal."""
+    parts = [call.func, *call.args]
+    return any(
+        isinstance(n, ast.Constant) and isinstance(n.value, str) and n.value.endswith(".md")
+        for part in parts
+        for n in ast.walk(part)
+    )
+
+
+def test_no_installed_module_writes_markdown():
+    writers = {}
+    for path in _installed_modules():
+        name = path.relative_to(REPO).as_posix()
+        lines = _markdown_writes(ast.parse(path.read_text(encoding="utf-8")))
+        if lines and name not in STILL_WRITING and path.name != "sections.py":
+            writers[name] = lines
+    assert not writers, f"installed modules writing Markdown (lines): {writers}"
+
+
+def test_the_markdown_scan_finds_a_write_and_a_splice():
+    """The scan above can fail: it flags each way an installed module could write Markdown."""
+    sources = [
+        'Path("docs/x.md").write_text(text)',
+        'open(out / "results.md", "w")',
+        "from friday_agents.sections import replace_section",
+        "import friday_agents.sections",
+        "page = replace_section(page, 'x', body)",
+    ]
+    for source in sources:
+        assert _markdown_writes(ast.parse(source)) == [1], source
+    assert _markdown_writes(ast.parse('Path("results.json").write_text(text)')) == []

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from friday_agents.evaluation.report import HEADERS, agent_description, interval, row_cells
 from sections import COMMAND, compact_table, read_json
 from sections.headline import HEADLINE_RESULTS
@@ -63,4 +65,13 @@ def _agent_lines(results: dict) -> list[str]:
     return lines
 
 
-SECTIONS = {"results": ("docs/results.md", lambda repo: results_section(read_json(repo, RESULTS)))}
+def published_results(repo: Path) -> str:
+    """The committed run's section; a run on the validation deals (for choosing between
+    variants) is never published, nor a partial one."""
+    results = read_json(repo, RESULTS)
+    if results["config"].get("deals", "evaluation") != "evaluation" or not results["complete"]:
+        raise ValueError(f"{RESULTS} is not a complete run on the evaluation deals")
+    return results_section(results)
+
+
+SECTIONS = {"results": ("docs/results.md", published_results)}
