@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import re
+import shlex
 import subprocess
 import sys
 import tomllib
@@ -107,6 +108,43 @@ def test_the_sb3_snippet_as_written_improves_on_the_untrained_policy(tmp_path):
     assert done.returncode == 0, done.stderr
     before, after = (float(x) for x in re.findall(r"mean score ([-+][\d.]+)", done.stdout))
     assert after > before + 5, done.stdout
+
+
+def _friday_commands(text: str) -> list[str]:
+    """The README's ``friday`` command lines with options (in bash blocks or inline code),
+    leaving out those with a placeholder (``NAME``, ``FILE``) and bare command names."""
+    lines = [
+        part.split("#")[0].strip()
+        for block in re.findall(r"```bash\n(.*?)```", text, re.DOTALL)
+        for line in block.splitlines()
+        for part in line.split("&&")
+    ]
+    lines += re.findall(r"`(friday [^`]+)`", text)
+    return sorted(
+        {
+            line
+            for line in lines
+            if line.startswith("friday ")
+            and " --" in line
+            and not re.search(r"\b[A-Z]{3,}\b", line)
+        }
+    )
+
+
+def test_the_readmes_friday_commands_parse():
+    """Every ``friday`` command the README shows is accepted by the command as written: a
+    renamed or removed flag fails here, not for the reader."""
+    from friday_agents.cli import parse_args
+
+    commands = _friday_commands(README.read_text(encoding="utf-8"))
+    assert any(c.startswith("friday eval --agents") for c in commands), commands
+    for command in commands:
+        words = shlex.split(command)[1:]
+        try:
+            args = parse_args(words)
+        except SystemExit:
+            pytest.fail(f"the README's command does not parse: {command}")
+        assert args.command == words[0]
 
 
 def _links(text: str) -> list[str]:
