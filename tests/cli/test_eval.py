@@ -297,6 +297,9 @@ def test_ctrl_c_keeps_finished_games_and_resume_completes(tmp_path):
     assert process.returncode == 130, err
     assert "--resume" in err and "Traceback" not in err
     assert 40 <= len(rows_of(out)) < games
+    partial = json.loads((out / "results.json").read_text())  # the results say they are partial
+    assert not partial["complete"] and partial["games_played"] == len(rows_of(out))
+    assert not list(out.glob("*.md"))
     _finish_and_check(out, games)
 
 
