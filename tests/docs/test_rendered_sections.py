@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import ast
 import shutil
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -36,20 +37,32 @@ def test_the_renderer_finds_every_provider_module():
     assert len(SECTIONS) == sum(len(s) for s in docs_sections.providers().values())
 
 
+#: Committed files no section is rendered from (networks, plots, archives): not copied.
+NOT_SOURCES = {".npz", ".png", ".gz", ".zip", ".pt"}
+
+
 def _copy_repo(root: Path) -> None:
-    """The pages and the committed results under ``root`` (no networks, no plots)."""
-    for entry in REPO.iterdir():
-        if entry.name in (".git", ".venv") or entry.name.startswith("."):
-            continue
-        if entry.is_dir():
-            ignore = shutil.ignore_patterns("*.npz", "*.png", "*.gz", "__pycache__", "*.so")
-            shutil.copytree(entry, root / entry.name, ignore=ignore)
-        else:
-            shutil.copy2(entry, root / entry.name)
+    """The committed files under ``root``, but for the networks, plots and archives."""
+    listed = subprocess.run(
+        ["git", "ls-files", "-z"], cwd=REPO, capture_output=True, text=True, check=True
+    ).stdout.split("\0")
+    for name in listed:
+        source = REPO / name
+        if name and source.is_file() and source.suffix not in NOT_SOURCES:
+            (root / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(source, root / name)
 
 
-def test_check_reports_a_stale_page_and_the_rewrite_fixes_it(tmp_path, capsys):
-    _copy_repo(tmp_path)
+@pytest.fixture(scope="module")
+def copy(tmp_path_factory) -> Path:
+    """One copy of the repository for the tests below; each puts back what it changes."""
+    root = tmp_path_factory.mktemp("repo")
+    _copy_repo(root)
+    return root
+
+
+def test_check_reports_a_stale_page_and_the_rewrite_fixes_it(copy, capsys):
+    tmp_path = copy
     cards = tmp_path / "docs" / "cards.md"
     cards.write_text(cards.read_text().replace("| `genius` |", "| `genious` |"))
     assert docs_sections.main(["--check", "--root", str(tmp_path)]) == 1
@@ -60,14 +73,16 @@ def test_check_reports_a_stale_page_and_the_rewrite_fixes_it(tmp_path, capsys):
         assert (tmp_path / page).read_text() == (REPO / page).read_text(), page
 
 
-def test_a_section_follows_its_results_file(tmp_path):
+def test_a_section_follows_its_results_file(copy):
     """Change one number in a committed results file: the rendered section changes with it."""
-    _copy_repo(tmp_path)
-    results = tmp_path / "experiments/results/readme_results.json"
+    results = copy / "experiments/results/readme_results.json"
     text = results.read_text()
-    assert docs_sections.stale_files(tmp_path) == []
+    assert docs_sections.stale_files(copy) == []
     results.write_text(text.replace('"games_played": ', '"games_played": 1', 1))
-    assert set(docs_sections.stale_files(tmp_path)) == {"README.md", "docs/results.md"}
+    try:
+        assert set(docs_sections.stale_files(copy)) == {"README.md", "docs/results.md"}
+    finally:
+        results.write_text(text)
 
 
 def test_rewrite_touches_only_the_marked_sections_and_needs_the_markers():
