@@ -2,9 +2,10 @@
 
 - Help text is plain: docstrings written for the API docs lose their reStructuredText
   markup (double backquotes, ``:class:`` roles) before argparse prints them.
-- One flag vocabulary: ``--out`` (where results go), ``--progress/--no-progress``,
-  ``--readme FILE``. An old spelling stays accepted for one release: it sets the same value
-  and prints a deprecation note naming the new flag.
+- One flag vocabulary: ``--out`` (where results go), ``--progress/--no-progress``. An old
+  spelling stays accepted for one release: it sets the same value and prints a deprecation
+  note naming the new flag. A flag that is gone (``--readme``: commands write results files,
+  and one renderer writes the Markdown) fails with one line naming what to run instead.
 - A missing optional library is named together with the extra that installs it, instead of
   a ``ModuleNotFoundError`` traceback.
 - Durations are shown in a unit that fits (:func:`format_duration`): a small run is
@@ -33,6 +34,9 @@ EXTRA_OF = {
 }
 #: The release that drops the deprecated spellings.
 REMOVAL = "0.3.0"
+#: The one writer of generated Markdown: it renders every section of the README, the docs
+#: pages and the study reports from the committed results files (a script of the repository).
+RENDERER = "python tools/docs_sections.py"
 
 
 class MissingExtraError(FridayError):
@@ -117,6 +121,38 @@ def add_deprecated(
         default=argparse.SUPPRESS,
         help=f"deprecated spelling of {new}, accepted until {REMOVAL}",
     )
+
+
+class _Removed(argparse.Action):
+    """A flag that is gone: using it stops the command with one line saying what instead."""
+
+    def __init__(self, option_strings: list[str], dest: str, instead: str, **kwargs: Any) -> None:
+        self.instead = instead
+        super().__init__(option_strings, dest, **kwargs)
+
+    def __call__(self, parser, namespace, values, option_string=None) -> None:
+        print(f"{parser.prog}: error: {option_string} is gone: {self.instead}", file=sys.stderr)
+        parser.exit(2)
+
+
+def add_removed(parser: argparse.ArgumentParser, *flags: str, instead: str) -> None:
+    """Refuse ``flags`` (with or without a value), naming what replaces them (``instead``);
+    they stay out of the help."""
+    parser.add_argument(
+        *flags,
+        action=_Removed,
+        instead=instead,
+        nargs="?",
+        default=argparse.SUPPRESS,
+        help=argparse.SUPPRESS,
+    )
+
+
+#: What replaces ``--readme FILE``, for `add_removed`.
+README_GONE = (
+    "commands write results files only; render the Markdown sections from the committed "
+    f"results with {RENDERER}"
+)
 
 
 def format_duration(seconds: float) -> str:

@@ -1,10 +1,10 @@
 """Generated sections of Markdown files: the one section splicer.
 
 A generated section lies between ``<!-- section:NAME -->`` and ``<!-- /section:NAME -->``;
-:func:`replace_section` puts a new body there and :func:`section_body` reads it. The
-``--readme FILE`` option of ``friday eval`` and ``friday bench`` (and the study reports in
-``experiments/``) write their tables into a documentation page this way, so re-running a
-measurement rewrites its table and nothing else.
+`replace_section` puts a new body there and `section_body` reads it. The renderer of the
+repository, ``python tools/docs_sections.py``, writes every section this way from committed
+results, so re-rendering rewrites each table and nothing else. (It moves to ``tools/`` with
+the renderer once no installed module uses it: the benchmark suite still does.)
 """
 
 from __future__ import annotations

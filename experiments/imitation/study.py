@@ -1,4 +1,4 @@
-"""The learned-agent study: measure a recipe's policies, and render the README's table.
+"""The learned-agent study: measure a recipe's policies and draw its learning curves.
 
 ``python experiments/imitation/study.py evaluate NAME --agent SPEC ...`` plays SPEC
 (``{level}`` in it is replaced per level) on the first ``--games`` evaluation deals of each
@@ -11,9 +11,9 @@ from ``timed`` logs).
 ``python experiments/imitation/study.py timed LOG -- COMMAND...`` runs a command and
 appends its CPU seconds (the command's and its children's) to ``LOG``.
 
-``python experiments/imitation/study.py report`` renders every result file into
-``experiments/imitation/REPORT.md`` (between ``<!-- section:learned -->`` markers) and draws
-the learning curves.
+``python experiments/imitation/study.py plot`` draws the learning curves
+(``results/curves.png``). The table of ``experiments/imitation/REPORT.md`` is rendered from
+the result files by ``python tools/docs_sections.py``, the one writer of generated Markdown.
 """
 
 from __future__ import annotations
@@ -272,17 +272,19 @@ def main(argv: list[str] | None = None) -> int:
     same.add_argument("games", type=Path, help="games from `friday imitate collect`")
     same.add_argument("cache", type=Path, help="games file used as its cache")
     same.set_defaults(run=same_games_command)
-    rep = steps.add_parser("report", help="render the REPORT.md table and curves")
-    rep.add_argument("--readme", type=Path, default=Path("experiments/imitation/REPORT.md"))
-    rep.set_defaults(run=_report)
+    plot = steps.add_parser("plot", help="draw the learning curves into results/curves.png")
+    plot.add_argument(
+        "--results", type=Path, default=RESULTS, help=f"directory (default {RESULTS})"
+    )
+    plot.set_defaults(run=_plot)
     args = parser.parse_args(argv)
     return int(args.run(args) or 0)
 
 
-def _report(args: argparse.Namespace) -> int:
-    from report import render  # the study's own report.py, beside this script
+def _plot(args: argparse.Namespace) -> int:
+    from plot import plot_curves  # the study's own plot.py, beside this script
 
-    render(RESULTS, args.readme)
+    plot_curves(args.results, args.results / "curves.png")
     return 0
 
 

@@ -26,4 +26,5 @@ bash "${S}/curves.sh"
 BEFORE=bc-search-212 AFTER=dagger-search-212 bash "${S}/curves_dagger.sh"
 bash "${S}/curves_dagger.sh"
 bash "${S}/commit_agent.sh" dagger-search
-python experiments/imitation/study.py report
+python experiments/imitation/study.py plot
+python tools/docs_sections.py

@@ -13,7 +13,7 @@
 #   (the committed `ppo` agent is the imitation policy of experiments/imitation/; copy
 #   runs/ppo-levelL/policy.zip to agents/friday_agents/models/ppo_levelL.zip to make `ppo` play it)
 #   experiments/ppo-training/results/ppo-levelL-curve.{csv,png}  the learning curve (held-out deals)
-# and then results/ppo-recipe/ (results.md, results.csv, plots): a quick `friday eval` (its
+# and then results/ppo-recipe/ (results.json, results.csv, plots): a quick `friday eval` (its
 # `ppo` is the committed agent unless the new policies were copied as said above).
 #
 # Usage (from the repository root):  bash experiments/ppo-training/train_ppo.sh [LEVELS...]
@@ -21,7 +21,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 STEPS="${STEPS:-800000}"
-# EVAL_FLAGS="--readme README.md" also writes the README's results table.
+# EVAL_FLAGS adds friday eval flags (the README's tables come from python tools/docs_sections.py).
 # shellcheck disable=SC2206
 EVAL_FLAGS=(${EVAL_FLAGS:-})
 LEVELS=("${@:-1 2 3 4}")

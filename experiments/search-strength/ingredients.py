@@ -6,11 +6,10 @@ same agent spec on the same deal gives the same game, so rows from different run
 For every other agent and level: the deals both played, both win rates, the paired
 difference of win rate and of score with 95% bootstrap intervals, and the ratio of seconds
 per game (a ratio, since the machine's load changes between runs: read it as a rough guide).
-A cheating agent (:data:`friday_agents.players.registry.CHEATING_AGENTS`) is marked as such: its
-difference is a ceiling, not a ranking. Writes ``FILE`` (JSON) and ``FILE`` with ``.md``;
-``--readme README.md`` also writes the table into the README's ``search-ingredients``
-section, and ``python experiments/search-strength/ingredients.py --check FILE --readme README.md``
-checks it is there.
+A cheating agent (`friday_agents.players.registry.CHEATING_AGENTS`) is marked as such: its
+difference is a ceiling, not a ranking. Writes ``FILE`` (JSON) and prints the comparisons;
+``python tools/docs_sections.py`` renders the REPORT's ``search-ingredients`` table from the
+committed ``results/ingredients.json``.
 """
 
 from __future__ import annotations
@@ -22,15 +21,12 @@ from pathlib import Path
 
 import numpy as np
 
-from friday_agents.evaluation.report import agent_label
+from friday_agents.conventions import README_GONE, add_removed
+from friday_agents.evaluation.report import agent_label, aligned_table
 from friday_agents.evaluation.stats import paired_difference_interval
 from friday_agents.games_file import GAMES_FILE, read_games
 from friday_agents.players.registry import is_cheating
-from friday_agents.sections import replace_section, section_body
 from friday_agents.seeds import is_evaluation_seed
-
-#: The README section the table is written into.
-README_SECTION = "search-ingredients"
 
 
 def pooled_rows(directories: list[Path]) -> dict[tuple[str, int, int], dict]:
@@ -93,29 +89,6 @@ def _paired(first: list[dict], second: list[dict], key: str, seed: int) -> tuple
     )
 
 
-def markdown(comparisons: list[dict], command: str) -> str:
-    validation = any(c.get("deals") == "validation" for c in comparisons)
-    lines = [
-        ("On the VALIDATION deals (for choosing, not for reporting). " if validation else "")
-        + f"Paired against the baseline on the deals both played (`{command}`); 95% bootstrap "
-        "intervals; *time* is the ratio of seconds per game (runs at different machine load).",
-        "",
-        "| agent | level | deals | baseline wins | agent wins | win rate difference | "
-        "score difference | time |",
-        "|---|---|---|---|---|---|---|---|",
-    ]
-    for c in comparisons:
-        win, score = c["win_rate_difference"], c["score_difference"]
-        name = agent_label(c["agent"])
-        lines.append(
-            f"| {name} | {c['level']} | {c['common_deals']} | {100 * c['baseline_win_rate']:.0f}% "
-            f"| {100 * c['agent_win_rate']:.0f}% | {100 * win[0]:+.1f} pts "
-            f"[{100 * win[1]:+.1f}, {100 * win[2]:+.1f}] | {score[0]:+.1f} "
-            f"[{score[1]:+.1f}, {score[2]:+.1f}] | {c['seconds_ratio']:.2f}x |"
-        )
-    return "\n".join(lines) + "\n"
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python experiments/search-strength/ingredients.py",
@@ -124,22 +97,12 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("directories", type=Path, nargs="*", help="friday eval --out dirs")
     parser.add_argument("--baseline", default="search", help="agent spec compared against")
-    parser.add_argument("--out", type=Path, help="JSON file (and .md beside)")
-    parser.add_argument("--readme", type=Path, help="write the table into this README too")
-    parser.add_argument("--check", type=Path, help="check --readme holds this JSON's table")
+    parser.add_argument("--out", type=Path, required=True, help="JSON file to write")
+    add_removed(parser, "--readme", "--check", instead=README_GONE)
     args = parser.parse_args(argv)
-    if args.check:
-        if not args.readme:
-            parser.error("--check needs --readme")
-        stored = json.loads(args.check.read_text())
-        fresh = readme_table(args.readme) == markdown(stored["comparisons"], stored["command"])
-        print(f"{args.readme} {README_SECTION} section is {'up to' if fresh else 'out of'} date")
-        return 0 if fresh else 1
-    if not args.directories or not args.out:
-        parser.error("give the friday eval directories and --out")
+    if not args.directories:
+        parser.error("give the friday eval directories")
     comparisons = compare_to(pooled_rows(args.directories), args.baseline)
-    if args.readme and any(c["deals"] == "validation" for c in comparisons):
-        parser.error("--readme takes evaluation-deal runs only, not validation ones")
     if not comparisons:
         print(f"no agent shares deals with {args.baseline!r}", file=sys.stderr)
         return 1
@@ -149,17 +112,22 @@ def main(argv: list[str] | None = None) -> int:
         f"--baseline {args.baseline} --out {args.out}"
     )
     args.out.write_text(json.dumps({"command": command, "comparisons": comparisons}, indent=1))
-    text = markdown(comparisons, command)
-    args.out.with_suffix(".md").write_text(text)
-    print(text)
-    if args.readme:
-        args.readme.write_text(replace_section(args.readme.read_text(), README_SECTION, text))
-        print(f"updated the {README_SECTION} section of {args.readme}")
+    print(text_table(comparisons))
+    print(f"wrote {args.out}")
     return 0
 
 
-def readme_table(path: Path) -> str:
-    return section_body(path.read_text(), README_SECTION) + "\n"
+def text_table(comparisons: list[dict]) -> str:
+    """The comparisons as a plain-text table (validation runs say so above it)."""
+    header = ["agent", "level", "deals", "baseline wins", "agent wins", "win rate diff", "time"]
+    rows = [
+        [agent_label(c["agent"]), c["level"], c["common_deals"],
+         f"{100 * c['baseline_win_rate']:.0f}%", f"{100 * c['agent_win_rate']:.0f}%",
+         f"{100 * c['win_rate_difference'][0]:+.1f} pts", f"{c['seconds_ratio']:.2f}x"]
+        for c in comparisons
+    ]  # fmt: skip
+    validation = any(c["deals"] == "validation" for c in comparisons)
+    return ("On the VALIDATION deals.\n" if validation else "") + aligned_table(header, rows)
 
 
 if __name__ == "__main__":

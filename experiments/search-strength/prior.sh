@@ -67,4 +67,5 @@ python experiments/search-strength/ingredients.py "${EVAL}"/{value-l14,linear-l1
   "${EVAL}"/{horizon12-l14,oracle-l14,oracle-l23,prior-top3-l14,prior-top2-l14-200,prior-top2-l23} \
   "${EVAL}"/{prior-top1-l14-200,prior-top1-l23,prior-top1-sims64-l14,prior-top1-r1-l14-200} \
   "${EVAL}"/{prior-top1-r1-l23,prior-top1-r1-sims64-l14} --baseline search \
-  --out experiments/search-strength/results/ingredients.json --readme README.md
+  --out experiments/search-strength/results/ingredients.json
+python tools/docs_sections.py

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from published import published_section
+from rendered import provider
 from studies import study_module
 
 from friday_agents.players.base import play_game
@@ -181,10 +181,6 @@ def test_value_shaping_telescopes_to_win_loss_minus_the_start_potential(seed):
 
 
 def test_study_evaluates_times_and_renders_paired_rows(pipeline, tmp_path):
-    START, render = (
-        study_module("imitation", "report").START,
-        study_module("imitation", "report").render,
-    )
     study = study_module("imitation", "study").main
 
     results = tmp_path / "results"
@@ -198,13 +194,9 @@ def test_study_evaluates_times_and_renders_paired_rows(pipeline, tmp_path):
     assert study(["evaluate", "bc", "--agent", policy, *common, *data, "--note", "tiny"]) == 0
     row = json.loads((results / "bc.json").read_text())["levels"]["1"]
     assert len(row["wins"]) == 3 and set(row["cpu_seconds"]) == {"collect", "fit", "train"}
-    readme = tmp_path / "README.md"
-    readme.write_text("# title\n<!-- section:learned -->\n<!-- /section:learned -->\n")
-    render(results, readme)
-    text = readme.read_text()
-    assert START in text and "| bc | 1 | 3 |" in text and "(3 deals)" in text
-    render(results, readme)
-    assert readme.read_text() == text  # rendering twice changes nothing
+    assert not list(tmp_path.rglob("*.md")), "the study writes results, never Markdown"
+    text = provider("imitation").section(results)
+    assert "| bc | 1 | 3 |" in text and "(3 deals)" in text and "- **bc**: tiny" in text
 
 
 def test_same_games_finds_a_cache_that_differs(pipeline, tmp_path):
@@ -231,15 +223,6 @@ def test_value_warmup_trains_the_critic_and_keeps_the_imitated_actor(pipeline, t
     assert actor and critic
     assert all(np.array_equal(before[k].numpy(), after[k].numpy()) for k in actor)
     assert not all(np.array_equal(before[k].numpy(), after[k].numpy()) for k in critic)
-
-
-def test_readme_study_section_is_rendered_from_the_committed_results():
-    report = study_module("imitation", "report")
-    COMMAND, SECTION, section = report.COMMAND, report.SECTION, report.section
-
-    root = Path(__file__).resolve().parents[2]
-    expected = section(root / "experiments" / "imitation" / "results")
-    assert published_section(SECTION).strip() == expected.strip(), f"run {COMMAND}"
 
 
 def test_soft_targets_of_a_pruned_teacher_cover_only_the_actions_it_tried():

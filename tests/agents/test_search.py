@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from rendered import provider
 from studies import study_module
 
 from friday_agents.players.base import play_game
@@ -163,7 +164,7 @@ def _eval_dir(path: Path, rows: list[tuple[str, int, int, bool, int]]) -> Path:
     return path
 
 
-def test_ingredients_pair_variants_with_the_baseline_across_runs(tmp_path):
+def test_ingredients_pair_variants_with_the_baseline_across_runs(tmp_path, capsys):
     first = _eval_dir(tmp_path / "a", [("search", 1, i, i % 2 == 0, 10 * i) for i in range(4)])
     second = _eval_dir(
         tmp_path / "b",
@@ -176,7 +177,7 @@ def test_ingredients_pair_variants_with_the_baseline_across_runs(tmp_path):
     assert (oracle["agent"], oracle["cheats"], oracle["common_deals"]) == ("oracle", True, 3)
     assert oracle["win_rate_difference"][0] == pytest.approx(1 / 3)
     assert oracle["score_difference"][0] == pytest.approx(5.0)
-    assert "oracle (cheats)" in out.with_suffix(".md").read_text()
+    assert "oracle (cheats)" in capsys.readouterr().out
 
 
 def test_ingredients_refuse_runs_that_disagree(tmp_path):
@@ -211,24 +212,21 @@ def test_recorded_search_games_replay_and_resume(tmp_path):
         assert (replay.won, replay.score()) == (game["won"], game["score"])
 
 
-def test_ingredients_table_goes_into_the_readme_section(tmp_path):
+def test_ingredients_write_the_pairing_and_the_section_renders_it(tmp_path, capsys):
     first = _eval_dir(tmp_path / "a", [("search", 4, i, False, i) for i in range(3)])
     second = _eval_dir(
         tmp_path / "b", [("search:horizon=2", 4, i, i == 1, 2 * i) for i in range(3)]
     )
-    readme = tmp_path / "README.md"
-    readme.write_text(
-        "x\n<!-- section:search-ingredients -->\nold\n<!-- /section:search-ingredients -->\n"
-    )
     out = tmp_path / "i.json"
-    check = ["--check", str(out), "--readme", str(readme)]
-    assert (
-        ingredients.main([str(first), str(second), "--out", str(out), "--readme", str(readme)]) == 0
-    )
-    assert "| search:horizon=2 | 4 | 3 | 0% | 33% |" in readme.read_text()
-    assert ingredients.main(check) == 0
-    readme.write_text(readme.read_text().replace("33%", "34%"))
-    assert ingredients.main(check) == 1
+    assert ingredients.main([str(first), str(second), "--out", str(out)]) == 0
+    assert "search:horizon=2  4      3      0%             33%" in capsys.readouterr().out
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a", "b", "i.json"]  # no Markdown
+    section = provider("search_strength").ingredients_section
+    (tmp_path / "experiments/search-strength/results").mkdir(parents=True)
+    out.rename(tmp_path / "experiments/search-strength/results/ingredients.json")
+    assert "| search:horizon=2 | 4 | 3 | 0% | 33% |" in section(tmp_path)
+    with pytest.raises(SystemExit):
+        ingredients.main([str(first), str(second), "--out", str(out), "--readme", "R.md"])
 
 
 def test_timing_measures_every_spec_on_the_same_states(tmp_path):

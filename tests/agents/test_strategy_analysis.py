@@ -1,6 +1,6 @@
 """The strategy analysis (friday_agents.evaluation.strategy): events and counts of two tiny games worked
 out by hand, consistency with the engine on whole games, the command's bad input (exit 2),
-and the README section written from the committed results."""
+and the results the study's section is rendered from."""
 
 from __future__ import annotations
 
@@ -9,15 +9,13 @@ import json
 from pathlib import Path
 
 import pytest
-from published import published_section
+from rendered import provider
 
 from friday_agents.evaluation.strategy.measures import paired, summarise
-from friday_agents.evaluation.strategy.report import README_SECTION, markdown
 from friday_agents.evaluation.strategy.strategy import heuristic_trace, load_results, main
 from friday_agents.evaluation.strategy.trace import Arrival, Fight, trace_actions, trace_game
 from friday_agents.players.base import play_game
 from friday_agents.players.heuristic.agent import HeuristicAgent
-from friday_agents.sections import section_body
 from friday_env import IllegalActionError
 from friday_env import actions as act
 from friday_env.cards import KIND, Kind
@@ -200,34 +198,33 @@ def test_a_game_whose_recorded_result_differs_is_refused(tmp_path, capsys):
     assert "the file says -999" in capsys.readouterr().err
 
 
-def test_a_readme_without_the_markers_is_refused_before_any_work(tmp_path, capsys):
-    readme = tmp_path / "README.md"
-    readme.write_text("# no markers\n")
-    args = ["--games", str(GAMES), "--out", str(tmp_path / "o.json"), "--readme", str(readme)]
-    assert main([*args, "--per-level", "1"]) == 2
-    assert "section:strategy" in capsys.readouterr().err
+def test_the_readme_flag_is_gone_with_one_line_naming_the_renderer(tmp_path, capsys):
+    args = ["--games", str(GAMES), "--out", str(tmp_path / "o.json"), "--readme", "R.md"]
+    with pytest.raises(SystemExit) as stop:
+        main([*args, "--per-level", "1"])
+    assert stop.value.code == 2
+    (line,) = capsys.readouterr().err.splitlines()
+    assert "--readme is gone" in line and "python tools/docs_sections.py" in line
+    assert not (tmp_path / "o.json").exists()
 
 
-def test_the_command_writes_results_and_the_readme_section(tmp_path):
-    readme = tmp_path / "README.md"
-    readme.write_text("before\n<!-- section:strategy -->\nold\n<!-- /section:strategy -->\nafter\n")
+def test_the_command_writes_results_and_the_section_renders_them(tmp_path, capsys):
+    """The command writes the results file and prints the outcomes, no Markdown; the
+    renderer's section is built from that file (the study's command and every level)."""
     out = tmp_path / "strategy.json"
-    args = ["--games", str(GAMES), "--out", str(out), "--readme", str(readme), "--per-level", "2"]
+    args = ["--games", str(GAMES), "--out", str(out), "--per-level", "2"]
     assert main([*args, "--no-progress"]) == 0
     results = load_results(out)
     assert list(results["levels"]) == ["1", "2", "3", "4"]
     assert all(level["search"]["games"] == 2 for level in results["levels"].values())
     assert results["all_levels"]["heuristic"]["games"] == 8
     assert "--per-level 2" in results["command"]
-    text = readme.read_text()
-    assert section_body(text, README_SECTION) == markdown(results).removesuffix("\n")
-    assert text.startswith("before\n") and text.endswith("after\n")
-
-
-def test_the_readme_section_is_written_from_the_committed_results():
-    results = load_results(RESULTS)
-    expected = markdown(results).removesuffix("\n")
-    assert published_section(README_SECTION) == expected, f"run {results['command']}"
+    printed = capsys.readouterr().out
+    assert "reached the pirates" in printed and "|" not in printed
+    assert list(tmp_path.iterdir()) == [out]
+    section = provider("strategy").markdown(results)
+    assert results["command"] in section
+    assert all(f"| {level} | heuristic | 2 |" in section for level in range(1, 5))
 
 
 @pytest.mark.slow

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from rendered import provider
 from studies import study_module
 
 from friday_agents.players.base import play_game
@@ -91,13 +92,16 @@ def test_eval_plays_the_validation_deals_when_asked(tmp_path, capsys):
     assert "deals is 'validation'" in capsys.readouterr().err
 
 
-def test_validation_results_never_go_into_the_readme(tmp_path, capsys):
-    readme = tmp_path / "README.md"
-    status = run_eval(tmp_path / "run", "--agents", "random", "--games", "1",
-                      "--deals", "validation", "--readme", str(readme))  # fmt: skip
-    assert status == 2
-    assert "evaluation deals only" in capsys.readouterr().err
-    assert not (tmp_path / "run").exists()
+def test_validation_results_are_never_published(tmp_path):
+    """The renderer refuses a committed results file of validation deals (they choose
+    variants; the published tables are on the evaluation deals)."""
+    out = tmp_path / "experiments/results/readme_results.json"
+    assert run_eval(tmp_path / "run", "--agents", "random", "--levels", "1", "--games", "1",
+                    "--deals", "validation") == 0  # fmt: skip
+    out.parent.mkdir(parents=True)
+    out.write_text((tmp_path / "run" / "results.json").read_text())
+    with pytest.raises(ValueError, match="not a complete run on the evaluation deals"):
+        provider("evaluation").published_results(tmp_path)
 
 
 def test_deal_set_is_stored_and_old_runs_read_as_evaluation():
@@ -126,9 +130,11 @@ def test_ingredients_keep_validation_and_evaluation_runs_apart(tmp_path):
     assert ingredients.main([str(base), str(other), "--out", str(out)]) == 0
     (row,) = json.loads(out.read_text())["comparisons"]
     assert row["deals"] == "validation" and row["win_rate_difference"][0] == 1.0
-    assert out.with_suffix(".md").read_text().startswith("On the VALIDATION deals")
-    with pytest.raises(SystemExit):
-        ingredients.main([str(base), str(other), "--out", str(out), "--readme", "R.md"])
+    assert not out.with_suffix(".md").exists()
+    (tmp_path / "experiments/search-strength/results").mkdir(parents=True)
+    out.rename(tmp_path / "experiments/search-strength/results/ingredients.json")
+    with pytest.raises(ValueError, match="validation-deal runs: not for publishing"):
+        provider("search_strength").ingredients_section(tmp_path)
     evaluation = _rows_dir(tmp_path / "e", "search", [evaluation_seed(1, 5)], False)
     with pytest.raises(ValueError, match="mixes evaluation and validation"):
         ingredients.pooled_rows([base, evaluation])

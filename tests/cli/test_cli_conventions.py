@@ -34,7 +34,7 @@ def test_help_of_every_command_shows_no_rst_markup():
 @pytest.mark.parametrize(
     ("command", "flags"),
     [
-        ("eval", ("--out", "--progress", "--no-progress", "--readme")),
+        ("eval", ("--out", "--progress", "--no-progress")),
         ("train", ("--out", "--progress", "--no-progress")),
         ("bench", ("--out", "--progress", "--no-progress", "--readme")),
     ],
@@ -47,7 +47,7 @@ def test_commands_share_one_flag_vocabulary(command, flags):
 
 @pytest.mark.parametrize(
     ("command", "old"),
-    [("train", "--out-dir"), ("train", "--progress-bar"), ("eval", "--update-readme")],
+    [("train", "--out-dir"), ("train", "--progress-bar")],
 )
 def test_old_spellings_are_marked_deprecated_in_help(command, old):
     text = " ".join(friday(command, "--help").stdout.split())
@@ -92,18 +92,6 @@ def test_train_old_spellings_still_work_with_a_deprecation_warning(tmp_path):
     assert "--out-dir is deprecated" in done.stderr and "--out" in done.stderr
     assert "--progress-bar is deprecated" in done.stderr
     assert json.loads((run / "config.json").read_text())["progress_bar"] is False
-
-
-def test_eval_old_readme_spelling_still_works(tmp_path):
-    readme = tmp_path / "README.md"
-    readme.write_text("<!-- section:results -->\nSTALE-TABLE\n<!-- /section:results -->\n")
-    done = friday(
-        "eval", "--agents", "random", "--levels", "1", "--games", "2", "--workers", "1",
-        "--out", str(tmp_path / "out"), "--no-progress", "--update-readme", str(readme),
-    )  # fmt: skip
-    assert done.returncode == 0, done.stderr
-    assert "--update-readme is deprecated" in done.stderr
-    assert "STALE-TABLE" not in readme.read_text()
 
 
 BLOCK = "import sys\nfor _name in {names!r}:\n    sys.modules[_name] = None\n"

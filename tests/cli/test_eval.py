@@ -12,17 +12,16 @@ import time
 from pathlib import Path
 
 import pytest
-from published import published_section
+from friday_cli import friday
 
 from friday_agents.cli import main
 from friday_agents.evaluation.evaluate import (
-    DEFAULT_SEARCH_SIMS,
     UsageError,
     command_line,
     parse_games,
     parse_levels,
 )
-from friday_agents.evaluation.report import README_SECTION, beats_by, markdown
+from friday_agents.evaluation.report import beats_by
 from friday_agents.evaluation.runner import EvalConfig
 from friday_env import GameRecord, replay
 
@@ -67,7 +66,7 @@ def test_eval_end_to_end_writes_json_csv_png_and_records(tmp_path, capsys):
     assert len(table) == 6 and float(table[0]["win_rate_high"]) >= 0
     for picture in ("winrate.png", "scores.png"):
         assert (out / picture).read_bytes().startswith(PNG_MAGIC)
-    assert "| search | 4 | 2 |" in (out / "results.md").read_text()
+    assert not list(out.glob("*.md")), "friday eval writes results files, never Markdown"
     printed = capsys.readouterr().out
     assert "win rate [95% CI]" in printed and "heuristic" in printed
     for row in rows_of(out):
@@ -188,21 +187,23 @@ def test_resume_after_a_cut_short_file_gives_the_uninterrupted_results(tmp_path)
     assert json.loads((partial / "results.json").read_text())["complete"]
 
 
-def test_update_readme_replaces_only_the_results_section(tmp_path):
+@pytest.mark.parametrize("flag", ["--readme", "--update-readme"])
+def test_the_readme_flags_are_gone_with_one_line_naming_the_renderer(tmp_path, flag):
+    """``friday eval`` writes no Markdown: the old flag stops the run before it plays, on one
+    line that names the command rendering the documentation from the results."""
     readme = tmp_path / "README.md"
-    readme.write_text(
-        "intro\n<!-- section:results -->\nold table\n<!-- /section:results -->\noutro\n"
-    )
+    readme.write_text("<!-- section:results -->\nold\n<!-- /section:results -->\n")
     out = tmp_path / "run"
-    options = ("--agents", "random", "--levels", "2", "--games", "3", "--workers", "1")
-    assert run_eval(out, *options, "--readme", str(readme)) == 0
-    text = readme.read_text()
-    assert text.startswith("intro\n<!-- section:results -->\n## Results")
-    assert text.endswith("<!-- /section:results -->\noutro\n")
-    assert "old table" not in text
-    sims = DEFAULT_SEARCH_SIMS
-    command = f"friday eval --agents random --levels 2 --games 3 --search-sims {sims} --out {out}"
-    assert command in text
+    done = friday(
+        "eval", "--agents", "random", "--levels", "1", "--games", "1", "--out", str(out),
+        flag, str(readme),
+    )  # fmt: skip
+    assert done.returncode == 2
+    (line,) = done.stderr.splitlines()
+    assert line.startswith(f"friday eval: error: {flag} is gone")
+    assert "python tools/docs_sections.py" in line
+    assert not out.exists()
+    assert "old" in readme.read_text()
 
 
 # ------------------------------------------------- the README's results
@@ -228,15 +229,6 @@ def test_the_set_up_run_says_it_is_a_small_sample_and_where_the_full_table_is(
     assert published in shown
     assert main(["eval", "--no-progress", "--workers", "1", "--games", "3"]) == 0
     assert "small sample" not in capsys.readouterr().out  # a run of the user's own choosing
-
-
-def test_readme_results_are_rendered_from_the_published_run():
-    """The published results table (wherever the documentation keeps it) is the Markdown of
-    the committed results.json of the headline run, never typed by hand (regenerate:
-    python -m friday_agents.evaluation.report experiments/results/readme_results.json)."""
-    results = json.loads(PUBLISHED.read_text())
-    assert results["complete"]
-    assert published_section(README_SECTION) + "\n" == markdown(results)
 
 
 def test_published_run_shows_each_agent_beating_the_one_before():
@@ -305,6 +297,9 @@ def test_ctrl_c_keeps_finished_games_and_resume_completes(tmp_path):
     assert process.returncode == 130, err
     assert "--resume" in err and "Traceback" not in err
     assert 40 <= len(rows_of(out)) < games
+    partial = json.loads((out / "results.json").read_text())  # the results say they are partial
+    assert not partial["complete"] and partial["games_played"] == len(rows_of(out))
+    assert not list(out.glob("*.md"))
     _finish_and_check(out, games)
 
 

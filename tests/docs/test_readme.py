@@ -1,90 +1,35 @@
-"""The README and the docs pages: generated sections fresh and reacting to their sources,
-the README's code runs, its links resolve, it stays short, and its citation matches
-``pyproject.toml`` and ``CITATION.cff``."""
+"""The README and the docs pages: generated sections react to their sources, the README's
+code runs, its links resolve, and its citation matches ``pyproject.toml`` and
+``CITATION.cff``. (``test_rendered_sections.py`` checks every section is fresh.)"""
 
 from __future__ import annotations
 
-import copy
-import importlib.util
 import json
 import re
+import shlex
 import subprocess
 import sys
 import tomllib
 from pathlib import Path
 
 import pytest
+from rendered import copy_files, provider
 
-from friday_agents.sections import replace_section, section_body
+from friday_agents.sections import section_body
 
 REPO = Path(__file__).resolve().parents[2]
 README = REPO / "README.md"
-#: The front door stays a front door: everything longer lives in docs/ or experiments/.
-MAX_README_LINES = 350
 
 
-def _tool():
-    """``tools/docs_sections.py`` (a script of the repository, not of the package)."""
-    spec = importlib.util.spec_from_file_location("docs_sections", REPO / "tools/docs_sections.py")
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-docs_sections = _tool()
-
-
-# ------------------------------------------------------------- generated sections
-
-
-def test_generated_sections_are_up_to_date():
-    assert docs_sections.stale_files() == [], "run python tools/docs_sections.py"
-
-
-def test_check_mode_reports_a_stale_file_and_the_rewrite_fixes_it(tmp_path, capsys):
-    for name in docs_sections.TARGETS:
-        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
-        (tmp_path / name).write_text((REPO / name).read_text(encoding="utf-8"), encoding="utf-8")
-    cards = tmp_path / "docs" / "cards.md"
-    cards.write_text(cards.read_text().replace("| `genius` |", "| `genious` |"))
-    assert docs_sections.main(["--check", "--root", str(tmp_path)]) == 1
-    assert "docs/cards.md: generated sections are out of date" in capsys.readouterr().out
-    assert docs_sections.main(["--root", str(tmp_path)]) == 0
-    assert docs_sections.main(["--check", "--root", str(tmp_path)]) == 0
-    for name in docs_sections.TARGETS:
-        assert (tmp_path / name).read_text() == (REPO / name).read_text(), name
-
-
-def test_rewrite_touches_only_the_marked_sections_and_needs_the_markers():
-    sections = docs_sections.TARGETS["docs/cards.md"]
-    text = "intro\n<!-- section:cards -->\nold\n<!-- /section:cards -->\nend\n"
-    new = docs_sections.rewrite(text, sections)
-    assert new.startswith("intro\n<!-- section:cards -->\n| key | kind |")
-    assert new.endswith("<!-- /section:cards -->\nend\n")
-    assert docs_sections.rewrite(new, sections) == new
-    with pytest.raises(ValueError, match="section:cards"):
-        docs_sections.rewrite("no markers", sections)
-
-
-def test_one_section_splicer_replaces_and_reads_a_body():
-    text = "a\n<!-- section:x -->\nold\n<!-- /section:x -->\nb\n"
-    new = replace_section(text, "x", "new body\n")
-    assert new == "a\n<!-- section:x -->\nnew body\n<!-- /section:x -->\nb\n"
-    assert section_body(new, "x") == "new body"
-    assert replace_section(new, "x", section_body(new, "x")) == new
-    for broken in ("<!-- /section:x --><!-- section:x -->", text + text, "no markers"):
-        with pytest.raises(ValueError, match="section:x"):
-            replace_section(broken, "x", "")
-
-
-def test_the_headline_table_is_computed_from_the_results_file():
-    results = json.loads((REPO / docs_sections.HEADLINE_RESULTS).read_text())
-    changed = copy.deepcopy(results)
-    cell = next(s for s in changed["summary"] if (s["agent"], s["level"]) == ("guided", 1))
+def test_the_headline_table_is_computed_from_the_results_file(tmp_path):
+    headline = provider("headline")
+    copy_files(tmp_path, [headline.HEADLINE_RESULTS, *(f for f, _ in headline.HEADLINE_EXTRA)])
+    results = json.loads((REPO / headline.HEADLINE_RESULTS).read_text())
+    cell = next(s for s in results["summary"] if (s["agent"], s["level"]) == ("guided", 1))
     cell["win_rate"], cell["win_rate_ci"] = 0.5, [0.25, 0.75]
-    before = docs_sections.headline_section(results)
-    after = docs_sections.headline_section(changed)
+    (tmp_path / headline.HEADLINE_RESULTS).write_text(json.dumps(results))
+    before = headline.headline_section(REPO)
+    after = headline.headline_section(tmp_path)
     row = next(line for line in after.splitlines() if line.startswith("| `guided` |"))
     assert "| 50.0% [25.0, 75.0] |" in row
     assert before != after
@@ -94,7 +39,8 @@ def test_the_headline_table_is_computed_from_the_results_file():
 def test_the_learning_section_is_computed_from_the_paired_files(tmp_path):
     """Each paired row reads its results file (a changed difference shows up) and a file not
     yet committed leaves its row out rather than failing or inventing it."""
-    source, baseline, agent, _, _ = docs_sections.PAIRED_RUNS[0]
+    rl = provider("rl")
+    source, baseline, agent, _, _ = rl.PAIRED_RUNS[0]
     results = json.loads((REPO / source).read_text())
     pair = next(
         c
@@ -104,7 +50,7 @@ def test_the_learning_section_is_computed_from_the_paired_files(tmp_path):
     pair["win_rate_difference"] = [0.123, 0.1, 0.15]
     (tmp_path / source).parent.mkdir(parents=True)
     (tmp_path / source).write_text(json.dumps(results))
-    section = docs_sections.learning_paired_section(tmp_path)
+    section = rl.learning_paired_section(tmp_path)
     rows = [line for line in section.splitlines() if line.startswith("| `")]
     assert len(rows) == 1  # only the file written here exists under tmp_path
     assert "| +12.3 [+10.0, +15.0] |" in rows[0]
@@ -118,7 +64,7 @@ def test_the_tables_follow_the_code(monkeypatch):
     names[codec.DRAW_FREE] = "draw a card for nothing"
     monkeypatch.setattr(codec, "ACTION_NAMES", tuple(names))
     assert f"| {codec.DRAW_FREE} | `DRAW_FREE` | draw a card for nothing |" in (
-        docs_sections.env_actions_section()
+        provider("environment").env_actions_section()
     )
 
 
@@ -127,11 +73,6 @@ def test_the_tables_follow_the_code(monkeypatch):
 
 def _python_blocks(text: str) -> list[str]:
     return re.findall(r"```python\n(.*?)```", text, re.DOTALL)
-
-
-def test_readme_is_short():
-    lines = README.read_text(encoding="utf-8").count("\n")
-    assert lines <= MAX_README_LINES, f"README.md has {lines} lines"
 
 
 def test_readme_engine_and_env_quick_starts_run(capsys):
@@ -167,6 +108,43 @@ def test_the_sb3_snippet_as_written_improves_on_the_untrained_policy(tmp_path):
     assert done.returncode == 0, done.stderr
     before, after = (float(x) for x in re.findall(r"mean score ([-+][\d.]+)", done.stdout))
     assert after > before + 5, done.stdout
+
+
+def _friday_commands(text: str) -> list[str]:
+    """The README's ``friday`` command lines with options (in bash blocks or inline code),
+    leaving out those with a placeholder (``NAME``, ``FILE``) and bare command names."""
+    lines = [
+        part.split("#")[0].strip()
+        for block in re.findall(r"```bash\n(.*?)```", text, re.DOTALL)
+        for line in block.splitlines()
+        for part in line.split("&&")
+    ]
+    lines += re.findall(r"`(friday [^`]+)`", text)
+    return sorted(
+        {
+            line
+            for line in lines
+            if line.startswith("friday ")
+            and " --" in line
+            and not re.search(r"\b[A-Z]{3,}\b", line)
+        }
+    )
+
+
+def test_the_readmes_friday_commands_parse():
+    """Every ``friday`` command the README shows is accepted by the command as written: a
+    renamed or removed flag fails here, not for the reader."""
+    from friday_agents.cli import parse_args
+
+    commands = _friday_commands(README.read_text(encoding="utf-8"))
+    assert any(c.startswith("friday eval --agents") for c in commands), commands
+    for command in commands:
+        words = shlex.split(command)[1:]
+        try:
+            args = parse_args(words)
+        except SystemExit:
+            pytest.fail(f"the README's command does not parse: {command}")
+        assert args.command == words[0]
 
 
 def _links(text: str) -> list[str]:

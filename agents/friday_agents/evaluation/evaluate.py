@@ -4,8 +4,10 @@ Every agent plays the same deals (:mod:`friday_agents.seeds`: deal ``i`` of leve
 ``10_000_000 + L * 1_000_000 + i``; training never uses seeds that high). Results per agent and
 level — win rate with a 95% Wilson interval, mean and median score with 95% bootstrap
 intervals, game length, games/s — are printed as a table and written to ``--out``:
-``results.json``, ``results.csv``, ``results.md``, ``winrate.png``, ``scores.png``, and
-``games.jsonl`` with one line per game (with its replayable record under ``--save-games``).
+``results.json`` (``"complete": false`` while games are missing), ``results.csv``,
+``winrate.png``, ``scores.png``, and ``games.jsonl`` with one line per game (with its
+replayable record under ``--save-games``). The documentation's tables are rendered from a
+committed ``results.json`` by ``python tools/docs_sections.py``, not by this command.
 
 ``--deals validation`` plays the validation deals instead (training deals 900000 on, which no
 fit reads: :func:`friday_agents.seeds.validation_seed`), for choosing between variants
@@ -37,7 +39,7 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
-from friday_agents.conventions import add_deprecated, add_progress, plain, require
+from friday_agents.conventions import README_GONE, add_progress, add_removed, plain, require
 from friday_agents.evaluation.backends import BACKENDS, RAY_INSTALL, BackendError
 from friday_agents.evaluation.runner import (
     EvalConfig,
@@ -134,13 +136,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--resume", action="store_true", help="continue the interrupted evaluation in --out"
     )
-    parser.add_argument(
-        "--readme",
-        type=Path,
-        metavar="FILE",
-        help="write the results table into FILE's results section (complete runs only)",
-    )
-    add_deprecated(parser, "--update-readme", "--readme", "readme", "FILE", convert=Path)
+    add_removed(parser, "--readme", "--update-readme", instead=README_GONE)
     parser.add_argument("--bootstrap-seed", type=int, default=0, help="seed of the bootstrap")
     add_progress(parser)
 
@@ -314,10 +310,6 @@ def check_backend(args: argparse.Namespace) -> None:
         raise UsageError("--address is for --backend ray (a Ray cluster)")
     if args.backend == "ray":
         require("friday eval --backend ray", "ray")
-    if args.readme and args.deals not in (None, "evaluation"):
-        raise UsageError(
-            "--readme takes results on the evaluation deals only, not --deals validation"
-        )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -480,12 +472,12 @@ def _report(
     """Write the results files, then the plots (which a Ctrl-C may skip), then print the
     table; ``written`` collects the names of the files finished."""
     with _whole_files():
-        from friday_agents.evaluation.report import text_table, update_readme
+        from friday_agents.evaluation.report import text_table
 
         rows = load_rows(args.out, config)
         if not rows:
             return
-        results, section = _write_results(rows, config, args, written)
+        results = _write_results(rows, config, args, written)
     out = args.out
     if plots:
         from friday_agents.evaluation.plots import plot_scores, plot_win_rates
@@ -496,25 +488,17 @@ def _report(
     print(text_table(results))
     state = "" if results["complete"] else " (partial: resume to finish)"
     print(f"\nwrote {out}/{', '.join(written)}{state}")
-    if args.readme:
-        if results["complete"]:
-            update_readme(args.readme, section)
-            print(f"updated the results section of {args.readme}")
-        else:
-            print(f"not updating {args.readme}: the evaluation is incomplete")
 
 
 def _write_results(
     rows: list[dict], config: EvalConfig, args: argparse.Namespace, written: list[str]
-) -> tuple[dict, str]:
-    """results.json, results.csv and results.md; the results and the markdown section."""
-    from friday_agents.evaluation.report import build_results, markdown, write_csv, write_json
+) -> dict:
+    """results.json and results.csv; returns the results."""
+    from friday_agents.evaluation.report import build_results, write_csv, write_json
 
     out = args.out
     results = build_results(rows, config, command_line(config, out), args.bootstrap_seed)
     write_json(results, out / "results.json")
     write_csv(results, out / "results.csv")
-    section = markdown(results)
-    (out / "results.md").write_text(section)
-    written += ["results.json", "results.csv", "results.md"]
-    return results, section
+    written += ["results.json", "results.csv"]
+    return results

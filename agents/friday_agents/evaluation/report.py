@@ -7,8 +7,10 @@ core). Consecutive fair agents in the list are also compared on the deals both p
 whether the later agent beats the earlier one by a margin outside both 95% intervals — by
 win rate, else by mean score.
 
-Everything written (``results.json``, ``results.csv``, ``results.md``, ``winrate.png``,
-``scores.png``) comes from ``games.jsonl`` alone, so a report can be rebuilt at any time.
+Everything written (``results.json``, ``results.csv``, ``winrate.png``, ``scores.png``)
+comes from ``games.jsonl`` alone, so a report can be rebuilt at any time. Markdown is not
+written here: ``python tools/docs_sections.py`` renders the documentation's results table
+from a committed ``results.json``.
 """
 
 from __future__ import annotations
@@ -28,7 +30,6 @@ from friday_agents.evaluation.stats import (
     wilson_interval,
 )
 from friday_agents.players.registry import is_cheating, parse_spec
-from friday_agents.sections import replace_section, section_body
 from friday_agents.seeds import EVAL_SEED_BASE, EVAL_SEEDS_PER_LEVEL, VALIDATION_FIRST_INDEX
 
 SEED_RULE = (
@@ -41,7 +42,7 @@ SEED_RULES = {
     "validation": f"validation deals: deal i of level L has seed L * 1_000_000 + "
     f"{VALIDATION_FIRST_INDEX:_} + i (friday_agents.seeds.validation_seed)",
 }
-#: One line per known agent for the Markdown report; other agents are listed by spec.
+#: One line per known agent, to describe it beside its results; other agents are listed by spec.
 AGENT_NOTES = {
     "random": "uniform over the legal actions (`agents/friday_agents/players/random_agent.py`)",
     "heuristic": "hand-written rules: hazard choice, free draws, pay-or-lose lookahead, "
@@ -78,8 +79,6 @@ OPTION_NOTES = {
 REPLACING_OPTIONS = {("ppo", "model"): "a MaskablePPO policy loaded from a checkpoint"}
 #: The agents that search, so that a simulation budget applies to them.
 SEARCHING = ("search", "guided", "oracle")
-#: The section the results table is written into (in ``docs/results.md``).
-README_SECTION = "results"
 
 
 def _cell(rows: list[dict[str, Any]], agent: str, level: int) -> list[dict[str, Any]]:
@@ -189,7 +188,7 @@ def _pct(value: float) -> str:
     return f"{100 * value:.1f}%"
 
 
-def _interval(low: float, high: float, percent: bool = False) -> str:
+def interval(low: float, high: float, percent: bool = False) -> str:
     if percent:
         return f"[{100 * low:.1f}, {100 * high:.1f}]"
     return f"[{low:.1f}, {high:.1f}]"
@@ -200,15 +199,15 @@ def agent_label(spec: str) -> str:
     return f"{spec} (cheats)" if is_cheating(spec) else spec
 
 
-def _row_cells(s: dict) -> list[str]:
+def row_cells(s: dict) -> list[str]:
     return [
         agent_label(s["agent"]),
         str(s["level"]),
         str(s["games"]),
         str(s["wins"]),
-        f"{_pct(s['win_rate'])} {_interval(*s['win_rate_ci'], percent=True)}",
-        f"{s['mean_score']:.1f} {_interval(*s['mean_score_ci'])}",
-        f"{s['median_score']:.1f} {_interval(*s['median_score_ci'])}",
+        f"{_pct(s['win_rate'])} {interval(*s['win_rate_ci'], percent=True)}",
+        f"{s['mean_score']:.1f} {interval(*s['mean_score_ci'])}",
+        f"{s['median_score']:.1f} {interval(*s['median_score_ci'])}",
         f"{s['mean_actions']:.0f}",
         f"{s['mean_fights']:.1f}",
         f"{s['games_per_second']:.1f}",
@@ -229,59 +228,18 @@ HEADERS = [
 ]
 
 
-def text_table(results: dict) -> str:
-    """The summary as an aligned plain-text table."""
-    table = [HEADERS] + [_row_cells(s) for s in results["summary"]]
-    widths = [max(len(row[i]) for row in table) for i in range(len(HEADERS))]
+def aligned_table(header: list[str], rows: list[list[object]]) -> str:
+    """A plain-text table: left-aligned columns, a dashed rule under the header."""
+    table = [header] + [[str(cell) for cell in row] for row in rows]
+    widths = [max(len(row[i]) for row in table) for i in range(len(header))]
     lines = ["  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=True)) for row in table]
     lines.insert(1, "  ".join("-" * w for w in widths))
     return "\n".join(lines)
 
 
-def markdown(results: dict) -> str:
-    """The results as a Markdown section (for the README)."""
-    lines = [
-        "## Results",
-        "",
-        f"Reproduce with `{results['command']}` "
-        f"({results['games_played']} games; {results['seeds']}). Win rates with 95% Wilson "
-        "intervals, scores with 95% bootstrap intervals; games/s on one core. Rendered from the "
-        "run's `results.json` "
-        "(`python -m friday_agents.evaluation.report results.json --readme docs/results.md`).",
-        "",
-        *_agent_lines(results),
-        "",
-        "| " + " | ".join(HEADERS) + " |",
-        "|" + "|".join("---" for _ in HEADERS) + "|",
-    ]
-    lines += ["| " + " | ".join(_row_cells(s)) + " |" for s in results["summary"]]
-    if results["comparisons"]:
-        lines += [
-            "",
-            "Each agent against the one before it, on the deals both played (paired "
-            "differences, 95% bootstrap intervals); *beats by* names the measure whose 95% "
-            "intervals do not overlap.",
-            "",
-            "| agent | baseline | level | common deals | win rate difference | "
-            "score difference | beats by |",
-            "|---|---|---|---|---|---|---|",
-        ]
-        for c in results["comparisons"]:
-            win, score = c["win_rate_difference"], c["score_difference"]
-            lines.append(
-                f"| {c['agent']} | {c['baseline']} | {c['level']} | {c['common_games']} | "
-                f"{100 * win[0]:+.1f} pts {_interval(*win[1:], percent=True)} | "
-                f"{score[0]:+.1f} {_interval(*score[1:])} | {c['beats_by'] or 'no'} |"
-            )
-    lines += [
-        "",
-        "Plots: `winrate.png` (win rate by level, 95% intervals) and `scores.png` (score "
-        "distributions) in the output directory. Play a deal yourself with "
-        "`friday play --level 1 --seed 7 --save game.json` and watch any saved game with "
-        "`friday replay game.json` (or `friday replay DIR/games.jsonl --game K` after "
-        "`friday eval --save-games`).",
-    ]
-    return "\n".join(lines) + "\n"
+def text_table(results: dict) -> str:
+    """The summary as an aligned plain-text table."""
+    return aligned_table(HEADERS, [row_cells(s) for s in results["summary"]])
 
 
 def agent_description(spec: str, search_sims: int) -> str:
@@ -299,15 +257,6 @@ def agent_description(spec: str, search_sims: int) -> str:
     if name in SEARCHING:
         parts.append(f"{options.get('sims', search_sims)} simulations per decision")
     return "; ".join(part for part in parts if part)
-
-
-def _agent_lines(results: dict) -> list[str]:
-    sims = results["config"]["search_sims"]
-    lines = []
-    for spec in results["config"]["agents"]:
-        note = agent_description(spec, sims)
-        lines.append(f"- **{spec}**: {note}" if note else f"- **{spec}**")
-    return lines
 
 
 # --------------------------------------------------------------- files
@@ -333,41 +282,9 @@ def write_csv(results: dict, path: Path) -> None:
             writer.writerow(row)
 
 
-def update_readme(path: Path, section: str) -> None:
-    """Replace what lies between the results markers of ``path`` with ``section``."""
-    path.write_text(replace_section(path.read_text(), README_SECTION, section))
-
-
-def readme_section(path: Path) -> str:
-    """The text between the results markers of ``path`` (without the markers), as
-    :func:`markdown` writes it."""
-    return section_body(path.read_text(), README_SECTION) + "\n"
-
-
-def main(argv: list[str] | None = None) -> int:
-    """``python -m friday_agents.evaluation.report RESULTS_JSON [--readme FILE] [--check]``:
-    render an evaluation's ``results.json`` into the results section of ``FILE`` (default
-    ``docs/results.md``), or check it is there."""
-    import argparse
-
-    parser = argparse.ArgumentParser(
-        prog="python -m friday_agents.evaluation.report", description=main.__doc__
-    )
-    parser.add_argument("results", type=Path, help="results.json written by friday eval")
-    parser.add_argument("--readme", type=Path, default=Path("docs/results.md"))
-    parser.add_argument("--check", action="store_true", help="only check, exit 1 if stale")
-    args = parser.parse_args(argv)
-    section = markdown(json.loads(args.results.read_text()))
-    if args.check:
-        fresh = readme_section(args.readme) == section
-        print(f"{args.readme} results section is {'up to date' if fresh else 'out of date'}")
-        return 0 if fresh else 1
-    update_readme(args.readme, section)
-    print(f"wrote the results of {args.results} into {args.readme}")
-    return 0
-
-
-if __name__ == "__main__":
+if __name__ == "__main__":  # this module rendered the results section until 0.2
     import sys
 
-    sys.exit(main())
+    from friday_agents.conventions import README_GONE
+
+    sys.exit(f"python -m friday_agents.evaluation.report: error: gone: {README_GONE}")

@@ -10,10 +10,11 @@ much life, what is destroyed, which knowledge cards are won and still held at th
 and the life left when the pirates come. Per-game measures are also compared on the same
 deals (the recorded player minus the heuristic, 95% bootstrap intervals).
 
-    python -m friday_agents.evaluation.strategy.strategy --games FILE --out RESULTS.json [--readme README.md]
+    python -m friday_agents.evaluation.strategy.strategy --games FILE --out RESULTS.json
 
-writes the results file and, with ``--readme``, the README's ``strategy`` section
-(:mod:`friday_agents.evaluation.strategy.report`). Swap in another player's games file to analyse it.
+writes the results file and prints the outcomes per level; the study's tables and findings
+are rendered from a committed results file by ``python tools/docs_sections.py``. Swap in another
+player's games file to analyse it.
 """
 
 from __future__ import annotations
@@ -25,12 +26,19 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
+from friday_agents.conventions import (
+    README_GONE,
+    MissingExtraError,
+    add_progress,
+    add_removed,
+    plain,
+    require,
+)
+from friday_agents.evaluation.report import aligned_table
 from friday_agents.evaluation.strategy.measures import paired, summarise
-from friday_agents.evaluation.strategy.report import README_SECTION, check_readme, markdown, write_readme
 from friday_agents.evaluation.strategy.trace import Trace, trace_game
-from friday_agents.players.base import play_game
-from friday_agents.conventions import MissingExtraError, add_progress, plain, require
 from friday_agents.games_file import GamesFileError, check_replayable, read_games_file
+from friday_agents.players.base import play_game
 from friday_agents.players.heuristic.agent import HeuristicAgent
 from friday_env.errors import FridayError
 
@@ -166,7 +174,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--games", type=Path, required=True, help="games file (.jsonl[.gz])")
     parser.add_argument("--out", type=Path, required=True, help="results file to write (JSON)")
-    parser.add_argument("--readme", type=Path, help="also rewrite this README's strategy section")
+    add_removed(parser, "--readme", instead=README_GONE)
     parser.add_argument("--name", default="search", help="the recorded player's name (search)")
     parser.add_argument(
         "--per-level", type=int, help="only the first N games of each level (default: all)"
@@ -195,8 +203,6 @@ def main(argv: list[str] | None = None) -> int:
         if args.progress:
             require("the progress bar (--no-progress runs without it)", "tqdm")
         games = select(load_games(args.games), args.per_level)
-        if args.readme is not None:
-            check_readme(args.readme)
         results = analyse(games, args.name, progress=args.progress)
     except (AnalysisInputError, MissingExtraError, ValueError) as err:
         print(f"error: {err}", file=sys.stderr)
@@ -204,13 +210,20 @@ def main(argv: list[str] | None = None) -> int:
     results["command"] = command_line(args)
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(results, indent=1) + "\n")
-    text = markdown(results)
-    print(text)
+    print(summary(results))
     print(f"wrote {args.out}")
-    if args.readme is not None:
-        write_readme(args.readme, text)
-        print(f"updated the {README_SECTION} section of {args.readme}")
     return 0
+
+
+def summary(results: dict[str, Any]) -> str:
+    """The outcomes per level and player as a text table."""
+    rows = []
+    for level, data in results["levels"].items():
+        for player in (results["player"], "heuristic"):
+            games, pirates = data[player]["games"], data[player]["pirates"]
+            rows.append([level, player, games, data[player]["wins"], pirates["reached"]])
+    header = ["level", "player", "games", "won", "reached the pirates"]
+    return aligned_table(header, rows)
 
 
 if __name__ == "__main__":

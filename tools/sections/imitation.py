@@ -1,24 +1,25 @@
-"""Render the learned-agent study (``experiments/imitation/results/*.json``) into its REPORT.md.
+"""The learned-agent study's ``learned`` section (``experiments/imitation/REPORT.md``), from
+its committed result files (``experiments/imitation/results/*.json``).
 
 Everything in the section comes from the result files written by
 ``python experiments/imitation/study.py evaluate``: win rates with 95 % Wilson intervals, the
 paired difference to the heuristic on the same deals (95 % bootstrap interval), the recipe's
-CPU minutes per level, and the learning curves drawn from ``curves/*.csv``.
+CPU minutes per level; the learning curves it shows are drawn by
+``python experiments/imitation/study.py plot`` from ``curves/*.csv``.
 """
 
 from __future__ import annotations
 
-import csv
 import json
 from pathlib import Path
 from typing import Any
 
 from friday_agents.evaluation.stats import paired_difference_interval, wilson_interval
+from sections import COMMAND
 
-SECTION = "learned"
-START = f"<!-- section:{SECTION} -->"
+#: The study's result files.
+RESULTS = Path("experiments/imitation/results")
 BASELINE = "heuristic"
-COMMAND = "python experiments/imitation/study.py report"
 
 
 #: Table order: baselines, imitation, DAgger, fine-tuning, the committed agent; others last.
@@ -39,7 +40,7 @@ ORDER = (
 
 
 def load_rows(results: Path) -> list[dict[str, Any]]:
-    """Every result file, in :data:`ORDER` (then by name)."""
+    """Every result file, in `ORDER` (then by name)."""
     files = [p for p in sorted(results.glob("*.json")) if p.name != "comparisons.json"]
     rows = [json.loads(p.read_text()) for p in files]
     rank = {name: i for i, name in enumerate(ORDER)}
@@ -119,48 +120,8 @@ def notes(rows: list[dict[str, Any]]) -> str:
     return "\n".join(f"- **{r['title']}**: {r['note']}" for r in rows if r.get("note"))
 
 
-def _read_curve(path: Path) -> list[dict[str, str]]:
-    with path.open(newline="") as handle:
-        return list(csv.DictReader(handle))
-
-
-def plot_curves(results: Path, png: Path) -> list[Path]:
-    """Held-out win rate against each curve's x: one row of panels per x quantity (teacher
-    games, PPO timesteps...), one panel per level, one line per curve file."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    files = sorted((results / "curves").glob("*.csv"))
-    curves = {file: _read_curve(file) for file in files}
-    labels = sorted({p["x_label"] for points in curves.values() for p in points})
-    if not labels:
-        return []
-    figure, axes = plt.subplots(len(labels), 4, figsize=(15, 3.4 * len(labels)), squeeze=False)
-    for row, label in enumerate(labels):
-        for file, points in curves.items():
-            for level in range(1, 5):
-                mine = [p for p in points if int(p["level"]) == level and p["x_label"] == label]
-                if mine:
-                    xs = [float(p["x"]) for p in mine]
-                    ys = [float(p["win_rate"]) for p in mine]
-                    axes[row][level - 1].plot(xs, ys, marker="o", label=file.stem)
-        for level, axis in enumerate(axes[row], 1):
-            axis.set_title(f"level {level}")
-            axis.set_xlabel(label)
-            axis.set_ylabel("held-out win rate")
-            axis.grid(alpha=0.3)
-            if axis.lines:
-                axis.legend(fontsize=7)
-    figure.tight_layout()
-    figure.savefig(png, dpi=80)
-    plt.close(figure)
-    return files
-
-
 def section(results: Path) -> str:
-    """The README section's text (the plot it shows is drawn by :func:`render`)."""
+    """The section's text (the plot it shows is drawn by ``study.py plot``)."""
     rows = load_rows(results)
     curves = sorted((results / "curves").glob("*.csv"))
     text = [
@@ -197,9 +158,4 @@ def section(results: Path) -> str:
     return "\n".join(text) + "\n"
 
 
-def render(results: Path, readme: Path) -> None:
-    """Rewrite the learned-agent section of the report (``<!-- section:learned -->``)."""
-    from friday_agents.sections import replace_section
-
-    plot_curves(results, results / "curves.png")
-    readme.write_text(replace_section(readme.read_text(), SECTION, section(results)))
+SECTIONS = {"learned": ("experiments/imitation/REPORT.md", lambda repo: section(repo / RESULTS))}

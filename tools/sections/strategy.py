@@ -1,23 +1,24 @@
-"""The README's ``strategy`` section, written from a strategy-analysis results file.
+"""The strategy study's ``strategy`` section (``experiments/strategy/REPORT.md``), from its
+committed results file.
 
-:func:`markdown` turns the results of :func:`friday_agents.evaluation.strategy.strategy.analyse` into
+`markdown` turns the results of `friday_agents.evaluation.strategy.strategy.analyse` into
 tables (per level; per step and per card over all levels) and the findings in sentences,
-every number read from the results; :func:`write_readme` puts it between the README's
-``<!-- section:strategy -->`` markers.
+every number read from the results.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from friday_agents.evaluation.strategy.findings import findings
 from friday_agents.evaluation.strategy.measures import HAZARD_STEPS, PAIRED_MEASURES
+from friday_agents.evaluation.strategy.strategy import load_results
 from friday_agents.evaluation.strategy.trace import HAZARD_KINDS
-from friday_agents.sections import markers, replace_section
+from sections import COMMAND, compact_table
+from sections._strategy_findings import findings
 
-README_SECTION = "strategy"
+#: The committed results of the study (``python -m friday_agents.evaluation.strategy.strategy``).
+RESULTS = Path("experiments/strategy/results/strategy.json")
 
 
 def pct(part: float, whole: float) -> str:
@@ -31,11 +32,6 @@ def ratio(part: float, whole: float, digits: int = 2) -> str:
 
 def number(value: float | None, digits: int = 1) -> str:
     return "-" if value is None else f"{value:.{digits}f}"
-
-
-def table(header: Sequence[str], rows: list[Sequence[object]]) -> list[str]:
-    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
-    return lines + ["| " + " | ".join(str(cell) for cell in row) + " |" for row in rows]
 
 
 def players(results: dict[str, Any]) -> tuple[str, str]:
@@ -60,7 +56,7 @@ def outcome_table(results: dict[str, Any]) -> list[str]:
         "level", "player", "games", "won", "reached the pirates", "life there: mean (median)",
         "won from there",
     ]  # fmt: skip
-    return table(header, rows)
+    return compact_table(header, rows)
 
 
 def deck_table(results: dict[str, Any]) -> list[str]:
@@ -83,7 +79,7 @@ def deck_table(results: dict[str, Any]) -> list[str]:
         "aging destroyed", "starting destroyed", "knowledge destroyed",
         "at the pirates: starting / aging / knowledge cards",
     ]  # fmt: skip
-    return table(header, rows)
+    return compact_table(header, rows)
 
 
 def paired_table(results: dict[str, Any]) -> list[str]:
@@ -95,7 +91,7 @@ def paired_table(results: dict[str, Any]) -> list[str]:
             _, _, diff, low, high, _ = results["levels"][level]["paired"][name]
             cells.append(f"{diff:+.2f} [{low:+.2f}, {high:+.2f}]")
         rows.append([description, *cells])
-    return table(["per game", *(f"level {lv}" for lv in levels)], rows)
+    return compact_table(["per game", *(f"level {lv}" for lv in levels)], rows)
 
 
 def hazard_table(results: dict[str, Any]) -> list[str]:
@@ -110,7 +106,7 @@ def hazard_table(results: dict[str, Any]) -> list[str]:
                  pct(h["last_fought"], h["last_offered"])]
             )  # fmt: skip
     header = ["step", "player", "choices", "fought the harder", *HAZARD_KINDS, "last one fought"]
-    return table(header, rows)
+    return compact_table(header, rows)
 
 
 def fight_table(results: dict[str, Any]) -> list[str]:
@@ -130,7 +126,7 @@ def fight_table(results: dict[str, Any]) -> list[str]:
         "step", "player", "fights per game", "won", "lost on purpose", "of those, free cards left",
         "life then", "points short", "cards destroyed", "points unused", "died",
     ]  # fmt: skip
-    return table(header, rows)
+    return compact_table(header, rows)
 
 
 def destroyed_table(results: dict[str, Any], rows_shown: int = 14) -> list[str]:
@@ -143,7 +139,7 @@ def destroyed_table(results: dict[str, Any], rows_shown: int = 14) -> list[str]:
         key=lambda card: (-sum(p.get(card, 0.0) for p in per_game.values()), card),
     )
     rows = [[card, *(f"{p.get(card, 0.0):.2f}" for p in per_game.values())] for card in cards]
-    return table(["card destroyed, per game", *players(results)], rows[:rows_shown])
+    return compact_table(["card destroyed, per game", *players(results)], rows[:rows_shown])
 
 
 def knowledge_table(results: dict[str, Any]) -> list[str]:
@@ -159,7 +155,7 @@ def knowledge_table(results: dict[str, Any]) -> list[str]:
         rows.append([card, " / ".join(won), " / ".join(kept)])
     names = " / ".join(players(results))
     header = ["knowledge card", f"won per game ({names})", f"kept at the pirates ({names})"]
-    return table(header, rows)
+    return compact_table(header, rows)
 
 
 # ---------------------------------------------------------------- section
@@ -174,7 +170,7 @@ def markdown(results: dict[str, Any]) -> str:
     parts = [
         f"`{name}`'s recorded games against `heuristic` played on the same deals ({games}), "
         f"written by `{results['command']}` "
-        "(with `--readme experiments/strategy/REPORT.md` for this section). "
+        f"(this section: `{COMMAND}`). "
         "*Per game* averages over all games of a level; *at the pirates* over the games "
         "that reach them.",
         "",
@@ -209,15 +205,9 @@ def markdown(results: dict[str, Any]) -> str:
     return "\n".join(parts) + "\n"
 
 
-def check_readme(path: Path) -> None:
-    """Raise ``ValueError`` before any work if ``path`` cannot take the section."""
-    if not path.is_file():
-        raise ValueError(f"README {str(path)!r} does not exist")
-    begin, end = markers(README_SECTION)
-    text = path.read_text()
-    if text.count(begin) != 1 or text.count(end) != 1:
-        raise ValueError(f"README {str(path)!r} needs one {begin} and one {end}")
-
-
-def write_readme(path: Path, text: str) -> None:
-    path.write_text(replace_section(path.read_text(), README_SECTION, text))
+SECTIONS = {
+    "strategy": (
+        "experiments/strategy/REPORT.md",
+        lambda repo: markdown(load_results(repo / RESULTS)),
+    )
+}
