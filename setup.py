@@ -1,6 +1,8 @@
-"""Builds the compiled core, ``friday_env._core.compiled``, from ``friday_env/_core/*.c``.
+"""Builds the compiled core, ``friday_env._core.compiled``, from ``friday_env/_core/*.c``, and
+the agents' C kernels, ``friday_agents.players._kernels``, from the ``*.c`` beside their Python
+twins in ``agents/friday_agents/players/``.
 
-Everything else about the package is in ``pyproject.toml``. The extension is optional: a
+Everything else about the package is in ``pyproject.toml``. The extensions are optional: a
 machine without a C compiler still installs the package, which then plays on the
 pure-Python reference engine (``friday_env.available_cores()`` says which cores are there).
 
@@ -30,4 +32,19 @@ core = Extension(
     optional=os.environ.get("FRIDAY_CORE_REQUIRED") != "1",
 )
 
-setup(ext_modules=[core])
+# The agents' C kernels, each beside its Python twin; they play on the env's compiled games
+# through its C API (friday_env/_core/friday_capi.h), so they compile against the env's
+# headers but link none of its C.
+PLAYERS = "agents/friday_agents/players"
+KERNEL_DIRS = [PLAYERS, f"{PLAYERS}/heuristic", f"{PLAYERS}/search"]
+kernels = Extension(
+    "friday_agents.players._kernels",
+    sources=sorted(c for d in KERNEL_DIRS for c in glob(f"{d}/*.c")),
+    depends=sorted(h for d in [*KERNEL_DIRS, "friday_env/_core"] for h in glob(f"{d}/*.h")),
+    include_dirs=["friday_env/_core", *KERNEL_DIRS],
+    extra_compile_args=compile_args,
+    extra_link_args=link_args,
+    optional=core.optional,
+)
+
+setup(ext_modules=[core, kernels])

@@ -12,8 +12,8 @@ PyMODINIT_FUNC PyInit_compiled(void) {
     PyObject *module = PyModule_Create(&core_module);
     if (module == NULL) return NULL;
     if (fr_register_game(module) < 0 || fr_register_encode(module) < 0 ||
-        fr_register_heuristic(module) < 0 || fr_register_search(module) < 0 ||
-        fr_register_vecenv(module) < 0 || fr_register_rng(module) < 0) {
+        fr_register_vecenv(module) < 0 || fr_register_rng(module) < 0 ||
+        fr_register_capi(module) < 0) {
         Py_DECREF(module);
         return NULL;
     }

@@ -1,4 +1,5 @@
-"""The compiled heuristic (friday_env/_core/heuristic.c) decides exactly as the Python one.
+"""The compiled heuristic (agents/friday_agents/players/heuristic/heuristic.c) decides exactly
+as the Python one.
 
 Each game is played twice in lockstep from the same deal: on the Python engine (the twin)
 and on the compiled core. In every state both heuristics are asked; the C answer must equal
@@ -17,6 +18,7 @@ import random
 import sys
 
 import pytest
+from c_calls import run_with_memory_checks
 
 from friday_agents.players.heuristic import HeuristicAgent
 from friday_agents.players.heuristic.agent import heuristic_action, python_heuristic_action
@@ -30,9 +32,7 @@ from friday_env.engine import STEP_NAMES, level_aging_cards, level_life
 from friday_env.errors import ScenarioError
 from friday_env.scenario import scenario
 
-core = pytest.importorskip("friday_env._core.compiled", reason="the compiled core is not built")
-if not hasattr(core, "CoreGame"):
-    pytest.skip("the compiled core has no game type yet", allow_module_level=True)
+core = pytest.importorskip("friday_agents.players._kernels", reason="the kernels are not built")
 
 LEVELS = (1, 2, 3, 4)
 
@@ -227,3 +227,20 @@ def test_game_over_is_an_error_on_both_cores():
             game.apply(heuristic_action(game))
         with pytest.raises(ValueError, match="game is over"):
             heuristic_action(game)
+
+
+def test_an_item_that_empties_the_list_cannot_make_py_sum_read_freed_memory():
+    """_py_sum read the list itself: an item whose __float__ clears it left C reading freed
+    items (issue 27). It now sums a snapshot taken before any item's code runs."""
+    out = run_with_memory_checks(
+        """
+from friday_agents.players import _kernels
+class Clearing:
+    def __float__(self):
+        items.clear()
+        return 0.25
+items = [0.5, Clearing(), *[0.125] * 40]
+print(_kernels._py_sum(items))
+"""
+    )
+    assert float(out) == 0.5 + 0.25 + 0.125 * 40

@@ -10,7 +10,8 @@
  * `params` is None (the defaults) or a tuple of the HeuristicParams fields in their order:
  * eight numbers and hard_pirate_first (a bool or int).
  */
-#include "pybind.h"
+#include "heuristic.h"
+#include "kernels.h"
 
 #define PARAM_COUNT 9
 
@@ -50,22 +51,11 @@ static int parse_params(PyObject *obj, fr_heuristic_params *out) {
     return 0;
 }
 
-static fr_game *game_arg(PyObject *game, const char *function) {
-    if (!fr_pygame_check(game)) {
-        PyErr_Format(PyExc_TypeError,
-                     "%s: game must be a compiled game (friday_env._core.compiled.CoreGame), "
-                     "got %.100s",
-                     function, Py_TYPE(game)->tp_name);
-        return NULL;
-    }
-    return FR_GAME(game);
-}
-
 static PyObject *py_heuristic_action(PyObject *self, PyObject *args) {
     PyObject *game, *params_obj = Py_None;
     fr_heuristic_params params;
     if (!PyArg_ParseTuple(args, "O|O:heuristic_action", &game, &params_obj)) return NULL;
-    fr_game *g = game_arg(game, "heuristic_action");
+    fr_game *g = fr_kernel_game(game, "heuristic_action");
     if (g == NULL || parse_params(params_obj, &params) < 0) return NULL;
     return PyLong_FromLong(fr_heuristic_action(g, &params));
 }
@@ -76,7 +66,7 @@ static PyObject *py_heuristic_play(PyObject *self, PyObject *args) {
     fr_heuristic_params params;
     if (!PyArg_ParseTuple(args, "Oi|O:heuristic_play", &game, &max_actions, &params_obj))
         return NULL;
-    fr_game *g = game_arg(game, "heuristic_play");
+    fr_game *g = fr_kernel_game(game, "heuristic_play");
     if (g == NULL || parse_params(params_obj, &params) < 0) return NULL;
     if (max_actions < 0) {
         PyErr_Format(PyExc_ValueError, "heuristic_play: max_actions must be >= 0, got %d",
@@ -84,7 +74,7 @@ static PyObject *py_heuristic_play(PyObject *self, PyObject *args) {
         return NULL;
     }
     int played = fr_heuristic_play(g, &params, max_actions);
-    fr_pygame_changed(game);
+    fr_capi->game_changed(game);
     if (played == -2) return PyErr_NoMemory();
     if (played < 0) {
         PyErr_SetString(PyExc_RuntimeError,
@@ -127,16 +117,17 @@ static PyObject *py_tables(PyObject *self, PyObject *unused) {
 }
 
 static PyObject *py_sum(PyObject *self, PyObject *items) {
-    PyObject *seq = PySequence_Fast(items, "_py_sum: expected a sequence of floats");
+    /* a snapshot: an item's __float__ cannot resize what is being read */
+    PyObject *seq = PySequence_Tuple(items);
     if (seq == NULL) return NULL;
-    Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+    Py_ssize_t n = PyTuple_GET_SIZE(seq);
     double *values = PyMem_Malloc((size_t)(n ? n : 1) * sizeof(double));
     if (values == NULL) {
         Py_DECREF(seq);
         return PyErr_NoMemory();
     }
     for (Py_ssize_t i = 0; i < n; i++) {
-        values[i] = PyFloat_AsDouble(PySequence_Fast_GET_ITEM(seq, i));
+        values[i] = PyFloat_AsDouble(PyTuple_GET_ITEM(seq, i));
         if (values[i] == -1.0 && PyErr_Occurred()) {
             PyMem_Free(values);
             Py_DECREF(seq);

@@ -17,7 +17,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "friday.h"
+#include "heuristic.h"
 
 #if defined(__clang__)
 #pragma STDC FP_CONTRACT OFF
