@@ -20,7 +20,7 @@
 #include <stdint.h>
 #include <stddef.h>
 
-#include "cards_data.h" /* FR_NUM_CARDS, per-card tables, action ids FR_A_* */
+#include "cards_data.h" /* FR_NUM_CARDS, per-card tables, action ids FR_A_*, the enums */
 
 #define FR_PILE_CAP 72 /* more than any pile can hold: all 69 cards (a scenario may box 67) */
 
@@ -29,15 +29,6 @@ typedef struct {
     int8_t c[FR_PILE_CAP];   /* card ids; c[n-1] is the top of a stack */
 } fr_pile;
 
-/* Phases (friday_env.actions.Phase) */
-enum {
-    FR_CHOOSE_HAZARD = 0, FR_LAST_HAZARD, FR_CHOOSE_PIRATE, FR_FIGHT, FR_TARGET, FR_DRAW_MORE,
-    FR_SORT_TAKE, FR_SORT_DISCARD, FR_SORT_ORDER, FR_LOSS_DESTROY, FR_GAME_OVER
-};
-/* Steps */
-enum { FR_GREEN = 0, FR_YELLOW, FR_RED, FR_PIRATES };
-/* Table slot flags (friday_env.engine.state) */
-enum { FR_LEFT = 1, FR_USED = 2, FR_DOWN = 4, FR_DOUBLED = 8 };
 
 /* One game: the fields of friday_env.engine.state.State, same names, same meanings. */
 typedef struct fr_game {

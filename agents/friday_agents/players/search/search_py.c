@@ -41,7 +41,8 @@ static int parse_layout(PyObject *obj, fr_leaf_layout *layout) {
     }
     /* the cards set writes a column for every known card and every pirate: all must exist */
     for (int c = 0; layout->cards && c < FR_NUM_CARDS; c++)
-        if ((FR_KIND[c] != 4 && layout->deck[c] < 0) || (FR_KIND[c] == 4 && layout->pirate[c] < 0))
+        if ((FR_KIND[c] != KIND_PIRATE && layout->deck[c] < 0) ||
+            (FR_KIND[c] == KIND_PIRATE && layout->pirate[c] < 0))
             goto bad;
     return 0;
 bad:
