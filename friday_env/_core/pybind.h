@@ -34,7 +34,7 @@ PyObject *fr_pygame_wrap(PyTypeObject *type, const fr_game *g, PyObject *origin_
 int fr_register_game(PyObject *module);      /* game_py.c */
 int fr_register_encode(PyObject *module);    /* encode_py.c */
 int fr_register_vecenv(PyObject *module);    /* vecenv_py.c */
-int fr_register_rng(PyObject *module);       /* rng_py.c */
+int fr_register_rng(PyObject *module);       /* rng_py.c, in the test hooks (test_hooks.c) */
 int fr_register_capi(PyObject *module);      /* capi.c: the capsule of friday_capi.h */
 
 #endif

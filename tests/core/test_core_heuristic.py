@@ -34,6 +34,13 @@ from friday_env.scenario import scenario
 
 core = pytest.importorskip("friday_agents.players._kernels", reason="the kernels are not built")
 
+
+def kernel_test_hooks():
+    """The test-only module of a development build: the C tables and sum() called directly."""
+    return pytest.importorskip(
+        "friday_agents.players._kernel_test_hooks", reason="the test hooks are not built"
+    )
+
 LEVELS = (1, 2, 3, 4)
 
 #: Non-default settings: the tuner's neighbourhood, extremes, ints, the other pirate order.
@@ -152,7 +159,7 @@ def test_c_heuristic_matches_python_over_ten_thousand_games():
 
 def test_default_params_and_card_tables_are_the_python_ones():
     assert core.heuristic_default_params() == dataclasses.astuple(DEFAULT_PARAMS)
-    worth, points = core._heuristic_tables()
+    worth, points = kernel_test_hooks()._heuristic_tables()
     assert worth == WORTH and points == FIGHT_POINTS
 
 
@@ -162,9 +169,9 @@ def test_sum_follows_the_running_interpreter():
     rng = random.Random(5)
     cases = [[], [-0.0], [0.1] * 10, [1e16, 1.0, -1e16], [2 / 3, 1 / 7, 1.0, 0.25]]
     cases += [[rng.uniform(-1, 1) * 10 ** rng.randrange(-8, 9) for _ in range(9)]] * 50
-    differs = 0
+    differs, hooks = 0, kernel_test_hooks()
     for items in cases:
-        got, expected = core._py_sum(items), sum(items)
+        got, expected = hooks._py_sum(items), sum(items)
         assert got == expected and math.copysign(1, got) == math.copysign(1, expected), items
         differs += got != math.fsum(items)
     assert differs > 0  # the cases do tell a rounding summation from an exact one
@@ -232,15 +239,16 @@ def test_game_over_is_an_error_on_both_cores():
 def test_an_item_that_empties_the_list_cannot_make_py_sum_read_freed_memory():
     """_py_sum read the list itself: an item whose __float__ clears it left C reading freed
     items (issue 27). It now sums a snapshot taken before any item's code runs."""
+    kernel_test_hooks()
     out = run_with_memory_checks(
         """
-from friday_agents.players import _kernels
+from friday_agents.players import _kernel_test_hooks
 class Clearing:
     def __float__(self):
         items.clear()
         return 0.25
 items = [0.5, Clearing(), *[0.125] * 40]
-print(_kernels._py_sum(items))
+print(_kernel_test_hooks._py_sum(items))
 """
     )
     assert float(out) == 0.5 + 0.25 + 0.125 * 40

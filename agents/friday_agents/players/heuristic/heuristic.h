@@ -24,8 +24,11 @@ double fr_card_worth(int card);   /* friday_agents.players.heuristic.card_worth.
 double fr_fight_points(int card); /* card_worth.FIGHT_POINTS[card] */
 /* Python's sum() of floats, as the interpreter the binding was compiled for does it:
  * plain left-to-right addition (CPython <= 3.11) or Neumaier's compensated summation
- * (CPython >= 3.12). heuristic_py.c sets the mode at import. */
+ * (CPython >= 3.12). The bindings set the mode at import. */
 void fr_heuristic_set_compensated_sum(int on);
+/* Sets the mode of the interpreter the binding is compiled for (PY_VERSION_HEX). */
+#define fr_heuristic_use_interpreter_sum() \
+    fr_heuristic_set_compensated_sum(PY_VERSION_HEX >= 0x030C0000)
 int fr_heuristic_compensated_sum(void);
 double fr_py_sum(const double *items, int n);
 

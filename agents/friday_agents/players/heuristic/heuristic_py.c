@@ -4,8 +4,6 @@
  *   heuristic_play(game, max_actions, params=None) -> int   actions played in C
  *   heuristic_default_params() -> tuple           FR_DEFAULT_PARAMS, in HeuristicParams order
  *   heuristic_compensated_sum                     True when sum() is Neumaier's (3.12+)
- *   _heuristic_tables() -> (worth, fight_points)  test hook: the card tables
- *   _py_sum(floats) -> float                      test hook: sum() as the C does it
  *
  * `params` is None (the defaults) or a tuple of the HeuristicParams fields in their order:
  * eight numbers and hard_pirate_first (a bool or int).
@@ -92,54 +90,6 @@ static PyObject *py_default_params(PyObject *self, PyObject *unused) {
                          p->hard_pirate_first ? Py_True : Py_False);
 }
 
-static PyObject *card_table(double (*table)(int)) {
-    PyObject *values = PyTuple_New(FR_NUM_CARDS);
-    if (values == NULL) return NULL;
-    for (int card = 0; card < FR_NUM_CARDS; card++) {
-        PyObject *value = PyFloat_FromDouble(table(card));
-        if (value == NULL) {
-            Py_DECREF(values);
-            return NULL;
-        }
-        PyTuple_SET_ITEM(values, card, value);
-    }
-    return values;
-}
-
-static PyObject *py_tables(PyObject *self, PyObject *unused) {
-    PyObject *worth = card_table(fr_card_worth);
-    PyObject *points = worth ? card_table(fr_fight_points) : NULL;
-    if (points == NULL) {
-        Py_XDECREF(worth);
-        return NULL;
-    }
-    return Py_BuildValue("(NN)", worth, points);
-}
-
-static PyObject *py_sum(PyObject *self, PyObject *items) {
-    /* a snapshot: an item's __float__ cannot resize what is being read */
-    PyObject *seq = PySequence_Tuple(items);
-    if (seq == NULL) return NULL;
-    Py_ssize_t n = PyTuple_GET_SIZE(seq);
-    double *values = PyMem_Malloc((size_t)(n ? n : 1) * sizeof(double));
-    if (values == NULL) {
-        Py_DECREF(seq);
-        return PyErr_NoMemory();
-    }
-    for (Py_ssize_t i = 0; i < n; i++) {
-        values[i] = PyFloat_AsDouble(PyTuple_GET_ITEM(seq, i));
-        if (values[i] == -1.0 && PyErr_Occurred()) {
-            PyMem_Free(values);
-            Py_DECREF(seq);
-            return NULL;
-        }
-    }
-    double total = fr_py_sum(values, (int)n);
-    PyMem_Free(values);
-    Py_DECREF(seq);
-    return PyFloat_FromDouble(total);
-}
-
 static PyMethodDef heuristic_methods[] = {
     {"heuristic_action", py_heuristic_action, METH_VARARGS,
      "heuristic_action(game, params=None): the heuristic's action for a compiled game "
@@ -149,14 +99,11 @@ static PyMethodDef heuristic_methods[] = {
      "game ends or max_actions were played; returns the number of actions played."},
     {"heuristic_default_params", py_default_params, METH_NOARGS,
      "The C heuristic's default parameters, in HeuristicParams field order."},
-    {"_heuristic_tables", py_tables, METH_NOARGS,
-     "Test hook: (WORTH, FIGHT_POINTS) per card as the C heuristic computes them."},
-    {"_py_sum", py_sum, METH_O, "Test hook: sum() of floats as the C heuristic computes it."},
     {NULL, NULL, 0, NULL},
 };
 
 int fr_register_heuristic(PyObject *module) {
-    fr_heuristic_set_compensated_sum(PY_VERSION_HEX >= 0x030C0000);
+    fr_heuristic_use_interpreter_sum();
     if (PyModule_AddFunctions(module, heuristic_methods) < 0) return -1;
     PyObject *flag = PyBool_FromLong(fr_heuristic_compensated_sum());
     if (PyModule_AddObject(module, "heuristic_compensated_sum", flag) < 0) {
