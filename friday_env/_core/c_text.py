@@ -29,16 +29,16 @@ def wrapped(items: Iterable[object], indent: str = INDENT) -> list[str]:
 
 def c_array(ctype: str, name: str, values: Iterable[object]) -> str:
     """``static const ctype name[n] = {...};`` with the values wrapped."""
-    values = list(values)
-    body = "\n".join(wrapped(values))
-    return f"static const {ctype} {name}[{len(values)}] = {{\n{body}\n}};"
+    items = list(values)
+    body = "\n".join(wrapped(items))
+    return f"static const {ctype} {name}[{len(items)}] = {{\n{body}\n}};"
 
 
 def c_array_2d(ctype: str, name: str, rows: Iterable[Iterable[object]]) -> str:
     """A two-dimensional ``static const`` array, one brace per row, each row wrapped."""
-    rows = [list(row) for row in rows]
-    lines = [f"static const {ctype} {name}[{len(rows)}][{len(rows[0])}] = {{"]
-    for row in rows:
+    table = [list(row) for row in rows]
+    lines = [f"static const {ctype} {name}[{len(table)}][{len(table[0])}] = {{"]
+    for row in table:
         inner = wrapped(row, INDENT * 2)
         lines += [INDENT + "{", *inner, INDENT + "},"]
     return "\n".join([*lines, "};"])
