@@ -125,7 +125,7 @@ static double worth_table[FR_NUM_CARDS], fight_points_table[FR_NUM_CARDS];
 static double log1p_table[LOG1P_TABLE];
 static int tables_ready = 0;
 
-static void fill_tables(void) {
+void fr_heuristic_prepare(void) {
     for (int card = 0; card < FR_NUM_CARDS; card++) {
         worth_table[card] = fr_card_worth(card);
         fight_points_table[card] = fr_fight_points(card);
@@ -725,7 +725,7 @@ static int fight_action(const fr_game *g, const fr_heuristic_params *p) {
 /* ------------------------------------------------------------ the decision */
 
 int fr_heuristic_action(fr_game *g, const fr_heuristic_params *p) {
-    if (!tables_ready) fill_tables(); /* idempotent: a race writes the same values */
+    if (!tables_ready) fr_heuristic_prepare(); /* the bindings call it at import */
     int n = fr_legal(g);
     if (n <= 0) return -1;
     if (n == 1) return g->legal[0];

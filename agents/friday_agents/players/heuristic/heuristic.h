@@ -20,6 +20,9 @@ int fr_heuristic_action(fr_game *g, const fr_heuristic_params *p);
 /* Plays the heuristic until the game ends or max_actions were played: the number played,
  * or -2 (out of memory) / -3 (an action was refused: a bug). */
 int fr_heuristic_play(fr_game *g, const fr_heuristic_params *p, int max_actions);
+/* Fills the card tables the heuristic reads; call once before playing from several threads
+ * (the bindings do, at import; fr_heuristic_action fills them on first use otherwise). */
+void fr_heuristic_prepare(void);
 double fr_card_worth(int card);   /* friday_agents.players.heuristic.card_worth.WORTH[card] */
 double fr_fight_points(int card); /* card_worth.FIGHT_POINTS[card] */
 /* Python's sum() of floats, as the interpreter the binding was compiled for does it:

@@ -104,6 +104,7 @@ static PyMethodDef heuristic_methods[] = {
 
 int fr_register_heuristic(PyObject *module) {
     fr_heuristic_use_interpreter_sum();
+    fr_heuristic_prepare(); /* before search_rollouts plays in threads without the GIL */
     if (PyModule_AddFunctions(module, heuristic_methods) < 0) return -1;
     PyObject *flag = PyBool_FromLong(fr_heuristic_compensated_sum());
     if (PyModule_AddObject(module, "heuristic_compensated_sum", flag) < 0) {
