@@ -1,6 +1,8 @@
-"""Builds the compiled core, ``friday_env._core.compiled``, from ``friday_env/_core/*.c``.
+"""Builds the compiled core, ``friday_env._core.compiled``, from ``friday_env/_core/*.c``, and
+the agents' C kernels, ``friday_agents.players._kernels``, from the ``*.c`` beside their Python
+twins in ``agents/friday_agents/players/``.
 
-Everything else about the package is in ``pyproject.toml``. The extension is optional: a
+Everything else about the package is in ``pyproject.toml``. The extensions are optional: a
 machine without a C compiler still installs the package, which then plays on the
 pure-Python reference engine (``friday_env.available_cores()`` says which cores are there).
 
@@ -12,6 +14,8 @@ import os
 from glob import glob
 
 from setuptools import Extension, setup
+from setuptools.command.build_ext import build_ext
+from setuptools.command.build_py import build_py
 
 compile_args = ["-O3", "-std=c11", "-Wall", "-Wextra", "-Wno-unused-parameter"]
 link_args: list[str] = []
@@ -20,14 +24,81 @@ if os.environ.get("FRIDAY_CORE_SANITIZE") == "1":
     compile_args = [a for a in compile_args if a != "-O3"] + sanitize
     link_args += ["-fsanitize=address,undefined"]
 
-core = Extension(
-    "friday_env._core.compiled",
-    sources=sorted(glob("friday_env/_core/*.c")),
-    depends=sorted(glob("friday_env/_core/*.h")),
-    include_dirs=["friday_env/_core"],
-    extra_compile_args=compile_args,
-    extra_link_args=link_args,
-    optional=os.environ.get("FRIDAY_CORE_REQUIRED") != "1",
+#: Functions that exist only for the tests, in modules of their own: built in place (a
+#: development install, ``setup.py build_ext --inplace``) or where FRIDAY_TEST_HOOKS=1 asks
+#: (the sanitizer run), never into a wheel.
+TEST_HOOK_SOURCES = ["friday_env/_core/rng_py.c", "friday_env/_core/test_hooks.c"]
+CORE_SOURCES = sorted(set(glob("friday_env/_core/*.c")) - set(TEST_HOOK_SOURCES))
+OPTIONAL = os.environ.get("FRIDAY_CORE_REQUIRED") != "1"
+
+
+def extension(name: str, sources: list[str], include_dirs: list[str]) -> Extension:
+    """A C extension of this package, with the flags above."""
+    return Extension(
+        name,
+        sources=sources,
+        depends=sorted(h for d in include_dirs for h in glob(f"{d}/*.h")),
+        include_dirs=include_dirs,
+        extra_compile_args=compile_args,
+        extra_link_args=link_args,
+        optional=OPTIONAL,
+    )
+
+
+core = extension("friday_env._core.compiled", CORE_SOURCES, ["friday_env/_core"])
+core_hooks = extension(
+    "friday_env._core._test_hooks",
+    ["friday_env/_core/rng.c", *TEST_HOOK_SOURCES],
+    core.include_dirs,
 )
 
-setup(ext_modules=[core])
+# The agents' C kernels, each beside its Python twin; they play on the env's compiled games
+# through its C API (friday_env/_core/friday_capi.h), so they compile against the env's
+# headers but link none of its C.
+PLAYERS = "agents/friday_agents/players"
+KERNEL_DIRS = ["friday_env/_core", PLAYERS, f"{PLAYERS}/heuristic", f"{PLAYERS}/search"]
+KERNEL_HOOKS = f"{PLAYERS}/heuristic/heuristic_test_hooks.c"
+KERNEL_SOURCES = sorted(c for d in KERNEL_DIRS[1:] for c in glob(f"{d}/*.c") if c != KERNEL_HOOKS)
+kernels = extension("friday_agents.players._kernels", KERNEL_SOURCES, KERNEL_DIRS)
+kernel_hooks = extension(
+    "friday_agents.players._kernel_test_hooks",
+    [f"{PLAYERS}/game_link.c", f"{PLAYERS}/heuristic/heuristic.c", KERNEL_HOOKS],
+    KERNEL_DIRS,
+)
+TEST_HOOKS = {core_hooks.name, kernel_hooks.name}
+
+#: Modules only the build uses: the writers of the generated headers.
+BUILD_ONLY_MODULES = {
+    "friday_env._core.generate",
+    "friday_env._core.flat_tables",
+    "friday_env._core.c_text",
+}
+
+
+class BuildExt(build_ext):
+    """Builds the test hooks only in place or when FRIDAY_TEST_HOOKS=1 (see TEST_HOOKS)."""
+
+    def run(self) -> None:
+        wanted = self.inplace or self.editable_mode or os.environ.get("FRIDAY_TEST_HOOKS") == "1"
+        if not wanted:
+            self.extensions = [e for e in self.extensions if e.name not in TEST_HOOKS]
+        super().run()
+
+
+class BuildPy(build_py):
+    """What runs, not what builds: no C sources or headers (the sdist keeps them, see
+    MANIFEST.in) and no generators in the wheel."""
+
+    def find_package_modules(self, package: str, package_dir: str) -> list:
+        modules = super().find_package_modules(package, package_dir)
+        return [m for m in modules if f"{m[0]}.{m[1]}" not in BUILD_ONLY_MODULES]
+
+    def exclude_data_files(self, package: str, src_dir: str, files: list) -> list:
+        files = super().exclude_data_files(package, src_dir, files)
+        return [f for f in files if not f.endswith((".c", ".h"))]
+
+
+setup(
+    ext_modules=[core, core_hooks, kernels, kernel_hooks],
+    cmdclass={"build_ext": BuildExt, "build_py": BuildPy},
+)

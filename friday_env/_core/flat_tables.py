@@ -14,8 +14,10 @@ from pathlib import Path
 
 import numpy as np
 
+from friday_env._core.c_text import c_array as _array
+from friday_env._core.c_text import c_array_2d
 from friday_env.actions import SORT_SIZE
-from friday_env.cards import NUM_CARDS, Ability
+from friday_env.cards import Ability
 from friday_env.observation import flat
 from friday_env.observation.layout import (
     CARD_FEATURES,
@@ -35,11 +37,6 @@ FLAT_HEADER = Path(__file__).with_name("flat_data.h")
 def _float32(value: float) -> str:
     """``value`` rounded to float32 (as the Python encoder stores it), as an exact literal."""
     return float(np.float32(value)).hex()
-
-
-def _array(ctype: str, name: str, values: list[str] | list[int]) -> str:
-    body = ", ".join(str(v) for v in values)
-    return f"static const {ctype} {name}[{len(values)}] = {{{body}}};"
 
 
 def _defines() -> list[str]:
@@ -66,12 +63,8 @@ def _hot_tables() -> list[str]:
     return [
         "/* FR_FLAT_OFFER_HOT[k][card], FR_FLAT_PIRATE_HOT[k][card]: the k-th offered hazard's",
         " * (undefeated pirate's) one-hot index; FR_FLAT_FIGHT_HOT[card]: the fought card's */",
-        f"static const int16_t FR_FLAT_OFFER_HOT[2][{NUM_CARDS}] = {{"
-        + ", ".join("{" + ", ".join(map(str, row)) + "}" for row in flat._OFFER_HOT)
-        + "};",
-        f"static const int16_t FR_FLAT_PIRATE_HOT[2][{NUM_CARDS}] = {{"
-        + ", ".join("{" + ", ".join(map(str, row)) + "}" for row in flat._PIRATE_HOT)
-        + "};",
+        c_array_2d("int16_t", "FR_FLAT_OFFER_HOT", flat._OFFER_HOT),
+        c_array_2d("int16_t", "FR_FLAT_PIRATE_HOT", flat._PIRATE_HOT),
         _array("int16_t", "FR_FLAT_FIGHT_HOT", flat._FIGHT_HOT),
         "/* FR_FLAT_RESOLVING_HOT[ability]: its index in TARGET, -1 for other abilities */",
         _array("int16_t", "FR_FLAT_RESOLVING_HOT", resolving),

@@ -7,10 +7,12 @@
  * as the Python lists are. Shuffles reproduce Python's random.Random(f"{seed}:{k}").shuffle.
  *
  * Files: rng.c (shuffles), game.c (setup, legal actions, apply, scoring, clone,
- * determinized), encode.c (the flat observation), heuristic.c (the heuristic policy),
- * search.c (rollouts and leaf values), vecenv.c (N games stepped in one call); the *_py.c
- * files bind them to Python (module.c is the extension module). cards_data.h is generated
- * from friday_env/cards.py by `python -m friday_env._core.generate` (a test checks it).
+ * determinized), encode.c (the flat observation), vecenv.c (N games stepped in one call);
+ * the *_py.c files bind them to Python (module.c is the extension module, capi.c its C API
+ * for other extensions: friday_capi.h). cards_data.h and flat_data.h are generated from
+ * the Python tables by `python -m friday_env._core.generate` (a test checks them). The
+ * agents' kernels (heuristic, search, random play) live beside their Python twins in
+ * agents/friday_agents/players/ and reach games through friday_capi.h.
  */
 #ifndef FRIDAY_H
 #define FRIDAY_H
@@ -18,7 +20,7 @@
 #include <stdint.h>
 #include <stddef.h>
 
-#include "cards_data.h" /* FR_NUM_CARDS, per-card tables, action ids FR_A_* */
+#include "cards_data.h" /* FR_NUM_CARDS, per-card tables, action ids FR_A_*, the enums */
 
 #define FR_PILE_CAP 72 /* more than any pile can hold: all 69 cards (a scenario may box 67) */
 
@@ -27,15 +29,6 @@ typedef struct {
     int8_t c[FR_PILE_CAP];   /* card ids; c[n-1] is the top of a stack */
 } fr_pile;
 
-/* Phases (friday_env.actions.Phase) */
-enum {
-    FR_CHOOSE_HAZARD = 0, FR_LAST_HAZARD, FR_CHOOSE_PIRATE, FR_FIGHT, FR_TARGET, FR_DRAW_MORE,
-    FR_SORT_TAKE, FR_SORT_DISCARD, FR_SORT_ORDER, FR_LOSS_DESTROY, FR_GAME_OVER
-};
-/* Steps */
-enum { FR_GREEN = 0, FR_YELLOW, FR_RED, FR_PIRATES };
-/* Table slot flags (friday_env.engine.state) */
-enum { FR_LEFT = 1, FR_USED = 2, FR_DOWN = 4, FR_DOUBLED = 8 };
 
 /* One game: the fields of friday_env.engine.state.State, same names, same meanings. */
 typedef struct fr_game {
@@ -129,68 +122,5 @@ const char *fr_check_state(const fr_game *g);
 
 /* ---- encode.c ---- */
 void fr_encode_flat(const fr_game *g, float *out); /* the "flat" observation, FR_FLAT_SIZE floats */
-
-/* ---- heuristic.c ---- */
-typedef struct {
-    double life_value, low_life, win_bonus, destroy_weight, last_hazard_margin,
-        exchange_margin, future_weight, future_mean;
-    int hard_pirate_first;
-} fr_heuristic_params;
-extern const fr_heuristic_params FR_DEFAULT_PARAMS;
-/* heuristic_action(game, params) of friday_agents.players.heuristic, decision for decision: a legal
- * action id, or -1 when the game is over. Reads public information only (R26). */
-int fr_heuristic_action(fr_game *g, const fr_heuristic_params *p);
-/* Plays the heuristic until the game ends or max_actions were played: the number played,
- * or -2 (out of memory) / -3 (an action was refused: a bug). */
-int fr_heuristic_play(fr_game *g, const fr_heuristic_params *p, int max_actions);
-double fr_card_worth(int card);   /* friday_agents.players.heuristic.card_worth.WORTH[card] */
-double fr_fight_points(int card); /* card_worth.FIGHT_POINTS[card] */
-/* Python's sum() of floats, as the interpreter the binding was compiled for does it:
- * plain left-to-right addition (CPython <= 3.11) or Neumaier's compensated summation
- * (CPython >= 3.12). heuristic_py.c sets the mode at import. */
-void fr_heuristic_set_compensated_sum(int on);
-int fr_heuristic_compensated_sum(void);
-double fr_py_sum(const double *items, int n);
-
-/* ---- search.c ---- */
-/* How far a rollout plays (friday_agents.players.search.agent.rollout and its constants). */
-typedef struct {
-    int horizon;         /* fights played before the end is valued (1: the current one) */
-    int finish;          /* from this step on, play to the game's end */
-    int max_actions;     /* MAX_ROLLOUT_ACTIONS */
-    int max_fights_left; /* MAX_FIGHTS_LEFT */
-} fr_rollout_options;
-/* The leaf value's feature row (friday_agents.players.search.value), its columns given by the
- * Python side: FR_SUMMARY_FIXED numbers, then n_groups ability groups, then (cards set) the
- * n_deck card types held and the n_pirate pirate types faced. -1: the card has no column. */
-#define FR_SUMMARY_FIXED 15
-typedef struct {
-    int cards; /* 1: the "cards" feature set, 0: "basic" */
-    int n_groups, n_deck, n_pirate;
-    int8_t group[FR_NUM_CARDS], deck[FR_NUM_CARDS], pirate[FR_NUM_CARDS];
-} fr_leaf_layout;
-/* Where one rollout ended: game over or not, level, step, score, won. */
-typedef struct {
-    int32_t done, level, step, score, won;
-} fr_rollout_end;
-/* One decision's simulations: n_seeds worlds x n_actions candidates. */
-typedef struct {
-    const int32_t *actions;
-    int n_actions;
-    const uint64_t *seeds;
-    int n_seeds;
-    int oracle; /* 1: worlds are the true game re-seeded (OracleSearchAgent), not determinized */
-    fr_rollout_options options;
-    const fr_leaf_layout *layout;
-} fr_search_request;
-enum { FR_SEARCH_OK = 0, FR_SEARCH_ILLEGAL = 1, FR_SEARCH_NO_MEMORY = 2, FR_SEARCH_BROKEN_ROLLOUT = 3 };
-/* Plays the heuristic on g to the rollout's stop; FR_SEARCH_* status. */
-int fr_rollout(fr_game *g, const fr_rollout_options *o);
-int fr_leaf_row_size(const fr_leaf_layout *layout);
-void fr_leaf_features(const fr_game *g, const fr_leaf_layout *layout, double *row);
-/* Fills ends[w * n_actions + i] and its row (rows + k * row_stride, unless the game is over)
- * for world w and candidate i; FR_SEARCH_* status (*bad_action: the illegal candidate). */
-int fr_search_decision(const fr_game *root, const fr_search_request *r, fr_rollout_end *ends,
-                       double *rows, int row_stride, int *bad_action);
 
 #endif

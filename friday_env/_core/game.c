@@ -12,15 +12,6 @@
 
 #include "friday.h"
 
-/* Abilities (friday_env.cards.Ability) and pirate specials (PirateSpecial). */
-enum {
-    AB_NONE = 0, AB_LIFE_1, AB_LIFE_2, AB_CARDS_1, AB_CARDS_2, AB_DESTROY, AB_DOUBLE, AB_COPY,
-    AB_STEP_DOWN, AB_SORT_3, AB_EXCHANGE_1, AB_EXCHANGE_2, AB_BELOW, AB_HIGHEST_ZERO,
-    AB_LOSE_LIFE_1, AB_LOSE_LIFE_2, AB_STOP
-};
-enum { PS_NONE = 0, PS_TWO_LIFE_PER_CARD, PS_HALF_COUNT, PS_PLUS_ONE_PER_CARD,
-       PS_PLUS_TWO_PER_AGING, PS_ALL_HAZARDS };
-
 #define MAX_SORT FR_A_SORT_SIZE
 
 /* ------------------------------------------------------------------ piles (Python lists) */

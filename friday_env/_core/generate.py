@@ -1,8 +1,12 @@
-"""Write ``cards_data.h``: the card tables and action ids of the Python reference, as C.
+"""Write the generated headers: ``cards_data.h`` (the card tables, the enums and the action
+ids of the Python reference, as C) and ``flat_data.h`` (the flat encoder's tables,
+``flat_tables.py``).
 
-The compiled core reads every rule number from this header, so it cannot drift from
-``friday_env.cards`` and ``friday_env.actions``: ``tests/test_core_build.py`` regenerates it
-and compares. Run ``python -m friday_env._core.generate`` after changing either.
+The C (the env's and the agents' kernels) reads every rule number and every enum shared
+with Python from these headers, so it cannot drift from ``friday_env.cards``,
+``friday_env.actions`` and ``friday_env.engine.state``: ``tests/core/test_core_generated.py``
+regenerates each header and compares. Run ``python -m friday_env._core.generate`` after
+changing any of them.
 """
 
 from __future__ import annotations
@@ -10,7 +14,10 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from friday_env._core.c_text import c_array as _array
+from friday_env._core.c_text import c_enum
 from friday_env._core.flat_tables import FLAT_HEADER, flat_header_text
+from friday_env.actions import Phase
 from friday_env.actions import codec as act
 from friday_env.cards import (
     ABILITY,
@@ -31,15 +38,14 @@ from friday_env.cards import (
     STARTING_IDS,
     VALUE,
     VERY_STUPID_ID,
+    Ability,
+    Kind,
+    PirateSpecial,
 )
+from friday_env.engine import state
 from friday_env.observation.layout import FLAT_SIZE
 
 HEADER = Path(__file__).with_name("cards_data.h")
-
-
-def _array(ctype: str, name: str, values: list[int]) -> str:
-    body = ", ".join(str(int(v)) for v in values)
-    return f"static const {ctype} {name}[{len(values)}] = {{{body}}};"
 
 
 def _hazard_values() -> list[int]:
@@ -49,6 +55,30 @@ def _hazard_values() -> list[int]:
         row = list(values) + [values[0] if values else 0] * (3 - len(values))
         rows += row[:3]
     return rows
+
+
+def _enums() -> list[str]:
+    """The enums the C shares with Python, each member with its Python value."""
+    steps = {name.upper(): i for i, name in enumerate(state.STEP_NAMES)}
+    flags = {name: getattr(state, name) for name in ("LEFT", "USED", "DOWN", "DOUBLED")}
+    return [
+        "/* friday_env.actions.Phase: the pending decision */",
+        c_enum(Phase, "FR_"),
+        "/* steps (friday_env.engine.state.STEP_NAMES) */",
+        c_enum(steps, "FR_"),
+        "/* table slot flags (friday_env.engine.state) */",
+        c_enum(flags, "FR_"),
+        "/* friday_env.cards.Kind */",
+        c_enum(Kind, "KIND_"),
+        "/* friday_env.cards.Ability */",
+        c_enum(Ability, "AB_", count="AB_COUNT"),
+        "/* friday_env.cards.PirateSpecial */",
+        c_enum(PirateSpecial, "PS_"),
+    ]
+
+
+#: Each generated header and the function that writes its text.
+GENERATED_HEADERS = {HEADER.name: lambda: header_text(), FLAT_HEADER.name: flat_header_text}
 
 
 def header_text() -> str:
@@ -80,8 +110,8 @@ def header_text() -> str:
         "",
     ]
     lines += [f"#define {name} {value}" for name, value in sorted(constants.items())]
+    lines += ["", *_enums(), ""]
     lines += [
-        "",
         _array("int8_t", "FR_CARD_TYPE", list(CARD_TYPE)),
         _array("int8_t", "FR_KIND", [int(k) for k in KIND]),
         _array("int8_t", "FR_VALUE", list(VALUE)),

@@ -1,4 +1,5 @@
-/* The extension module friday_env._core.compiled: each part registers its own names. */
+/* The extension module friday_env._core.compiled: each part registers its own names (the
+ * test hooks are another module, test_hooks.c). */
 #include "pybind.h"
 
 static struct PyModuleDef core_module = {
@@ -11,9 +12,9 @@ static struct PyModuleDef core_module = {
 PyMODINIT_FUNC PyInit_compiled(void) {
     PyObject *module = PyModule_Create(&core_module);
     if (module == NULL) return NULL;
+    fr_rng_prepare(); /* before any thread shuffles (friday.h) */
     if (fr_register_game(module) < 0 || fr_register_encode(module) < 0 ||
-        fr_register_heuristic(module) < 0 || fr_register_search(module) < 0 ||
-        fr_register_vecenv(module) < 0 || fr_register_rng(module) < 0) {
+        fr_register_vecenv(module) < 0 || fr_register_capi(module) < 0) {
         Py_DECREF(module);
         return NULL;
     }

@@ -1,7 +1,7 @@
 /* The Python side of the compiled core: the game object and each part's registration.
  *
  * module.c creates the extension module friday_env._core.compiled and calls each part's
- * fr_register_* function, so each part (game, encoder, heuristic, search, vector env) keeps
+ * fr_register_* function, so each part (game, encoder, vector env, C API) keeps
  * its bindings in a file of its own.
  */
 #ifndef FRIDAY_PYBIND_H
@@ -33,9 +33,8 @@ PyObject *fr_pygame_wrap(PyTypeObject *type, const fr_game *g, PyObject *origin_
 
 int fr_register_game(PyObject *module);      /* game_py.c */
 int fr_register_encode(PyObject *module);    /* encode_py.c */
-int fr_register_heuristic(PyObject *module); /* heuristic_py.c */
-int fr_register_search(PyObject *module);    /* search_py.c */
 int fr_register_vecenv(PyObject *module);    /* vecenv_py.c */
-int fr_register_rng(PyObject *module);       /* rng_py.c */
+int fr_register_rng(PyObject *module);       /* rng_py.c, in the test hooks (test_hooks.c) */
+int fr_register_capi(PyObject *module);      /* capi.c: the capsule of friday_capi.h */
 
 #endif

@@ -11,9 +11,6 @@
  * (FR_ILLEGAL_LOSS, illegal_action_ends_game) or is refused before anything moves
  * (FR_ILLEGAL_RAISE, fr_vec_check); the statistics of an ended game (final_stats). Game seeds
  * come from the caller (friday_env/vector.py draws them with episode.draw_game_seed).
- *
- * Also here: fr_random_play, random legal play inside the core (the bench's measure of raw
- * engine speed without Python in the loop).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -198,51 +195,4 @@ int fr_vec_set_game(fr_vecenv *v, int32_t i, const fr_game *g, const fr_vec_out 
     v->steps[i] = 0;
     write_live(v, i, out);
     return 0;
-}
-
-/* ------------------------------------------------------------------ random play */
-
-/* splitmix64: a small, fast generator for the random choices (any uniform source serves;
- * the game's own shuffles stay seeded by the game seed). */
-static uint64_t splitmix64(uint64_t *state) {
-    uint64_t z = (*state += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-}
-
-/* Starts the game of `deal` (level 1-4 in turn); the setup shuffles of the next
- * GAMES_PER_PREFETCH deals are seeded together when `deal` is past the prefetched ones. */
-static int deal_game(fr_game *g, uint64_t deal, fr_rng_cache *cache, uint64_t *prefetched_to) {
-    if (cache != NULL && deal >= *prefetched_to) {
-        uint64_t seeds[GAMES_PER_PREFETCH];
-        for (int32_t i = 0; i < GAMES_PER_PREFETCH; i++) seeds[i] = deal + (uint64_t)i;
-        prefetch_setups(cache, seeds, GAMES_PER_PREFETCH);
-        *prefetched_to = deal + GAMES_PER_PREFETCH;
-    }
-    return fr_game_new(g, (int)(deal % 4) + 1, deal);
-}
-
-int64_t fr_random_play(int64_t actions, uint64_t seed, int64_t *games) {
-    fr_game g;
-    fr_game_init(&g);
-    fr_rng_cache *cache = malloc(sizeof *cache); /* without one, play on unprefetched */
-    fr_rng_use(cache);
-    uint64_t choices = seed, deal = seed, prefetched_to = seed;
-    int64_t played = 0;
-    *games = 1;
-    int rc = deal_game(&g, deal, cache, &prefetched_to);
-    for (; rc == 0 && played < actions; played++) {
-        if (g.phase == FR_GAME_OVER) {
-            (*games)++;
-            if ((rc = deal_game(&g, ++deal, cache, &prefetched_to)) != 0) break;
-        }
-        int n = fr_legal(&g);
-        int pick = (int)((splitmix64(&choices) >> 33) % (uint64_t)n);
-        rc = fr_apply(&g, g.legal[pick]);
-    }
-    fr_rng_use(NULL);
-    free(cache);
-    fr_game_free(&g);
-    return rc == 0 ? played : -1;
 }

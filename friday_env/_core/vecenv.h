@@ -54,10 +54,4 @@ int32_t fr_vec_step(fr_vecenv *v, const int64_t *actions, const uint64_t *next_s
  * game over; nothing changed) or FR_VEC_NO_MEMORY. */
 int fr_vec_set_game(fr_vecenv *v, int32_t i, const fr_game *g, const fr_vec_out *out);
 
-/* Random legal play inside the core: `actions` actions over consecutive games (levels 1-4
- * in turn, deals seed, seed+1, ..., as the bench's Python loop), choices drawn uniformly
- * from the legal actions with a generator seeded by `seed`. Returns the actions played (or
- * -1 when out of memory) and the games begun in *games. */
-int64_t fr_random_play(int64_t actions, uint64_t seed, int64_t *games);
-
 #endif

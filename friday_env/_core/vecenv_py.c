@@ -1,5 +1,4 @@
-/* Python bindings of vecenv.c: the VecEnvCore type (friday_env/vector.py drives it) and
- * random_play (the bench's in-core random play).
+/* Python bindings of vecenv.c: the VecEnvCore type (friday_env/vector.py drives it).
  *
  * VecEnvCore writes into numpy arrays that friday_env/vector.py allocates once and hands
  * over at construction (held through the buffer protocol until the object dies), so a step
@@ -280,33 +279,6 @@ static PyType_Spec vecenv_spec = {
     .slots = vecenv_slots,
 };
 
-/* ------------------------------------------------------------------ random_play */
-
-/* random_play(actions, seed) -> (actions played, games begun) */
-static PyObject *py_random_play(PyObject *module, PyObject *args) {
-    long long actions;
-    PyObject *seed_obj;
-    if (!PyArg_ParseTuple(args, "LO:random_play", &actions, &seed_obj)) return NULL;
-    if (actions < 0) return PyErr_Format(PyExc_ValueError, "random_play: actions must be >= 0");
-    unsigned long long seed = PyLong_AsUnsignedLongLong(seed_obj); /* refuses < 0, >= 2**64 */
-    if (seed == (unsigned long long)-1 && PyErr_Occurred()) return NULL;
-    int64_t games = 0;
-    int64_t played;
-    Py_BEGIN_ALLOW_THREADS
-    played = fr_random_play((int64_t)actions, (uint64_t)seed, &games);
-    Py_END_ALLOW_THREADS
-    if (played < 0) return PyErr_NoMemory();
-    return Py_BuildValue("LL", (long long)played, (long long)games);
-}
-
-static PyMethodDef vecenv_module_methods[] = {
-    {"random_play", py_random_play, METH_VARARGS,
-     "random_play(actions, seed) -> (actions played, games begun): uniform random legal "
-     "play inside the core over consecutive deals seed, seed+1, ... (levels 1-4 in turn), "
-     "for the bench."},
-    {NULL, NULL, 0, NULL},
-};
-
 int fr_register_vecenv(PyObject *module) {
     PyObject *type = PyType_FromSpec(&vecenv_spec);
     if (type == NULL) return -1;
@@ -314,5 +286,5 @@ int fr_register_vecenv(PyObject *module) {
         Py_DECREF(type);
         return -1;
     }
-    return PyModule_AddFunctions(module, vecenv_module_methods);
+    return 0;
 }

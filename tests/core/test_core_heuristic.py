@@ -1,4 +1,5 @@
-"""The compiled heuristic (friday_env/_core/heuristic.c) decides exactly as the Python one.
+"""The compiled heuristic (agents/friday_agents/players/heuristic/heuristic.c) decides exactly
+as the Python one.
 
 Each game is played twice in lockstep from the same deal: on the Python engine (the twin)
 and on the compiled core. In every state both heuristics are asked; the C answer must equal
@@ -17,6 +18,7 @@ import random
 import sys
 
 import pytest
+from c_calls import run_with_memory_checks
 
 from friday_agents.players.heuristic import HeuristicAgent
 from friday_agents.players.heuristic.agent import heuristic_action, python_heuristic_action
@@ -31,9 +33,14 @@ from friday_env.engine import Game as ReferenceGame
 from friday_env.errors import ScenarioError
 from friday_env.scenario import scenario
 
-core = pytest.importorskip("friday_env._core.compiled", reason="the compiled core is not built")
-if not hasattr(core, "CoreGame"):
-    pytest.skip("the compiled core has no game type yet", allow_module_level=True)
+core = pytest.importorskip("friday_agents.players._kernels", reason="the kernels are not built")
+
+
+def kernel_test_hooks():
+    """The test-only module of a development build: the C tables and sum() called directly."""
+    return pytest.importorskip(
+        "friday_agents.players._kernel_test_hooks", reason="the test hooks are not built"
+    )
 
 LEVELS = (1, 2, 3, 4)
 
@@ -153,7 +160,7 @@ def test_c_heuristic_matches_python_over_ten_thousand_games():
 
 def test_default_params_and_card_tables_are_the_python_ones():
     assert core.heuristic_default_params() == dataclasses.astuple(DEFAULT_PARAMS)
-    worth, points = core._heuristic_tables()
+    worth, points = kernel_test_hooks()._heuristic_tables()
     assert worth == WORTH and points == FIGHT_POINTS
 
 
@@ -163,9 +170,9 @@ def test_sum_follows_the_running_interpreter():
     rng = random.Random(5)
     cases = [[], [-0.0], [0.1] * 10, [1e16, 1.0, -1e16], [2 / 3, 1 / 7, 1.0, 0.25]]
     cases += [[rng.uniform(-1, 1) * 10 ** rng.randrange(-8, 9) for _ in range(9)]] * 50
-    differs = 0
+    differs, hooks = 0, kernel_test_hooks()
     for items in cases:
-        got, expected = core._py_sum(items), sum(items)
+        got, expected = hooks._py_sum(items), sum(items)
         assert got == expected and math.copysign(1, got) == math.copysign(1, expected), items
         differs += got != math.fsum(items)
     assert differs > 0  # the cases do tell a rounding summation from an exact one
@@ -228,3 +235,21 @@ def test_game_over_is_an_error_on_both_cores():
             game.apply(heuristic_action(game))
         with pytest.raises(ValueError, match="game is over"):
             heuristic_action(game)
+
+
+def test_an_item_that_empties_the_list_cannot_make_py_sum_read_freed_memory():
+    """_py_sum read the list itself: an item whose __float__ clears it left C reading freed
+    items (issue 27). It now sums a snapshot taken before any item's code runs."""
+    kernel_test_hooks()
+    out = run_with_memory_checks(
+        """
+from friday_agents.players import _kernel_test_hooks
+class Clearing:
+    def __float__(self):
+        items.clear()
+        return 0.25
+items = [0.5, Clearing(), *[0.125] * 40]
+print(_kernel_test_hooks._py_sum(items))
+"""
+    )
+    assert float(out) == 0.5 + 0.25 + 0.125 * 40

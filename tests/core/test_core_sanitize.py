@@ -1,8 +1,9 @@
 """The compiled core's tests under AddressSanitizer and UndefinedBehaviorSanitizer (slow).
 
-``python -m pytest -m slow tests/core/test_core_sanitize.py`` builds the extension with
-``FRIDAY_CORE_SANITIZE=1`` into a temporary copy of the package (the in-place build is left
-alone), then runs every other ``tests/test_core_*.py`` (differential tests and the fuzz run)
+``python -m pytest -m slow tests/core/test_core_sanitize.py`` builds the extensions (the
+compiled core, the agents' C kernels and both test-hook modules) with
+``FRIDAY_CORE_SANITIZE=1`` into a temporary copy of the packages (the in-place builds are left
+alone), then runs every other ``tests/core/test_core_*.py`` (differential tests and the fuzz run)
 against it in a subprocess, with the sanitizer runtime preloaded. Any report fails the test:
 both sanitizers are told to stop the process at the first one, and the output is searched
 for reports as well. ``docs/compiled-core.md`` describes the run.
@@ -39,12 +40,26 @@ def _compiler_runtime(name: str) -> str | None:
     return found if os.path.isabs(found) and os.path.exists(found) else None
 
 
+#: The packages copied (installed name -> source folder).
+PACKAGES = {"friday_env": ROOT / "friday_env", "friday_agents": ROOT / "agents" / "friday_agents"}
+#: The extensions under test: the compiled core, the agents' kernels and their test hooks.
+EXTENSIONS = (
+    "friday_env._core.compiled",
+    "friday_env._core._test_hooks",
+    "friday_agents.players._kernels",
+    "friday_agents.players._kernel_test_hooks",
+)
+
+
 def build_sanitized(into: Path) -> Path:
-    """Copy the package ``friday_env`` into ``into`` and build the sanitized extension
-    there; returns the directory to put first on ``PYTHONPATH``."""
+    """Copy the packages ``friday_env`` and ``friday_agents`` into ``into`` and build the
+    sanitized extensions there (the test hooks included); returns the directory to put first
+    on ``PYTHONPATH``."""
     ignore = shutil.ignore_patterns("__pycache__", "*.so", "*.pyd")
-    shutil.copytree(ROOT / "friday_env", into / "friday_env", ignore=ignore)
+    for name, source in PACKAGES.items():
+        shutil.copytree(source, into / name, ignore=ignore)
     env = {**os.environ, "FRIDAY_CORE_SANITIZE": "1", "FRIDAY_CORE_REQUIRED": "1"}
+    env["FRIDAY_TEST_HOOKS"] = "1"
     command = [sys.executable, "setup.py", "-q", "build_ext"]
     command += ["--build-lib", str(into), "--build-temp", str(into / "build")]
     subprocess.run(command, cwd=ROOT, env=env, check=True, capture_output=True, text=True)
@@ -54,7 +69,9 @@ def build_sanitized(into: Path) -> Path:
 def core_test_files() -> list[str]:
     """The compiled core's test files, this one excepted."""
     here = Path(__file__).name
-    return sorted(str(p) for p in (ROOT / "tests" / "core").glob("test_core_*.py") if p.name != here)
+    return sorted(
+        str(p) for p in (ROOT / "tests" / "core").glob("test_core_*.py") if p.name != here
+    )
 
 
 def sanitizer_env(package_dir: Path, logs: Path) -> dict[str, str]:
@@ -95,11 +112,16 @@ def test_core_tests_pass_under_address_and_undefined_behaviour_sanitizers(tmp_pa
         pytest.skip("needs gcc with libasan and libubsan")
     package_dir = build_sanitized(tmp_path)
     env = sanitizer_env(package_dir, tmp_path / "sanitizer")
-    check = [sys.executable, "-c", "import friday_env._core.compiled as m; print(m.__file__)"]
+    show = (
+        "import importlib, sys; print(*(importlib.import_module(m).__file__ for m in sys.argv[1:]))"
+    )
+    check = [sys.executable, "-c", show, *EXTENSIONS]
     loaded = subprocess.run(
         check, cwd=package_dir, env=env, capture_output=True, text=True, check=True
-    ).stdout
-    assert loaded.startswith(str(package_dir)), f"the sanitized build was not loaded: {loaded}"
+    ).stdout.split()
+    assert len(loaded) == len(EXTENSIONS) and all(
+        path.startswith(str(package_dir)) for path in loaded
+    ), f"the sanitized builds were not loaded: {loaded}"
     result = run_sanitized(package_dir, env)
     output = result.stdout + result.stderr
     reports = sanitizer_reports(tmp_path / "sanitizer", output)

@@ -14,6 +14,7 @@ import random
 
 import numpy as np
 import pytest
+from c_calls import assert_interrupted_promptly, run_with_memory_checks
 
 from friday_agents.players.heuristic.agent import heuristic_action
 from friday_agents.players.search import compiled
@@ -26,7 +27,7 @@ from friday_agents.seeds import evaluation_seed, training_seed
 from friday_env import Game
 
 pytestmark = pytest.mark.skipif(
-    compiled._core is None, reason="the compiled core (with its search part) is not built"
+    compiled._kernels is None, reason="the compiled core (with its search part) is not built"
 )
 
 LEVELS = (1, 2, 3, 4)
@@ -142,7 +143,7 @@ def test_leaf_rows_equal_the_python_features_and_value_to_the_same_bits(feature_
     rows = np.empty((64, compiled.ROW_ALIGN * 9))
     for n, (core_game, python_game) in enumerate(heuristic_states(3000)):
         view = rows[n % 64 : n % 64 + 1, :size]  # padded rows, as search_rollouts fills
-        compiled._core.leaf_features(core_game, layout, view)
+        compiled._kernels.leaf_features(core_game, layout, view)
         expected = python_features(python_game)
         assert view[0].tolist() == expected.tolist(), f"state {n}"
         for w in weights:
@@ -157,7 +158,7 @@ def test_an_illegal_candidate_is_a_clear_error_and_leaves_the_game_untouched():
     illegal = next(a for a in range(199) if a not in game.legal_actions())
     options = (1, 3, 400, 40, False)
     with pytest.raises(ValueError, match=f"candidate action {illegal} is not legal"):
-        compiled._core.search_rollouts(game, [illegal], [1, 2], options, layout, ends, rows)
+        compiled._kernels.search_rollouts(game, [illegal], [1, 2], options, layout, ends, rows)
     assert (game.history, list(game.stack), game.seed, game.shuffles) == before
     legal = game.legal_actions()[:1]
     bad_inputs = [
@@ -167,7 +168,7 @@ def test_an_illegal_candidate_is_a_clear_error_and_leaves_the_game_untouched():
         ((game, [], [1], options, layout, ends, rows), ValueError, "actions"),
         ((game, [500], [1], options, layout, ends, rows), ValueError, "out of range"),
         ((game, legal, [-1], options, layout, ends, rows), ValueError, "out of range"),
-        ((game, legal, [1], (0, 3, 400, 40, False), layout, ends, rows), ValueError, "options"),
+        ((game, legal, [1], (0, 3, 400, 40, False), layout, ends, rows), ValueError, "horizon=0"),
         (
             (Game.new(2, 1, core="python"), legal, [1], options, layout, ends, rows),
             TypeError,
@@ -176,7 +177,7 @@ def test_an_illegal_candidate_is_a_clear_error_and_leaves_the_game_untouched():
     ]
     for args, error, words in bad_inputs:
         with pytest.raises(error, match=words):
-            compiled._core.search_rollouts(*args)
+            compiled._kernels.search_rollouts(*args)
     assert (game.history, list(game.stack), game.seed, game.shuffles) == before
 
 
@@ -203,3 +204,89 @@ def test_ingredients_without_a_c_version_take_the_python_path():
 def test_the_python_path_plays_alike_on_compiled_games(factory, compiled_calls):
     steps = lockstep(factory, 2, evaluation_seed(2, 1))
     assert steps and not compiled_calls
+
+
+# ------------------------------------------------ hostile arguments and long calls (issue 27)
+
+#: A child's set-up for search_rollouts on a level-1 game's first decision (two candidates).
+SEARCH_SETUP = """
+import numpy as np
+from friday_agents.players import _kernels
+from friday_agents.players.search import compiled
+from friday_env import Game
+game = Game.new(1, 1, core="c")
+actions = game.legal_actions()
+layout, size = compiled.leaf_layout("basic")
+def search(seeds, options=(1, 3, 400, 40, False), worlds=None):
+    worlds = len(seeds) if worlds is None else worlds
+    ends = np.zeros((worlds * len(actions), 5), dtype=np.int32)
+    rows = np.zeros((worlds * len(actions), size))
+    _kernels.search_rollouts(game, actions, seeds, options, layout, ends, rows)
+    return ends.tolist(), rows.tolist()
+"""
+
+
+def test_seeds_longer_than_their_len_are_read_once_into_owned_memory():
+    """A sequence whose iteration yields more seeds than its len() said: C sized its buffer by
+    len() and then wrote every item past it (issue 27). Now the sequence is read once, and the
+    seeds it yields are the worlds played."""
+    out = run_with_memory_checks(
+        SEARCH_SETUP
+        + """
+class Liar:
+    def __len__(self):
+        return 1
+    def __getitem__(self, i):
+        if i >= 300:
+            raise IndexError(i)
+        return i
+print(search(Liar(), worlds=300) == search(list(range(300))))
+"""
+    )
+    assert out.strip() == "True"
+
+
+def test_an_item_that_empties_the_seed_list_cannot_make_c_read_freed_memory():
+    """An item whose __index__ clears the list being read: C went on reading the freed
+    items (issue 27). Now it reads a snapshot taken before any item's code runs."""
+    out = run_with_memory_checks(
+        SEARCH_SETUP
+        + """
+class Clearing:
+    def __index__(self):
+        seeds.clear()
+        return 7
+seeds = [5, Clearing(), *range(100, 140)]
+print(search(seeds, worlds=42) == search([5, 7, *range(100, 140)]))
+"""
+    )
+    assert out.strip() == "True"
+
+
+def test_a_horizon_that_overflows_int_plays_to_the_end_or_is_refused():
+    """horizon + MAX_FIGHTS_LEFT overflowed C's int: the rollout's action budget went
+    negative, no rollout was played and nothing was raised (issue 27)."""
+    game = Game.new(1, evaluation_seed(1, 0), core="c")
+    actions = game.legal_actions()
+    layout, size = compiled.leaf_layout("basic")
+
+    def ends_for(horizon):
+        ends = np.zeros((2 * len(actions), 5), dtype=np.int32)
+        rows = np.zeros((2 * len(actions), size))
+        options = (horizon, 0, 400, 40, False)
+        compiled._kernels.search_rollouts(game, actions, [3, 4], options, layout, ends, rows)
+        return ends
+
+    to_the_end = ends_for(10**6)
+    assert to_the_end[:, 0].all()  # every rollout played to the game's end
+    assert (ends_for(2**31 - 1) == to_the_end).all()
+    with pytest.raises(ValueError, match=r"horizon=2147483648 is out of range \(1 to"):
+        ends_for(2**31)
+
+
+def test_ctrl_c_stops_a_long_search_promptly():
+    """100,000 worlds of whole-game rollouts (about 20 s): SIGINT must stop the call within
+    seconds (the GIL is released between worlds and signals checked)."""
+    assert_interrupted_promptly(
+        SEARCH_SETUP + "search(list(range(100_000)), options=(10**6, 0, 400, 40, False))"
+    )

@@ -256,55 +256,6 @@ def test_default_make_vec_mode_is_the_native_vector_env():
     assert isinstance(envs.unwrapped, FridayVectorEnv)
 
 
-# ------------------------------------------------ random play inside the core (friday bench)
-
-MASK64 = 2**64 - 1
-
-
-def splitmix64(state: int) -> tuple[int, int]:
-    """vecenv.c's generator of random choices: (new state, output)."""
-    state = (state + 0x9E3779B97F4A7C15) & MASK64
-    z = state
-    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
-    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
-    return state, z ^ (z >> 31)
-
-
-def python_random_play(actions: int, seed: int) -> int:
-    """random_play's games on the Python engine, the same choices: the games begun."""
-    state, deal, games = seed, seed, 1
-    game = Game.new(deal % 4 + 1, deal, core="python")
-    for _ in range(actions):
-        if game.done:
-            deal, games = deal + 1, games + 1
-            game = Game.new(deal % 4 + 1, deal, core="python")
-        legal = game.legal_actions()
-        state, out = splitmix64(state)
-        game.apply(legal[(out >> 33) % len(legal)])
-    return games
-
-
-@pytest.mark.skipif("c" not in CORES, reason="needs the compiled core")
-@pytest.mark.parametrize("seed", [0, 7, 2**64 - 100])
-def test_random_play_in_core_plays_the_python_engines_games(seed):
-    from friday_env._core import compiled as _compiled
-
-    played, games = _compiled.random_play(3000, seed)
-    assert played == 3000
-    assert games == python_random_play(3000, seed) > 10
-
-
-@pytest.mark.skipif("c" not in CORES, reason="needs the compiled core")
-def test_random_play_arguments():
-    from friday_env._core import compiled as _compiled
-
-    assert _compiled.random_play(0, 5) == (0, 1)
-    with pytest.raises(ValueError, match="actions must be >= 0"):
-        _compiled.random_play(-1, 0)
-    with pytest.raises(OverflowError):
-        _compiled.random_play(10, -1)
-
-
 @pytest.mark.skipif("c" not in CORES, reason="needs the compiled core")
 def test_the_c_object_checks_every_buffer_it_is_given():
     """VecEnvCore (vecenv_py.c) takes numpy arrays to write into: a wrong one is an error

@@ -3,8 +3,12 @@ tests/docs/test_imports.py's."""
 
 from __future__ import annotations
 
+import os
 import tomllib
 from pathlib import Path
+
+from setuptools import Distribution
+from setuptools._distutils.core import run_setup
 
 REPO = Path(__file__).resolve().parents[2]
 #: Installed name -> folder (pyproject's package-dir maps friday_agents to agents/).
@@ -53,3 +57,61 @@ def test_ci_builds_the_compiled_core():
     if os.environ.get("CI") != "true":
         pytest.skip("only meaningful under CI=true")
     assert "c" in available_cores(), "the compiled core was not built by the install step"
+
+
+def _setup() -> Distribution:
+    """setup.py's distribution, configured but not run (its globs read the repository)."""
+    cwd = os.getcwd()
+    os.chdir(REPO)
+    try:
+        return run_setup("setup.py", stop_after="init")
+    finally:
+        os.chdir(cwd)
+
+
+def _c_files() -> set[str]:
+    return {
+        str(p.relative_to(REPO))
+        for root in ROOTS.values()
+        for p in root.rglob("*")
+        if p.suffix in (".c", ".h")
+    }
+
+
+def test_every_c_source_is_built_and_in_the_sdist():
+    """Each .c file is compiled into some extension (none forgotten), and MANIFEST.in puts
+    every .c and .h into the sdist, which the wheel is built from."""
+    compiled = {src for ext in _setup().ext_modules for src in ext.sources}
+    c_sources = {name for name in _c_files() if name.endswith(".c")}
+    assert c_sources - compiled == set(), "add these to an extension in setup.py"
+    manifest = (REPO / "MANIFEST.in").read_text().splitlines()
+    folders = [line.split()[1] for line in manifest if line.startswith("recursive-include")]
+    for name in _c_files():
+        assert any(name.startswith(folder + "/") for folder in folders), (
+            f"{name}: not in MANIFEST.in"
+        )
+
+
+def test_a_wheel_build_leaves_out_c_sources_generators_and_test_hooks(monkeypatch):
+    """setup.py's build commands, as a wheel build runs them: no header generators among the
+    modules, no .c/.h among the data files, no test-hook extension unless built in place
+    (tests/docs/test_wheel_install.py builds a real wheel and looks inside)."""
+    dist = _setup()
+    build_py = dist.get_command_obj("build_py")
+    build_py.ensure_finalized()
+    core = REPO / "friday_env" / "_core"
+    modules = {m for _, m, _ in build_py.find_package_modules("friday_env._core", str(core))}
+    assert "__init__" in modules and not modules & {"generate", "flat_tables", "c_text"}
+    files = [str(core / "game.c"), str(core / "friday.h"), str(core / "notes.txt")]
+    assert build_py.exclude_data_files("friday_env._core", str(core), files) == files[2:]
+    hooks = {"friday_env._core._test_hooks", "friday_agents.players._kernel_test_hooks"}
+    assert hooks <= {ext.name for ext in dist.ext_modules}
+    build_ext = dist.get_command_obj("build_ext")
+    build_ext.ensure_finalized()
+    build_ext.build_extension = lambda ext: None  # look at what would be built, build nothing
+    monkeypatch.delenv("FRIDAY_TEST_HOOKS", raising=False)
+    build_ext.run()
+    assert not hooks & {ext.name for ext in build_ext.extensions}
+    assert {"friday_env._core.compiled", "friday_agents.players._kernels"} <= {
+        ext.name for ext in build_ext.extensions
+    }

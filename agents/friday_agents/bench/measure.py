@@ -337,10 +337,10 @@ def core_random_play_per_s(actions: int, seed: int) -> float:
     """Actions/s of random legal play inside the compiled core: one C call plays ``actions``
     actions over consecutive deals (levels 1-4 in turn, new games set up inside, as in (a)),
     each a uniform choice among the legal actions drawn in C."""
-    from friday_env._core import compiled as _compiled
+    from friday_agents.players._kernels import random_play
 
     start = time.perf_counter()
-    played, _ = _compiled.random_play(actions, seed)
+    played, _ = random_play(actions, seed)
     return played / (time.perf_counter() - start)
 
 

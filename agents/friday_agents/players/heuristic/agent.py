@@ -32,24 +32,21 @@ from friday_agents.players.heuristic.rules import (
 from friday_env import Game
 from friday_env import actions as act
 from friday_env.actions import Phase
+from friday_env.core import core_of
 
-try:  # the compiled core is optional: without it every game is a Python game
-    from friday_env._core import compiled as _compiled
-except ImportError:  # pragma: no cover - exercised only where the extension is not built
-    _compiled = None
+try:  # the agents' C kernels are built with the compiled core; without it every game is Python
+    from friday_agents.players import _kernels
+except ImportError:  # pragma: no cover - exercised only where the extensions are not built
+    _kernels = None
 
 __all__ = ["HeuristicAgent", "HeuristicParams", "heuristic_action", "python_heuristic_action"]
-
-#: The compiled game type, or None: its games take the C port of this heuristic
-#: (friday_env/_core/heuristic.c), which returns the same action in every state.
-_COMPILED_GAME = getattr(_compiled, "CoreGame", None)
 
 
 def heuristic_action(game: Game, params: HeuristicParams = DEFAULT_PARAMS) -> int:
     """The heuristic's action for the pending decision of ``game`` (public information only).
     A game on the compiled core is decided in C, with the same result."""
-    if _COMPILED_GAME is not None and isinstance(game, _COMPILED_GAME):
-        action = _compiled.heuristic_action(game, _params_tuple(params))
+    if _kernels is not None and core_of(game) == "c":  # the C twin, heuristic.c beside this file
+        action = _kernels.heuristic_action(game, _params_tuple(params))
         if action < 0:
             raise ValueError(_GAME_OVER)
         return action

@@ -5,7 +5,7 @@
 - CPU microseconds per decision of the Python heuristic and of the compiled one (called from
   Python, one decision per call) on the same states: those of N heuristic games per level;
 - whole heuristic games per CPU second: the Python heuristic on the Python engine, and the C
-  heuristic playing inside the compiled core (``_compiled.heuristic_play``).
+  heuristic playing inside the compiled core (``friday_agents.players._kernels.heuristic_play``).
 """
 
 from __future__ import annotations
@@ -15,10 +15,10 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from friday_agents.players import _kernels as core
 from friday_agents.players.heuristic.agent import python_heuristic_action
 from friday_agents.seeds import evaluation_seed
 from friday_env import Game
-from friday_env._core import compiled as core
 from friday_env.core import CompiledGame
 
 LEVELS = (1, 2, 3, 4)

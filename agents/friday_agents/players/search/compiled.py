@@ -4,7 +4,8 @@
 seed and each candidate action, a determinized world, the action and a heuristic rollout,
 and values where the rollout ends. When the game is a compiled-core game and every
 ingredient has a C version, :func:`compiled_search` returns a :class:`CompiledSearch` that
-does all of it in ``friday_env._core.compiled.search_rollouts`` except the last step: C reports
+does all of it in ``friday_agents.players._kernels.search_rollouts`` (``search.c`` beside
+this file) except the last step: C reports
 each rollout's end (game over or not, level, step, score, result) and the leaf value's
 feature row, computed as :func:`friday_agents.players.search.value.features` /
 :func:`~friday_agents.players.search.value.card_features` compute them, and Python values each end
@@ -33,11 +34,9 @@ from .value import ValueModel
 from .value_levels import PerLevelValue
 
 try:
-    from friday_env._core import compiled as _core
+    from friday_agents.players import _kernels
 except ImportError:  # the compiled core is not built: every game plays in Python
-    _core = None
-if not hasattr(_core, "search_rollouts"):  # built without this part: the Python path
-    _core = None
+    _kernels = None
 
 #: Columns of the leaf row that C writes before the ability groups (value._summary's list).
 SUMMARY_FIXED = 15
@@ -72,7 +71,7 @@ def leaf_layout(feature_set: str) -> tuple[bytes, int]:
 
 def is_compiled_game(game: object) -> bool:
     """Whether ``game`` is a compiled-core game (``search_rollouts`` can read it)."""
-    return _core is not None and bool(_core.is_core_game(game))
+    return _kernels is not None and bool(_kernels.is_core_game(game))
 
 
 def linear_model(model: object, level: int) -> ValueModel | None:
@@ -106,7 +105,7 @@ class CompiledSearch:
         ends = np.empty((len(seeds) * n, 5), dtype=np.int32)
         rows = np.empty((len(seeds) * n, stride))
         options = (self.horizon, self.finish, self.max_actions, self.max_fights_left, self.oracle)
-        _core.search_rollouts(game, actions, seeds, options, layout, ends, rows)
+        _kernels.search_rollouts(game, actions, seeds, options, layout, ends, rows)
         values = self.values(ends, rows[:, :size])
         totals = np.zeros(n)
         for world in range(len(seeds)):

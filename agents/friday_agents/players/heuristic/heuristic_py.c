@@ -4,13 +4,12 @@
  *   heuristic_play(game, max_actions, params=None) -> int   actions played in C
  *   heuristic_default_params() -> tuple           FR_DEFAULT_PARAMS, in HeuristicParams order
  *   heuristic_compensated_sum                     True when sum() is Neumaier's (3.12+)
- *   _heuristic_tables() -> (worth, fight_points)  test hook: the card tables
- *   _py_sum(floats) -> float                      test hook: sum() as the C does it
  *
  * `params` is None (the defaults) or a tuple of the HeuristicParams fields in their order:
  * eight numbers and hard_pirate_first (a bool or int).
  */
-#include "pybind.h"
+#include "heuristic.h"
+#include "kernels.h"
 
 #define PARAM_COUNT 9
 
@@ -50,22 +49,11 @@ static int parse_params(PyObject *obj, fr_heuristic_params *out) {
     return 0;
 }
 
-static fr_game *game_arg(PyObject *game, const char *function) {
-    if (!fr_pygame_check(game)) {
-        PyErr_Format(PyExc_TypeError,
-                     "%s: game must be a compiled game (friday_env._core.compiled.CoreGame), "
-                     "got %.100s",
-                     function, Py_TYPE(game)->tp_name);
-        return NULL;
-    }
-    return FR_GAME(game);
-}
-
 static PyObject *py_heuristic_action(PyObject *self, PyObject *args) {
     PyObject *game, *params_obj = Py_None;
     fr_heuristic_params params;
     if (!PyArg_ParseTuple(args, "O|O:heuristic_action", &game, &params_obj)) return NULL;
-    fr_game *g = game_arg(game, "heuristic_action");
+    fr_game *g = fr_kernel_game(game, "heuristic_action");
     if (g == NULL || parse_params(params_obj, &params) < 0) return NULL;
     return PyLong_FromLong(fr_heuristic_action(g, &params));
 }
@@ -76,7 +64,7 @@ static PyObject *py_heuristic_play(PyObject *self, PyObject *args) {
     fr_heuristic_params params;
     if (!PyArg_ParseTuple(args, "Oi|O:heuristic_play", &game, &max_actions, &params_obj))
         return NULL;
-    fr_game *g = game_arg(game, "heuristic_play");
+    fr_game *g = fr_kernel_game(game, "heuristic_play");
     if (g == NULL || parse_params(params_obj, &params) < 0) return NULL;
     if (max_actions < 0) {
         PyErr_Format(PyExc_ValueError, "heuristic_play: max_actions must be >= 0, got %d",
@@ -84,7 +72,7 @@ static PyObject *py_heuristic_play(PyObject *self, PyObject *args) {
         return NULL;
     }
     int played = fr_heuristic_play(g, &params, max_actions);
-    fr_pygame_changed(game);
+    fr_capi->game_changed(game);
     if (played == -2) return PyErr_NoMemory();
     if (played < 0) {
         PyErr_SetString(PyExc_RuntimeError,
@@ -102,53 +90,6 @@ static PyObject *py_default_params(PyObject *self, PyObject *unused) {
                          p->hard_pirate_first ? Py_True : Py_False);
 }
 
-static PyObject *card_table(double (*table)(int)) {
-    PyObject *values = PyTuple_New(FR_NUM_CARDS);
-    if (values == NULL) return NULL;
-    for (int card = 0; card < FR_NUM_CARDS; card++) {
-        PyObject *value = PyFloat_FromDouble(table(card));
-        if (value == NULL) {
-            Py_DECREF(values);
-            return NULL;
-        }
-        PyTuple_SET_ITEM(values, card, value);
-    }
-    return values;
-}
-
-static PyObject *py_tables(PyObject *self, PyObject *unused) {
-    PyObject *worth = card_table(fr_card_worth);
-    PyObject *points = worth ? card_table(fr_fight_points) : NULL;
-    if (points == NULL) {
-        Py_XDECREF(worth);
-        return NULL;
-    }
-    return Py_BuildValue("(NN)", worth, points);
-}
-
-static PyObject *py_sum(PyObject *self, PyObject *items) {
-    PyObject *seq = PySequence_Fast(items, "_py_sum: expected a sequence of floats");
-    if (seq == NULL) return NULL;
-    Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
-    double *values = PyMem_Malloc((size_t)(n ? n : 1) * sizeof(double));
-    if (values == NULL) {
-        Py_DECREF(seq);
-        return PyErr_NoMemory();
-    }
-    for (Py_ssize_t i = 0; i < n; i++) {
-        values[i] = PyFloat_AsDouble(PySequence_Fast_GET_ITEM(seq, i));
-        if (values[i] == -1.0 && PyErr_Occurred()) {
-            PyMem_Free(values);
-            Py_DECREF(seq);
-            return NULL;
-        }
-    }
-    double total = fr_py_sum(values, (int)n);
-    PyMem_Free(values);
-    Py_DECREF(seq);
-    return PyFloat_FromDouble(total);
-}
-
 static PyMethodDef heuristic_methods[] = {
     {"heuristic_action", py_heuristic_action, METH_VARARGS,
      "heuristic_action(game, params=None): the heuristic's action for a compiled game "
@@ -158,14 +99,12 @@ static PyMethodDef heuristic_methods[] = {
      "game ends or max_actions were played; returns the number of actions played."},
     {"heuristic_default_params", py_default_params, METH_NOARGS,
      "The C heuristic's default parameters, in HeuristicParams field order."},
-    {"_heuristic_tables", py_tables, METH_NOARGS,
-     "Test hook: (WORTH, FIGHT_POINTS) per card as the C heuristic computes them."},
-    {"_py_sum", py_sum, METH_O, "Test hook: sum() of floats as the C heuristic computes it."},
     {NULL, NULL, 0, NULL},
 };
 
 int fr_register_heuristic(PyObject *module) {
-    fr_heuristic_set_compensated_sum(PY_VERSION_HEX >= 0x030C0000);
+    fr_heuristic_use_interpreter_sum();
+    fr_heuristic_prepare(); /* before search_rollouts plays in threads without the GIL */
     if (PyModule_AddFunctions(module, heuristic_methods) < 0) return -1;
     PyObject *flag = PyBool_FromLong(fr_heuristic_compensated_sum());
     if (PyModule_AddObject(module, "heuristic_compensated_sum", flag) < 0) {

@@ -2,8 +2,14 @@
  *
  * friday_agents.players.search.compiled is the only caller; it owns the output arrays (numpy) and
  * values the rollout ends. No numpy headers: the arrays arrive through the buffer protocol.
+ * Every argument is read into C memory before the rollouts start (a sequence once, through a
+ * tuple copy: an item's __index__ cannot resize what is being read); the rollouts then run
+ * world by world without the GIL on a copy of the game, checking for signals in between.
  */
-#include "pybind.h"
+#include <limits.h>
+
+#include "kernels.h"
+#include "search.h"
 
 #define FR_MAX_CANDIDATES FR_A_NUM_ACTIONS
 #define FR_MAX_WORLDS 100000
@@ -35,7 +41,8 @@ static int parse_layout(PyObject *obj, fr_leaf_layout *layout) {
     }
     /* the cards set writes a column for every known card and every pirate: all must exist */
     for (int c = 0; layout->cards && c < FR_NUM_CARDS; c++)
-        if ((FR_KIND[c] != 4 && layout->deck[c] < 0) || (FR_KIND[c] == 4 && layout->pirate[c] < 0))
+        if ((FR_KIND[c] != KIND_PIRATE && layout->deck[c] < 0) ||
+            (FR_KIND[c] == KIND_PIRATE && layout->pirate[c] < 0))
             goto bad;
     return 0;
 bad:
@@ -43,35 +50,33 @@ bad:
     return -1;
 }
 
-/* A sequence of ints into out[0..n); n must be within [1, cap]. */
-static Py_ssize_t parse_ints(PyObject *obj, const char *what, Py_ssize_t cap, int64_t *out,
-                             int is_seed) {
-    PyObject *seq = PySequence_Fast(obj, "search_rollouts: expected a sequence");
-    if (seq == NULL) return -1;
-    Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+/* A sequence of ints, read once, as a new tuple of 1 to `cap` items; NULL with an error. */
+static PyObject *int_tuple(PyObject *obj, const char *what, Py_ssize_t cap) {
+    PyObject *items = PySequence_Tuple(obj); /* a snapshot: later changes to obj do not matter */
+    if (items == NULL) return NULL;
+    Py_ssize_t n = PyTuple_GET_SIZE(items);
     if (n < 1 || n > cap) {
         PyErr_Format(PyExc_ValueError, "search_rollouts: %s must hold 1 to %zd numbers, got %zd",
                      what, cap, n);
-        Py_DECREF(seq);
-        return -1;
+        Py_DECREF(items);
+        return NULL;
     }
-    for (Py_ssize_t i = 0; i < n; i++) {
-        PyObject *item = PySequence_Fast_GET_ITEM(seq, i);
-        int64_t v = PyLong_AsLongLong(item);
-        if (v == -1 && PyErr_Occurred()) {
-            Py_DECREF(seq);
-            return -1;
-        }
-        if (v < 0 || (!is_seed && v >= FR_A_NUM_ACTIONS)) {
+    return items;
+}
+
+/* The tuple's n items into out[0..n), each in [0, limit] (limit 0: any int64 >= 0). */
+static int read_ints(PyObject *items, const char *what, int64_t limit, int64_t *out) {
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(items); i++) {
+        int64_t v = PyLong_AsLongLong(PyTuple_GET_ITEM(items, i));
+        if (v == -1 && PyErr_Occurred()) return -1;
+        if (v < 0 || (limit > 0 && v > limit)) {
             PyErr_Format(PyExc_ValueError, "search_rollouts: %s holds %lld, out of range", what,
                          (long long)v);
-            Py_DECREF(seq);
             return -1;
         }
         out[i] = v;
     }
-    Py_DECREF(seq);
-    return n;
+    return 0;
 }
 
 /* A writable C-contiguous 2-D buffer of `format` with at least `rows` rows, `min_cols` columns. */
@@ -109,41 +114,64 @@ typedef struct {
     int64_t actions[FR_MAX_CANDIDATES];
     int32_t actions32[FR_MAX_CANDIDATES];
     Py_ssize_t n_actions, n_seeds;
-    uint64_t *seeds;
+    uint64_t *seeds; /* owned (PyMem) */
     fr_leaf_layout layout;
     fr_search_request request;
 } search_args;
 
+static int parse_actions(PyObject *obj, search_args *a) {
+    PyObject *items = int_tuple(obj, "actions", FR_MAX_CANDIDATES);
+    if (items == NULL) return -1;
+    a->n_actions = PyTuple_GET_SIZE(items);
+    int rc = read_ints(items, "actions", FR_A_NUM_ACTIONS - 1, a->actions);
+    Py_DECREF(items);
+    for (Py_ssize_t i = 0; rc == 0 && i < a->n_actions; i++) a->actions32[i] = (int32_t)a->actions[i];
+    return rc;
+}
+
+static int parse_seeds(PyObject *obj, search_args *a) {
+    PyObject *items = int_tuple(obj, "seeds", FR_MAX_WORLDS);
+    if (items == NULL) return -1;
+    a->n_seeds = PyTuple_GET_SIZE(items);
+    a->seeds = PyMem_Malloc(sizeof(uint64_t) * (size_t)a->n_seeds); /* sized by the snapshot */
+    int rc = a->seeds == NULL ? (PyErr_NoMemory(), -1)
+                              : read_ints(items, "seeds", 0, (int64_t *)a->seeds);
+    Py_DECREF(items);
+    return rc;
+}
+
+/* One option in [low, INT_MAX] into *out; a clear error naming it otherwise. */
+static int option(long long value, const char *name, int low, int *out) {
+    if (value < low || value > INT_MAX) {
+        PyErr_Format(PyExc_ValueError, "search_rollouts: option %s=%lld is out of range (%d to %d)",
+                     name, value, low, INT_MAX);
+        return -1;
+    }
+    *out = (int)value;
+    return 0;
+}
+
+/* (horizon, finish, max_actions, max_fights_left, oracle) */
+static int parse_options(PyObject *obj, fr_rollout_options *o, int *oracle) {
+    long long horizon, finish, max_actions, fights_left;
+    if (!PyArg_ParseTuple(obj, "LLLLp:search_rollouts options", &horizon, &finish, &max_actions,
+                          &fights_left, oracle))
+        return -1;
+    if (option(horizon, "horizon", 1, &o->horizon) < 0 || option(finish, "finish", 0, &o->finish) < 0 ||
+        option(max_actions, "max_actions", 1, &o->max_actions) < 0 ||
+        option(fights_left, "max_fights_left", 0, &o->max_fights_left) < 0)
+        return -1;
+    return 0;
+}
+
 /* args: game, actions, seeds, (horizon, finish, max_actions, max_fights_left, oracle), layout */
 static int parse_request(PyObject *const *args, search_args *a) {
-    if (!fr_pygame_check(args[0])) {
-        PyErr_SetString(PyExc_TypeError, "search_rollouts: game must be a compiled-core game");
-        return -1;
-    }
-    a->n_actions = parse_ints(args[1], "actions", FR_MAX_CANDIDATES, a->actions, 0);
-    if (a->n_actions < 0) return -1;
-    for (Py_ssize_t i = 0; i < a->n_actions; i++) a->actions32[i] = (int32_t)a->actions[i];
-    Py_ssize_t n_seeds = PySequence_Size(args[2]);
-    if (n_seeds < 0) return -1;
-    if (n_seeds < 1 || n_seeds > FR_MAX_WORLDS) {
-        PyErr_Format(PyExc_ValueError, "search_rollouts: seeds must hold 1 to %d seeds",
-                     FR_MAX_WORLDS);
-        return -1;
-    }
-    a->seeds = PyMem_Malloc(sizeof(uint64_t) * (size_t)n_seeds);
-    if (a->seeds == NULL) return PyErr_NoMemory(), -1;
-    a->n_seeds = parse_ints(args[2], "seeds", FR_MAX_WORLDS, (int64_t *)a->seeds, 1);
-    if (a->n_seeds < 0) return -1;
-    fr_rollout_options *o = &a->request.options;
+    if (fr_kernel_game(args[0], "search_rollouts") == NULL) return -1;
     int oracle = 0;
-    if (!PyArg_ParseTuple(args[3], "iiiip", &o->horizon, &o->finish, &o->max_actions,
-                          &o->max_fights_left, &oracle))
+    if (parse_actions(args[1], a) < 0 || parse_seeds(args[2], a) < 0 ||
+        parse_options(args[3], &a->request.options, &oracle) < 0 ||
+        parse_layout(args[4], &a->layout) < 0)
         return -1;
-    if (o->horizon < 1 || o->finish < 0 || o->max_actions < 1 || o->max_fights_left < 0) {
-        PyErr_SetString(PyExc_ValueError, "search_rollouts: options out of range");
-        return -1;
-    }
-    if (parse_layout(args[4], &a->layout) < 0) return -1;
     a->request.actions = a->actions32;
     a->request.n_actions = (int)a->n_actions;
     a->request.seeds = a->seeds;
@@ -151,6 +179,22 @@ static int parse_request(PyObject *const *args, search_args *a) {
     a->request.oracle = oracle;
     a->request.layout = &a->layout;
     return 0;
+}
+
+/* The rollouts of every world, without the GIL, a world at a time: between worlds the GIL
+ * is taken back to check for signals (Ctrl-C raises KeyboardInterrupt at the next world).
+ * `root` is the binding's own copy, so other threads may use the game meanwhile. */
+static int play_worlds(const fr_game *root, const search_args *a, Py_buffer *ends,
+                       Py_buffer *rows) {
+    int status = FR_SEARCH_OK, bad_action = -1;
+    for (int w = 0; w < a->request.n_seeds && status == FR_SEARCH_OK; w++) {
+        Py_BEGIN_ALLOW_THREADS
+        status = fr_search_worlds(root, &a->request, w, w + 1, (fr_rollout_end *)ends->buf,
+                                  (double *)rows->buf, (int)rows->shape[1], &bad_action);
+        Py_END_ALLOW_THREADS
+        if (status == FR_SEARCH_OK && PyErr_CheckSignals() < 0) return -1;
+    }
+    return status == FR_SEARCH_OK ? 0 : raise_status(status, bad_action);
 }
 
 static PyObject *run_search(PyObject *game, search_args *a, PyObject *ends_obj,
@@ -167,12 +211,14 @@ static PyObject *run_search(PyObject *game, search_args *a, PyObject *ends_obj,
         PyBuffer_Release(&ends);
         return NULL;
     }
-    int bad_action = -1;
-    int status = fr_search_decision(FR_GAME(game), &a->request, (fr_rollout_end *)ends.buf,
-                                    (double *)rows.buf, (int)rows.shape[1], &bad_action);
+    fr_game root;
+    fr_game_init(&root);
+    int rc = fr_game_copy(&root, fr_capi->game_of(game)) == 0 ? play_worlds(&root, a, &ends, &rows)
+                                                              : (PyErr_NoMemory(), -1);
+    fr_game_free(&root);
     PyBuffer_Release(&ends);
     PyBuffer_Release(&rows);
-    if (status != FR_SEARCH_OK) return raise_status(status, bad_action), NULL;
+    if (rc < 0) return NULL;
     Py_RETURN_NONE;
 }
 
@@ -191,21 +237,23 @@ static PyObject *search_rollouts(PyObject *module, PyObject *const *args, Py_ssi
 }
 
 static PyObject *leaf_features(PyObject *module, PyObject *const *args, Py_ssize_t nargs) {
-    if (nargs != 3 || !fr_pygame_check(args[0])) {
-        PyErr_SetString(PyExc_TypeError, "leaf_features(game, layout, row): a compiled game");
+    if (nargs != 3) {
+        PyErr_SetString(PyExc_TypeError, "leaf_features(game, layout, row)");
         return NULL;
     }
+    fr_game *g = fr_kernel_game(args[0], "leaf_features");
+    if (g == NULL) return NULL;
     fr_leaf_layout layout;
     if (parse_layout(args[1], &layout) < 0) return NULL;
     Py_buffer row;
     if (get_table(args[2], &row, "d", 8, 1, fr_leaf_row_size(&layout), "row") < 0) return NULL;
-    fr_leaf_features(FR_GAME(args[0]), &layout, (double *)row.buf);
+    fr_leaf_features(g, &layout, (double *)row.buf);
     PyBuffer_Release(&row);
     Py_RETURN_NONE;
 }
 
 static PyObject *is_core_game(PyObject *module, PyObject *obj) {
-    return PyBool_FromLong(fr_pygame_check(obj));
+    return PyBool_FromLong(fr_capi->game_of(obj) != NULL);
 }
 
 static PyMethodDef search_methods[] = {

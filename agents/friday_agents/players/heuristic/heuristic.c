@@ -17,7 +17,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "friday.h"
+#include "heuristic.h"
 
 #if defined(__clang__)
 #pragma STDC FP_CONTRACT OFF
@@ -36,13 +36,6 @@ const fr_heuristic_params FR_DEFAULT_PARAMS = {
     .hard_pirate_first = 0,
 };
 
-/* friday_env.cards.Ability and PirateSpecial */
-enum {
-    AB_NONE = 0, AB_LIFE_1, AB_LIFE_2, AB_CARDS_1, AB_CARDS_2, AB_DESTROY, AB_DOUBLE,
-    AB_COPY, AB_STEP_DOWN, AB_SORT_3, AB_EXCHANGE_1, AB_EXCHANGE_2, AB_BELOW,
-    AB_HIGHEST_ZERO, AB_LOSE_LIFE_1, AB_LOSE_LIFE_2, AB_STOP, AB_COUNT
-};
-enum { SP_PLUS_TWO_PER_AGING = 4, SP_ALL_HAZARDS = 5 };
 #define BIT(ability) (1u << (ability))
 
 #define DEATH 100.0               /* rules.DEATH */
@@ -132,7 +125,7 @@ static double worth_table[FR_NUM_CARDS], fight_points_table[FR_NUM_CARDS];
 static double log1p_table[LOG1P_TABLE];
 static int tables_ready = 0;
 
-static void fill_tables(void) {
+void fr_heuristic_prepare(void) {
     for (int card = 0; card < FR_NUM_CARDS; card++) {
         worth_table[card] = fr_card_worth(card);
         fight_points_table[card] = fr_fight_points(card);
@@ -385,9 +378,9 @@ static int last_hazard_action(const fr_game *g, const fr_heuristic_params *p) {
 static double pirate_difficulty(const fr_game *g, const draw_pile *d, int pirate) {
     double value;
     int special = FR_SPECIAL[pirate];
-    if (special == SP_PLUS_TWO_PER_AGING) {
+    if (special == PS_PLUS_TWO_PER_AGING) {
         value = 2.0 * (g->aging_total - g->aging.n);
-    } else if (special == SP_ALL_HAZARDS) {
+    } else if (special == PS_ALL_HAZARDS) {
         int points = 0, free = 0;
         for (int i = 0; i < g->hazard_discard.n; i++) {
             points += FR_HAZARD_VALUES[3 * g->hazard_discard.c[i] + 2];
@@ -732,7 +725,7 @@ static int fight_action(const fr_game *g, const fr_heuristic_params *p) {
 /* ------------------------------------------------------------ the decision */
 
 int fr_heuristic_action(fr_game *g, const fr_heuristic_params *p) {
-    if (!tables_ready) fill_tables(); /* idempotent: a race writes the same values */
+    if (!tables_ready) fr_heuristic_prepare(); /* the bindings call it at import */
     int n = fr_legal(g);
     if (n <= 0) return -1;
     if (n == 1) return g->legal[0];

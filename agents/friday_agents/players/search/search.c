@@ -12,7 +12,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "friday.h"
+#include "search.h"
 
 /* The rollout's stops: a hazard fight's end (the next turn's start) or the game's end; at
  * the pirates' turn start (FR_CHOOSE_PIRATE) rollouts play on. */
@@ -22,8 +22,9 @@ static int is_rollout_stop(int phase) {
 
 int fr_rollout(fr_game *g, const fr_rollout_options *o) {
     int reached = 0;
-    long limit = (long)o->max_actions * (o->horizon + o->max_fights_left);
-    for (long i = 0; i < limit; i++) {
+    /* in 64 bits: the binding takes any int options, whose sum and product overflow int */
+    int64_t limit = (int64_t)o->max_actions * ((int64_t)o->horizon + o->max_fights_left);
+    for (int64_t i = 0; i < limit; i++) {
         if (is_rollout_stop(g->phase)) {
             if (g->phase == FR_GAME_OVER) break;
             if (g->step < o->finish) {
@@ -138,13 +139,13 @@ static int make_world(fr_game *world, const fr_game *root, uint64_t seed, int or
     return 0;
 }
 
-int fr_search_decision(const fr_game *root, const fr_search_request *r, fr_rollout_end *ends,
-                       double *rows, int row_stride, int *bad_action) {
+int fr_search_worlds(const fr_game *root, const fr_search_request *r, int first, int end,
+                     fr_rollout_end *ends, double *rows, int row_stride, int *bad_action) {
     fr_game world, trial;
     fr_game_init(&world);
     fr_game_init(&trial);
     int status = 0;
-    for (int w = 0; w < r->n_seeds && status == 0; w++) {
+    for (int w = first; w < end && status == 0; w++) {
         status = make_world(&world, root, r->seeds[w], r->oracle);
         for (int i = 0; i < r->n_actions && status == 0; i++) {
             int k = w * r->n_actions + i;

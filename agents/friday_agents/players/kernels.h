@@ -1,0 +1,25 @@
+/* The agents' C kernels, bound to Python as friday_agents.players._kernels (kernels.c).
+ *
+ * Each kernel sits beside its Python twin: heuristic/heuristic.c (agent.py's policy),
+ * search/search.c (the search's rollouts), random_play.c (random_agent.py's uniform choice,
+ * played in a loop for the bench); the *_py.c files bind them. They play on the env's
+ * compiled games through its C API (friday_env/_core/friday_capi.h): game_link.c forwards
+ * friday.h's game functions to it, so the kernels call fr_legal, fr_apply, ... as the env's
+ * own C does.
+ */
+#ifndef FRIDAY_KERNELS_H
+#define FRIDAY_KERNELS_H
+
+#include "friday_capi.h"
+
+/* The env's C API, set by the module's init before any kernel runs (game_link.c). */
+extern const friday_capi *fr_capi;
+
+/* The fr_game of a compiled game, or NULL with a TypeError naming `function`. */
+fr_game *fr_kernel_game(PyObject *obj, const char *function);
+
+int fr_register_heuristic(PyObject *module); /* heuristic/heuristic_py.c */
+int fr_register_search(PyObject *module);    /* search/search_py.c */
+int fr_register_random(PyObject *module);    /* random_play_py.c */
+
+#endif

@@ -1,0 +1,68 @@
+/* random_play.c: uniform random legal play over consecutive games (random_play.h). */
+#include <stdlib.h>
+
+#include "random_play.h"
+
+enum { SETUP_SHUFFLES = 5, GAMES_PER_PREFETCH = FR_RNG_CACHE_SIZE / SETUP_SHUFFLES };
+
+/* splitmix64: a small, fast generator for the random choices (any uniform source serves;
+ * the Python engine replays the same choices in the tests). */
+static uint64_t splitmix64(uint64_t *state) {
+    uint64_t z = (*state += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
+/* Seeds the setup shuffles of the next GAMES_PER_PREFETCH deals together (speed only). */
+static void prefetch_deals(fr_random_run *run) {
+    uint64_t seeds[FR_RNG_CACHE_SIZE];
+    int32_t ks[FR_RNG_CACHE_SIZE];
+    int32_t count = 0;
+    for (int32_t i = 0; i < GAMES_PER_PREFETCH; i++)
+        for (int32_t k = 0; k < SETUP_SHUFFLES; k++)
+            seeds[count] = run->deal + (uint64_t)i, ks[count++] = k;
+    fr_rng_prefetch(run->cache, seeds, ks, count);
+    run->prefetched_to = run->deal + GAMES_PER_PREFETCH;
+}
+
+/* Starts the game of run->deal (level 1-4 in turn). */
+static int deal_game(fr_random_run *run) {
+    if (run->cache != NULL && run->deal >= run->prefetched_to) prefetch_deals(run);
+    fr_rng_use(run->cache);
+    int rc = fr_game_new(&run->game, (int)(run->deal % 4) + 1, run->deal);
+    fr_rng_use(NULL);
+    return rc;
+}
+
+int fr_random_begin(fr_random_run *run, uint64_t seed) {
+    fr_game_init(&run->game);
+    run->cache = malloc(sizeof *run->cache);
+    run->choices = run->deal = run->prefetched_to = seed;
+    run->played = 0;
+    run->games = 1;
+    if (deal_game(run) == 0) return 0;
+    fr_random_end(run);
+    return -1;
+}
+
+int fr_random_continue(fr_random_run *run, int64_t until) {
+    fr_game *g = &run->game;
+    for (; run->played < until; run->played++) {
+        if (g->phase == FR_GAME_OVER) {
+            run->games++;
+            run->deal++;
+            if (deal_game(run) != 0) return -1;
+        }
+        int n = fr_legal(g);
+        int pick = (int)((splitmix64(&run->choices) >> 33) % (uint64_t)n);
+        if (fr_apply(g, g->legal[pick]) != 0) return -1;
+    }
+    return 0;
+}
+
+void fr_random_end(fr_random_run *run) {
+    free(run->cache);
+    run->cache = NULL;
+    fr_game_free(&run->game);
+}
