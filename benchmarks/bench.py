@@ -324,7 +324,6 @@ def bench_ppo(budget: Budget, results: Results) -> None:
     """(f): ``ppo_pairs`` rounds of Friday-v0, the trivial env and Friday-v0 without
     observation encoding; ratios to the trivial env are taken within each round."""
     import torch
-
     from bench_measure import TRIVIAL_ENV_ID, UNENCODED_ENV_ID, PPOTimer
 
     settings = budget.ppo
@@ -419,7 +418,10 @@ def bench_vector(budget: Budget, results: Results) -> None:
     )
     for core, label in (("c", "compiled core"), ("python", "Python core")):
         results.add(
-            f"vector_env_{core}", f"(k) Friday-v0 vector env, {label}, {n} envs", "steps/s", runs[core]
+            f"vector_env_{core}",
+            f"(k) Friday-v0 vector env, {label}, {n} envs",
+            "steps/s",
+            runs[core],
         )
     results.add(
         "blackjack_sync", f"(k) Blackjack-v1 SyncVectorEnv, {n} envs", "steps/s", runs["blackjack"]
@@ -626,7 +628,9 @@ def _without_compiled_core(groups: list[str]) -> list[str]:
 # ------------------------------------------------------------------- where it goes
 
 
-def new_run_file(args: argparse.Namespace, groups: list[str], parent: Path = DEFAULT_PARENT) -> Path:
+def new_run_file(
+    args: argparse.Namespace, groups: list[str], parent: Path = DEFAULT_PARENT
+) -> Path:
     """``results.json`` in a new folder for a run without ``--out``:
     ``parent/<quick|full>__<groups>__<YYYYmmdd-HHMMSS>`` (``-2``, ``-3``... if taken)."""
     chosen = "all" if groups == list(GROUPS) else "+".join(groups)
@@ -669,7 +673,9 @@ def load_run(path: Path) -> dict[str, Any]:
     except (UnicodeDecodeError, json.JSONDecodeError) as err:
         raise ValueError(f"--from-json {path}: not JSON ({err})") from None
     if not isinstance(doc, dict) or any(key not in doc for key in RUN_KEYS):
-        raise ValueError(f"--from-json {path}: not a friday bench run (needs {', '.join(RUN_KEYS)})")
+        raise ValueError(
+            f"--from-json {path}: not a friday bench run (needs {', '.join(RUN_KEYS)})"
+        )
     for key, result in doc["results"].items():
         missing = [k for k in RESULT_KEYS if not isinstance(result, dict) or k not in result]
         if missing:

@@ -268,11 +268,13 @@ UNENCODED_ENV_ID = "FridayBenchUnencoded-v0"
 def register_bench_envs() -> None:
     """Register the stand-ins of ``bench_stand_ins.py`` with gymnasium (once); the entry
     points are the classes themselves, as this folder is not an installed package."""
+    from bench_stand_ins import TrivialMaskedEnv, UnencodedFridayEnv
     from gymnasium.envs.registration import register, registry
 
-    from bench_stand_ins import TrivialMaskedEnv, UnencodedFridayEnv
-
-    for env_id, entry_point in ((TRIVIAL_ENV_ID, TrivialMaskedEnv), (UNENCODED_ENV_ID, UnencodedFridayEnv)):
+    for env_id, entry_point in (
+        (TRIVIAL_ENV_ID, TrivialMaskedEnv),
+        (UNENCODED_ENV_ID, UnencodedFridayEnv),
+    ):
         if env_id not in registry:
             register(id=env_id, entry_point=entry_point)
 

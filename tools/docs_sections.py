@@ -16,8 +16,9 @@ Run from the repository root::
     python tools/docs_sections.py            # rewrite every section that changed
     python tools/docs_sections.py --check    # exit status 1 if any is out of date
 
-The other generated sections are written by the command that measures them (``friday eval``,
-``friday bench``, the study scripts), each named on its page.
+The benchmarks' sections (performance, core speeds, cluster, agent speeds) are rendered by
+``tools/sections/bench.py``; the other generated sections are written by the command that
+measures them (``friday eval``, the study scripts), each named on its page.
 """
 
 from __future__ import annotations
@@ -67,8 +68,6 @@ HEADLINE_EXTRA: list[tuple[Path, str]] = [
     (Path("experiments/rl/eval/net_vs_start.json"), "net"),
     (Path("experiments/rl/eval/guided_priors.json"), "guided:prior=agents/friday_agents/models/net.npz"),
 ]
-#: The committed ``friday bench`` run (``docs/performance.md`` is its full rendering).
-BENCH_RESULTS = Path("benchmarks/results.json")
 
 
 def _table(header: list[str], rows: Sequence[Sequence[object]], align: str = "") -> list[str]:
@@ -367,50 +366,6 @@ def headline_section(results: dict | None = None, extra: list | None = None) -> 
     return "\n".join(lines)
 
 
-# ----------------------------------------------------------------- core speeds
-
-#: The rows of the committed bench run that compare the cores, as the README names them.
-CORE_SPEED_ROWS = (
-    ("core_api_ratio", "`legal_actions()` + `apply()` through the `Game` API"),
-    ("core_random_play_ratio", "random legal play inside the core, many games in one C call"),
-    ("vector_env_c_over_blackjack", "native vector env vs Blackjack-v1 in a `SyncVectorEnv`"),
-    ("search_guided_ratio", "`guided`: CPU seconds per game, Python core / compiled core"),
-)
-
-
-def core_speeds_section(doc: dict | None = None) -> str:
-    """The README's few lines on the compiled core's speed, from the committed bench run."""
-    if doc is None:
-        doc = json.loads((REPO / BENCH_RESULTS).read_text(encoding="utf-8"))
-    results, targets = doc["results"], doc.get("targets", {})
-    rows = []
-    for key, label in CORE_SPEED_ROWS:
-        if key not in results:
-            continue
-        bound = targets.get(key, {}).get("bound")
-        target = f"≥ {bound:g}×" if bound is not None else ""
-        rows.append([label, f"{results[key]['median']:.1f}×", target])
-    differing = results.get("search_guided_differing", {}).get("median")
-    lines = [
-        *_table(["compiled core over", "speed-up", "target"], rows, "lrr"),
-        "",
-        f"Medians of `{doc['meta']['command']}` on this project's 2-core machine "
-        f"(`{BENCH_RESULTS.as_posix()}`; every row in [`docs/performance.md`]"
-        "(docs/performance.md)).",
-    ]
-    if differing is not None:
-        lines[-1] += f" Games of `guided` that differ between the cores: {differing:.0f}."
-    ppo = results.get("ppo_fps_ratio")
-    if ppo is not None:
-        bound = targets.get("ppo_fps_ratio", {}).get("bound")
-        wanted = f" (target ≥ {100 * bound:g} %)" if bound is not None else ""
-        lines[-1] += (
-            f" MaskablePPO trains on `Friday-v0` at {100 * ppo['median']:.1f} % of its speed on "
-            f"a trivial env with the same spaces{wanted}: the game costs training little."
-        )
-    return "\n".join(lines)
-
-
 # ------------------------------------------------------------ expert iteration
 
 #: The expert-iteration study's results (``friday exit`` writes them).
@@ -574,7 +529,6 @@ TARGETS: dict[str, dict[str, Callable[[], str]]] = {
         "env-summary": env_summary_section,
         "headline": headline_section,
         "cite": cite_section,
-        "core-speeds": core_speeds_section,
         "exit-rounds": exit_rounds_section,
         "rl-runs": rl_runs_section,
         "learning-paired": learning_paired_section,

@@ -2,7 +2,7 @@
 
 A generated section lies between ``<!-- section:NAME -->`` and ``<!-- /section:NAME -->``;
 :func:`replace_section` puts a new body there and :func:`section_body` reads it. The
-``--readme FILE`` option of ``friday eval`` and ``friday bench`` (and the study reports in
+``--readme FILE`` option of ``friday eval`` (and the study reports in
 ``experiments/``) write their tables into a documentation page this way, so re-running a
 measurement rewrites its table and nothing else.
 """

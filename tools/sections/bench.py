@@ -39,7 +39,9 @@ def _load(repo: Path, name: str) -> dict[str, Any]:
     return json.loads((repo / name).read_text(encoding="utf-8"))
 
 
-def _table(header: list[str], body: list[list[str]] | list[tuple[str, ...]], align: str) -> list[str]:
+def _table(
+    header: list[str], body: list[list[str]] | list[tuple[str, ...]], align: str
+) -> list[str]:
     """A Markdown table; ``align`` holds ``l`` or ``r`` per column."""
     rule = ["---:" if a == "r" else "---" for a in align]
     lines = ["| " + " | ".join(header) + " |", "| " + " | ".join(rule) + " |"]
@@ -78,7 +80,7 @@ def what_is_timed(budget: dict[str, Any]) -> list[str]:
         f"{budget['memory_steps']} random decisions each, kept alive together.",
         f"- (h) random legal play through 1 and 2 worker processes, {budget['vec_iterations']:,} "
         "vector steps per round (start-up not timed; wall-clock, the work being in the "
-        "workers); SB3's masks come from `env_method(\"action_masks\")`, as MaskablePPO "
+        'workers); SB3\'s masks come from `env_method("action_masks")`, as MaskablePPO '
         "fetches them.",
         *_core_lines(budget),
     ]
@@ -200,7 +202,9 @@ def performance_section(doc: dict[str, Any]) -> str:
         "",
         *_table(["measurement", "median", "range", "target", "met"], rows(doc), "lrrll"),
         "",
-        "Targets missed in this run (the median):" if missed else "Every target was met in this run.",
+        "Targets missed in this run (the median):"
+        if missed
+        else "Every target was met in this run.",
     ]
     if missed:
         lines += ["", *missed]
@@ -237,9 +241,9 @@ def core_speeds_section(doc: dict[str, Any]) -> str:
         met = ("yes" if target["met"] else "**no**") if target else ""
         bound = f"≥ {target['bound']:g}×" if target else ""
         spread = format_range(result).replace(" ", "")
-        body.append([label, f"{result['median']:.1f}×", f"{spread}×" if spread else "", bound, met])
+        body.append([label, f"{result['median']:.2f}×", f"{spread}×" if spread else "", bound, met])
     missed = [
-        f"{label.split(':')[0]} {results[key]['median']:.1f}× against ≥ {targets[key]['bound']:g}×"
+        f"{label.split(':')[0]} {results[key]['median']:.2f}× against ≥ {targets[key]['bound']:g}×"
         for key, label in CORE_SPEED_ROWS
         if key in targets and not targets[key]["met"]
     ]
@@ -248,8 +252,9 @@ def core_speeds_section(doc: dict[str, Any]) -> str:
         *_table(["compiled core over", "speed-up", "range", "target", "met"], body, "lrrrl"),
         "",
         f"Medians and ranges over the rounds of `{meta['command']}` (CPU time, the cores taking "
-        f"turns within each round) on this project's shared 2-core machine (`{BENCH_RESULTS}`; "
-        "every row in [`docs/performance.md`](docs/performance.md)).",
+        "turns within each round; for `guided`, over levels 1 and 4) on this project's shared "
+        f"2-core machine (`{BENCH_RESULTS}`; every row in "
+        "[`docs/performance.md`](docs/performance.md)).",
     ]
     if missed:
         lines[-1] += " Missed in this run: " + "; ".join(missed) + "."
@@ -258,8 +263,11 @@ def core_speeds_section(doc: dict[str, Any]) -> str:
         lines[-1] += f" Games of `guided` that differ between the cores: {differing['median']:.0f}."
     ppo = results.get("ppo_fps_ratio")
     if ppo is not None:
-        bound = targets.get("ppo_fps_ratio", {}).get("bound")
-        wanted = f" (target ≥ {100 * bound:g} %)" if bound is not None else ""
+        target = targets.get("ppo_fps_ratio")
+        wanted = ""
+        if target is not None:
+            missed_here = "" if target["met"] else ", missed in this run"
+            wanted = f" (target ≥ {100 * target['bound']:g} %{missed_here})"
         lines[-1] += (
             f" MaskablePPO trains on `Friday-v0` at {100 * ppo['median']:.1f} % "
             f"[{format_range(ppo)}] of its speed on a trivial env with the same spaces{wanted}."
@@ -330,7 +338,58 @@ def render_cluster(repo: Path) -> str:
     return cluster_section(_load(repo, CLUSTER_RESULTS))
 
 
+# ----------------------------------------------------------------- agent speeds
+
+
+def agent_speeds_table(doc: dict[str, Any]) -> str:
+    """Games per CPU second of each agent per level, and how they were measured."""
+    levels = sorted({r["level"] for r in doc["rows"]})
+    cells = {(r["agent"], r["level"]): r for r in doc["rows"]}
+    agents = list(dict.fromkeys(r["agent"] for r in doc["rows"]))
+    body = [
+        [f"`{agent}`", *(_games_per_s(cells[agent, level]["games_per_s"]) for level in levels)]
+        for agent in agents
+    ]
+    deals = ", ".join(f"{agent} {cells[agent, levels[0]]['games']}" for agent in agents)
+    lines = [
+        *_table(["agent", *(f"level {level}" for level in levels)], body, "l" + "r" * len(levels)),
+        "",
+        f"Games per second of one core's CPU time on the {CORE_NAMES[doc['core']]} core "
+        "(search agents at "
+        f"{doc['search_sims']} simulations, as in the results table), over the first "
+        f"evaluation deals of each level ({deals} per level), measured with "
+        f"`{doc['command']}` on {doc['date']}: {doc['machine']}, Python {doc['python']}"
+        + (f" ({doc['note']})" if doc.get("note") else "")
+        + f". Rendered from `{AGENT_SPEEDS}` by `tools/sections/bench.py`.",
+    ]
+    return "\n".join(lines)
+
+
+CORE_NAMES = {"c": "compiled", "python": "Python"}
+
+
+def _games_per_s(rate: float) -> str:
+    """A games/s figure: whole numbers from 100 up, one decimal below."""
+    return f"{rate:,.0f}" if rate >= 100 else f"{rate:.1f}"
+
+
+def render_agent_speeds(repo: Path) -> str:
+    return agent_speeds_table(_load(repo, AGENT_SPEEDS))
+
+
+def render_results_speeds(repo: Path) -> str:
+    """``docs/results.md``'s note under the results table: its games/s are the evaluation
+    run's own (wall-clock, when it was played); the compiled core's, measured apart."""
+    return (
+        "The games/s column above is the evaluation run's own (wall-clock seconds per game "
+        "when it was played, on the Python core). On the compiled core, the default now, the "
+        "agents play:\n\n" + render_agent_speeds(repo)
+    )
+
+
 SECTIONS = {
+    "agent-speeds": ("docs/agents.md", render_agent_speeds),
+    "results-speeds": ("docs/results.md", render_results_speeds),
     "performance": ("docs/performance.md", render_performance),
     "core-speeds": ("README.md", render_core_speeds),
     "cluster": ("experiments/performance/REPORT.md", render_cluster),
