@@ -33,6 +33,11 @@ committed results unless it names them. The project's committed run is
     friday bench --repeats 3 --note "shared 2-core machine, other jobs running" \
         --out benchmarks/results.json
 
+and a second run of the groups that take ratios, to show how far a run moves, is
+
+    friday bench --repeats 3 --only env,core,vector,search \
+        --note "shared 2-core machine, other jobs running" --out benchmarks/results-check.json
+
 ``--from-json FILE`` prints a saved run's table and measures nothing. The docs' performance
 sections are rendered from benchmarks/results.json by tools/sections/bench.py.
 
@@ -66,6 +71,12 @@ COMMITTED = "benchmarks/results.json"
 COMMITTED_COMMAND = (
     'friday bench --repeats 3 --note "shared 2-core machine, other jobs running" '
     "--out benchmarks/results.json"
+)
+#: A second run of the groups that take ratios, after the committed one: how far a run moves.
+COMMITTED_CHECK = "benchmarks/results-check.json"
+COMMITTED_CHECK_COMMAND = (
+    "friday bench --repeats 3 --only env,core,vector,search "
+    '--note "shared 2-core machine, other jobs running" --out benchmarks/results-check.json'
 )
 #: Without ``--out``, each run writes a new folder here.
 DEFAULT_PARENT = Path("results/bench")

@@ -296,25 +296,55 @@ def test_the_committed_run_is_a_full_run_of_the_committed_command():
     assert all("min" in r and "max" in r for r in doc["results"].values())
 
 
-def test_docs_performance_section_is_the_rendering_of_the_committed_run():
-    doc = committed_run()
-    assert published_section("performance") == sections.performance_section(doc), (
-        "docs/performance.md's section is not the rendering of benchmarks/results.json: "
-        "rerender it with tools/sections/bench.py"
+def committed_check() -> dict:
+    return json.loads((ROOT / bench.COMMITTED_CHECK).read_text(encoding="utf-8"))
+
+
+def test_the_second_run_reruns_the_ratios_after_the_committed_run():
+    check, doc = committed_check(), committed_run()
+    assert check["meta"]["command"] == bench.COMMITTED_CHECK_COMMAND
+    assert check["meta"]["date"] >= doc["meta"]["date"]
+    ratios = sections._shared_ratios(doc, check)
+    assert {key for key, _ in sections.CORE_SPEED_ROWS} <= set(ratios) | {"search_guided_ratio"}
+
+
+def test_docs_performance_section_is_the_rendering_of_the_committed_runs():
+    body = published_section("performance")
+    assert body == sections.performance_section(committed_run(), committed_check()), (
+        "docs/performance.md's section is not the rendering of benchmarks/results.json and "
+        "benchmarks/results-check.json: rerender it with tools/sections/bench.py"
     )
+    assert body == sections.render_performance(ROOT)
     assert sections.SECTIONS["performance"][0] == "docs/performance.md"
 
 
 def test_readme_core_speeds_are_the_committed_run_with_their_range():
-    doc = committed_run()
+    doc, check = committed_run(), committed_check()
     body = published_section("core-speeds")
-    assert body == sections.core_speeds_section(doc)
+    assert body == sections.core_speeds_section(doc, check) == sections.render_core_speeds(ROOT)
     for key, _ in sections.CORE_SPEED_ROWS:
         low, high = doc["results"][key]["min"], doc["results"][key]["max"]
         assert f"{low:.2f}–{high:.2f}×" in body
     for key, target in doc["targets"].items():
         if not target["met"] and key in dict(sections.CORE_SPEED_ROWS):
             assert f"{doc['results'][key]['median']:.2f}× against ≥ {target['bound']:g}×" in body
+
+
+def test_a_second_run_is_compared_with_the_range_of_the_first():
+    def run(medians: dict[str, list[float]], date: str) -> dict:
+        results = bench.Results()
+        for key, runs in medians.items():
+            results.add(key, f"({key})", "×", runs)
+        meta = {"command": "friday bench", "date": date, "load_average": {"start": 1, "end": 2}}
+        return {"meta": meta, "results": results.items, "targets": {}}
+
+    first = run({"a": [5.0, 5.2, 5.4], "b": [20.0, 20.5, 21.0]}, "2026-01-01 10:00 UTC")
+    second = run({"a": [5.1, 5.3, 5.5], "b": [18.0, 18.2, 18.4]}, "2026-01-01 11:00 UTC")
+    text = "\n".join(sections.reproduction(first, second))
+    assert "| (a) | 5.20 × | 5.00–5.40 | 5.30 × | 5.10–5.50 | yes |" in text
+    assert "| (b) | 20.50 × | 20.00–21.00 | 18.20 × | 18.00–18.40 | no |" in text
+    assert "1 of 2 second medians fall within this run's range" in text
+    assert "moved by at most 11.2 %" in text and "not as the margin of a rerun" in text
 
 
 def test_missed_targets_are_named_with_the_measured_figure():

@@ -1,8 +1,9 @@
 """The generated sections built from the committed benchmark runs in ``benchmarks/``.
 
 - ``performance`` (``docs/performance.md``): every measurement of ``benchmarks/results.json``
-  (``friday bench``), with its median, range and target;
-- ``core-speeds`` (``README.md``): the rows that compare the cores, from the same run;
+  (``friday bench``), with its median, range and target, and the ratios of a second run made
+  after it (``benchmarks/results-check.json``) beside them;
+- ``core-speeds`` (``README.md``): the rows that compare the cores, from the same runs;
 - ``cluster`` (``experiments/performance/REPORT.md``): what a Ray cluster buys, from
   ``benchmarks/cluster.json`` (``python benchmarks/bench_cluster.py``);
 - ``agent-speeds`` (``docs/agents.md``) and ``results-speeds`` (``docs/results.md``): games/s
@@ -29,6 +30,8 @@ from bench_cluster import NODE_SIZES  # noqa: E402
 from bench_report import format_range, format_target, format_value, rows  # noqa: E402
 
 BENCH_RESULTS = "benchmarks/results.json"
+#: A second run of the ratio groups, made after the committed one (``bench.COMMITTED_CHECK``).
+CHECK_RESULTS = "benchmarks/results-check.json"
 CLUSTER_RESULTS = "benchmarks/cluster.json"
 AGENT_SPEEDS = "benchmarks/agent_speeds.json"
 #: The command that measures ``benchmarks/agent_speeds.json``.
@@ -178,8 +181,9 @@ def ppo_budget(results: dict[str, Any], bound: float) -> str:
     )
 
 
-def performance_section(doc: dict[str, Any]) -> str:
-    """``docs/performance.md``'s section: the whole run."""
+def performance_section(doc: dict[str, Any], check: dict[str, Any] | None = None) -> str:
+    """``docs/performance.md``'s section: the whole run, and the ``check`` run's ratios
+    beside it."""
     meta = doc["meta"]
     missed = missed_targets(doc)
     lines = [
@@ -208,15 +212,77 @@ def performance_section(doc: dict[str, Any]) -> str:
     ]
     if missed:
         lines += ["", *missed]
-    lines += [
-        "",
-        f"Rendered from `{BENCH_RESULTS}` by `tools/sections/bench.py`.",
-    ]
+    if check is not None:
+        lines += ["", *reproduction(doc, check)]
+    sources = f"`{BENCH_RESULTS}`" + (f" and `{CHECK_RESULTS}`" if check is not None else "")
+    lines += ["", f"Rendered from {sources} by `tools/sections/bench.py`."]
     return "\n".join(lines)
 
 
+def _shared_ratios(doc: dict[str, Any], check: dict[str, Any]) -> list[str]:
+    """The ratio measurements both runs hold, in the order measured."""
+    return [
+        key
+        for key, result in doc["results"].items()
+        if result["unit"] == "×" and key in check["results"] and len(result["runs"]) > 1
+    ]
+
+
+def reproduction(doc: dict[str, Any], check: dict[str, Any]) -> list[str]:
+    """The second run's ratios beside the committed run's, and whether each second median
+    falls within the committed range."""
+    keys = _shared_ratios(doc, check)
+    body, moves, inside = [], [], 0
+    for key in keys:
+        first, second = doc["results"][key], check["results"][key]
+        within = first["min"] <= second["median"] <= first["max"]
+        inside += within
+        moves.append(abs(second["median"] / first["median"] - 1))
+        body.append(
+            [
+                first["label"],
+                format_value(first["median"], "×"),
+                format_range(first),
+                format_value(second["median"], "×"),
+                format_range(second),
+                "yes" if within else "no",
+            ]
+        )
+    header = ["ratio", "this run", "range", "second run", "range", "within this run's range"]
+    meta = check["meta"]
+    verdict = (
+        f"{inside} of {len(keys)} second medians fall within this run's range; the medians "
+        f"moved by at most {100 * max(moves):.1f} % between the runs"
+    )
+    if inside < len(keys):
+        verdict += (
+            ": on this shared machine a run moves more than its rounds spread, so read a "
+            "range as the spread within one run, not as the margin of a rerun"
+        )
+    return [
+        f"A second run of the ratios, `{meta['command']}`, on {meta['date']} (load average "
+        f"{meta['load_average']['start']:.2f} at the start and {meta['load_average']['end']:.2f} "
+        "at the end):",
+        "",
+        *_table(header, body, "lrrrrl"),
+        "",
+        verdict + ".",
+    ]
+
+
+def _check_of(repo: Path, doc: dict[str, Any]) -> dict[str, Any] | None:
+    """The second run, when there is one made after the committed run (else it checks an
+    older run and is left out)."""
+    path = repo / CHECK_RESULTS
+    if not path.is_file():
+        return None
+    check = _load(repo, CHECK_RESULTS)
+    return check if check["meta"]["date"] >= doc["meta"]["date"] else None
+
+
 def render_performance(repo: Path) -> str:
-    return performance_section(_load(repo, BENCH_RESULTS))
+    doc = _load(repo, BENCH_RESULTS)
+    return performance_section(doc, _check_of(repo, doc))
 
 
 # ------------------------------------------------------------------ core speeds
@@ -230,8 +296,9 @@ CORE_SPEED_ROWS = (
 )
 
 
-def core_speeds_section(doc: dict[str, Any]) -> str:
-    """The README's few lines on the compiled core's speed."""
+def core_speeds_section(doc: dict[str, Any], check: dict[str, Any] | None = None) -> str:
+    """The README's few lines on the compiled core's speed (with the ``check`` run's
+    medians beside them)."""
     results, targets = doc["results"], doc["targets"]
     body = []
     for key, label in CORE_SPEED_ROWS:
@@ -241,21 +308,33 @@ def core_speeds_section(doc: dict[str, Any]) -> str:
         met = ("yes" if target["met"] else "**no**") if target else ""
         bound = f"≥ {target['bound']:g}×" if target else ""
         spread = format_range(result).replace(" ", "")
-        body.append([label, f"{result['median']:.2f}×", f"{spread}×" if spread else "", bound, met])
+        row = [label, f"{result['median']:.2f}×", f"{spread}×" if spread else ""]
+        if check is not None:
+            second = check["results"].get(key)
+            row.append(f"{second['median']:.2f}×" if second else "")
+        body.append([*row, bound, met])
     missed = [
         f"{label.split(':')[0]} {results[key]['median']:.2f}× against ≥ {targets[key]['bound']:g}×"
         for key, label in CORE_SPEED_ROWS
         if key in targets and not targets[key]["met"]
     ]
     meta = doc["meta"]
+    header = ["compiled core over", "speed-up", "range", "target", "met"]
+    if check is not None:
+        header.insert(3, "second run")
     lines = [
-        *_table(["compiled core over", "speed-up", "range", "target", "met"], body, "lrrrl"),
+        *_table(header, body, "lrr" + "r" * (len(header) - 5) + "rl"),
         "",
         f"Medians and ranges over the rounds of `{meta['command']}` (CPU time, the cores taking "
         "turns within each round; for `guided`, over levels 1 and 4) on this project's shared "
         f"2-core machine (`{BENCH_RESULTS}`; every row in "
         "[`docs/performance.md`](docs/performance.md)).",
     ]
+    if check is not None:
+        lines[-1] += (
+            f" The second run is `{check['meta']['command']}`, made after it, to show how far a "
+            "run moves."
+        )
     if missed:
         lines[-1] += " Missed in this run: " + "; ".join(missed) + "."
     differing = results.get("search_guided_differing")
@@ -276,7 +355,8 @@ def core_speeds_section(doc: dict[str, Any]) -> str:
 
 
 def render_core_speeds(repo: Path) -> str:
-    return core_speeds_section(_load(repo, BENCH_RESULTS))
+    doc = _load(repo, BENCH_RESULTS)
+    return core_speeds_section(doc, _check_of(repo, doc))
 
 
 # ---------------------------------------------------------------------- cluster
