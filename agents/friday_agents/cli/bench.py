@@ -43,7 +43,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     script = load_script()
     if script is None:
         parser.description = MISSING
-        parser.add_argument("rest", nargs=argparse.REMAINDER, help=argparse.SUPPRESS)
+        # any option is unknown here: refuse with the one line that says why
+        parser.error = lambda message: parser.exit(2, f"friday bench: {MISSING}\n")  # type: ignore[method-assign]
         return
     script.add_arguments(parser)
 
