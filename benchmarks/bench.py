@@ -63,7 +63,7 @@ from typing import Any
 
 from bench_report import format_spread, text_table
 
-from friday_agents.conventions import add_progress, plain, require
+from friday_agents.conventions import MissingExtraError, add_progress, plain, require
 
 #: The committed run, written only when ``--out`` names it.
 COMMITTED = "benchmarks/results.json"
@@ -805,7 +805,11 @@ def main(argv: list[str] | None = None) -> int:
     """``python benchmarks/bench.py ...``: the same as ``friday bench ...``."""
     parser = argparse.ArgumentParser(prog="friday bench")
     add_arguments(parser)
-    return run(parser.parse_args(argv))
+    try:
+        return run(parser.parse_args(argv))
+    except MissingExtraError as err:  # ``friday`` says the same for its subcommands
+        print(f"friday bench: error: {err}", file=sys.stderr)
+        return 2
 
 
 if __name__ == "__main__":
