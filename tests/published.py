@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from friday_agents.sections import markers, section_body
+from splice import markers, section_body
 
 REPO = Path(__file__).resolve().parents[1]
 

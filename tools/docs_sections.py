@@ -1,7 +1,7 @@
 """The one renderer of the generated sections of the README, the docs pages and the REPORTs.
 
 A generated section lies between ``<!-- section:NAME -->`` and ``<!-- /section:NAME -->``
-(`friday_agents.sections` splices it). Each is rendered from the code or from committed results
+(`tools/splice.py` splices it). Each is rendered from the code or from committed results
 by a provider, a module ``tools/sections/<source>.py`` whose ``SECTIONS`` maps a section name
 to its page and its ``render(repo)``; this tool discovers every provider, so no table can
 drift from what it describes and nothing else writes Markdown. The commands that measure
@@ -22,7 +22,7 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
-from friday_agents.sections import replace_section
+
 
 TOOLS = Path(__file__).resolve().parent
 if str(TOOLS) not in sys.path:  # the providers and the splicer live beside this script
@@ -30,6 +30,7 @@ if str(TOOLS) not in sys.path:  # the providers and the splicer live beside this
 
 import sections  # noqa: E402
 from sections import COMMAND  # noqa: E402
+from splice import replace_section  # noqa: E402
 
 REPO = TOOLS.parent
 Render = Callable[[Path], str]

@@ -21,7 +21,6 @@ and only where a learned policy needs it.
 - ``evaluation/`` — ``friday eval``: ``evaluate``, ``runner``, ``stats``, ``report``, ``plots``.
 - ``training/`` — ``friday train``: ``train``, ``config``, ``envs`` (deals and rewards).
 - ``imitation/`` — ``friday imitate``; ``analysis/`` — the strategy analysis of a games file.
-- ``bench/`` — ``friday bench``: ``suite``, ``measure``, ``envs``, ``report``.
 - ``cli/`` — the ``friday`` entry point (``friday_agents.cli:main``), ``replay``
   (``friday replay``) and ``view`` (``friday view``).
 

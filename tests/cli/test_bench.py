@@ -1,5 +1,7 @@
-"""``friday bench``: the quick run completes and records every measurement; the README's
-performance section is the rendering of the committed full run."""
+"""``friday bench`` (``benchmarks/bench.py``): the quick run completes and records every
+measurement with its rounds and range; no run writes over the committed results unless it
+names them; bad input stops in one line before anything is written; the docs' performance
+sections are the rendering of the committed run."""
 
 from __future__ import annotations
 
@@ -11,19 +13,10 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from bench_scripts import bench, sections
 from published import published_section
 
-from friday_agents.bench.report import SECTION, markdown_section, rewrite_readme, text_table
-from friday_agents.bench.suite import (
-    CORE_GROUPS,
-    DEFAULT_OUT,
-    GROUPS,
-    TARGETS,
-    Results,
-    full_budget,
-)
 from friday_agents.cli import main
-from friday_agents.sections import markers
 from friday_env.core import available_cores
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -87,19 +80,19 @@ def expected_keys(groups: list[str]) -> set[str]:
 @pytest.fixture(scope="module")
 def quick_run(tmp_path_factory):
     out = tmp_path_factory.mktemp("bench") / "quick.json"
-    code = main(["bench", "--quick", "--out", str(out)])
+    code = main(["bench", "--quick", "--no-progress", "--out", str(out)])
     return code, out
 
 
-def test_quick_bench_completes_and_writes_every_measurement(quick_run, capsys):
+def test_quick_bench_completes_and_writes_every_measurement(quick_run):
     code, out = quick_run
     assert code == 0
     doc = json.loads(out.read_text(encoding="utf-8"))
     measured = doc["meta"]["groups"]
     if "c" in available_cores():
-        assert measured == list(GROUPS) and doc["meta"]["skipped"] == []
+        assert measured == list(bench.GROUPS) and doc["meta"]["skipped"] == []
     else:  # the groups comparing the cores need the compiled core
-        assert doc["meta"]["skipped"] == list(CORE_GROUPS)
+        assert doc["meta"]["skipped"] == list(bench.CORE_GROUPS)
     assert set(doc["results"]) == expected_keys(measured)
     repeats = doc["meta"]["repeats"]
     pairs = doc["meta"]["budget"]["ppo_pairs"]
@@ -113,8 +106,8 @@ def test_quick_bench_completes_and_writes_every_measurement(quick_run, capsys):
             continue
         assert all(math.isfinite(r) and r > 0 for r in result["runs"]), key
         assert result["median"] == statistics.median(result["runs"]), key
+        assert (result["min"], result["max"]) == (min(result["runs"]), max(result["runs"])), key
         assert result["label"] and result["unit"], key
-    assert doc["results"]["engine_actions_per_s"]["per_cpu_second"] > 0
     for key in ("ppo_fps_friday", "ppo_fps_trivial", "ppo_fps_unencoded"):
         assert doc["results"][key]["env_us_per_frame"] > 0
     for level in (1, 2, 3, 4):
@@ -124,12 +117,12 @@ def test_quick_bench_completes_and_writes_every_measurement(quick_run, capsys):
 def test_quick_bench_checks_every_target(quick_run):
     _, out = quick_run
     doc = json.loads(out.read_text(encoding="utf-8"))
-    assert set(doc["targets"]) == set(TARGETS) & set(doc["results"])
+    assert set(doc["targets"]) == set(bench.TARGETS) & set(doc["results"])
     if "c" in available_cores():
-        assert set(doc["targets"]) == set(TARGETS)
+        assert set(doc["targets"]) == set(bench.TARGETS)
     for key, target in doc["targets"].items():
         median = doc["results"][key]["median"]
-        at_least, bound = TARGETS[key]
+        at_least, bound = bench.TARGETS[key]
         assert target["met"] == (median >= bound if at_least else median <= bound)
 
 
@@ -138,13 +131,15 @@ def test_quick_bench_records_how_it_was_run(quick_run):
     meta = json.loads(out.read_text(encoding="utf-8"))["meta"]
     assert meta["quick"] is True
     assert meta["command"] == f"friday bench --quick --out {out}"
-    assert meta["groups"] + meta["skipped"] == list(GROUPS)
+    assert meta["json"] == out.as_posix()
+    assert "process_time" in meta["timing"]
+    assert meta["groups"] + meta["skipped"] == list(bench.GROUPS)
     assert meta["cpu_count"] >= 1 and meta["python"].startswith("3.")
     assert set(meta["load_average"]) == {"start", "end"}
     assert meta["versions"]["gymnasium"] != "not installed"
 
 
-def test_ratios_are_taken_within_each_repeat(quick_run):
+def test_ratios_are_taken_within_each_round(quick_run):
     _, out = quick_run
     results = json.loads(out.read_text(encoding="utf-8"))["results"]
     pairs = (
@@ -166,47 +161,194 @@ def test_ratios_are_taken_within_each_repeat(quick_run):
         assert results[ratio]["runs"] == pytest.approx(expected)
 
 
-def test_table_lists_every_measurement_and_target(quick_run):
+def test_rounds_rotate_the_order_of_their_members():
+    order = []
+    runs = bench.rounds(3, {name: lambda seed, n=name: order.append((seed, n)) or seed
+                            for name in "ABC"})  # fmt: skip
+    assert [n for _, n in order] == list("ABCBCACAB")
+    assert runs == {"A": [0, 1, 2], "B": [0, 1, 2], "C": [0, 1, 2]}
+
+
+def test_table_lists_every_measurement_its_range_and_target(quick_run):
+    from bench_report import format_range, text_table
+
     _, out = quick_run
     doc = json.loads(out.read_text(encoding="utf-8"))
     table = text_table(doc)
     for result in doc["results"].values():
         assert result["label"] in table
-    assert table.count("≥") + table.count("≤") == len(TARGETS)
+        assert format_range(result) in table
+    assert table.count("≥") + table.count("≤") == len(bench.TARGETS)
 
 
-def test_from_json_rewrites_a_readme_without_measuring(quick_run, tmp_path, capsys):
+def test_from_json_prints_a_saved_run_and_writes_nothing(quick_run, tmp_path, monkeypatch, capsys):
     _, out = quick_run
-    readme = tmp_path / "README.md"
-    begin, end = markers(SECTION)
-    readme.write_text(f"intro\n{begin}\nold\n{end}\nend\n", encoding="utf-8")
-    assert main(["bench", "--from-json", str(out), "--readme", str(readme)]) == 0
-    text = readme.read_text(encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    assert main(["bench", "--from-json", str(out)]) == 0
+    printed = capsys.readouterr().out
     doc = json.loads(out.read_text(encoding="utf-8"))
-    assert text == f"intro\n{begin}\n{markdown_section(doc)}{end}\nend\n"
-    assert f"friday bench --quick --out {out}" in text
-    assert "performance section rewritten" in capsys.readouterr().out
+    assert all(result["label"] in printed for result in doc["results"].values())
+    assert list(tmp_path.iterdir()) == []
 
 
-def test_readme_performance_section_is_the_committed_full_run():
-    doc = json.loads((ROOT / DEFAULT_OUT).read_text(encoding="utf-8"))
-    assert doc["meta"]["quick"] is False, "the README must show a full run"
+def test_a_run_without_out_goes_to_a_new_folder_and_leaves_the_committed_file_alone(
+    tmp_path, monkeypatch, capsys
+):
+    committed = tmp_path / bench.COMMITTED
+    committed.parent.mkdir()
+    committed.write_text('{"committed": true}\n')
+    before = committed.stat().st_mtime_ns
+    monkeypatch.chdir(tmp_path)
+    assert main(["bench", "--quick", "--only", "clone", "--no-progress"]) == 0
+    assert committed.read_text() == '{"committed": true}\n'
+    assert committed.stat().st_mtime_ns == before
+    (written,) = (tmp_path / bench.DEFAULT_PARENT).glob("quick__clone__*/results.json")
+    assert json.loads(written.read_text())["meta"]["command"] == "friday bench --quick --only clone"
+    printed = capsys.readouterr().out.splitlines()
+    # it says what it is about to run, and where the results go, before measuring
+    assert printed[0].startswith("friday bench: measuring clone (quick budget, 2 rounds each)")
+    assert printed[0].endswith(str(written.relative_to(tmp_path)))
+    assert printed[1] == "clone:"
+
+
+def test_a_full_run_without_out_gets_a_new_folder_too(tmp_path):
+    args = bench.argparse.Namespace(quick=False)
+    first = bench.new_run_file(args, list(bench.GROUPS), parent=tmp_path)
+    second = bench.new_run_file(args, list(bench.GROUPS), parent=tmp_path)
+    assert first.parent.name.startswith("full__all__") and first.name == "results.json"
+    assert second.parent != first.parent  # the same second: -2
+    assert not first.exists()  # written when the run ends
+
+
+GARBAGE_RUNS = [
+    ("garbage", "not JSON"),
+    ("[1, 2]", "not a friday bench run (needs meta, results, targets)"),
+    ('{"meta": {}, "results": {"a": {"label": "x"}}, "targets": {}}', "result 'a' lacks unit"),
+]
+
+
+@pytest.mark.parametrize(("content", "message"), GARBAGE_RUNS)
+def test_from_json_garbage_stops_in_one_line(content, message, tmp_path, monkeypatch, capsys):
+    saved = tmp_path / "saved.json"
+    saved.write_text(content)
+    monkeypatch.chdir(tmp_path)
+    assert main(["bench", "--from-json", str(saved)]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    (line,) = captured.err.splitlines()
+    assert line.startswith(f"friday bench: --from-json {saved}: ") and message in line
+    assert sorted(tmp_path.iterdir()) == [saved]
+
+
+def test_from_json_of_a_missing_file_stops_in_one_line(tmp_path, capsys):
+    assert main(["bench", "--from-json", str(tmp_path / "nowhere.json")]) == 2
+    (line,) = capsys.readouterr().err.splitlines()
+    assert "nowhere.json: cannot read it" in line
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--only", "engine,warp"], "unknown groups ['warp']"),
+        (["--repeats", "0"], "--repeats must be at least 1"),
+        (["--from-json", "x.json"], "--from-json measures and writes nothing: drop --out"),
+        (["--out", "{tmp}"], "is a folder"),
+        (["--out", "{tmp}/file.txt/x.json"], "file.txt is a file, not a folder"),
+    ],
+)
+def test_bad_options_are_refused_in_one_line_before_anything_runs(argv, message, capsys, tmp_path):
+    (tmp_path / "file.txt").write_text("")
+    argv = [a.replace("{tmp}", str(tmp_path)) for a in argv]
+    if "--out" not in argv:
+        argv += ["--out", str(tmp_path / "x.json")]
+    assert main(["bench", *argv]) == 2
+    captured = capsys.readouterr()
+    (line,) = captured.err.splitlines()
+    assert message in line and captured.out == ""
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["file.txt"]
+
+
+def test_help_names_every_measurement_and_the_committed_command(capsys):
+    with pytest.raises(SystemExit):
+        main(["bench", "--help"])
+    text = capsys.readouterr().out
+    for words in ("Blackjack-v1", "clone()", "MaskablePPO", "SubprocVecEnv", "--quick", "--out"):
+        assert words in text
+    for words in ("Game API", "inside the compiled core", "vector_entry_point", "CleanRL"):
+        assert words in text
+    assert "core, vector, cleanrl" in text  # the groups (--only)
+    assert " ".join(bench.COMMITTED_COMMAND.split()) in " ".join(text.split())
+
+
+# ---------------------------------------------------------------- the committed run
+
+
+def committed_run() -> dict:
+    return json.loads((ROOT / bench.COMMITTED).read_text(encoding="utf-8"))
+
+
+def test_the_committed_run_is_a_full_run_of_the_committed_command():
+    doc = committed_run()
+    assert doc["meta"]["quick"] is False, "the docs must show a full run"
+    assert doc["meta"]["command"] == bench.COMMITTED_COMMAND
     assert set(doc["results"]) == expected_keys(doc["meta"]["groups"])
-    assert published_section(SECTION) == markdown_section(doc).removesuffix("\n"), (
-        f"the published performance section is not the rendering of {DEFAULT_OUT}: run "
-        f"friday bench --from-json {DEFAULT_OUT} --readme docs/performance.md"
+    assert "process_time" in doc["meta"]["timing"]  # the CPU-time method, with ranges
+    assert all("min" in r and "max" in r for r in doc["results"].values())
+
+
+def committed_check() -> dict:
+    return json.loads((ROOT / bench.COMMITTED_CHECK).read_text(encoding="utf-8"))
+
+
+def test_the_second_run_reruns_the_ratios_after_the_committed_run():
+    check, doc = committed_check(), committed_run()
+    assert check["meta"]["command"] == bench.COMMITTED_CHECK_COMMAND
+    assert check["meta"]["date"] >= doc["meta"]["date"]
+    ratios = sections._shared_ratios(doc, check)
+    assert {key for key, _ in sections.CORE_SPEED_ROWS} <= set(ratios) | {"search_guided_ratio"}
+
+
+def test_docs_performance_section_is_the_rendering_of_the_committed_runs():
+    body = published_section("performance")
+    assert body == sections.performance_section(committed_run(), committed_check()), (
+        "docs/performance.md's section is not the rendering of benchmarks/results.json and "
+        "benchmarks/results-check.json: rerender it with tools/sections/bench.py"
     )
+    assert body == sections.render_performance(ROOT)
+    assert sections.SECTIONS["performance"][0] == "docs/performance.md"
 
 
-def test_rewrite_needs_the_markers(quick_run):
-    _, out = quick_run
-    doc = json.loads(out.read_text(encoding="utf-8"))
-    with pytest.raises(ValueError, match="section:performance"):
-        rewrite_readme("no markers here", doc)
+def test_readme_core_speeds_are_the_committed_run_with_their_range():
+    doc, check = committed_run(), committed_check()
+    body = published_section("core-speeds")
+    assert body == sections.core_speeds_section(doc, check) == sections.render_core_speeds(ROOT)
+    for key, _ in sections.CORE_SPEED_ROWS:
+        low, high = doc["results"][key]["min"], doc["results"][key]["max"]
+        assert f"{low:.2f}–{high:.2f}×" in body
+    for key, target in doc["targets"].items():
+        if not target["met"] and key in dict(sections.CORE_SPEED_ROWS):
+            assert f"{doc['results'][key]['median']:.2f}× against ≥ {target['bound']:g}×" in body
 
 
-def test_missed_targets_are_named_in_the_section():
-    results = Results()
+def test_a_second_run_is_compared_with_the_range_of_the_first():
+    def run(medians: dict[str, list[float]], date: str) -> dict:
+        results = bench.Results()
+        for key, runs in medians.items():
+            results.add(key, f"({key})", "×", runs)
+        meta = {"command": "friday bench", "date": date, "load_average": {"start": 1, "end": 2}}
+        return {"meta": meta, "results": results.items, "targets": {}}
+
+    first = run({"a": [5.0, 5.2, 5.4], "b": [20.0, 20.5, 21.0]}, "2026-01-01 10:00 UTC")
+    second = run({"a": [5.1, 5.3, 5.5], "b": [18.0, 18.2, 18.4]}, "2026-01-01 11:00 UTC")
+    text = "\n".join(sections.reproduction(first, second))
+    assert "| (a) | 5.20 × | 5.00–5.40 | 5.30 × | 5.10–5.50 | yes |" in text
+    assert "| (b) | 20.50 × | 20.00–21.00 | 18.20 × | 18.00–18.40 | no |" in text
+    assert "1 of 2 second medians fall within this run's range" in text
+    assert "moved by at most 11.2 %" in text and "not as the margin of a rerun" in text
+
+
+def test_missed_targets_are_named_with_the_measured_figure():
+    results = bench.Results()
     results.add("clone_us", "(e) Game.clone()", "µs", [12.0, 14.0, 13.0])
     results.add("engine_actions_per_s", "(a) engine", "actions/s", [160_000.0])
     doc = {
@@ -220,76 +362,64 @@ def test_missed_targets_are_named_in_the_section():
             "python": "3.11",
             "load_average": {"start": 1.0, "end": 1.5},
             "note": "shared",
-            "budget": asdict(full_budget(3)),
+            "budget": asdict(bench.full_budget(3)),
         },
         "results": results.items,
         "targets": results.targets(),
     }
     assert doc["targets"]["clone_us"]["met"] is False
     assert doc["targets"]["engine_actions_per_s"]["met"] is True
-    section = markdown_section(doc)
-    assert "Targets missed in this run:\n\n- (e) Game.clone(): 13.00 µs against ≤ 10.00 µs" in (
-        section
-    )
+    section = sections.performance_section(doc)
+    assert (
+        "Targets missed in this run (the median):\n\n"
+        "- (e) Game.clone(): 13.00 µs [12.00–14.00] against ≤ 10.00 µs"
+    ) in section
     assert "(a) engine: " not in section.split("Targets missed")[1]
     assert "(shared)" in section
 
 
-@pytest.mark.parametrize(
-    ("argv", "message"),
-    [
-        (["--only", "engine,warp"], "unknown groups ['warp']"),
-        (["--repeats", "0"], "--repeats must be at least 1"),
-    ],
-)
-def test_bad_options_are_refused_with_a_message(argv, message, capsys, tmp_path):
-    assert main(["bench", *argv, "--out", str(tmp_path / "x.json")]) == 2
-    assert message in capsys.readouterr().err
-    assert not (tmp_path / "x.json").exists()
-
-
-def test_help_names_every_measurement(capsys):
-    with pytest.raises(SystemExit):
-        main(["bench", "--help"])
-    text = capsys.readouterr().out
-    for words in ("Blackjack-v1", "clone()", "MaskablePPO", "SubprocVecEnv", "--quick", "--out"):
-        assert words in text
-    for words in ("Game API", "inside the compiled core", "vector_entry_point", "CleanRL"):
-        assert words in text
-    assert "core, vector, cleanrl" in text  # the groups (--only)
-
-
 def test_timed_rows_of_the_core_groups_are_described_only_when_measured(quick_run):
-    from friday_agents.bench.report import what_is_timed
-
     _, out = quick_run
     budget = json.loads(out.read_text(encoding="utf-8"))["meta"]["budget"]
-    text = "\n".join(what_is_timed(budget))
+    text = "\n".join(sections.what_is_timed(budget))
     assert "(i) the loop of (a)" in text and "(k) 8 envs" in text and "(l) `examples/" in text
     old = {key: value for key, value in budget.items() if not key.startswith(("core", "vector"))}
-    assert "(i)" not in "\n".join(what_is_timed(old))
+    assert "(i)" not in "\n".join(sections.what_is_timed(old))
 
 
-def test_random_legal_actions_are_legal_and_uniform():
-    from friday_agents.bench.measure import random_legal_actions
+# ------------------------------------------------------------------ the measurements
 
-    masks = np.zeros((3, 199), np.int8)
+
+def test_legal_draws_are_legal_and_uniform():
+    from bench_measure import LegalDraws
+
+    masks = np.zeros((4, 199), np.int8)
     masks[0, [4, 7]] = 1
     masks[1, 198] = 1
-    masks[2, [0, 50, 100, 150]] = 1
-    rng = np.random.default_rng(0)
-    draws = np.array([random_legal_actions(masks, rng) for _ in range(4000)])
-    assert set(draws[:, 0]) == {4, 7} and set(draws[:, 1]) == {198}
+    masks[2, [0, 50, 100, 150]] = 1  # row 3: nothing legal (an episode just ended)
+    draw = LegalDraws(4, 199, steps=4000, seed=0)
+    draws = np.array([draw(masks) for _ in range(4000)])
+    assert set(draws[:, 0]) == {4, 7} and set(draws[:, 1]) == {198} and set(draws[:, 3]) == {0}
     counts = np.bincount(draws[:, 2], minlength=199)[[0, 50, 100, 150]]
     assert counts.min() > 850  # about 1000 each
+    assert set(LegalDraws(2, 2, 10, 0)(np.ones((2, 2), bool))) <= {0, 1}  # bool masks too
+
+
+def test_the_in_core_random_play_is_reached_through_one_function():
+    from bench_measure import random_play
+
+    if "c" not in available_cores():
+        pytest.skip("the compiled core is not built")
+    played, _ = random_play(500, 0)
+    assert played == 500
 
 
 def test_trivial_env_has_friday_spaces_and_passes_the_env_checker():
     import gymnasium as gym
+    from bench_stand_ins import TrivialMaskedEnv
     from gymnasium.utils.env_checker import check_env
 
     import friday_env  # noqa: F401
-    from friday_agents.bench.envs import TrivialMaskedEnv
 
     env, friday = TrivialMaskedEnv(), gym.make("Friday-v0")
     assert env.observation_space == friday.observation_space
@@ -308,9 +438,9 @@ def test_trivial_env_has_friday_spaces_and_passes_the_env_checker():
 
 def test_unencoded_env_plays_friday_with_a_constant_observation():
     import gymnasium as gym
+    from bench_stand_ins import UnencodedFridayEnv
 
     import friday_env  # noqa: F401
-    from friday_agents.bench.envs import UnencodedFridayEnv
 
     env, friday = UnencodedFridayEnv(), gym.make("Friday-v0")
     assert env.observation_space == friday.observation_space
@@ -329,8 +459,6 @@ def test_unencoded_env_plays_friday_with_a_constant_observation():
 
 
 def test_a_missed_ppo_ratio_says_what_the_encoder_costs_and_what_is_left():
-    from friday_agents.bench.report import _ppo_budget
-
     def measured(fps, env_us):
         return {"median": fps, "env_us_per_frame": env_us}
 
@@ -340,7 +468,7 @@ def test_a_missed_ppo_ratio_says_what_the_encoder_costs_and_what_is_left():
         "ppo_fps_unencoded": measured(4_400.0, 25.0),
         "ppo_fps_unencoded_ratio": {"median": 0.88},
     }
-    text = _ppo_budget(results, 0.9)
+    text = sections.ppo_budget(results, 0.9)
     assert "the bound allows Friday-v0 22 µs more per frame; it took 50 µs more" in text
     assert "encoder took 15 µs" in text and "reached 88.0 %" in text
     assert "even an encoder costing nothing would miss the bound" in text
@@ -348,5 +476,22 @@ def test_a_missed_ppo_ratio_says_what_the_encoder_costs_and_what_is_left():
     results["ppo_fps_unencoded_ratio"] = {"median": 0.99}
     # frames: trivial 200 µs, unencoded 202.0 µs; the bound allows 22.2 µs more
     assert "leaves the encoder 20.2 µs per frame, against the 28 µs it takes" in (
-        _ppo_budget(results, 0.9)
+        sections.ppo_budget(results, 0.9)
     )
+
+
+def test_outside_a_source_checkout_friday_bench_says_so_in_one_line(tmp_path, monkeypatch, capsys):
+    import argparse
+
+    from friday_agents.cli import bench as entry
+
+    monkeypatch.setattr(entry, "SCRIPT", tmp_path / "benchmarks" / "bench.py")
+    parser = argparse.ArgumentParser()
+    entry.add_arguments(parser)
+    assert entry.run(parser.parse_args([])) == 2
+    with pytest.raises(SystemExit) as refused:
+        parser.parse_args(["--quick"])
+    assert refused.value.code == 2
+    first, second = capsys.readouterr().err.splitlines()
+    assert first == second == f"friday bench: {entry.MISSING}"
+    assert "the source checkout's benchmarks/bench.py, which is not here" in first

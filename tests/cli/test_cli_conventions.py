@@ -36,7 +36,7 @@ def test_help_of_every_command_shows_no_rst_markup():
     [
         ("eval", ("--out", "--progress", "--no-progress")),
         ("train", ("--out", "--progress", "--no-progress")),
-        ("bench", ("--out", "--progress", "--no-progress", "--readme")),
+        ("bench", ("--out", "--progress", "--no-progress", "--from-json")),
     ],
 )
 def test_commands_share_one_flag_vocabulary(command, flags):
@@ -134,9 +134,10 @@ def test_bench_quick_leaves_the_committed_results_alone(tmp_path):
     assert json.loads(path.read_text())["meta"]["quick"] is True
 
 
-def test_bench_full_run_default_is_still_the_committed_file():
+def test_bench_names_the_committed_file_only_as_an_explicit_out():
     text = " ".join(friday("bench", "--help").stdout.split())
-    assert "benchmarks/results.json" in text
+    assert "--out benchmarks/results.json" in text
+    assert "default: a new folder under results/bench/" in text
 
 
 def _readme_python_blocks() -> list[str]:

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from rendered import copy_files, provider
 
-from friday_agents.sections import section_body
+from splice import section_body
 
 REPO = Path(__file__).resolve().parents[2]
 README = REPO / "README.md"

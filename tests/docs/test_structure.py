@@ -265,7 +265,7 @@ SUBCOMMAND_MODULES = (
     "friday_agents.cli.view",
     "friday_agents.learning.sb3.train",
     "friday_agents.learning.imitation.cli",
-    "friday_agents.bench.suite",
+    "friday_agents.cli.bench",
 )
 
 

@@ -44,7 +44,10 @@ SUBCOMMANDS = {
         "friday_agents.learning.rl.cli",
         "masked PPO on the native vector env (fine-tune or from scratch)",
     ),
-    "bench": ("friday_agents.bench.suite", "measure engine and environment speed"),
+    "bench": (
+        "friday_agents.cli.bench",
+        "measure engine and environment speed (a source checkout's benchmarks/bench.py)",
+    ),
 }
 
 

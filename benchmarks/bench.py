@@ -1,29 +1,48 @@
 """``friday bench``: how fast the engine and ``Friday-v0`` run on this machine, in one run.
 
-Measured (medians over ``--repeats`` runs of each, wall-clock time):
+Measured (every rate per second of this process's CPU time, except (h) and (l)):
 
 (a) engine actions/s under random legal play, new games included; (b) ``Friday-v0`` steps/s
 with the flat encoder and the mask, random legal actions; (c) gymnasium's ``Blackjack-v1``
-with the same loop in the same run, and the ratio (b)/(c) per repeat; (d) complete random
+with the same loop in the same rounds, and the ratio (b)/(c) per round; (d) complete random
 games/s per level; (e) ``Game.clone()`` in µs; (f) MaskablePPO training frames/s on
 ``Friday-v0`` and on a trivial env with the same spaces, and their ratio (with Friday-v0
 without observation encoding beside them: the most an encoder speed-up gives); (g) memory per
-env; (h) steps/s through ``gymnasium.make_vec(..., vectorization_mode="async")`` and
-stable-baselines3's ``SubprocVecEnv`` with 1 and 2 workers.
+env; (h) steps/s (wall-clock) through ``gymnasium.make_vec(..., vectorization_mode="async")``
+and stable-baselines3's ``SubprocVecEnv`` with 1 and 2 workers.
 
-The compiled core beside the Python engine, in the same run (groups core, vector, cleanrl,
-search; skipped where the compiled core is not built): (i) actions/s through the ``Game`` API
+The compiled core beside the Python engine (groups core, vector, cleanrl, search; skipped
+where the compiled core is not built): (i) actions/s through the ``Game`` API
 (``legal_actions()`` + ``apply()``) on each core, and their ratio; (j) random legal play
 inside the compiled core, many games in one C call, against the Python engine of (i); (k)
 steps/s of Friday-v0's native vector env (``vectorization_mode="vector_entry_point"``, flat
-observations and masks, random legal actions drawn in numpy) on each core, against
-Blackjack-v1 through gymnasium's ``SyncVectorEnv`` with as many envs; (l) the CleanRL-style
-recipe's training frames/s on the native vector env (compiled core) and on a
-``SyncVectorEnv`` of Python-core envs. (m) ``guided``'s CPU seconds per game on each core (group
-search), the same evaluation deals of levels 1 and 4, and how many games differ (none may).
+observations and masks, random legal actions from rankings drawn before the clock starts)
+on each core, against Blackjack-v1 through gymnasium's ``SyncVectorEnv`` with as many envs;
+(l) the CleanRL-style recipe's training frames/s (wall-clock) on the native vector env
+(compiled core) and on a ``SyncVectorEnv`` of Python-core envs; (m) ``guided``'s CPU seconds
+per game on each core (group search), the same evaluation deals of levels 1 and 4, and how
+many games differ (none may).
 
-The results go to a JSON file (``--out``) and a printed table; ``--readme`` rewrites the
-README's performance section from them, and ``--from-json`` re-renders a saved run.
+Each group runs in rounds, one per repeat, its members taking turns in a rotating order
+(A, B, A, B...); every ratio is taken within its round, and the results keep every round,
+the median and the range.
+
+Without ``--out`` a run goes to a new folder under results/bench/: no run writes over the
+committed results unless it names them. The project's committed run is
+
+    friday bench --repeats 3 --note "shared 2-core machine, other jobs running" \
+        --out benchmarks/results.json
+
+and a second run of the groups that take ratios, to show how far a run moves, is
+
+    friday bench --repeats 3 --only env,core,vector,search \
+        --note "shared 2-core machine, other jobs running" --out benchmarks/results-check.json
+
+``--from-json FILE`` prints a saved run's table and measures nothing. The docs' performance
+sections are rendered from benchmarks/results.json by tools/sections/bench.py.
+
+This script is the source checkout's (benchmarks/ is not installed): ``friday bench`` and
+``python benchmarks/bench.py`` run it.
 """
 
 from __future__ import annotations
@@ -42,12 +61,25 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from friday_agents.bench.report import format_value
-from friday_agents.conventions import add_progress, plain, require
+from bench_report import format_spread, text_table
 
-DEFAULT_OUT = "benchmarks/results.json"
-#: Where ``--quick`` runs go unless ``--out`` says otherwise: never over the committed file.
-QUICK_OUT = "results/bench-quick.json"
+from friday_agents.conventions import MissingExtraError, add_progress, plain, require
+
+#: The committed run, written only when ``--out`` names it.
+COMMITTED = "benchmarks/results.json"
+#: The command that measures the committed run.
+COMMITTED_COMMAND = (
+    'friday bench --repeats 3 --note "shared 2-core machine, other jobs running" '
+    "--out benchmarks/results.json"
+)
+#: A second run of the groups that take ratios, after the committed one: how far a run moves.
+COMMITTED_CHECK = "benchmarks/results-check.json"
+COMMITTED_CHECK_COMMAND = (
+    "friday bench --repeats 3 --only env,core,vector,search "
+    '--note "shared 2-core machine, other jobs running" --out benchmarks/results-check.json'
+)
+#: Without ``--out``, each run writes a new folder here.
+DEFAULT_PARENT = Path("results/bench")
 #: Optional libraries each group needs (the rl extra).
 GROUP_LIBRARIES = {
     "ppo": ("torch", "stable_baselines3", "sb3_contrib"),
@@ -104,6 +136,7 @@ def _train_defaults() -> dict[str, Any]:
 
 
 def full_budget(repeats: int) -> Budget:
+    """A few minutes in all with 3 repeats on a quiet 2-core machine."""
     return Budget(
         repeats=repeats,
         engine_actions=200_000,
@@ -113,17 +146,17 @@ def full_budget(repeats: int) -> Budget:
         clone_rounds=40,
         memory_envs=200,
         memory_steps=50,
-        vec_iterations=5_000,
+        vec_iterations=3_000,
         ppo_rollouts=1,
         ppo_pairs=2 * repeats,  # the ratios are the noisiest measurements here
         ppo=_train_defaults(),
         core_actions=100_000,
-        core_random_play_actions=3_000_000,
+        core_random_play_actions=2_000_000,
         vector_envs=64,
-        vector_iterations=200,
+        vector_iterations=300,
         cleanrl_envs=8,
         cleanrl_timesteps=8 * 128 * 4,
-        search_games=10,
+        search_games=6,
     )
 
 
@@ -169,7 +202,7 @@ TARGETS = {
 
 
 class Results:
-    """Measurements collected so far: key -> label, unit, runs, median."""
+    """Measurements collected so far: key -> label, unit, runs, median, min, max."""
 
     def __init__(self) -> None:
         self.items: dict[str, dict[str, Any]] = {}
@@ -179,10 +212,12 @@ class Results:
             "label": label,
             "unit": unit,
             "median": statistics.median(runs),
+            "min": min(runs),
+            "max": max(runs),
             "runs": runs,
             **extra,
         }
-        print(f"  {label}: {format_value(statistics.median(runs), unit)}", flush=True)
+        print(f"  {label}: {format_spread(self.items[key])}", flush=True)
 
     def targets(self) -> dict[str, dict[str, Any]]:
         out = {}
@@ -202,41 +237,54 @@ def _repeat(budget: Budget, measure: Callable[[int], float]) -> list[float]:
     return [measure(seed) for seed in range(budget.repeats)]
 
 
+def rounds(repeats: int, members: dict[str, Callable[[int], Any]]) -> dict[str, list[Any]]:
+    """Each member's ``measure(seed)`` once per round (seed = the round), the members taking
+    turns in an order that rotates from round to round (A B C, B C A, C A B...): what
+    slows one round down slows all its members, and the ratios within a round cancel it."""
+    names = list(members)
+    runs: dict[str, list[Any]] = {name: [] for name in names}
+    for seed in range(repeats):
+        first = seed % len(names)
+        for name in names[first:] + names[:first]:
+            runs[name].append(members[name](seed))
+    return runs
+
+
+def ratios(top: list[float], bottom: list[float]) -> list[float]:
+    """``top / bottom`` round by round."""
+    return [t / b for t, b in zip(top, bottom, strict=True)]
+
+
 def bench_engine(budget: Budget, results: Results) -> None:
-    from friday_agents.bench.measure import engine_actions_per_s
+    from bench_measure import engine_actions_per_s
 
     engine_actions_per_s(budget.engine_actions // 10, seed=99)  # warm-up
-    measured = [engine_actions_per_s(budget.engine_actions, seed) for seed in range(budget.repeats)]
-    results.add(
-        "engine_actions_per_s",
-        "(a) engine, random legal play",
-        "actions/s",
-        [wall for wall, _ in measured],
-        per_cpu_second=statistics.median(cpu for _, cpu in measured),
-    )
+    runs = _repeat(budget, lambda seed: engine_actions_per_s(budget.engine_actions, seed))
+    results.add("engine_actions_per_s", "(a) engine, random legal play", "actions/s", runs)
 
 
 def bench_env(budget: Budget, results: Results) -> None:
-    """(b) and (c), alternating which goes first, and their ratio within each repeat."""
-    from friday_agents.bench.measure import env_steps_per_s
+    """(b) and (c) in rounds, and their ratio within each round."""
+    from bench_measure import env_steps_per_s
 
     steps = budget.env_steps
     for env_id in ("Friday-v0", "Blackjack-v1"):
         env_steps_per_s(env_id, steps // 10, seed=99)  # warm-up
-    friday, blackjack = [], []
-    for seed in range(budget.repeats):
-        order = ("Friday-v0", "Blackjack-v1") if seed % 2 == 0 else ("Blackjack-v1", "Friday-v0")
-        rates = {env_id: env_steps_per_s(env_id, steps, seed) for env_id in order}
-        friday.append(rates["Friday-v0"])
-        blackjack.append(rates["Blackjack-v1"])
-    ratios = [f / b for f, b in zip(friday, blackjack, strict=True)]
+    runs = rounds(
+        budget.repeats,
+        {
+            env_id: lambda seed, env_id=env_id: env_steps_per_s(env_id, steps, seed)
+            for env_id in ("Friday-v0", "Blackjack-v1")
+        },
+    )
+    friday, blackjack = runs["Friday-v0"], runs["Blackjack-v1"]
     results.add("friday_steps_per_s", "(b) Friday-v0, flat + mask, random legal", "steps/s", friday)
     results.add("blackjack_steps_per_s", "(c) Blackjack-v1, same loop", "steps/s", blackjack)
-    results.add("friday_over_blackjack", "(b) / (c), per repeat", "×", ratios)
+    results.add("friday_over_blackjack", "(b) / (c), per round", "×", ratios(friday, blackjack))
 
 
 def bench_games(budget: Budget, results: Results) -> None:
-    from friday_agents.bench.measure import LEVELS, games_per_s
+    from bench_measure import LEVELS, games_per_s
 
     for level in LEVELS:
         games = budget.games_per_level
@@ -252,7 +300,7 @@ def bench_games(budget: Budget, results: Results) -> None:
 
 
 def bench_clone(budget: Budget, results: Results) -> None:
-    from friday_agents.bench.measure import clone_us, random_states
+    from bench_measure import clone_us, random_states
 
     states = random_states(budget.clone_states, seed=0)
     runs = _repeat(budget, lambda _: clone_us(states, budget.clone_rounds))
@@ -260,7 +308,7 @@ def bench_clone(budget: Budget, results: Results) -> None:
 
 
 def bench_memory(budget: Budget, results: Results) -> None:
-    from friday_agents.bench.measure import memory_per_env_bytes
+    from bench_measure import memory_per_env_bytes
 
     runs = _repeat(
         budget,
@@ -270,7 +318,7 @@ def bench_memory(budget: Budget, results: Results) -> None:
 
 
 def bench_vec(budget: Budget, results: Results) -> None:
-    from friday_agents.bench.measure import gymnasium_async_steps_per_s, sb3_subproc_steps_per_s
+    from bench_measure import gymnasium_async_steps_per_s, sb3_subproc_steps_per_s
 
     kinds = (
         ("async", "gymnasium make_vec async", gymnasium_async_steps_per_s),
@@ -279,27 +327,24 @@ def bench_vec(budget: Budget, results: Results) -> None:
     for key, name, measure in kinds:
         for workers in WORKERS:
             runs = measure(workers, budget.vec_iterations, budget.repeats, seed=0)
-            label = f"(h) {name}, {workers} worker{'s' if workers > 1 else ''}"
+            label = f"(h) {name}, {workers} worker{'s' if workers > 1 else ''}, wall-clock"
             results.add(f"vec_{key}_{workers}", label, "steps/s", runs)
 
 
 def bench_ppo(budget: Budget, results: Results) -> None:
-    """(f): ``ppo_pairs`` rounds of measurements of Friday-v0, the trivial env and Friday-v0
-    without observation encoding, in turn (which goes first rotates); ratios to the trivial
-    env are taken within each round."""
+    """(f): ``ppo_pairs`` rounds of Friday-v0, the trivial env and Friday-v0 without
+    observation encoding; ratios to the trivial env are taken within each round."""
     import torch
-
-    from friday_agents.bench.measure import TRIVIAL_ENV_ID, UNENCODED_ENV_ID, PPOTimer
+    from bench_measure import TRIVIAL_ENV_ID, UNENCODED_ENV_ID, PPOTimer
 
     settings = budget.ppo
     torch.set_num_threads(settings["torch_threads"])
     env_ids = ["Friday-v0", TRIVIAL_ENV_ID, UNENCODED_ENV_ID]
     timers = {env_id: PPOTimer(env_id, settings, seed=0) for env_id in env_ids}
-    runs: dict[str, list[tuple[float, float]]] = {env_id: [] for env_id in env_ids}
-    for pair in range(budget.ppo_pairs):
-        first = pair % len(env_ids)
-        for env_id in env_ids[first:] + env_ids[:first]:
-            runs[env_id].append(timers[env_id].fps(budget.ppo_rollouts))
+    runs = rounds(
+        budget.ppo_pairs,
+        {env_id: lambda _, t=timers[env_id]: t.fps(budget.ppo_rollouts) for env_id in env_ids},
+    )
     for timer in timers.values():
         timer.close()
     for key, label, env_id in (
@@ -323,61 +368,66 @@ def bench_ppo(budget: Budget, results: Results) -> None:
             UNENCODED_ENV_ID,
         ),
     ):
-        ratios = [f / t for (f, _), t in zip(runs[env_id], trivial, strict=True)]
-        results.add(key, label, "%", ratios)
+        results.add(key, label, "%", ratios([fps for fps, _ in runs[env_id]], trivial))
 
 
 def bench_core(budget: Budget, results: Results) -> None:
-    """(i) the Game API on each core (which goes first alternating) and (j) random play
-    inside the compiled core, each ratio taken within its repeat."""
-    from friday_agents.bench.measure import core_random_play_per_s, engine_actions_per_s
+    """(i) the Game API on each core and (j) random play inside the compiled core, in
+    rounds; each ratio is taken within its round."""
+    from bench_measure import core_random_play_per_s, engine_actions_per_s
 
-    actions = budget.core_actions
+    actions, in_core = budget.core_actions, budget.core_random_play_actions
     for core in ("python", "c"):
         engine_actions_per_s(max(1, actions // 10), seed=99, core=core)  # warm-up
-    core_random_play_per_s(max(1, budget.core_random_play_actions // 10), seed=99)
-    api: dict[str, list[float]] = {"python": [], "c": []}
-    in_core = []
-    for seed in range(budget.repeats):
-        order = ("python", "c") if seed % 2 == 0 else ("c", "python")
-        for core in order:
-            api[core].append(engine_actions_per_s(actions, seed, core=core)[0])
-        in_core.append(core_random_play_per_s(budget.core_random_play_actions, seed))
-    python = api["python"]
-    results.add("core_api_python", "(i) Game API, Python engine", "actions/s", python)
-    results.add("core_api_c", "(i) Game API, compiled core", "actions/s", api["c"])
-    ratios = [c / p for c, p in zip(api["c"], python, strict=True)]
-    results.add("core_api_ratio", "(i) compiled / Python, per repeat", "×", ratios)
-    results.add(
-        "core_random_play", "(j) random play inside the compiled core", "actions/s", in_core
+    core_random_play_per_s(max(1, in_core // 10), seed=99)
+    runs = rounds(
+        budget.repeats,
+        {
+            "python": lambda seed: engine_actions_per_s(actions, seed, core="python"),
+            "c": lambda seed: engine_actions_per_s(actions, seed, core="c"),
+            "in_core": lambda seed: core_random_play_per_s(in_core, seed),
+        },
     )
-    ratios = [c / p for c, p in zip(in_core, python, strict=True)]
-    results.add("core_random_play_ratio", "(j) / (i) Python engine, per repeat", "×", ratios)
+    python = runs["python"]
+    results.add("core_api_python", "(i) Game API, Python engine", "actions/s", python)
+    results.add("core_api_c", "(i) Game API, compiled core", "actions/s", runs["c"])
+    results.add(
+        "core_api_ratio", "(i) compiled / Python, per round", "×", ratios(runs["c"], python)
+    )
+    results.add(
+        "core_random_play", "(j) random play inside the compiled core", "actions/s", runs["in_core"]
+    )
+    results.add(
+        "core_random_play_ratio",
+        "(j) / (i) Python engine, per round",
+        "×",
+        ratios(runs["in_core"], python),
+    )
 
 
 def bench_vector(budget: Budget, results: Results) -> None:
     """(k) the native vector env on each core and Blackjack-v1's SyncVectorEnv, as many envs,
-    in a rotating order; ratios within each repeat."""
-    from friday_agents.bench.measure import (
+    in rounds; ratios within each round."""
+    from bench_measure import (
         blackjack_sync_vector_env,
         friday_vector_env,
         vector_env_steps_per_s,
     )
 
-    n = budget.vector_envs
+    n, iterations = budget.vector_envs, budget.vector_iterations
     makers = {
         "c": lambda: friday_vector_env(n, "c"),
         "python": lambda: friday_vector_env(n, "python"),
         "blackjack": lambda: blackjack_sync_vector_env(n),
     }
-    runs: dict[str, list[float]] = {name: [] for name in makers}
-    names = list(makers)
-    for seed in range(budget.repeats):
-        first = seed % len(names)
-        for name in names[first:] + names[:first]:
-            runs[name].append(vector_env_steps_per_s(makers[name], budget.vector_iterations, seed))
-    for core in ("c", "python"):
-        label = "compiled core" if core == "c" else "Python core"
+    runs = rounds(
+        budget.repeats,
+        {
+            name: lambda seed, make=make: vector_env_steps_per_s(make, iterations, seed)
+            for name, make in makers.items()
+        },
+    )
+    for core, label in (("c", "compiled core"), ("python", "Python core")):
         results.add(
             f"vector_env_{core}",
             f"(k) Friday-v0 vector env, {label}, {n} envs",
@@ -387,50 +437,51 @@ def bench_vector(budget: Budget, results: Results) -> None:
     results.add(
         "blackjack_sync", f"(k) Blackjack-v1 SyncVectorEnv, {n} envs", "steps/s", runs["blackjack"]
     )
-    for core in ("c", "python"):
-        ratios = [f / b for f, b in zip(runs[core], runs["blackjack"], strict=True)]
-        label = "compiled" if core == "c" else "Python"
+    for core, label in (("c", "compiled"), ("python", "Python")):
         results.add(
             f"vector_env_{core}_over_blackjack",
-            f"(k) vector env ({label}) / Blackjack-v1, per repeat",
+            f"(k) vector env ({label}) / Blackjack-v1, per round",
             "×",
-            ratios,
+            ratios(runs[core], runs["blackjack"]),
         )
 
 
 def bench_cleanrl(budget: Budget, results: Results) -> None:
     """(l) the CleanRL-style recipe on the native vector env (compiled core) and on a
-    SyncVectorEnv of Python-core envs, alternating; the ratio within each repeat."""
-    from friday_agents.bench.measure import cleanrl_frames_per_s, cleanrl_recipe_path
+    SyncVectorEnv of Python-core envs, in rounds; the ratio within each round."""
+    from bench_measure import cleanrl_frames_per_s, cleanrl_recipe_path
 
     if cleanrl_recipe_path() is None:
         print("  skipped: examples/cleanrl_masked_ppo.py is not here (a source checkout has it)")
         return
     setups = {"vector": ("vector_entry_point", "c"), "python": ("sync", "python")}
-    runs: dict[str, list[float]] = {name: [] for name in setups}
-    for seed in range(budget.repeats):
-        order = ("vector", "python") if seed % 2 == 0 else ("python", "vector")
-        for name in order:
-            vectorization, core = setups[name]
-            runs[name].append(
-                cleanrl_frames_per_s(
-                    vectorization, core, budget.cleanrl_timesteps, budget.cleanrl_envs, seed
-                )
+    runs = rounds(
+        budget.repeats,
+        {
+            name: lambda seed, setup=setup: cleanrl_frames_per_s(
+                *setup, budget.cleanrl_timesteps, budget.cleanrl_envs, seed
             )
+            for name, setup in setups.items()
+        },
+    )
     results.add(
         "cleanrl_fps_vector",
-        "(l) CleanRL-style recipe, native vector env, compiled core",
+        "(l) CleanRL-style recipe, native vector env, compiled core, wall-clock",
         "frames/s",
         runs["vector"],
     )
     results.add(
         "cleanrl_fps_python",
-        "(l) CleanRL-style recipe, SyncVectorEnv of Python-core envs",
+        "(l) CleanRL-style recipe, SyncVectorEnv of Python-core envs, wall-clock",
         "frames/s",
         runs["python"],
     )
-    ratios = [v / p for v, p in zip(runs["vector"], runs["python"], strict=True)]
-    results.add("cleanrl_fps_ratio", "(l) vector env / Python env, per repeat", "×", ratios)
+    results.add(
+        "cleanrl_fps_ratio",
+        "(l) vector env / Python env, per round",
+        "×",
+        ratios(runs["vector"], runs["python"]),
+    )
 
 
 #: The levels of (m): the easiest and the hardest.
@@ -518,7 +569,7 @@ def _versions() -> dict[str, str]:
 
 
 def command_line(args: argparse.Namespace) -> str:
-    """The command that reproduces this run."""
+    """The command that reproduces this run (``--out`` only when it was given)."""
     parts = ["friday bench"]
     if args.quick:
         parts.append("--quick")
@@ -528,15 +579,18 @@ def command_line(args: argparse.Namespace) -> str:
         parts.append(f"--only {args.only}")
     if args.note:
         parts.append(f"--note {json.dumps(args.note)}")
-    parts.append(f"--out {args.out}")
-    if args.readme:
-        parts.append(f"--readme {args.readme}")
+    if args.out:
+        parts.append(f"--out {args.out}")
     return " ".join(parts)
 
 
-def measure(args: argparse.Namespace, groups: list[str]) -> dict[str, Any]:
+def _repeats(args: argparse.Namespace) -> int:
+    return args.repeats or (2 if args.quick else 5)
+
+
+def measure(args: argparse.Namespace, groups: list[str], out: Path) -> dict[str, Any]:
     """Run the chosen measurement groups; the JSON document of the results."""
-    repeats = args.repeats or (2 if args.quick else 5)
+    repeats = _repeats(args)
     budget = quick_budget(repeats) if args.quick else full_budget(repeats)
     load_start = os.getloadavg()[0]
     started = time.perf_counter()
@@ -548,7 +602,7 @@ def measure(args: argparse.Namespace, groups: list[str]) -> dict[str, Any]:
         BENCHES[group](budget, results)
     meta = {
         "command": command_line(args),
-        "json": args.out,
+        "json": out.as_posix(),
         "date": datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC"),
         "git_commit": _git_commit(),
         "quick": args.quick,
@@ -556,6 +610,7 @@ def measure(args: argparse.Namespace, groups: list[str]) -> dict[str, Any]:
         "groups": groups,
         "skipped": skipped,
         "budget": asdict(budget),
+        "timing": "CPU time of this process (time.process_time), except (h) and (l): wall-clock",
         "note": args.note,
         "python": platform.python_version(),
         "platform": platform.platform(),
@@ -579,6 +634,64 @@ def _without_compiled_core(groups: list[str]) -> list[str]:
     if skipped:
         print(f"skipped (the compiled core is not built here): {', '.join(skipped)}")
     return skipped
+
+
+# ------------------------------------------------------------------- where it goes
+
+
+def new_run_file(
+    args: argparse.Namespace, groups: list[str], parent: Path = DEFAULT_PARENT
+) -> Path:
+    """``results.json`` in a new folder for a run without ``--out``:
+    ``parent/<quick|full>__<groups>__<YYYYmmdd-HHMMSS>`` (``-2``, ``-3``... if taken)."""
+    chosen = "all" if groups == list(GROUPS) else "+".join(groups)
+    stem = f"{'quick' if args.quick else 'full'}__{chosen}__{time.strftime('%Y%m%d-%H%M%S')}"
+    parent.mkdir(parents=True, exist_ok=True)
+    for attempt in range(1, 1000):
+        folder = parent / (stem if attempt == 1 else f"{stem}-{attempt}")
+        try:
+            folder.mkdir()
+        except FileExistsError:
+            continue
+        return folder / "results.json"
+    raise OSError(f"could not create a new run folder in {parent}")
+
+
+def _check_out(out: Path) -> None:
+    """Refuse an ``--out`` that cannot take a file, before anything is measured."""
+    if out.is_dir():
+        raise ValueError(f"--out {out}: is a folder; name the JSON file to write")
+    for folder in out.parents:
+        if folder.exists():
+            if not folder.is_dir():
+                raise ValueError(f"--out {out}: {folder} is a file, not a folder")
+            if not os.access(folder, os.W_OK):
+                raise ValueError(f"--out {out}: cannot write in {folder}")
+            return
+
+
+#: What a saved run holds (``--from-json`` checks it before printing anything).
+RUN_KEYS = ("meta", "results", "targets")
+RESULT_KEYS = ("label", "unit", "median", "runs")
+
+
+def load_run(path: Path) -> dict[str, Any]:
+    """The saved run in ``path``; a ``ValueError`` naming what is wrong with it."""
+    try:
+        doc = json.loads(path.read_text(encoding="utf-8"))
+    except OSError as err:
+        raise ValueError(f"--from-json {path}: cannot read it ({err.strerror})") from None
+    except (UnicodeDecodeError, json.JSONDecodeError) as err:
+        raise ValueError(f"--from-json {path}: not JSON ({err})") from None
+    if not isinstance(doc, dict) or any(key not in doc for key in RUN_KEYS):
+        raise ValueError(
+            f"--from-json {path}: not a friday bench run (needs {', '.join(RUN_KEYS)})"
+        )
+    for key, result in doc["results"].items():
+        missing = [k for k in RESULT_KEYS if not isinstance(result, dict) or k not in result]
+        if missing:
+            raise ValueError(f"--from-json {path}: result {key!r} lacks {', '.join(missing)}")
+    return doc
 
 
 # ------------------------------------------------------------------------- the CLI
@@ -616,7 +729,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         type=int,
         default=None,
         metavar="N",
-        help="repeats of each measurement; the median is reported (default 5, quick 2)",
+        help="rounds of each measurement; the median and the range are reported "
+        "(default 5, quick 2)",
     )
     parser.add_argument(
         "--only",
@@ -628,69 +742,75 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--out",
         default=None,
         metavar="FILE",
-        help=f"where the JSON results go (default {DEFAULT_OUT}; with --quick {QUICK_OUT}, "
-        "so a quick check never overwrites the committed results)",
-    )
-    parser.add_argument(
-        "--readme",
-        default=None,
-        metavar="FILE",
-        help="rewrite the performance section of this README from the results",
+        help=f"where the JSON results go (default: a new folder under {DEFAULT_PARENT}/; "
+        f"the committed run is written only when named: --out {COMMITTED})",
     )
     parser.add_argument(
         "--from-json",
         default=None,
         metavar="FILE",
-        help="measure nothing: print (and with --readme, render) the results saved in FILE",
-    )
-    parser.add_argument(
-        "--markdown", action="store_true", help="also print the README section's markdown"
+        help="measure nothing, write nothing: print the table of the run saved in FILE",
     )
     parser.add_argument(
         "--note",
         default="",
         metavar="TEXT",
-        help='a remark on the conditions, kept in the JSON and the README ("shared machine")',
+        help='a remark on the conditions, kept in the JSON and the docs ("shared machine")',
     )
     add_progress(parser)
 
 
 def _validate(args: argparse.Namespace) -> list[str]:
+    """The groups to measure; a ``ValueError`` for any bad input, before anything runs."""
     if args.repeats is not None and args.repeats < 1:
         raise ValueError(f"--repeats must be at least 1, got {args.repeats}")
-    if args.out is None:
-        args.out = QUICK_OUT if args.quick else DEFAULT_OUT
     groups = _groups(args.only)
-    if not args.from_json:
-        for group in groups:
-            require(f"friday bench ({group})", *GROUP_LIBRARIES.get(group, ()))
-        if args.progress:
-            require("friday bench's progress bar", "tqdm")
+    if args.from_json:
+        if args.out:
+            raise ValueError("--from-json measures and writes nothing: drop --out")
+        return groups
+    if args.out:
+        _check_out(Path(args.out))
+    for group in groups:
+        require(f"friday bench ({group})", *GROUP_LIBRARIES.get(group, ()))
+    if args.progress:
+        require("friday bench's progress bar", "tqdm")
     return groups
 
 
 def run(args: argparse.Namespace) -> int:
-    from friday_agents.bench.report import markdown_section, rewrite_readme, text_table
-
     try:
         groups = _validate(args)
+        doc = load_run(Path(args.from_json)) if args.from_json else None
     except ValueError as err:
         print(f"friday bench: {err}", file=sys.stderr)
         return 2
-    if args.from_json:
-        doc = json.loads(Path(args.from_json).read_text(encoding="utf-8"))
-    else:
-        doc = measure(args, groups)
-        out = Path(args.out)
+    if doc is None:
+        out = Path(args.out) if args.out else new_run_file(args, groups)
+        budget = "quick" if args.quick else "full"
+        print(
+            f"friday bench: measuring {', '.join(groups)} ({budget} budget, "
+            f"{_repeats(args)} rounds each); results go to {out}",
+            flush=True,
+        )
+        doc = measure(args, groups, out)
         out.parent.mkdir(parents=True, exist_ok=True)
         out.write_text(json.dumps(doc, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
         print(f"results written to {out}")
     print(text_table(doc))
-    if args.markdown:
-        print(markdown_section(doc))
-    if args.readme:
-        readme = Path(args.readme)
-        new_text = rewrite_readme(readme.read_text(encoding="utf-8"), doc)
-        readme.write_text(new_text, encoding="utf-8")
-        print(f"{readme}: performance section rewritten")
     return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python benchmarks/bench.py ...``: the same as ``friday bench ...``."""
+    parser = argparse.ArgumentParser(prog="friday bench")
+    add_arguments(parser)
+    try:
+        return run(parser.parse_args(argv))
+    except MissingExtraError as err:  # ``friday`` says the same for its subcommands
+        print(f"friday bench: error: {err}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

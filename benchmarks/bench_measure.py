@@ -1,10 +1,12 @@
 """The measurements of ``friday bench``: each times one fixed piece of work and returns a rate.
 
-Every function here measures one thing once; :mod:`friday_agents.bench.suite` repeats them and takes
-medians. Random play everywhere picks uniformly among the legal actions with a seeded
-``random.Random`` (the cheapest uniform choice in CPython, so the driver loop weighs as
-little as possible on what is measured), and every workload is seeded, so two runs on the
-same machine do the same work.
+Every function here measures one thing once; ``bench.py`` repeats them in interleaved rounds
+and takes the ratios within each round. Rates are per second of this process's CPU time
+(``time.process_time``), which other jobs on a shared machine slow down far less than the
+wall clock; only the measurements that run worker processes ((h)) and the CleanRL recipe's
+own frames/s ((l)) are wall-clock. Random play draws its choices from uniforms drawn before
+the clock starts, so the driver loop weighs as little as possible on what is measured, and
+every workload is seeded: two runs on the same machine do the same work.
 
 Heavy libraries (gymnasium, torch, stable-baselines3) are imported inside the functions:
 ``friday --help`` imports this package without paying for them.
@@ -13,6 +15,7 @@ Heavy libraries (gymnasium, torch, stable-baselines3) are imported inside the fu
 from __future__ import annotations
 
 import gc
+import itertools
 import random
 import time
 from collections.abc import Callable
@@ -23,52 +26,65 @@ from friday_env import Game
 LEVELS = (1, 2, 3, 4)
 
 
+#: How many uniforms a chooser draws before the clock starts (then reused in turn).
+PREDRAWN = 1 << 16
+
+
 def _random_chooser(seed: int) -> Callable[[Any], int]:
-    """A uniform choice among legal actions (a list or an array of ids), seeded."""
-    draw = random.Random(seed).random
+    """A uniform choice among legal actions (a list or an array of ids), seeded; its
+    uniforms are drawn up front, so a choice costs one read and one index."""
+    rng = random.Random(seed)
+    uniforms = itertools.cycle([rng.random() for _ in range(PREDRAWN)])
 
     def choose(legal: Any) -> int:
-        return legal[int(draw() * len(legal))]
+        return legal[int(next(uniforms) * len(legal))]
 
     return choose
+
+
+def random_play(actions: int, seed: int) -> tuple[int, Any]:
+    """The compiled random-play loop: ``actions`` uniformly random legal actions over
+    consecutive deals, drawn and played in C (its import is here alone, so that moving
+    it changes one line)."""
+    from friday_agents.players._kernels import random_play as play_in_c
+
+    return play_in_c(actions, seed)
 
 
 # ------------------------------------------------------------------ (a) engine actions/s
 
 
-def engine_actions_per_s(actions: int, seed: int, core: str | None = None) -> tuple[float, float]:
-    """Actions per wall-clock second of the bare engine under random legal play
+def engine_actions_per_s(actions: int, seed: int, core: str | None = None) -> float:
+    """Actions per CPU second of the bare engine under random legal play
     (``legal_actions()`` then ``apply()``, new games of levels 1-4 in turn set up inside the
-    timed loop), and per second of this process's CPU time (which other jobs on a shared
-    machine do not slow down as much). ``core``: the engine (None: the default core)."""
+    timed loop). ``core``: the engine (None: the default core)."""
     choose = _random_chooser(seed)
     deal = seed
     game = Game.new(LEVELS[deal % 4], deal, core=core)
-    start, cpu_start = time.perf_counter(), time.process_time()
+    start = time.process_time()
     for _ in range(actions):
         if game.done:
             deal += 1
             game = Game.new(LEVELS[deal % 4], deal, core=core)
         game.apply(choose(game.legal_actions()))
-    wall, cpu = time.perf_counter() - start, time.process_time() - cpu_start
-    return actions / wall, actions / cpu
+    return actions / (time.process_time() - start)
 
 
 # ------------------------------------------------------- (d) complete games/s per level
 
 
 def games_per_s(level: int, games: int, seed: int) -> tuple[float, float]:
-    """Complete random games of ``level`` per second (setup included), and the mean number
-    of decisions per game."""
+    """Complete random games of ``level`` per CPU second (setup included), and the mean
+    number of decisions per game."""
     choose = _random_chooser(seed)
     decisions = 0
-    start = time.perf_counter()
+    start = time.process_time()
     for deal in range(seed, seed + games):
         game = Game.new(level, deal)
         while not game.done:
             game.apply(choose(game.legal_actions()))
             decisions += 1
-    return games / (time.perf_counter() - start), decisions / games
+    return games / (time.process_time() - start), decisions / games
 
 
 # ------------------------------------------------------------------- (e) clone() time
@@ -89,19 +105,21 @@ def random_states(count: int, seed: int) -> list[Game]:
 
 
 def clone_us(states: list[Game], rounds: int) -> float:
-    """Mean microseconds of one ``Game.clone()`` over ``states``, each cloned ``rounds`` times."""
-    start = time.perf_counter()
+    """Mean CPU microseconds of one ``Game.clone()`` over ``states``, each cloned ``rounds``
+    times."""
+    start = time.process_time()
     for _ in range(rounds):
         for state in states:
             state.clone()
-    return (time.perf_counter() - start) / (rounds * len(states)) * 1e6
+    return (time.process_time() - start) / (rounds * len(states)) * 1e6
 
 
 # --------------------------------------------------- (b), (c) gymnasium env steps/s
 
 
 def env_steps_per_s(env_id: str, steps: int, seed: int, **kwargs: Any) -> float:
-    """Steps/s of ``gymnasium.make(env_id)`` (default wrappers) under random legal play.
+    """Steps per CPU second of ``gymnasium.make(env_id)`` (default wrappers) under random
+    legal play.
 
     The loop is the same for every env: the legal actions are read off ``info["action_mask"]``
     (an env without one, such as Blackjack-v1, gets a constant all-legal mask, so its loop does
@@ -114,13 +132,13 @@ def env_steps_per_s(env_id: str, steps: int, seed: int, **kwargs: Any) -> float:
     all_legal = np.ones(env.action_space.n, np.bool_)  # type: ignore[attr-defined]
     choose = _random_chooser(seed)
     _, info = env.reset(seed=seed)
-    start = time.perf_counter()
+    start = time.process_time()
     for _ in range(steps):
         legal = np.flatnonzero(info.get("action_mask", all_legal))
         _, _, terminated, truncated, info = env.step(int(choose(legal)))
         if terminated or truncated:
             _, info = env.reset()
-    elapsed = time.perf_counter() - start
+    elapsed = time.process_time() - start
     env.close()
     return steps / elapsed
 
@@ -176,7 +194,8 @@ def _masked_choices(masks: Any, choose: Callable[[Any], int]) -> list[int]:
 
 
 def _timed_steps(step_once: Callable[[], None], iterations: int, repeats: int) -> list[float]:
-    """Seconds of ``iterations`` calls of ``step_once``, ``repeats`` times, after a warm-up."""
+    """Wall-clock seconds of ``iterations`` calls of ``step_once``, ``repeats`` times, after
+    a warm-up (the work is in worker processes: this process's CPU time misses it)."""
     for _ in range(max(1, iterations // 10)):
         step_once()
     times = []
@@ -244,23 +263,24 @@ def sb3_subproc_steps_per_s(workers: int, iterations: int, repeats: int, seed: i
 
 TRIVIAL_ENV_ID = "FridayBenchTrivial-v0"
 UNENCODED_ENV_ID = "FridayBenchUnencoded-v0"
-_BENCH_ENVS = {
-    TRIVIAL_ENV_ID: "friday_agents.bench.envs:TrivialMaskedEnv",
-    UNENCODED_ENV_ID: "friday_agents.bench.envs:UnencodedFridayEnv",
-}
 
 
 def register_bench_envs() -> None:
-    """Register the stand-ins of :mod:`friday_agents.bench.envs` with gymnasium (once)."""
+    """Register the stand-ins of ``bench_stand_ins.py`` with gymnasium (once); the entry
+    points are the classes themselves, as this folder is not an installed package."""
+    from bench_stand_ins import TrivialMaskedEnv, UnencodedFridayEnv
     from gymnasium.envs.registration import register, registry
 
-    for env_id, entry_point in _BENCH_ENVS.items():
+    for env_id, entry_point in (
+        (TRIVIAL_ENV_ID, TrivialMaskedEnv),
+        (UNENCODED_ENV_ID, UnencodedFridayEnv),
+    ):
         if env_id not in registry:
             register(id=env_id, entry_point=entry_point)
 
 
 def _timed(venv: Any) -> Any:
-    """``venv`` wrapped so that it adds up the seconds spent stepping its envs (resets
+    """``venv`` wrapped so that it adds up the CPU seconds spent stepping its envs (resets
     included) and fetching their masks: the env's share of a training frame."""
     from stable_baselines3.common.vec_env import VecEnvWrapper
 
@@ -273,15 +293,15 @@ def _timed(venv: Any) -> Any:
             return self.venv.reset()
 
         def step_wait(self) -> Any:
-            start = time.perf_counter()
+            start = time.process_time()
             out = self.venv.step_wait()
-            self.seconds += time.perf_counter() - start
+            self.seconds += time.process_time() - start
             return out
 
         def env_method(self, method_name: str, *args: Any, **kwargs: Any) -> list[Any]:
-            start = time.perf_counter()
+            start = time.process_time()
             out = self.venv.env_method(method_name, *args, **kwargs)
-            self.seconds += time.perf_counter() - start
+            self.seconds += time.process_time() - start
             return out
 
     return TimedVecEnv(venv)
@@ -316,14 +336,14 @@ class PPOTimer:
         self.model.learn(self.per_rollout)
 
     def fps(self, rollouts: int) -> tuple[float, float]:
-        """Training frames/s over ``rollouts`` rounds of collecting ``n_envs x n_steps`` steps
-        and optimising on them, and the µs per frame of those spent in the envs (stepping,
-        resetting, masks)."""
+        """Training frames per CPU second over ``rollouts`` rounds of collecting
+        ``n_envs x n_steps`` steps and optimising on them (one torch thread), and the CPU µs
+        per frame of those spent in the envs (stepping, resetting, masks)."""
         frames = rollouts * self.per_rollout
         self.venv.seconds = 0.0
-        start = time.perf_counter()
+        start = time.process_time()
         self.model.learn(frames, reset_num_timesteps=False)
-        elapsed = time.perf_counter() - start
+        elapsed = time.process_time() - start
         return frames / elapsed, self.venv.seconds / frames * 1e6
 
     def close(self) -> None:
@@ -334,46 +354,65 @@ class PPOTimer:
 
 
 def core_random_play_per_s(actions: int, seed: int) -> float:
-    """Actions/s of random legal play inside the compiled core: one C call plays ``actions``
-    actions over consecutive deals (levels 1-4 in turn, new games set up inside, as in (a)),
-    each a uniform choice among the legal actions drawn in C."""
-    from friday_agents.players._kernels import random_play
-
-    start = time.perf_counter()
+    """Actions per CPU second of random legal play inside the compiled core: one C call
+    plays ``actions`` actions over consecutive deals (levels 1-4 in turn, new games set up
+    inside, as in (a)), each a uniform choice among the legal actions drawn in C."""
+    start = time.process_time()
     played, _ = random_play(actions, seed)
-    return played / (time.perf_counter() - start)
+    return played / (time.process_time() - start)
 
 
-def random_legal_actions(masks: Any, rng: Any) -> Any:
-    """One uniformly random legal action per row of ``masks`` (0/1), in numpy without a
-    Python loop: the row's legal ids, and a uniform index into them."""
-    import numpy as np
+class LegalDraws:
+    """Random legal actions for a vector env's masks, from rankings drawn up front.
 
-    rows, ids = np.nonzero(masks)
-    counts = np.bincount(rows, minlength=len(masks))
-    firsts = np.cumsum(counts) - counts
-    return ids[firsts + (rng.random(len(masks)) * counts).astype(np.int64)]
+    For each vector step and env a random ranking of the action ids (a permutation of
+    ``1..num_actions``) is drawn before the clock starts; an env then takes its
+    highest-ranked legal action, uniform among its legal ones (action 0 where none is
+    legal: an episode just ended). Two numpy calls per vector step, a small fraction of a
+    compiled env step."""
+
+    def __init__(self, num_envs: int, num_actions: int, steps: int, seed: int) -> None:
+        import numpy as np
+
+        if num_actions > 255:  # the ranks are bytes
+            raise ValueError(f"LegalDraws ranks at most 255 actions, got {num_actions}")
+        ids = np.arange(1, num_actions + 1, dtype=np.uint8)
+        shape = (steps, num_envs, num_actions)
+        self.ranks = np.random.default_rng(seed).permuted(np.broadcast_to(ids, shape), axis=2)
+        self._ranked = np.empty(shape[1:], np.uint8)
+        self._step = 0
+
+    def __call__(self, masks: Any) -> Any:
+        """One legal action per row of ``masks`` (0/1 of one byte, or bools)."""
+        import numpy as np
+
+        ranks = self.ranks[self._step % len(self.ranks)]
+        self._step += 1
+        np.multiply(masks.view(np.uint8), ranks, out=self._ranked)
+        return self._ranked.argmax(axis=1)
 
 
 def vector_env_steps_per_s(make: Callable[[], Any], iterations: int, seed: int) -> float:
-    """Env steps/s (vector steps x envs) of a gymnasium vector env under random legal play:
-    each vector step draws one legal action per env from ``info["action_mask"]`` (an env
-    without masks, Blackjack-v1, gets constant all-legal ones, so its loop does the same
-    work) with :func:`random_legal_actions`, and steps. Autoreset is the env's own."""
+    """Env steps per CPU second (vector steps x envs) of a gymnasium vector env under random
+    legal play: each vector step draws one legal action per env from ``info["action_mask"]``
+    (an env without masks, Blackjack-v1, gets constant all-legal ones, so its loop does the
+    same work) with `LegalDraws`, and steps. Autoreset is the env's own."""
     import numpy as np
 
     envs = make()
-    rng = np.random.default_rng(seed)
-    all_legal = np.ones((envs.num_envs, envs.single_action_space.n), np.int8)
+    warm_up = max(1, iterations // 10)
+    n, actions = envs.num_envs, envs.single_action_space.n
+    draw = LegalDraws(n, actions, warm_up + iterations, seed)
+    all_legal = np.ones((n, actions), np.int8)
     _, info = envs.reset(seed=seed)
-    for _ in range(max(1, iterations // 10)):  # warm-up
-        _, _, _, _, info = envs.step(random_legal_actions(info.get("action_mask", all_legal), rng))
-    start = time.perf_counter()
+    for _ in range(warm_up):
+        _, _, _, _, info = envs.step(draw(info.get("action_mask", all_legal)))
+    start = time.process_time()
     for _ in range(iterations):
-        _, _, _, _, info = envs.step(random_legal_actions(info.get("action_mask", all_legal), rng))
-    elapsed = time.perf_counter() - start
+        _, _, _, _, info = envs.step(draw(info.get("action_mask", all_legal)))
+    elapsed = time.process_time() - start
     envs.close()
-    return envs.num_envs * iterations / elapsed
+    return n * iterations / elapsed
 
 
 def friday_vector_env(num_envs: int, core: str) -> Any:
@@ -403,7 +442,7 @@ def cleanrl_recipe_path() -> Any:
     package has no examples)."""
     from pathlib import Path
 
-    path = Path(__file__).resolve().parents[3] / "examples" / "cleanrl_masked_ppo.py"
+    path = Path(__file__).resolve().parents[1] / "examples" / "cleanrl_masked_ppo.py"
     return path if path.exists() else None
 
 

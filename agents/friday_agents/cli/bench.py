@@ -1,0 +1,57 @@
+"""``friday bench``: a thin entry point to the source checkout's ``benchmarks/bench.py``.
+
+The benchmark measures the engine and the env, beside its committed results in
+``benchmarks/``; it is not part of the installed package. ``friday bench`` runs that script
+(``python benchmarks/bench.py`` is the same) where a source checkout holds it, and says so
+in one line where it does not.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import sys
+from pathlib import Path
+from types import ModuleType
+
+#: The script, in a source checkout (an editable install's package sits inside one).
+SCRIPT = Path(__file__).resolve().parents[3] / "benchmarks" / "bench.py"
+MISSING = (
+    f"friday bench runs the source checkout's benchmarks/bench.py, which is not here "
+    f"({SCRIPT}); clone the repository and run it from there"
+)
+
+
+def load_script() -> ModuleType | None:
+    """``benchmarks/bench.py`` as a module (its folder on the path, for its own modules),
+    or None outside a source checkout."""
+    if not SCRIPT.is_file():
+        return None
+    if "friday_bench_script" in sys.modules:
+        return sys.modules["friday_bench_script"]
+    folder = str(SCRIPT.parent)
+    if folder not in sys.path:
+        sys.path.insert(0, folder)
+    spec = importlib.util.spec_from_file_location("friday_bench_script", SCRIPT)
+    module = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]
+    sys.modules[spec.name] = module  # type: ignore[union-attr]
+    spec.loader.exec_module(module)  # type: ignore[union-attr]
+    return module
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    script = load_script()
+    if script is None:
+        parser.description = MISSING
+        # any option is unknown here: refuse with the one line that says why
+        parser.error = lambda message: parser.exit(2, f"friday bench: {MISSING}\n")  # type: ignore[method-assign]
+        return
+    script.add_arguments(parser)
+
+
+def run(args: argparse.Namespace) -> int:
+    script = load_script()
+    if script is None:
+        print(f"friday bench: {MISSING}", file=sys.stderr)
+        return 2
+    return int(script.run(args))

@@ -1,0 +1,91 @@
+"""``friday bench`` results as text: the values, their spread and the table.
+
+A run is a JSON document (``bench.py`` writes it): ``meta`` (machine, versions, the command),
+``results`` (per measurement: label, unit, median, min, max, the rounds) and ``targets`` (per
+target: the bound, whether the median met it). Everything here is a pure function of that
+document; the docs' Markdown is rendered from the committed run by
+``tools/sections/bench.py``, which takes its rows from here.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+def format_value(value: float, unit: str) -> str:
+    """A value as printed: thousands separators for rates, enough digits for small numbers."""
+    if unit == "%":
+        return f"{100 * value:.1f} %"
+    if unit in ("×", "µs", "MB"):
+        return f"{value:.2f} {unit}"
+    if unit == "µs/frame":
+        return f"{value:.1f} {unit}"
+    if unit == "s/game":
+        return f"{value:.3f} {unit}"
+    return f"{value:,.0f} {unit}"
+
+
+def _bare(value: float, unit: str) -> str:
+    """``value`` as :func:`format_value` writes it, without the unit."""
+    return format_value(value, unit).removesuffix(unit).rstrip()
+
+
+def format_range(result: dict[str, Any]) -> str:
+    """``min–max`` of a measurement's rounds ("" for a single one); runs saved before the
+    range was recorded get it from their rounds."""
+    runs = result["runs"]
+    if len(runs) < 2:
+        return ""
+    unit = result["unit"]
+    low, high = result.get("min", min(runs)), result.get("max", max(runs))
+    return f"{_bare(low, unit)}–{_bare(high, unit)}"
+
+
+def format_spread(result: dict[str, Any]) -> str:
+    """The median, and the range of the rounds in brackets."""
+    spread = format_range(result)
+    median = format_value(result["median"], result["unit"])
+    return f"{median} [{spread}]" if spread else median
+
+
+def format_target(target: dict[str, Any], unit: str) -> str:
+    sign = "≥" if target["at_least"] else "≤"
+    return f"{sign} {format_value(target['bound'], unit)}"
+
+
+def rows(doc: dict[str, Any]) -> list[tuple[str, str, str, str, str]]:
+    """(label, median, range, target, met) per measurement, in the order measured, with a
+    row for what a measurement recorded beside its rate."""
+    found = []
+    for key, result in doc["results"].items():
+        target = doc["targets"].get(key)
+        unit = result["unit"]
+        found.append(
+            (
+                result["label"],
+                format_value(result["median"], unit),
+                format_range(result),
+                format_target(target, unit) if target else "",
+                ("yes" if target["met"] else "NO") if target else "",
+            )
+        )
+        if "env_us_per_frame" in result:
+            env_us = format_value(result["env_us_per_frame"], "µs/frame")
+            found.append((f"{result['label']}: time in the envs", env_us, "", "", ""))
+    return found
+
+
+HEADER = ("measurement", "median", "range", "target", "met")
+
+
+def text_table(doc: dict[str, Any]) -> str:
+    """The results as a plain-text table for the terminal."""
+    table = [HEADER, *rows(doc)]
+    widths = [max(len(row[i]) for row in table) for i in range(len(HEADER))]
+    lines = []
+    for row in table:
+        cells = [row[0].ljust(widths[0]), row[1].rjust(widths[1]), row[2].rjust(widths[2])]
+        cells += [row[3].ljust(widths[3]), row[4]]
+        lines.append("  ".join(cells).rstrip())
+    lines.insert(1, "  ".join("-" * w for w in widths))
+    return "\n".join(lines)
