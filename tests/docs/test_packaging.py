@@ -4,11 +4,13 @@ tests/docs/test_imports.py's."""
 from __future__ import annotations
 
 import os
+import runpy
 import tomllib
 from pathlib import Path
 
+import pytest
+import setuptools
 from setuptools import Distribution
-from setuptools._distutils.core import run_setup
 
 REPO = Path(__file__).resolve().parents[2]
 #: Installed name -> folder (pyproject's package-dir maps friday_agents to agents/).
@@ -50,7 +52,6 @@ def test_ci_builds_the_compiled_core():
     show as a warning, and the suite would silently run on the reference engine alone)."""
     import os
 
-    import pytest
 
     from friday_env.core import available_cores
 
@@ -60,11 +61,21 @@ def test_ci_builds_the_compiled_core():
 
 
 def _setup() -> Distribution:
-    """setup.py's distribution, configured but not run (its globs read the repository)."""
+    """setup.py's distribution, configured but not run (its globs read the repository).
+
+    setup.py is executed with ``setuptools.setup`` swapped for a recorder, and the recorded
+    arguments configure a distribution with pyproject.toml read, as a build would (distutils'
+    ``run_setup`` breaks on some setuptools releases)."""
+    recorded: dict = {}
     cwd = os.getcwd()
     os.chdir(REPO)
     try:
-        return run_setup("setup.py", stop_after="init")
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(setuptools, "setup", lambda **attrs: recorded.update(attrs))
+            runpy.run_path("setup.py", run_name="__main__")
+        dist = Distribution({**recorded, "script_name": "setup.py"})
+        dist.parse_config_files()
+        return dist
     finally:
         os.chdir(cwd)
 
