@@ -33,6 +33,10 @@ EXTRA_OF = {
 }
 #: The release that drops the deprecated spellings.
 REMOVAL = "0.3.0"
+#: The search's simulation budget per decision wherever none is asked for: the search
+#: agents' default, ``friday eval --search-sims``' default and the headline results table's
+#: setting (here, on the floor, so that evaluation need not import the search for it).
+DEFAULT_SEARCH_SIMS = 32
 
 
 class MissingExtraError(FridayError):

@@ -12,15 +12,19 @@ from pathlib import Path
 import pytest
 from studies import study_module
 
-from friday_agents.players.base import play_game
 from friday_agents.evaluation.evaluate import DEFAULT_SEARCH_SIMS
 from friday_agents.learning.fitting import value_net_fit
 from friday_agents.learning.fitting.game_data import ReplayCount, turn_start_examples
-from friday_agents.players.heuristic.agent import HeuristicAgent, heuristic_action
 from friday_agents.learning.imitation.data import collect
+from friday_agents.players.base import play_game
+from friday_agents.players.heuristic.agent import HeuristicAgent, heuristic_action
+from friday_agents.players.networks.value_net import (
+    NETWORK_FILE,
+    load_value_network,
+    network_inputs,
+)
 from friday_agents.players.registry import make_agent
 from friday_agents.players.search.agent import DEFAULT_SIMS, ROLLOUT_STOPS, SearchAgent, rollout
-from friday_agents.players.search.value_net import NETWORK_FILE, load_value_network, network_inputs
 from friday_agents.seeds import evaluation_seed, training_seed
 from friday_env import Game, determinized
 

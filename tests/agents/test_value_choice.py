@@ -10,16 +10,14 @@ import numpy as np
 import pytest
 from studies import study_module
 
-from friday_agents.players.base import play_game
 from friday_agents.cli import main
 from friday_agents.evaluation.evaluate import command_line
 from friday_agents.evaluation.runner import EvalConfig, EvaluationError
 from friday_agents.learning.fitting import value_fit
 from friday_agents.learning.fitting.game_data import ReplayCount, turn_start_examples
+from friday_agents.players.base import play_game
 from friday_agents.players.heuristic.agent import HeuristicAgent
-from friday_agents.players.search.agent import SearchAgent
-from friday_agents.players.search.guided import GuidedSearchAgent
-from friday_agents.players.search.value import (
+from friday_agents.players.networks.linear_value import (
     CARD_FEATURE_NAMES,
     DECK_TYPES,
     FEATURE_NAMES,
@@ -30,13 +28,15 @@ from friday_agents.players.search.value import (
     known_cards,
     load_value_model,
 )
+from friday_agents.players.networks.value_net import NETWORK_FILE
+from friday_agents.players.search.agent import SearchAgent
+from friday_agents.players.search.guided import GuidedSearchAgent
 from friday_agents.players.search.value_levels import (
     DEFAULT_VALUE_FILE,
     FORMAT,
     PerLevelValue,
     load_leaf_value,
 )
-from friday_agents.players.search.value_net import NETWORK_FILE
 from friday_agents.seeds import (
     deal_seed,
     evaluation_seed,

@@ -16,11 +16,11 @@ import numpy as np
 import pytest
 
 from friday_agents.players.heuristic.agent import heuristic_action
+from friday_agents.players.networks.linear_value import FEATURE_SETS, load_value_model
 from friday_agents.players.search import compiled
 from friday_agents.players.search.agent import SearchAgent
 from friday_agents.players.search.guided import GuidedSearchAgent
 from friday_agents.players.search.oracle import OracleSearchAgent
-from friday_agents.players.search.value import FEATURE_SETS, load_value_model
 from friday_agents.players.search.value_levels import DEFAULT_VALUE_FILE, load_leaf_value
 from friday_agents.seeds import evaluation_seed, training_seed
 from friday_env import Game

@@ -13,14 +13,14 @@ from pathlib import Path
 
 import pytest
 
-from friday_agents.evaluation.strategy.strategy import AnalysisInputError
-from friday_agents.evaluation.strategy.strategy import load_games as strategy_games
 from friday_agents.cli import main
 from friday_agents.cli.view import saved_rows
 from friday_agents.evaluation.report import agent_description
 from friday_agents.evaluation.runner import EvalConfig, EvaluationError, load_rows
-from friday_agents.learning.fitting.game_data import recorded_games
+from friday_agents.evaluation.strategy.strategy import AnalysisInputError
+from friday_agents.evaluation.strategy.strategy import load_games as strategy_games
 from friday_agents.games_file import GamesFileError, read_games, read_games_file
+from friday_agents.learning.fitting.game_data import recorded_games
 from friday_agents.learning.imitation.data import ImitationDataError, done_games
 from friday_agents.learning.imitation.data import read_games as imitation_games
 from friday_agents.models import (
@@ -33,12 +33,12 @@ from friday_agents.models import (
     SEARCH_VALUE,
     VALUE_NET,
 )
+from friday_agents.players.networks.linear_value import load_value_model
+from friday_agents.players.networks.policy_net import load_policy_network
+from friday_agents.players.networks.value_net import load_value_network
 from friday_agents.players.ppo import PPOAgent, PPOCheckpointError, default_checkpoint
 from friday_agents.players.registry import AGENTS, AgentSpecError, make_agent
-from friday_agents.players.search.policy_net import load_policy_network
-from friday_agents.players.search.value import load_value_model
 from friday_agents.players.search.value_levels import load_leaf_value
-from friday_agents.players.search.value_net import load_value_network
 from friday_env import RecordError
 
 REPO = Path(__file__).resolve().parents[2]
@@ -122,7 +122,9 @@ def test_a_model_named_by_its_old_path_says_where_it_moved(spec):
 
 def test_the_old_ppo_checkpoint_path_says_where_it_moved():
     pytest.importorskip("sb3_contrib")
-    with pytest.raises(PPOCheckpointError, match=r"agents/friday_agents/models/ppo_all_levels\.zip"):
+    with pytest.raises(
+        PPOCheckpointError, match=r"agents/friday_agents/models/ppo_all_levels\.zip"
+    ):
         PPOAgent(model="agents/friday_agents/players/ppo/checkpoints/ppo-all-levels.zip")
 
 

@@ -22,7 +22,7 @@ import numpy as np
 
 from friday_agents.learning.distill.dataset import Decisions
 from friday_agents.learning.fitting.policy_net_fit import soft_targets
-from friday_agents.players.search.policy_net import PolicyNetwork
+from friday_agents.players.networks.policy_net import PolicyNetwork
 
 BATCH = 512
 LEARNING_RATE = 1e-3
@@ -45,7 +45,7 @@ def fit_network(
     CPU seconds the fit took."""
     import torch
 
-    from friday_agents.learning.fitting.torch_mlp import default_tanh_mlp, numpy_layers
+    from friday_agents.learning.networks import default_tanh_mlp, numpy_layers
 
     started = time.process_time()
     torch.manual_seed(seed)

@@ -32,7 +32,7 @@ import numpy as np
 
 from friday_agents.learning.fitting.game_data import training_games
 from friday_agents.players.heuristic.agent import heuristic_action
-from friday_agents.players.search.policy_net import PolicyNetwork, save_policy_network
+from friday_agents.players.networks.policy_net import PolicyNetwork, save_policy_network
 from friday_env import NUM_ACTIONS, Game
 from friday_env.observation import make_encoder
 
@@ -115,7 +115,7 @@ def train(
     untried actions masked out."""
     import torch
 
-    from friday_agents.learning.fitting.torch_mlp import default_tanh_mlp, numpy_layers
+    from friday_agents.learning.networks import default_tanh_mlp, numpy_layers
 
     torch.manual_seed(seed)
     torch.set_num_threads(1)

@@ -6,7 +6,7 @@ highest. One network plays every level. By default it loads ``agents/friday_agen
 strongest committed network on the validation deals: an expert-iteration network (``friday
 exit``, ``experiments/expert-iteration/``) fine-tuned by PPO (``friday rl``,
 ``experiments/rl/``); ``net:model=FILE.npz`` plays another network of the same format
-(:class:`~friday_agents.players.search.policy_net.PolicyNetwork`, e.g. a round's network or one
+(:class:`~friday_agents.players.networks.policy_net.PolicyNetwork`, e.g. a round's network or one
 fine-tuned by RL). Torch is needed only to fit a network, never to play one.
 """
 
@@ -17,7 +17,7 @@ from pathlib import Path
 import numpy as np
 
 from friday_agents.models import NET
-from friday_agents.players.search.policy_net import PolicyPrior, load_policy_network
+from friday_agents.players.networks.policy_net import PolicyPrior, load_policy_network
 from friday_env import Game
 
 

@@ -10,7 +10,7 @@ game counts its real score and result): by default the linear model fitted on he
 (``search_value.json``). The action with the best mean wins; ties go to the heuristic's own
 choice. All candidates are tried in the same worlds (common random numbers), so their
 comparison is paired and far less noisy than independent samples. With a policy prior
-(``prior=``, :mod:`friday_agents.players.search.policy_net`) only the actions it rates highest and the
+(``prior=``, :mod:`friday_agents.players.networks.policy_net`) only the actions it rates highest and the
 heuristic's choice are candidates, each tried in more worlds. :mod:`friday_agents.players.search.guided`
 is this search with the learned ingredients that measured best.
 
@@ -26,22 +26,23 @@ from typing import Protocol
 
 import numpy as np
 
+from friday_agents.conventions import DEFAULT_SEARCH_SIMS
 from friday_agents.players.heuristic.agent import heuristic_action
 from friday_agents.players.heuristic.rules import DEFAULT_PARAMS
+from friday_agents.players.networks.linear_value import TURN_START_PHASES, WEIGHTS_FILE
+from friday_agents.players.networks.policy_net import policy_prior
+from friday_agents.players.networks.value_net import NETWORK_FILE
 from friday_agents.players.search.compiled import compiled_search
-from friday_agents.players.search.policy_net import policy_prior
-from friday_agents.players.search.value import TURN_START_PHASES, WEIGHTS_FILE
 from friday_agents.players.search.value_levels import DEFAULT_VALUE_FILE, load_leaf_value
-from friday_agents.players.search.value_net import NETWORK_FILE
 from friday_env import Game, Phase, determinized
 from friday_env.engine import PIRATES
 
 #: Where rollouts stop and are valued: a hazard fight is over and the next turn waits, or the
 #: game is over. At the pirates' turn start they play on, through both pirate fights.
 ROLLOUT_STOPS = (TURN_START_PHASES - {Phase.CHOOSE_PIRATE}) | {Phase.GAME_OVER}
-#: The simulation budget per decision used everywhere unless asked otherwise: the agent's
-#: default, ``friday eval``'s ``--search-sims`` default and the headline results table.
-DEFAULT_SIMS = 32
+#: The simulation budget per decision unless asked otherwise (the floor's
+#: :data:`~friday_agents.conventions.DEFAULT_SEARCH_SIMS`, which ``friday eval`` shares).
+DEFAULT_SIMS = DEFAULT_SEARCH_SIMS
 #: The pirates' step (the engine's): from here on rollouts play to the end of the game.
 PIRATE_STEP = PIRATES
 #: A rollout longer than this many actions per fight is cut and scored where it stands (a

@@ -22,7 +22,7 @@ from pathlib import Path
 import numpy as np
 
 from friday_agents.models import POLICY_PRIOR, check_not_moved
-from friday_agents.players.search.mlp import Layers, forward, layer_arrays, read_layers
+from friday_agents.players.networks.layers import Layers, forward, layer_arrays, read_layers
 from friday_env import Game
 from friday_env.actions import NUM_ACTIONS
 from friday_env.observation import make_encoder

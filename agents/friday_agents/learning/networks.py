@@ -1,9 +1,19 @@
-"""The trainer's networks: a policy (actor) and a value (critic), separate tanh MLPs.
+"""The torch networks of every fit and trainer of ours, and their weights as numpy layers.
 
-Both read the flat observation (991 numbers). The actor gives one logit per action id and
+One module for the three jobs that fit a network ``players/networks/`` then plays without
+torch (:mod:`friday_agents.players.networks.layers`' format):
+
+- :func:`default_tanh_mlp` — a tanh MLP in torch's default initialisation, what the
+  supervised fits build (``learning.fitting``' policy prior and value network, and the
+  expert iteration's rounds, ``friday distill``);
+- :class:`ActorCritic` — our own PPO's (``friday rl``) policy (actor) and value (critic),
+  separate tanh MLPs in orthogonal initialisation (:func:`tanh_mlp`);
+- :func:`numpy_layers` / :func:`mlp_from_layers` — torch to numpy layers and back.
+
+Imported only by code that trains: importing it imports torch. The actor and critic both read the flat observation (991 numbers). The actor gives one logit per action id and
 the logits of illegal actions are masked out before any probability is taken; the critic
 gives one number, the expected return from the state. The layout is exactly
-:class:`~friday_agents.players.search.policy_net.PolicyNetwork`'s (tanh after every layer but the
+:class:`~friday_agents.players.networks.policy_net.PolicyNetwork`'s (tanh after every layer but the
 last), so a network loads from such an ``.npz`` (the actor from ``w0, b0, ...``, the critic
 from ``vw0, vb0, ...`` when the file has a value head) and exports back to one that the
 ``net`` agent plays.
@@ -19,8 +29,8 @@ import numpy as np
 import torch
 from torch import nn
 
-from friday_agents.learning.fitting.torch_mlp import numpy_layers
-from friday_agents.players.search.policy_net import (
+from friday_agents.players.networks.layers import Layers
+from friday_agents.players.networks.policy_net import (
     PolicyNetwork,
     load_policy_network,
     save_policy_network,
@@ -30,7 +40,27 @@ from friday_env.observation import FLAT_SIZE
 
 #: What a masked logit becomes: far below any real logit, finite so that 0 * it is 0.
 MASKED_LOGIT = -1e9
-Layers = tuple[tuple[np.ndarray, np.ndarray], ...]
+
+
+def default_tanh_mlp(sizes: Sequence[int]) -> nn.Sequential:
+    """Linear layers of ``sizes`` with tanh between them, in torch's default
+    initialisation; the layers are created first to last, so a seeded fit draws the same
+    weights every time."""
+    linears = [nn.Linear(a, b) for a, b in itertools.pairwise(sizes)]
+    parts: list[nn.Module] = []
+    for layer in linears[:-1]:
+        parts += [layer, nn.Tanh()]
+    return nn.Sequential(*parts, linears[-1])
+
+
+def numpy_layers(model: nn.Module) -> Layers:
+    """The linear layers of ``model``, in order, as numpy ``(weights (in, out), bias)``
+    copies."""
+    return tuple(
+        (m.weight.detach().numpy().T.copy(), m.bias.detach().numpy().copy())
+        for m in model.modules()
+        if isinstance(m, nn.Linear)
+    )
 
 
 def tanh_mlp(sizes: Sequence[int], last_gain: float) -> nn.Sequential:
@@ -51,7 +81,7 @@ def tanh_mlp(sizes: Sequence[int], last_gain: float) -> nn.Sequential:
 
 def mlp_from_layers(layers: Layers) -> nn.Sequential:
     """A torch MLP holding ``layers`` (``(weights (in, out), bias)`` as PolicyNetwork keeps
-    them; :func:`~friday_agents.learning.fitting.torch_mlp.numpy_layers` is its inverse)."""
+    them; :func:`numpy_layers` is its inverse)."""
     sizes = [layers[0][0].shape[0], *(w.shape[1] for w, _ in layers)]
     mlp = tanh_mlp(sizes, last_gain=1.0)
     linears = [m for m in mlp if isinstance(m, nn.Linear)]

@@ -1,11 +1,11 @@
 """A value network for the search agent, evaluated in numpy (no torch needed to play).
 
-The same job as the linear :class:`friday_agents.players.search.value.ValueModel` — the final score
+The same job as the linear :class:`friday_agents.players.networks.linear_value.ValueModel` — the final score
 expected from a turn's start, plus a bonus for a win — with one small multilayer perceptron
 for every level and step instead of one linear model per (level, step), fitted on the search
 agent's own games (``python -m friday_agents.learning.fitting.value_net_fit``) rather than the
 heuristic's. Its inputs are the linear model's public features
-(:func:`friday_agents.players.search.value.features`, without the bias) and a one-hot level and step,
+(:func:`friday_agents.players.networks.linear_value.features`, without the bias) and a one-hot level and step,
 so it reads only open information (R26).
 
 The weights are stored as ``.npz`` (plain arrays, no pickle): ``value_net.npz`` beside this
@@ -21,8 +21,8 @@ from pathlib import Path
 import numpy as np
 
 from friday_agents.models import VALUE_NET, check_not_moved
-from friday_agents.players.search.mlp import Layers, forward, layer_arrays, read_layers
-from friday_agents.players.search.value import FEATURE_NAMES, features
+from friday_agents.players.networks.layers import Layers, forward, layer_arrays, read_layers
+from friday_agents.players.networks.linear_value import FEATURE_NAMES, features
 from friday_env import Game
 from friday_env.engine import STEP_NAMES
 
