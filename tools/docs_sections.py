@@ -65,7 +65,7 @@ HEADLINE_RESULTS = Path("experiments/results/readme_results.json")
 #: file, agent). ``net`` was measured paired against the network RL fine-tuning started from.
 HEADLINE_EXTRA: list[tuple[Path, str]] = [
     (Path("experiments/rl/eval/net_vs_start.json"), "net"),
-    (Path("experiments/rl/eval/guided_priors.json"), "guided:prior=agents/friday_agents/models/net.npz"),
+    (Path("experiments/rl/eval/guided_priors.json"), "guided:prior=net"),
 ]
 #: The committed ``friday bench`` run (``docs/performance.md`` is its full rendering).
 BENCH_RESULTS = Path("benchmarks/results.json")
@@ -496,8 +496,8 @@ PAIRED_RUNS: list[tuple[Path, str, str, str, str]] = [
     (
         Path("experiments/rl/eval/guided_priors.json"),
         "guided",
-        "guided:prior=agents/friday_agents/models/net.npz",
-        "`guided:prior=agents/friday_agents/models/net.npz` − `guided`",
+        "guided:prior=net",
+        "`guided:prior=net` − `guided`",
         "experiments/rl/evaluate.sh",
     ),
     (

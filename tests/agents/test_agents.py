@@ -190,7 +190,7 @@ def test_rollout_options_change_where_and_how_rollouts_play(monkeypatch):
     rollout(ended, model, finish_step=0)
     assert ended.done
     played = []
-    network = rollout_policy("net")
+    network = rollout_policy("guided-prior")
 
     def counted(game: Game) -> int:
         played.append(game)

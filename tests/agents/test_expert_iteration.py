@@ -16,7 +16,6 @@ from friday_agents.games_file import read_games_file
 from friday_agents.learning.distill.config import ExitConfigError, load_config
 from friday_agents.learning.distill.dataset import read_decisions
 from friday_agents.learning.distill.games import student_job
-from friday_agents.models import POLICY_PRIOR
 from friday_agents.players.base import play_game
 from friday_agents.players.net.agent import NetAgent
 from friday_agents.players.networks.policy_net import load_policy_network
@@ -27,12 +26,12 @@ from friday_env import Game
 TINY = {
     "rounds": 2,
     "levels": [1, 4],
-    "first_prior": str(POLICY_PRIOR),
+    "first_prior": "guided-prior",
     "teacher_games": 1,
     "student_games": 1,
     "sims": 4,
     "top": 2,
-    "value": "levels",
+    "value": "guided-value-per-level",
     "tau": 2.0,
     "hidden": [8],
     "epochs": 1,
@@ -117,9 +116,9 @@ def test_the_fit_refuses_an_evaluation_deal(tmp_path):
 
 
 def test_student_games_are_the_students_moves_labelled_by_the_search():
-    teacher = f"search:sims=4:value=levels:prior={POLICY_PRIOR}:top=2"
-    line = student_job((f"net:model={POLICY_PRIOR}", teacher, 1, 100_000))
-    student, game = NetAgent(model=str(POLICY_PRIOR)), Game.new(1, line["seed"])
+    teacher = "search:sims=4:value=guided-value-per-level:prior=guided-prior:top=2"
+    line = student_job(("net:model=guided-prior", teacher, 1, 100_000))
+    student, game = NetAgent(model="guided-prior"), Game.new(1, line["seed"])
     for step, action in enumerate(line["actions"]):
         legal = game.legal_actions()
         assert action == (legal[0] if len(legal) == 1 else student.act(game))
@@ -155,14 +154,14 @@ def test_missing_and_unknown_settings_exit_2(tmp_path, capsys):
 
 
 def test_net_plays_legal_games_on_every_level():
-    agent = make_agent(f"net:model={POLICY_PRIOR}")
+    agent = make_agent("net:model=guided-prior")
     for level in (1, 2, 3, 4):
         game = play_game(agent, level, training_seed(level, 7))
         assert game.done
 
 
 def test_net_plays_the_networks_best_legal_action():
-    agent = NetAgent(model=str(POLICY_PRIOR))
+    agent = NetAgent(model="guided-prior")
     game = Game.new(2, training_seed(2, 3))
     while len(game.legal_actions()) < 2:
         game.apply(game.legal_actions()[0])

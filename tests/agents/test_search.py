@@ -94,7 +94,7 @@ def test_shipped_value_network_runs_without_torch():
         "import sys; sys.modules['torch'] = None\n"
         "from friday_agents.players.base import play_game\n"
         "from friday_agents.players.registry import make_agent\n"
-        "game = play_game(make_agent('search:sims=2:value=net'), 1, 1000001)\n"
+        "game = play_game(make_agent('search:sims=2:value=value-net'), 1, 1000001)\n"
         "assert game.done and 'torch' not in [m for m in sys.modules if sys.modules[m]]\n"
     )
     subprocess.run([sys.executable, "-c", code], check=True)

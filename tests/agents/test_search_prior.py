@@ -1,5 +1,5 @@
 """The search agent's policy prior: a numpy policy network over the public observation that
-prunes the candidates (``search:prior=net:top=K``), and the command that fits it."""
+prunes the candidates (``search:prior=guided-prior:top=K``), and the command that fits it."""
 
 from __future__ import annotations
 
@@ -84,7 +84,7 @@ def test_search_with_a_prior_tries_only_the_kept_candidates(tmp_path):
     [
         ("search:prior=model.json", "must be an .npz"),
         ("search:prior=missing.npz", "missing"),
-        ("search:prior=net:top=0", "top must be a positive integer"),
+        ("search:prior=guided-prior:top=0", "top must be a positive integer"),
         ("search:top=2", "top needs a prior"),
     ],
 )
@@ -115,7 +115,7 @@ def test_shipped_prior_runs_without_torch():
         "import sys; sys.modules['torch'] = None\n"
         "from friday_agents.players.base import play_game\n"
         "from friday_agents.players.registry import make_agent\n"
-        "game = play_game(make_agent('search:sims=2:prior=net:top=2'), 1, 1000001)\n"
+        "game = play_game(make_agent('search:sims=2:prior=guided-prior:top=2'), 1, 1000001)\n"
         "assert game.done\n"
     )
     subprocess.run([sys.executable, "-c", code], check=True)

@@ -283,13 +283,13 @@ def test_value_check_names_bad_arguments(tmp_path, tiny_data):
 
 
 def test_guided_values_each_level_with_the_per_level_choice():
-    """``guided`` (and ``search:value=levels``) values each level with the model
+    """``guided`` (and ``search:value=guided-value-per-level``) values each level with the model
     guided_value_per_level.json names, while ``search`` keeps the heuristic-fitted model its
     committed runs were played with; the refitted model shipped is the one fitted from the
     committed search games."""
     assert isinstance(SearchAgent().model, ValueModel)
     assert SearchAgent().model is load_value_model(WEIGHTS_FILE)
-    assert SearchAgent(value="levels").model is GuidedSearchAgent().model
+    assert SearchAgent(value="guided-value-per-level").model is GuidedSearchAgent().model
     model = GuidedSearchAgent().model
     assert isinstance(model, PerLevelValue)
     chosen = json.loads(DEFAULT_VALUE_FILE.read_text())["levels"]

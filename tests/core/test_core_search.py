@@ -184,8 +184,8 @@ def test_ingredients_without_a_c_version_take_the_python_path():
     game = Game.new(1, evaluation_seed(1, 0), core="c")
     assert compiled.compiled_search(SearchAgent(), game) is not None
     assert compiled.compiled_search(GuidedSearchAgent(), game) is not None
-    assert compiled.compiled_search(SearchAgent(value="net"), game) is None
-    assert compiled.compiled_search(SearchAgent(rollout="net"), game) is None
+    assert compiled.compiled_search(SearchAgent(value="value-net"), game) is None
+    assert compiled.compiled_search(SearchAgent(rollout="guided-prior"), game) is None
     assert compiled.compiled_search(SearchAgent(), Game.new(1, 1, core="python")) is None
 
     class OtherWorlds(SearchAgent):
@@ -197,7 +197,7 @@ def test_ingredients_without_a_c_version_take_the_python_path():
 
 @pytest.mark.parametrize(
     "factory",
-    [lambda: SearchAgent(sims=4, value="net"), lambda: SearchAgent(sims=4, rollout="net")],
+    [lambda: SearchAgent(sims=4, value="value-net"), lambda: SearchAgent(sims=4, rollout="guided-prior")],
     ids=["value-net", "rollout-net"],
 )
 def test_the_python_path_plays_alike_on_compiled_games(factory, compiled_calls):

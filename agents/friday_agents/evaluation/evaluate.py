@@ -68,7 +68,7 @@ DEFAULT_OUT = Path("results/eval")
 #: The run behind the full results table (docs/results.md, its headline in the README); a
 #: test checks it is the command stored in that run's committed results.json.
 FULL_TABLE_COMMAND = (
-    "friday eval --agents random,heuristic,ppo,search,guided,oracle,oracle:prior=net:value=levels"
+    "friday eval --agents random,heuristic,ppo,search,guided,oracle,oracle:prior=guided-prior:value=guided-value-per-level"
     " --levels 1-4 --games 1000,search=200,oracle=200 --search-sims 32 --out results/readme"
 )
 FULL_TABLE_PAGE = "docs/results.md"

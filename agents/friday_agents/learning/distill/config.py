@@ -26,13 +26,15 @@ class ExitConfig:
 
     - ``rounds`` — how many rounds to play.
     - ``levels`` — the levels played (one network for all of them).
-    - ``first_prior`` — the network round 0's search and student start from (``.npz``).
+    - ``first_prior`` — the network round 0's search and student start from: a model role
+      (``guided-prior``, :mod:`friday_agents.models`) or an ``.npz`` file.
     - ``teacher_games`` / ``student_games`` — games per level and round played by the search
       (every searched decision labelled) and by the network alone (DAgger: the search labels
       every decision the network faces).
     - ``sims`` / ``top`` — the labelling search: simulations per decision, and how many of
       the network's best actions it tries besides the heuristic's choice.
-    - ``value`` — its leaf value (``levels``: guided's per-level linear models).
+    - ``value`` — its leaf value (``guided-value-per-level``: guided's per-level linear
+      models).
     - ``tau`` — temperature of the soft policy targets ``softmax(q / tau)``.
     - ``hidden`` — hidden layer sizes of the policy and of the value network.
     - ``epochs`` — passes over the data per fit; ``held_out_share`` of the games (by deal)

@@ -15,7 +15,7 @@ The games of the deal indices in ``--holdout`` (``FIRST-LAST``) are held out; th
 network's top action is the search's choice (and how often the heuristic's is), and for
 ``k`` in 1-4, over the decisions with more than ``k`` legal actions, how often the search's
 choice survives pruning to the network's top ``k`` plus the heuristic's choice (what
-``search:prior=net:top=k`` keeps), and the value it loses by the search's own estimates.
+``search:prior=guided-prior:top=k`` keeps), and the value it loses by the search's own estimates.
 Deterministic for the same data and arguments.
 """
 

@@ -9,7 +9,7 @@ heuristic's. Its inputs are the linear model's public features
 so it reads only open information (R26).
 
 The weights are stored as ``.npz`` (plain arrays, no pickle): ``value_net.npz`` beside this
-module is the fitted network ``search:value=net`` loads.
+module is the fitted network ``search:value=value-net`` loads.
 """
 
 from __future__ import annotations

@@ -13,8 +13,8 @@ exactly as :meth:`ValueModel.value <friday_agents.players.networks.linear_value.
 the same floats, and the agent the same choices, on either core.
 
 What has no C version keeps the Python path, by an explicit test here (never a silently
-different result): a value network (``value=net``, or a per-level file naming one for the
-game's level), a network rollout policy (``rollout=net``), an agent whose ``world`` is
+different result): a value network (``value=value-net``, or a per-level file naming one for the
+game's level), a network rollout policy (``rollout=guided-prior``), an agent whose ``world`` is
 neither the fair search's nor the oracle's, and games of the Python core.
 """
 
