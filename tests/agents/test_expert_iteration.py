@@ -1,4 +1,4 @@
-"""``friday exit`` (expert iteration) on a tiny budget, and the ``net`` agent it feeds: the
+"""``friday distill`` (expert iteration) on a tiny budget, and the ``net`` agent it feeds: the
 pipeline runs, resumes without replaying, trains on training deals only, refuses bad
 settings; ``net`` plays legal games from the public view. No learning threshold here."""
 
@@ -42,18 +42,18 @@ TINY = {
 }
 
 
-def run_exit(root: Path, config: dict, *extra: str) -> int:
+def run_distill(root: Path, config: dict, *extra: str) -> int:
     (root / "config.json").write_text(json.dumps(config))
     paths = ["--config", str(root / "config.json"), "--out", str(root / "out")]
     return main(
-        ["exit", *paths, "--data", str(root / "data"), "--workers", "1", "--no-progress", *extra]
+        ["distill", *paths, "--data", str(root / "data"), "--workers", "1", "--no-progress", *extra]
     )
 
 
 @pytest.fixture(scope="module")
 def study(tmp_path_factory) -> Path:
     root = tmp_path_factory.mktemp("exit")
-    assert run_exit(root, TINY) == 0
+    assert run_distill(root, TINY) == 0
     return root
 
 
@@ -84,7 +84,7 @@ def test_a_second_run_resumes_without_playing_again(study):
     files = sorted((study / "data").rglob("*.jsonl"))
     before = {f: f.read_text() for f in files}
     summaries = {f: f.read_text() for f in (study / "out").rglob("summary.json")}
-    assert run_exit(study, TINY) == 0
+    assert run_distill(study, TINY) == 0
     assert {f: f.read_text() for f in files} == before
     assert {f: f.read_text() for f in (study / "out").rglob("summary.json")} == summaries
 
@@ -148,7 +148,7 @@ def test_bad_settings_are_refused_by_name(tmp_path, change, message):
 
 def test_missing_and_unknown_settings_exit_2(tmp_path, capsys):
     config = {k: v for k, v in TINY.items() if k != "sims"} | {"simulations": 4}
-    assert run_exit(tmp_path, config) == 2
+    assert run_distill(tmp_path, config) == 2
     err = capsys.readouterr().err
     assert "missing ['sims']" in err and "unknown ['simulations']" in err
 
@@ -210,3 +210,13 @@ def test_diagnosis_accounts_for_every_game_and_refuses_evaluation_deals(tmp_path
     with pytest.raises(SystemExit):
         diagnose.main([str(tmp_path / "e"), "--out", str(tmp_path / "e.json")])
     assert not (tmp_path / "e.json").exists()
+
+
+@pytest.mark.parametrize("argv", [["exit"], ["exit", "--rounds", "2", "--out", "x"]])
+def test_friday_exit_stops_naming_friday_distill(argv, capsys):
+    """The old name of the command stops before anything runs, with one line naming the new."""
+    with pytest.raises(SystemExit) as stopped:
+        main(argv)
+    assert stopped.value.code == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "friday distill" in err and "friday exit" in err

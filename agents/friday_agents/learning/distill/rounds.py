@@ -1,4 +1,4 @@
-"""Expert iteration, round after round (``friday exit``).
+"""Expert iteration, round after round (``friday distill``).
 
 Round ``r`` starts from a network ``N`` (round 0 from the configuration's ``first_prior``,
 later rounds from the previous round's network):
