@@ -16,12 +16,12 @@ Arranged by role; each part imports only those listed before it (checked by
   ``heuristic/``, ``search/`` (``search``, ``guided``, ``oracle``), ``ppo/`` (MaskablePPO
   policies), ``net/`` (a policy network alone) and ``networks/`` (the linear value, value and
   policy networks the players evaluate in numpy);
+- ``evaluation/`` — ``friday eval`` (``evaluate``, ``runner``, ``backends``, ``stats``,
+  ``report``, ``plots``) and ``strategy/`` (the strategy analysis of a games file);
 - ``learning/`` — one stack per job: ``sb3/`` (``friday train``, MaskablePPO),
   ``imitation/`` (``friday imitate``, into the same SB3 policy), ``distill/`` (``friday
   distill``, expert iteration), ``rl/`` (``friday rl``, our own masked PPO), ``fitting/``
   (the search's models), and ``networks`` (the torch networks our own fits share);
-- ``evaluation/`` — ``friday eval`` (``evaluate``, ``runner``, ``backends``, ``stats``,
-  ``report``, ``plots``) and ``strategy/`` (the strategy analysis of a games file);
 - ``bench/`` — ``friday bench``;
 - ``cli/`` — the ``friday`` entry point (``friday_agents.cli:main``), ``replay`` and ``view``.
 

@@ -317,6 +317,30 @@ def test_the_floor_imports_no_part_of_the_agents():
         assert layers[layer] <= floor | {"friday_agents.models"}, layer
 
 
+#: friday_agents' parts from the bottom up (the package docstring's order): each imports
+#: only parts before it.
+PARTS_BOTTOM_UP = (
+    "conventions",
+    "seeds",
+    "games_file",
+    "sections",
+    "models",
+    "players",
+    "evaluation",
+    "learning",
+    "bench",
+    "cli",
+)
+
+
+def test_each_agents_part_imports_only_the_parts_below_it():
+    layers = package_graph()
+    order = [f"friday_agents.{part}" for part in PARTS_BOTTOM_UP]
+    assert set(order) == set(layers)  # every part has its place
+    for k, part in enumerate(order):
+        assert layers[part] <= set(order[:k]), part
+
+
 def test_no_part_outside_the_search_imports_it():
     """The search is a player like the others: the registry names it by a string, and
     the models it evaluates are in players.networks, so nothing else imports it."""
