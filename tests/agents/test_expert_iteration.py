@@ -150,7 +150,7 @@ def test_missing_and_unknown_settings_exit_2(tmp_path, capsys):
     config = {k: v for k, v in TINY.items() if k != "sims"} | {"simulations": 4}
     assert run_distill(tmp_path, config) == 2
     err = capsys.readouterr().err
-    assert "missing ['sims']" in err and "unknown ['simulations']" in err
+    assert "missing settings ['sims']" in err and "unknown settings ['simulations']" in err
 
 
 def test_net_plays_legal_games_on_every_level():
