@@ -197,7 +197,10 @@ def test_ingredients_without_a_c_version_take_the_python_path():
 
 @pytest.mark.parametrize(
     "factory",
-    [lambda: SearchAgent(sims=4, value="value-net"), lambda: SearchAgent(sims=4, rollout="guided-prior")],
+    [
+        lambda: SearchAgent(sims=4, value="value-net"),
+        lambda: SearchAgent(sims=4, rollout="guided-prior"),
+    ],
     ids=["value-net", "rollout-net"],
 )
 def test_the_python_path_plays_alike_on_compiled_games(factory, compiled_calls):

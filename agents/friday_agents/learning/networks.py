@@ -10,12 +10,14 @@ torch (:mod:`friday_agents.players.networks.layers`' format):
   separate tanh MLPs in orthogonal initialisation (:func:`tanh_mlp`);
 - :func:`numpy_layers` / :func:`mlp_from_layers` — torch to numpy layers and back.
 
-Imported only by code that trains: importing it imports torch. The actor and critic both read the flat observation (991 numbers). The actor gives one logit per action id and
-the logits of illegal actions are masked out before any probability is taken; the critic
-gives one number, the expected return from the state. The layout is exactly
-:class:`~friday_agents.players.networks.policy_net.PolicyNetwork`'s (tanh after every layer but the
-last), so a network loads from such an ``.npz`` (the actor from ``w0, b0, ...``, the critic
-from ``vw0, vb0, ...`` when the file has a value head) and exports back to one that the
+Imported only by code that trains: importing it imports torch.
+ The actor and critic both read the flat observation (991 numbers). The actor gives one
+logit per action id and the logits of illegal actions are masked out before any probability
+is taken; the critic gives one number, the expected return from the state. The layout is
+exactly :class:`~friday_agents.players.networks.policy_net.PolicyNetwork`'s (tanh after
+every layer but the last), so a network loads from such an ``.npz`` (the actor from ``w0,
+b0, ...``, the critic from ``vw0, vb0, ...`` when the file has a value head) and exports
+back to one that the
 ``net`` agent plays.
 """
 

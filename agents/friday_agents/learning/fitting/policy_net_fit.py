@@ -1,5 +1,5 @@
-"""Fit the search agent's policy prior on its own games:
-``python -m friday_agents.learning.fitting.policy_net_fit --data GAMES.jsonl --out policy_prior.npz``.
+"""Fit the search agent's policy prior on its own games: ``python -m
+friday_agents.learning.fitting.policy_net_fit --data GAMES.jsonl --out guided_prior.npz``.
 
 ``GAMES.jsonl`` (or ``.jsonl.gz``; several files may be given) holds search games on training
 deals as ``friday imitate collect --teacher search`` writes them: the actions and, per

@@ -76,11 +76,13 @@ def save_policy_network(network: PolicyNetwork, path: Path) -> None:
 
 @lru_cache(maxsize=8)
 def load_policy_network(path: Path = POLICY_FILE) -> PolicyNetwork:
-    """The network ``python -m friday_agents.learning.fitting.policy_net_fit`` wrote into ``path``."""
+    """The network ``python -m friday_agents.learning.fitting.policy_net_fit`` wrote into
+    ``path``."""
     check_not_moved(path)
     if not Path(path).exists():
         raise FileNotFoundError(
-            f"{path} is missing: fit it with `python -m friday_agents.learning.fitting.policy_net_fit`"
+            f"{path} is missing: fit it with "
+            "`python -m friday_agents.learning.fitting.policy_net_fit`"
         )
     with np.load(path, allow_pickle=False) as data:
         layers, value_layers = (

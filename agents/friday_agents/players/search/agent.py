@@ -12,7 +12,8 @@ choice. All candidates are tried in the same worlds (common random numbers), so 
 comparison is paired and far less noisy than independent samples. With a policy prior
 (``prior=``, :mod:`friday_agents.players.networks.policy_net`) only the actions it rates
 highest and the heuristic's choice are candidates, each tried in more worlds.
-:mod:`friday_agents.players.search.guided` is this search with the learned ingredients that measured best.
+:mod:`friday_agents.players.search.guided` is this search with the learned ingredients that
+measured best.
 
 It never looks at hidden information: the real game is only cloned through
 ``determinized``, whose result does not depend on anything hidden, and the prior reads the
@@ -140,8 +141,8 @@ class SearchAgent:
       :data:`DEFAULT_TOP`, 1: the search then only referees between the network's choice and
       the heuristic's, and does not search where they agree; only with ``prior``).
     - ``rollout`` — what plays the rollouts: ``""`` (default) the heuristic; a policy
-      network named as for ``prior`` (``guided-prior``, ``net`` or an ``.npz``), playing its best-rated action (about three
-      times the time; it did not play better, see the search study,
+      network named as for ``prior`` (``guided-prior``, ``net`` or an ``.npz``), playing its
+      best-rated action (about three times the time; it did not play better, see the search study,
       ``experiments/search-strength/REPORT.md``).
     - ``finish`` — from which step on rollouts play to the end of the game instead of the end
       of the fight: 3 (default, :data:`PIRATE_STEP`) the pirates; 2 the red step too.

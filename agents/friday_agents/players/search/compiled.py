@@ -7,8 +7,9 @@ ingredient has a C version, :func:`compiled_search` returns a :class:`CompiledSe
 does all of it in ``friday_env._core.compiled.search_rollouts`` except the last step: C reports
 each rollout's end (game over or not, level, step, score, result) and the leaf value's
 feature row, computed as :func:`friday_agents.players.networks.linear_value.features` /
-:func:`~friday_agents.players.networks.linear_value.card_features` compute them, and Python values each end
-exactly as :meth:`ValueModel.value <friday_agents.players.networks.linear_value.ValueModel.value>` does
+:func:`~friday_agents.players.networks.linear_value.card_features` compute them, and Python
+values each end exactly as ``ValueModel.value``
+(:mod:`friday_agents.players.networks.linear_value`) does
 (``float(row @ weights)``: numpy's own dot product on the same numbers). So the totals are
 the same floats, and the agent the same choices, on either core.
 
@@ -50,7 +51,8 @@ ROW_ALIGN = 8
 def leaf_layout(feature_set: str) -> tuple[bytes, int]:
     """The layout bytes ``search_rollouts`` reads for a feature set, and its row length:
     flags and column counts, then per card its ability group, deck type and pirate type
-    columns (-1: none), all taken from :mod:`friday_agents.players.networks.linear_value`'s own tables."""
+    columns (-1: none), all taken from :mod:`friday_agents.players.networks.linear_value`'s
+    own tables."""
     cards = feature_set == "cards"
     groups = value_module._GROUP_OF
     deck = value_module._DECK_COLUMN

@@ -4,10 +4,10 @@
 learned ingredients that measured best on the evaluation deals (the search study,
 ``experiments/search-strength/REPORT.md``):
 
-- a **policy prior** (``prior="guided-prior"``, ``top=1``): a small network fitted on the search's own
-  action values proposes one action; only it and the heuristic's choice are tried, so the
-  search referees between two candidates with all its worlds, and does not search at all
-  where they agree;
+- a **policy prior** (``prior="guided-prior"``, ``top=1``): a small network fitted on the
+  search's own action values proposes one action; only it and the heuristic's choice are
+  tried, so the search referees between two candidates with all its worlds, and does not
+  search at all where they agree;
 - a **leaf value per level** (``value="guided-value-per-level"``), chosen on the
   validation deals: on levels 1-3 the linear model on the ``cards`` features (the public
   summary plus a count of each card type Robinson holds and the pirates he faces), fitted on
