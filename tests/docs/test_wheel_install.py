@@ -133,3 +133,13 @@ def test_wheel_installed_in_a_fresh_virtualenv_runs_all_four_agents(wheel, tmp_p
         rows = [line for line in done.stdout.splitlines() if line.split()[:1] == [agent]]
         assert len(rows) == 4, done.stdout
     assert (outside / "eval" / "results.json").is_file()
+    roles = _run(
+        str(python),
+        "-c",
+        f"from {AGENTS_IMPORT}.players.registry import AgentSpecError, make_agent\n"
+        "make_agent('guided:prior=net')\n"
+        "try:\n    make_agent('search:value=value-net')\n"
+        "except AgentSpecError as err:\n    print(err)",
+        cwd=outside,
+    ).stdout
+    assert "comes with a source checkout" in roles, roles  # value_net.npz is not shipped
