@@ -161,8 +161,9 @@ typedef struct {
     int max_fights_left; /* MAX_FIGHTS_LEFT */
 } fr_rollout_options;
 /* The leaf value's feature row (friday_agents.players.networks.linear_value), its columns
- * given by the Python side: FR_SUMMARY_FIXED numbers, then n_groups ability groups, then (cards set) the
- * n_deck card types held and the n_pirate pirate types faced. -1: the card has no column. */
+ * given by the Python side: FR_SUMMARY_FIXED numbers, then n_groups ability groups, then
+ * (cards set) the n_deck card types held and the n_pirate pirate types faced. -1: the card
+ * has no column. */
 #define FR_SUMMARY_FIXED 15
 typedef struct {
     int cards; /* 1: the "cards" feature set, 0: "basic" */

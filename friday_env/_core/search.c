@@ -6,8 +6,9 @@
  * `rollout` stops. Each rollout's end is reported, not valued: whether the game is over, its
  * level, step, score and result, and the leaf value's feature row
  * (friday_agents.players.networks.linear_value.features / card_features). Python then
- * values each end exactly as the reference does (`float(row @ weights)`, numpy's own dot product), so the totals are
- * the same floats on both cores: see docs/compiled-core.md, "Search on the compiled core".
+ * values each end exactly as the reference does (`float(row @ weights)`, numpy's own dot
+ * product), so the totals are the same floats on both cores: see docs/compiled-core.md,
+ * "Search on the compiled core".
  */
 #include <math.h>
 #include <string.h>
