@@ -157,6 +157,20 @@ def test_an_old_model_name_is_refused_naming_its_role(spec, new):
     assert str(caught.value).count("\n") == 0
 
 
+@pytest.mark.parametrize(
+    ("spec", "message"),
+    [
+        ("search:value=guided-prior", "is not a value network"),
+        ("search:prior=search-value", "must be an .npz policy network"),
+        ("net:model=guided-value-cards", "must be a policy network"),
+        ("search:value=ppo-all-levels", "must be a .json"),
+    ],
+)
+def test_a_role_of_the_wrong_kind_is_refused_by_name(spec, message):
+    with pytest.raises(AgentSpecError, match=message):
+        make_agent(spec)
+
+
 def test_every_old_word_names_a_role():
     assert set(RENAMED_WORDS.values()) <= set(ROLES)
 

@@ -97,6 +97,11 @@ def load_value_network(path: Path = NETWORK_FILE) -> ValueNetwork:
             "`python -m friday_agents.learning.fitting.value_net_fit`"
         )
     with np.load(path, allow_pickle=False) as data:
+        if "input_names" not in data.files:
+            raise ValueError(
+                f"{path} is not a value network (no input names: a policy network?); "
+                "value networks come from `python -m friday_agents.learning.fitting.value_net_fit`"
+            )
         if tuple(str(n) for n in data["input_names"]) != INPUT_NAMES:
             raise ValueError(f"{path} was fitted for other inputs: refit it")
         layers = read_layers(data)
