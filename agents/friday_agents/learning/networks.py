@@ -3,22 +3,22 @@
 One module for the three jobs that fit a network ``players/networks/`` then plays without
 torch (:mod:`friday_agents.players.networks.layers`' format):
 
-- :func:`default_tanh_mlp` — a tanh MLP in torch's default initialisation, what the
-  supervised fits build (``learning.fitting``' policy prior and value network, and the
+- :func:`tanh_mlp` — the one builder: torch's default initialisation for the supervised
+  fits (``learning.fitting``' policy prior and value network, and the
   expert iteration's rounds, ``friday distill``);
 - :class:`ActorCritic` — our own PPO's (``friday rl``) policy (actor) and value (critic),
-  separate tanh MLPs in orthogonal initialisation (:func:`tanh_mlp`);
+  separate tanh MLPs in orthogonal initialisation;
 - :func:`numpy_layers` / :func:`mlp_from_layers` — torch to numpy layers and back.
 
 Imported only by code that trains: importing it imports torch.
- The actor and critic both read the flat observation (991 numbers). The actor gives one
+
+The actor and critic both read the flat observation (991 numbers). The actor gives one
 logit per action id and the logits of illegal actions are masked out before any probability
 is taken; the critic gives one number, the expected return from the state. The layout is
 exactly :class:`~friday_agents.players.networks.policy_net.PolicyNetwork`'s (tanh after
 every layer but the last), so a network loads from such an ``.npz`` (the actor from ``w0,
 b0, ...``, the critic from ``vw0, vb0, ...`` when the file has a value head) and exports
-back to one that the
-``net`` agent plays.
+back to one that the ``net`` agent plays.
 """
 
 from __future__ import annotations
@@ -44,15 +44,24 @@ from friday_env.observation import FLAT_SIZE
 MASKED_LOGIT = -1e9
 
 
-def default_tanh_mlp(sizes: Sequence[int]) -> nn.Sequential:
-    """Linear layers of ``sizes`` with tanh between them, in torch's default
-    initialisation; the layers are created first to last, so a seeded fit draws the same
-    weights every time."""
-    linears = [nn.Linear(a, b) for a, b in itertools.pairwise(sizes)]
-    parts: list[nn.Module] = []
-    for layer in linears[:-1]:
-        parts += [layer, nn.Tanh()]
-    return nn.Sequential(*parts, linears[-1])
+def tanh_mlp(sizes: Sequence[int], last_gain: float | None = None) -> nn.Sequential:
+    """Linear layers of ``sizes`` with tanh between them, the one builder of every network
+    we fit. The layers are created first to last, so a seeded fit draws the same weights
+    every time. Initialisation: torch's default (``last_gain`` None: the supervised fits),
+    or orthogonal with zero biases, gain sqrt(2) and ``last_gain`` on the last layer (small
+    for ``friday rl``'s actor, so that the first policy is near uniform over the legal
+    actions)."""
+    modules: list[nn.Module] = []
+    for k, (n_in, n_out) in enumerate(itertools.pairwise(sizes)):
+        last = k == len(sizes) - 2
+        linear = nn.Linear(n_in, n_out)
+        if last_gain is not None:
+            nn.init.orthogonal_(linear.weight, last_gain if last else np.sqrt(2))
+            nn.init.zeros_(linear.bias)
+        modules.append(linear)
+        if not last:
+            modules.append(nn.Tanh())
+    return nn.Sequential(*modules)
 
 
 def numpy_layers(model: nn.Module) -> Layers:
@@ -63,22 +72,6 @@ def numpy_layers(model: nn.Module) -> Layers:
         for m in model.modules()
         if isinstance(m, nn.Linear)
     )
-
-
-def tanh_mlp(sizes: Sequence[int], last_gain: float) -> nn.Sequential:
-    """Linear layers of ``sizes`` with tanh between them, orthogonal initialisation (the
-    last layer's gain ``last_gain``: small for the actor, so that the first policy is
-    near uniform over the legal actions)."""
-    modules: list[nn.Module] = []
-    for k, (n_in, n_out) in enumerate(itertools.pairwise(sizes)):
-        last = k == len(sizes) - 2
-        linear = nn.Linear(n_in, n_out)
-        nn.init.orthogonal_(linear.weight, last_gain if last else np.sqrt(2))
-        nn.init.zeros_(linear.bias)
-        modules.append(linear)
-        if not last:
-            modules.append(nn.Tanh())
-    return nn.Sequential(*modules)
 
 
 def mlp_from_layers(layers: Layers) -> nn.Sequential:

@@ -45,13 +45,13 @@ def fit_network(
     CPU seconds the fit took."""
     import torch
 
-    from friday_agents.learning.networks import default_tanh_mlp, numpy_layers
+    from friday_agents.learning.networks import numpy_layers, tanh_mlp
 
     started = time.process_time()
     torch.manual_seed(seed)
     size, actions = data.obs.shape[1], data.legal.shape[1]
-    policy = default_tanh_mlp((size, *hidden, actions))
-    value = default_tanh_mlp((size, *hidden, 1))
+    policy = tanh_mlp((size, *hidden, actions))
+    value = tanh_mlp((size, *hidden, 1))
     optimizer = torch.optim.Adam([*policy.parameters(), *value.parameters()], lr=LEARNING_RATE)
     generator = torch.Generator().manual_seed(seed)
     for _ in range(epochs):

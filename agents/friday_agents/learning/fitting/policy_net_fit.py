@@ -115,11 +115,11 @@ def train(
     untried actions masked out."""
     import torch
 
-    from friday_agents.learning.networks import default_tanh_mlp, numpy_layers
+    from friday_agents.learning.networks import numpy_layers, tanh_mlp
 
     torch.manual_seed(seed)
     torch.set_num_threads(1)
-    model = default_tanh_mlp((data.obs.shape[1], *hidden, NUM_ACTIONS))
+    model = tanh_mlp((data.obs.shape[1], *hidden, NUM_ACTIONS))
     optimizer = torch.optim.Adam(model.parameters(), lr=1e-3)
     targets = torch.as_tensor(soft_targets(data, tau))
     tried = torch.as_tensor(data.tried)

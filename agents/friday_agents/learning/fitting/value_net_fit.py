@@ -60,7 +60,7 @@ def train(
     """A tanh MLP fitted by Adam on the squared error of the standardized target."""
     import torch
 
-    from friday_agents.learning.networks import default_tanh_mlp, numpy_layers
+    from friday_agents.learning.networks import numpy_layers, tanh_mlp
 
     torch.manual_seed(seed)
     torch.set_num_threads(1)
@@ -69,7 +69,7 @@ def train(
     y_centre, y_scale = float(y.mean()), float(y.std()) or 1.0
     inputs = torch.tensor((x - centre) / scale, dtype=torch.float32)
     target = torch.tensor((y - y_centre) / y_scale, dtype=torch.float32)[:, None]
-    model = default_tanh_mlp((x.shape[1], *hidden, 1))
+    model = tanh_mlp((x.shape[1], *hidden, 1))
     optimizer = torch.optim.Adam(model.parameters(), lr=1e-3, weight_decay=1e-5)
     generator = torch.Generator().manual_seed(seed)
     for _ in range(epochs):
