@@ -492,7 +492,7 @@ def bench_search(budget: Budget, results: Results) -> None:
     """(m) ``guided``'s CPU seconds per game on each core over the same evaluation deals of
     levels 1 and 4 (the cores take turns deal by deal), their ratio, and how many of those
     games differ between the cores (they must not). One pass: the games are the repeats."""
-    from friday_agents.players.search.core_timing import compare_cores
+    from core_timing import compare_cores
 
     compared = [compare_cores("guided", level, budget.search_games) for level in SEARCH_LEVELS]
     for core, label in (("python", "Python engine"), ("c", "compiled core")):

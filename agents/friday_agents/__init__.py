@@ -1,30 +1,30 @@
 """Agents that play Friday, and the ``friday`` command-line tools that run them.
 
-Installed as ``friday_agents`` (the folder is ``agents/``). Only this package imports torch,
-and only where a learned policy needs it.
+Installed as ``friday_agents`` (the folder is ``agents/friday_agents/``). Only this package
+imports torch, and only where a network is trained or a MaskablePPO policy is loaded.
+Arranged by role; each part imports only those listed before it (checked by
+``tests/docs/test_imports.py``):
 
-- ``base`` — the :class:`~friday_agents.players.base.Agent` protocol and
-  :func:`~friday_agents.players.base.play_game`; ``registry`` — agents by name and ``name:key=value``
-  specs; ``seeds`` — evaluation deals vs training deals (level lists are parsed by
-  :mod:`friday_env.levels`); ``games_file`` — the one reader of games files (JSON lines);
-  ``conventions`` — what every ``friday`` subcommand shares (flags, help text, missing extras).
-- ``random_agent`` — the uniform baseline; ``human`` — ``friday play`` in the terminal.
-- ``heuristic/`` — the hand-written agent: ``agent``, ``rules``, ``fight``, ``card_worth``.
-- ``search/`` — determinized Monte-Carlo search, the players only: ``agent``, ``guided``,
-  ``oracle``, ``value`` (the value model), ``value_levels`` (a value model per level),
-  ``value_net``, ``policy_net`` (the prior), ``mlp``.
-- ``fitting/`` — fitting the search's models on games files: ``value_fit``, ``value_net_fit``,
-  ``policy_net_fit``, ``game_data`` (numpy only; ``training/`` is PPO's, with torch).
-- ``models/`` — every model file an agent loads, named by role, with ``manifest.json``.
-- ``ppo/`` — MaskablePPO policies: ``agent``, ``checkpoint`` (loading, export, the recorded
-  encoder).
-- ``evaluation/`` — ``friday eval``: ``evaluate``, ``runner``, ``stats``, ``report``, ``plots``.
-- ``training/`` — ``friday train``: ``train``, ``config``, ``envs`` (deals and rewards).
-- ``imitation/`` — ``friday imitate``; ``analysis/`` — the strategy analysis of a games file.
-- ``cli/`` — the ``friday`` entry point (``friday_agents.cli:main``), ``replay``
-  (``friday replay``) and ``view`` (``friday view``).
+- the floor — ``conventions`` (what every ``friday`` subcommand shares: flags, help text,
+  missing extras, the search-sims default), ``seeds`` (evaluation, validation and training
+  deals), ``games_file`` (the one reader of games files);
+- ``models/`` — every model file an agent loads, named by role (``guided-prior``, ``net``,
+  ...), with ``manifest.json``;
+- ``players/`` — ``base`` (the ``Agent`` protocol, ``play_game``), ``registry`` (agents by
+  name and ``name:key=value`` specs), ``random_agent``, ``human`` (``friday play``),
+  ``heuristic/``, ``search/`` (``search``, ``guided``, ``oracle``), ``ppo/`` (MaskablePPO
+  policies), ``net/`` (a policy network alone) and ``networks/`` (the linear value, value and
+  policy networks the players evaluate in numpy);
+- ``evaluation/`` — ``friday eval`` (``evaluate``, ``runner``, ``backends``, ``stats``,
+  ``report``, ``plots``) and ``strategy/`` (the strategy analysis of a games file);
+- ``learning/`` — one stack per job: ``sb3/`` (``friday train``, MaskablePPO),
+  ``imitation/`` (``friday imitate``, into the same SB3 policy), ``distill/`` (``friday
+  distill``, expert iteration), ``rl/`` (``friday rl``, our own masked PPO), ``fitting/``
+  (the search's models), and ``networks`` (the torch networks our own fits share);
+- ``cli/`` — the ``friday`` entry point (``friday_agents.cli:main``), ``replay``, ``view``
+  and ``bench`` (which runs the source checkout's ``benchmarks/bench.py``).
 
 The studies that reproduce this project's own results (tuning the heuristic, the search's
-ingredients, the imitation study) are scripts under ``experiments/<study>/``, not part of the
-package.
+ingredients, expert iteration, RL, the imitation study) are scripts under
+``experiments/<study>/``, not part of the package.
 """

@@ -38,6 +38,11 @@ REMOVAL = "0.3.0"
 #: pages and the study reports from the committed results files (a script of the repository).
 RENDERER = "python tools/docs_sections.py"
 
+#: The search's simulation budget per decision wherever none is asked for: the search
+#: agents' default, ``friday eval --search-sims``' default and the headline results table's
+#: setting (here, on the floor, so that evaluation need not import the search for it).
+DEFAULT_SEARCH_SIMS = 32
+
 
 class MissingExtraError(FridayError):
     """An optional library a command needs is not installed."""

@@ -5,11 +5,11 @@ deals), replays every game and counts, per agent and level: the games that reach
 pirates, Robinson's life and knowledge cards when they came, the win rate against them, and
 where the lost games ended (green, yellow, red step, first or second pirate).
 
-    friday eval --agents guided,guided:prior=agents/friday_agents/models/net.npz --levels 1,4 \\
+    friday eval --agents guided,guided:prior=net --levels 1,4 \\
         --games 200 --deals validation --save-games --out results/diag-guided
     python experiments/expert-iteration/diagnose.py results/diag-guided \\
         --out experiments/expert-iteration/results/diagnosis.json
-    friday eval --agents guided:prior=agents/friday_agents/models/net.npz --search-sims 128 --levels 4 \\
+    friday eval --agents guided:prior=net --search-sims 128 --levels 4 \\
         --games 200 --deals validation --save-games --out results/diag-guided-sims128
     python experiments/expert-iteration/diagnose.py results/diag-guided-sims128 \\
         --out experiments/expert-iteration/results/diagnosis-sims128.json

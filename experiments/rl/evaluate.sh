@@ -10,6 +10,6 @@ friday eval --agents "net:model=$ROUND1,net" --levels 1-4 --games 1000 --no-prog
 cp results/net-vs-start/results.json experiments/rl/eval/net_vs_start.json
 # guided with each new prior, paired against guided (listed between them: the first
 # comparison is guided against the round-1 prior, the second the chosen net against guided)
-friday eval --agents "guided:prior=$ROUND1,guided,guided:prior=agents/friday_agents/models/net.npz" \
+friday eval --agents "guided:prior=$ROUND1,guided,guided:prior=net" \
     --levels 1-4 --games 200 --no-progress --out results/guided-priors
 cp results/guided-priors/results.json experiments/rl/eval/guided_priors.json

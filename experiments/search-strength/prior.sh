@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The search's policy prior and one round of expert iteration (README, "Stronger search").
 #   round 0: the prior is fitted on the plain search's games (650 training deals per level,
-#            with the search's action values), and search:prior=net:top=K plays the
+#            with the search's action values), and search:prior=guided-prior:top=K plays the
 #            evaluation deals against search;
 #   round 1: the round-0 variant with top=1 plays 100 new training deals per level (indices
 #            1000-1099), the prior is refitted on round-0 plus round-1 games, and the round-1
@@ -18,25 +18,25 @@ RUN=(nice -n 5)
 "${RUN[@]}" friday imitate collect --teacher search --levels 1-4 --games 650 --workers 1 \
   --no-progress --out data/search32.jsonl
 "${RUN[@]}" python -m friday_agents.learning.fitting.policy_net_fit --data data/search32.jsonl \
-  --out agents/friday_agents/models/policy_prior.npz --report experiments/search-strength/results/policy_net_fit.json
+  --out agents/friday_agents/models/guided_prior.npz --report experiments/search-strength/results/policy_net_fit.json
 # the committed learned agent's actor as the prior instead (report only)
 "${RUN[@]}" python -m friday_agents.learning.fitting.policy_net_fit --data data/search32.jsonl \
   --from-ppo agents/friday_agents/models/ppo_all_levels.zip --out data/policy_net_ppo.npz \
   --report experiments/search-strength/results/policy_net_ppo.json
-"${RUN[@]}" friday eval --agents search:prior=net:top=3 --levels 1,4 --games 100 \
+"${RUN[@]}" friday eval --agents search:prior=guided-prior:top=3 --levels 1,4 --games 100 \
   --search-sims 32 --workers 1 --no-progress --out "${EVAL}/prior-top3-l14"
-"${RUN[@]}" friday eval --agents search:prior=net:top=2 --levels 1,4 --games 200 \
+"${RUN[@]}" friday eval --agents search:prior=guided-prior:top=2 --levels 1,4 --games 200 \
   --search-sims 32 --workers 1 --no-progress --out "${EVAL}/prior-top2-l14-200"
-"${RUN[@]}" friday eval --agents search:prior=net:top=2 --levels 2,3 --games 100 \
+"${RUN[@]}" friday eval --agents search:prior=guided-prior:top=2 --levels 2,3 --games 100 \
   --search-sims 32 --workers 1 --no-progress --out "${EVAL}/prior-top2-l23"
-"${RUN[@]}" friday eval --agents search:prior=net:top=1 --levels 1,4 --games 200 \
+"${RUN[@]}" friday eval --agents search:prior=guided-prior:top=1 --levels 1,4 --games 200 \
   --search-sims 32 --workers 1 --no-progress --out "${EVAL}/prior-top1-l14-200"
-"${RUN[@]}" friday eval --agents search:prior=net:top=1:sims=64 --levels 1,4 --games 100 \
+"${RUN[@]}" friday eval --agents search:prior=guided-prior:top=1:sims=64 --levels 1,4 --games 100 \
   --search-sims 32 --workers 1 --no-progress --out "${EVAL}/prior-top1-sims64-l14"
-"${RUN[@]}" friday eval --agents search:prior=net:top=1 --levels 2,3 --games 100 \
+"${RUN[@]}" friday eval --agents search:prior=guided-prior:top=1 --levels 2,3 --games 100 \
   --search-sims 32 --workers 1 --no-progress --out "${EVAL}/prior-top1-l23"
 # round 1: the round-0 variant's games on new training deals, the prior refitted on both
-"${RUN[@]}" friday imitate collect --teacher search:prior=net:top=1 --levels 1-4 --games 100 \
+"${RUN[@]}" friday imitate collect --teacher search:prior=guided-prior:top=1 --levels 1-4 --games 100 \
   --first-index 1000 --workers 1 --no-progress --out data/prior-top1-r1.jsonl
 "${RUN[@]}" python -m friday_agents.learning.fitting.policy_net_fit \
   --data data/search32.jsonl data/prior-top1-r1.jsonl \
@@ -51,16 +51,16 @@ R1=search:prior=experiments/search-strength/results/policy_net_r1.npz:top=1
   --workers 1 --no-progress --out "${EVAL}/prior-top1-r1-sims64-l14"
 # round 1 against round 0, 64 against 32 simulations, top=2 against top=1, on the same deals
 python experiments/search-strength/ingredients.py "${EVAL}/prior-top1-l14-200" "${EVAL}/prior-top1-l23" \
-  "${EVAL}/prior-top1-r1-l14-200" "${EVAL}/prior-top1-r1-l23" --baseline search:prior=net:top=1 \
+  "${EVAL}/prior-top1-r1-l14-200" "${EVAL}/prior-top1-r1-l23" --baseline search:prior=guided-prior:top=1 \
   --out experiments/search-strength/results/expert_iteration.json
 python experiments/search-strength/ingredients.py "${EVAL}/prior-top1-l14-200" \
-  "${EVAL}/prior-top1-sims64-l14" --baseline search:prior=net:top=1 \
+  "${EVAL}/prior-top1-sims64-l14" --baseline search:prior=guided-prior:top=1 \
   --out experiments/search-strength/results/prior_sims64.json
 python experiments/search-strength/ingredients.py "${EVAL}/prior-top1-l14-200" "${EVAL}/prior-top1-l23" \
-  "${EVAL}/prior-top2-l14-200" "${EVAL}/prior-top2-l23" --baseline search:prior=net:top=1 \
+  "${EVAL}/prior-top2-l14-200" "${EVAL}/prior-top2-l23" --baseline search:prior=guided-prior:top=1 \
   --out experiments/search-strength/results/prior_top2.json
-python experiments/search-strength/timing.py search search:prior=net:top=3 search:prior=net:top=2 \
-  search:prior=net:top=1 search:prior=net:top=1:sims=64 search:sims=32 --states 300 \
+python experiments/search-strength/timing.py search search:prior=guided-prior:top=3 search:prior=guided-prior:top=2 \
+  search:prior=guided-prior:top=1 search:prior=guided-prior:top=1:sims=64 search:sims=32 --states 300 \
   --out experiments/search-strength/results/timing_prior.json
 # the README's table: every variant against search (the runs of search are linear-l14/-l23)
 python experiments/search-strength/ingredients.py "${EVAL}"/{value-l14,linear-l14,linear-l23,horizon-l14} \

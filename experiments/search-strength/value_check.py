@@ -45,8 +45,8 @@ from friday_agents.learning.fitting.game_data import (
 )
 from friday_agents.learning.fitting.value_fit import DEFAULT_WIN_BONUS
 from friday_agents.players.heuristic.agent import heuristic_action
+from friday_agents.players.networks.linear_value import FEATURE_NAMES, ValueModel
 from friday_agents.players.search.agent import LeafValue, rollout
-from friday_agents.players.search.value import FEATURE_NAMES, ValueModel
 from friday_agents.players.search.value_levels import load_leaf_value
 from friday_env import Game, Phase, determinized
 

@@ -7,14 +7,25 @@ import random
 import numpy as np
 import pytest
 
-from friday_agents.players.base import Agent, outcome_of, play_game
 from friday_agents.learning.fitting.value_fit import ridge_fit
+from friday_agents.players.base import Agent, outcome_of, play_game
 from friday_agents.players.heuristic.agent import HeuristicAgent, heuristic_action
+from friday_agents.players.networks.linear_value import (
+    card_features,
+    features,
+    load_value_model,
+    state_value,
+)
 from friday_agents.players.random_agent import RandomAgent
-from friday_agents.players.registry import AGENTS, AgentSpecError, agent_class, make_agent, parse_spec
+from friday_agents.players.registry import (
+    AGENTS,
+    AgentSpecError,
+    agent_class,
+    make_agent,
+    parse_spec,
+)
 from friday_agents.players.search import agent as agent_module
 from friday_agents.players.search.agent import ROLLOUT_STOPS, SearchAgent, rollout, rollout_policy
-from friday_agents.players.search.value import card_features, features, load_value_model, state_value
 from friday_agents.seeds import (
     TRAINING_SEED_LIMIT,
     evaluation_seed,
@@ -179,7 +190,7 @@ def test_rollout_options_change_where_and_how_rollouts_play(monkeypatch):
     rollout(ended, model, finish_step=0)
     assert ended.done
     played = []
-    network = rollout_policy("net")
+    network = rollout_policy("guided-prior")
 
     def counted(game: Game) -> int:
         played.append(game)

@@ -1,4 +1,4 @@
-"""``friday exit`` (expert iteration) on a tiny budget, and the ``net`` agent it feeds: the
+"""``friday distill`` (expert iteration) on a tiny budget, and the ``net`` agent it feeds: the
 pipeline runs, resumes without replaying, trains on training deals only, refuses bad
 settings; ``net`` plays legal games from the public view. No learning threshold here."""
 
@@ -11,28 +11,27 @@ import numpy as np
 import pytest
 from studies import study_module
 
-from friday_agents.players.base import play_game
 from friday_agents.cli import main
+from friday_agents.games_file import read_games_file
 from friday_agents.learning.distill.config import ExitConfigError, load_config
 from friday_agents.learning.distill.dataset import read_decisions
 from friday_agents.learning.distill.games import student_job
-from friday_agents.games_file import read_games_file
-from friday_agents.models import POLICY_PRIOR
+from friday_agents.players.base import play_game
 from friday_agents.players.net.agent import NetAgent
+from friday_agents.players.networks.policy_net import load_policy_network
 from friday_agents.players.registry import make_agent
-from friday_agents.players.search.policy_net import load_policy_network
 from friday_agents.seeds import evaluation_seed, training_seed
 from friday_env import Game
 
 TINY = {
     "rounds": 2,
     "levels": [1, 4],
-    "first_prior": str(POLICY_PRIOR),
+    "first_prior": "guided-prior",
     "teacher_games": 1,
     "student_games": 1,
     "sims": 4,
     "top": 2,
-    "value": "levels",
+    "value": "guided-value-per-level",
     "tau": 2.0,
     "hidden": [8],
     "epochs": 1,
@@ -43,18 +42,18 @@ TINY = {
 }
 
 
-def run_exit(root: Path, config: dict, *extra: str) -> int:
+def run_distill(root: Path, config: dict, *extra: str) -> int:
     (root / "config.json").write_text(json.dumps(config))
     paths = ["--config", str(root / "config.json"), "--out", str(root / "out")]
     return main(
-        ["exit", *paths, "--data", str(root / "data"), "--workers", "1", "--no-progress", *extra]
+        ["distill", *paths, "--data", str(root / "data"), "--workers", "1", "--no-progress", *extra]
     )
 
 
 @pytest.fixture(scope="module")
 def study(tmp_path_factory) -> Path:
     root = tmp_path_factory.mktemp("exit")
-    assert run_exit(root, TINY) == 0
+    assert run_distill(root, TINY) == 0
     return root
 
 
@@ -85,7 +84,7 @@ def test_a_second_run_resumes_without_playing_again(study):
     files = sorted((study / "data").rglob("*.jsonl"))
     before = {f: f.read_text() for f in files}
     summaries = {f: f.read_text() for f in (study / "out").rglob("summary.json")}
-    assert run_exit(study, TINY) == 0
+    assert run_distill(study, TINY) == 0
     assert {f: f.read_text() for f in files} == before
     assert {f: f.read_text() for f in (study / "out").rglob("summary.json")} == summaries
 
@@ -117,9 +116,9 @@ def test_the_fit_refuses_an_evaluation_deal(tmp_path):
 
 
 def test_student_games_are_the_students_moves_labelled_by_the_search():
-    teacher = f"search:sims=4:value=levels:prior={POLICY_PRIOR}:top=2"
-    line = student_job((f"net:model={POLICY_PRIOR}", teacher, 1, 100_000))
-    student, game = NetAgent(model=str(POLICY_PRIOR)), Game.new(1, line["seed"])
+    teacher = "search:sims=4:value=guided-value-per-level:prior=guided-prior:top=2"
+    line = student_job(("net:model=guided-prior", teacher, 1, 100_000))
+    student, game = NetAgent(model="guided-prior"), Game.new(1, line["seed"])
     for step, action in enumerate(line["actions"]):
         legal = game.legal_actions()
         assert action == (legal[0] if len(legal) == 1 else student.act(game))
@@ -149,20 +148,20 @@ def test_bad_settings_are_refused_by_name(tmp_path, change, message):
 
 def test_missing_and_unknown_settings_exit_2(tmp_path, capsys):
     config = {k: v for k, v in TINY.items() if k != "sims"} | {"simulations": 4}
-    assert run_exit(tmp_path, config) == 2
+    assert run_distill(tmp_path, config) == 2
     err = capsys.readouterr().err
-    assert "missing ['sims']" in err and "unknown ['simulations']" in err
+    assert "missing settings ['sims']" in err and "unknown settings ['simulations']" in err
 
 
 def test_net_plays_legal_games_on_every_level():
-    agent = make_agent(f"net:model={POLICY_PRIOR}")
+    agent = make_agent("net:model=guided-prior")
     for level in (1, 2, 3, 4):
         game = play_game(agent, level, training_seed(level, 7))
         assert game.done
 
 
 def test_net_plays_the_networks_best_legal_action():
-    agent = NetAgent(model=str(POLICY_PRIOR))
+    agent = NetAgent(model="guided-prior")
     game = Game.new(2, training_seed(2, 3))
     while len(game.legal_actions()) < 2:
         game.apply(game.legal_actions()[0])
@@ -211,3 +210,13 @@ def test_diagnosis_accounts_for_every_game_and_refuses_evaluation_deals(tmp_path
     with pytest.raises(SystemExit):
         diagnose.main([str(tmp_path / "e"), "--out", str(tmp_path / "e.json")])
     assert not (tmp_path / "e.json").exists()
+
+
+@pytest.mark.parametrize("argv", [["exit"], ["exit", "--rounds", "2", "--out", "x"]])
+def test_friday_exit_stops_naming_friday_distill(argv, capsys):
+    """The old name of the command stops before anything runs, with one line naming the new."""
+    with pytest.raises(SystemExit) as stopped:
+        main(argv)
+    assert stopped.value.code == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "friday distill" in err and "friday exit" in err

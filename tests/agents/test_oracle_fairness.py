@@ -88,7 +88,7 @@ def choices(agent_factory, pair: tuple[Game, Game], seed: int = 5) -> list[int]:
     [
         HeuristicAgent,
         lambda: SearchAgent(sims=8),
-        lambda: SearchAgent(sims=8, prior="net", top=1),
+        lambda: SearchAgent(sims=8, prior="guided-prior", top=1),
         lambda: GuidedSearchAgent(sims=8),
         NetAgent,
     ],

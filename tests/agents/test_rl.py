@@ -16,13 +16,13 @@ torch = pytest.importorskip("torch")
 from studies import study_module  # noqa: E402
 
 from friday_agents.cli import main as friday_main  # noqa: E402
-from friday_agents.players.net.agent import NetAgent  # noqa: E402
+from friday_agents.learning.networks import ActorCritic  # noqa: E402
 from friday_agents.learning.rl.config import RLConfig  # noqa: E402
 from friday_agents.learning.rl.curriculum import ReverseCurriculum, Start, replay  # noqa: E402
 from friday_agents.learning.rl.deals import draw_training_deals, is_training_deal  # noqa: E402
-from friday_agents.learning.rl.networks import ActorCritic  # noqa: E402
 from friday_agents.learning.rl.trainer import FIGHTS_FEATURE, Trainer, cell_of  # noqa: E402
-from friday_agents.players.search.policy_net import (  # noqa: E402
+from friday_agents.players.net.agent import NetAgent  # noqa: E402
+from friday_agents.players.networks.policy_net import (  # noqa: E402
     PolicyNetwork,
     load_policy_network,
     save_policy_network,

@@ -13,15 +13,19 @@ import pytest
 from rendered import provider
 from studies import study_module
 
-from friday_agents.players.base import play_game
 from friday_agents.evaluation.evaluate import DEFAULT_SEARCH_SIMS
 from friday_agents.learning.fitting import value_net_fit
 from friday_agents.learning.fitting.game_data import ReplayCount, turn_start_examples
-from friday_agents.players.heuristic.agent import HeuristicAgent, heuristic_action
 from friday_agents.learning.imitation.data import collect
+from friday_agents.players.base import play_game
+from friday_agents.players.heuristic.agent import HeuristicAgent, heuristic_action
+from friday_agents.players.networks.value_net import (
+    NETWORK_FILE,
+    load_value_network,
+    network_inputs,
+)
 from friday_agents.players.registry import make_agent
 from friday_agents.players.search.agent import DEFAULT_SIMS, ROLLOUT_STOPS, SearchAgent, rollout
-from friday_agents.players.search.value_net import NETWORK_FILE, load_value_network, network_inputs
 from friday_agents.seeds import evaluation_seed, training_seed
 from friday_env import Game, determinized
 
@@ -91,7 +95,7 @@ def test_shipped_value_network_runs_without_torch():
         "import sys; sys.modules['torch'] = None\n"
         "from friday_agents.players.base import play_game\n"
         "from friday_agents.players.registry import make_agent\n"
-        "game = play_game(make_agent('search:sims=2:value=net'), 1, 1000001)\n"
+        "game = play_game(make_agent('search:sims=2:value=value-net'), 1, 1000001)\n"
         "assert game.done and 'torch' not in [m for m in sys.modules if sys.modules[m]]\n"
     )
     subprocess.run([sys.executable, "-c", code], check=True)

@@ -1,5 +1,5 @@
 """The search agent's policy prior: a numpy policy network over the public observation that
-prunes the candidates (``search:prior=net:top=K``), and the command that fits it."""
+prunes the candidates (``search:prior=guided-prior:top=K``), and the command that fits it."""
 
 from __future__ import annotations
 
@@ -12,17 +12,17 @@ import numpy as np
 import pytest
 
 from friday_agents.learning.fitting import policy_net_fit
-from friday_agents.players.heuristic.agent import heuristic_action
 from friday_agents.learning.imitation.data import collect
-from friday_agents.players.registry import AgentSpecError, make_agent
-from friday_agents.players.search.agent import SearchAgent
-from friday_agents.players.search.policy_net import (
+from friday_agents.players.heuristic.agent import heuristic_action
+from friday_agents.players.networks.policy_net import (
     POLICY_FILE,
     PolicyNetwork,
     PolicyPrior,
     load_policy_network,
     save_policy_network,
 )
+from friday_agents.players.registry import AgentSpecError, make_agent
+from friday_agents.players.search.agent import SearchAgent
 from friday_agents.seeds import evaluation_seed, training_seed
 from friday_env import NUM_ACTIONS, Game, determinized
 from friday_env.observation import make_encoder
@@ -84,7 +84,7 @@ def test_search_with_a_prior_tries_only_the_kept_candidates(tmp_path):
     [
         ("search:prior=model.json", "must be an .npz"),
         ("search:prior=missing.npz", "missing"),
-        ("search:prior=net:top=0", "top must be a positive integer"),
+        ("search:prior=guided-prior:top=0", "top must be a positive integer"),
         ("search:top=2", "top needs a prior"),
     ],
 )
@@ -115,7 +115,7 @@ def test_shipped_prior_runs_without_torch():
         "import sys; sys.modules['torch'] = None\n"
         "from friday_agents.players.base import play_game\n"
         "from friday_agents.players.registry import make_agent\n"
-        "game = play_game(make_agent('search:sims=2:prior=net:top=2'), 1, 1000001)\n"
+        "game = play_game(make_agent('search:sims=2:prior=guided-prior:top=2'), 1, 1000001)\n"
         "assert game.done\n"
     )
     subprocess.run([sys.executable, "-c", code], check=True)

@@ -11,16 +11,14 @@ import pytest
 from rendered import provider
 from studies import study_module
 
-from friday_agents.players.base import play_game
 from friday_agents.cli import main
 from friday_agents.evaluation.evaluate import command_line
 from friday_agents.evaluation.runner import EvalConfig, EvaluationError
 from friday_agents.learning.fitting import value_fit
 from friday_agents.learning.fitting.game_data import ReplayCount, turn_start_examples
+from friday_agents.players.base import play_game
 from friday_agents.players.heuristic.agent import HeuristicAgent
-from friday_agents.players.search.agent import SearchAgent
-from friday_agents.players.search.guided import GuidedSearchAgent
-from friday_agents.players.search.value import (
+from friday_agents.players.networks.linear_value import (
     CARD_FEATURE_NAMES,
     DECK_TYPES,
     FEATURE_NAMES,
@@ -31,13 +29,15 @@ from friday_agents.players.search.value import (
     known_cards,
     load_value_model,
 )
+from friday_agents.players.networks.value_net import NETWORK_FILE
+from friday_agents.players.search.agent import SearchAgent
+from friday_agents.players.search.guided import GuidedSearchAgent
 from friday_agents.players.search.value_levels import (
     DEFAULT_VALUE_FILE,
     FORMAT,
     PerLevelValue,
     load_leaf_value,
 )
-from friday_agents.players.search.value_net import NETWORK_FILE
 from friday_agents.seeds import (
     deal_seed,
     evaluation_seed,
@@ -289,13 +289,13 @@ def test_value_check_names_bad_arguments(tmp_path, tiny_data):
 
 
 def test_guided_values_each_level_with_the_per_level_choice():
-    """``guided`` (and ``search:value=levels``) values each level with the model
+    """``guided`` (and ``search:value=guided-value-per-level``) values each level with the model
     guided_value_per_level.json names, while ``search`` keeps the heuristic-fitted model its
     committed runs were played with; the refitted model shipped is the one fitted from the
     committed search games."""
     assert isinstance(SearchAgent().model, ValueModel)
     assert SearchAgent().model is load_value_model(WEIGHTS_FILE)
-    assert SearchAgent(value="levels").model is GuidedSearchAgent().model
+    assert SearchAgent(value="guided-value-per-level").model is GuidedSearchAgent().model
     model = GuidedSearchAgent().model
     assert isinstance(model, PerLevelValue)
     chosen = json.loads(DEFAULT_VALUE_FILE.read_text())["levels"]

@@ -162,8 +162,8 @@ def test_command_line_reproduces_the_config():
 def test_command_line_counts_games_by_agent_name_once():
     """``--games`` counts go by agent name: two specs of one name share one count, written
     once; specs of one name with different counts have no command, and say so."""
-    agents = ("random", "oracle", "oracle:prior=net", "guided")
-    games = {"random": 1000, "oracle": 200, "oracle:prior=net": 200, "guided": 1000}
+    agents = ("random", "oracle", "oracle:prior=guided-prior", "guided")
+    games = {"random": 1000, "oracle": 200, "oracle:prior=guided-prior": 200, "guided": 1000}
     config = EvalConfig(agents=agents, levels=(1,), games=games, search_sims=32)
     line = command_line(config, Path("r"))
     assert "--games 1000,oracle=200 " in line

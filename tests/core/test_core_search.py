@@ -17,11 +17,11 @@ import pytest
 from c_calls import assert_interrupted_promptly, run_with_memory_checks
 
 from friday_agents.players.heuristic.agent import heuristic_action
+from friday_agents.players.networks.linear_value import FEATURE_SETS, load_value_model
 from friday_agents.players.search import compiled
 from friday_agents.players.search.agent import SearchAgent
 from friday_agents.players.search.guided import GuidedSearchAgent
 from friday_agents.players.search.oracle import OracleSearchAgent
-from friday_agents.players.search.value import FEATURE_SETS, load_value_model
 from friday_agents.players.search.value_levels import DEFAULT_VALUE_FILE, load_leaf_value
 from friday_agents.seeds import evaluation_seed, training_seed
 from friday_env import Game
@@ -185,8 +185,8 @@ def test_ingredients_without_a_c_version_take_the_python_path():
     game = Game.new(1, evaluation_seed(1, 0), core="c")
     assert compiled.compiled_search(SearchAgent(), game) is not None
     assert compiled.compiled_search(GuidedSearchAgent(), game) is not None
-    assert compiled.compiled_search(SearchAgent(value="net"), game) is None
-    assert compiled.compiled_search(SearchAgent(rollout="net"), game) is None
+    assert compiled.compiled_search(SearchAgent(value="value-net"), game) is None
+    assert compiled.compiled_search(SearchAgent(rollout="guided-prior"), game) is None
     assert compiled.compiled_search(SearchAgent(), Game.new(1, 1, core="python")) is None
 
     class OtherWorlds(SearchAgent):
@@ -198,7 +198,10 @@ def test_ingredients_without_a_c_version_take_the_python_path():
 
 @pytest.mark.parametrize(
     "factory",
-    [lambda: SearchAgent(sims=4, value="net"), lambda: SearchAgent(sims=4, rollout="net")],
+    [
+        lambda: SearchAgent(sims=4, value="value-net"),
+        lambda: SearchAgent(sims=4, rollout="guided-prior"),
+    ],
     ids=["value-net", "rollout-net"],
 )
 def test_the_python_path_plays_alike_on_compiled_games(factory, compiled_calls):

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import gzip
 import json
+import re
 import subprocess
 import sys
 import tomllib
@@ -13,32 +14,38 @@ from pathlib import Path
 
 import pytest
 
-from friday_agents.evaluation.strategy.strategy import AnalysisInputError
-from friday_agents.evaluation.strategy.strategy import load_games as strategy_games
 from friday_agents.cli import main
 from friday_agents.cli.view import saved_rows
 from friday_agents.evaluation.report import agent_description
 from friday_agents.evaluation.runner import EvalConfig, EvaluationError, load_rows
-from friday_agents.learning.fitting.game_data import recorded_games
+from friday_agents.evaluation.strategy.strategy import AnalysisInputError
+from friday_agents.evaluation.strategy.strategy import load_games as strategy_games
 from friday_agents.games_file import GamesFileError, read_games, read_games_file
+from friday_agents.learning.fitting.game_data import recorded_games
 from friday_agents.learning.imitation.data import ImitationDataError, done_games
 from friday_agents.learning.imitation.data import read_games as imitation_games
 from friday_agents.models import (
+    CHECKOUT_ONLY,
+    GUIDED_PRIOR,
     GUIDED_VALUE_PER_LEVEL,
     MANIFEST,
     MODELS_DIR,
     MOVED,
-    POLICY_PRIOR,
+    NET,
     PPO_ALL_LEVELS,
+    RENAMED_WORDS,
+    ROLES,
     SEARCH_VALUE,
     VALUE_NET,
+    ModelNameError,
+    model_file,
 )
+from friday_agents.players.networks.linear_value import load_value_model
+from friday_agents.players.networks.policy_net import load_policy_network
+from friday_agents.players.networks.value_net import load_value_network
 from friday_agents.players.ppo import PPOAgent, PPOCheckpointError, default_checkpoint
 from friday_agents.players.registry import AGENTS, AgentSpecError, make_agent
-from friday_agents.players.search.policy_net import load_policy_network
-from friday_agents.players.search.value import load_value_model
 from friday_agents.players.search.value_levels import load_leaf_value
-from friday_agents.players.search.value_net import load_value_network
 from friday_env import RecordError
 
 REPO = Path(__file__).resolve().parents[2]
@@ -51,16 +58,17 @@ def _manifest() -> dict:
 
 
 def _loads_file(spec: str, name: str) -> bool:
-    """Whether the agent ``spec`` builds holds the model read from ``agents/friday_agents/models/name``."""
+    """Whether the agent ``spec`` builds holds the model read from the models folder's
+    ``name``."""
     agent = make_agent(spec)
     path = MODELS_DIR / name
     if name == "ppo_all_levels.zip":
         return isinstance(agent, PPOAgent) and all(
             default_checkpoint(lv) == path for lv in range(1, 5)
         )
-    if name == "net.npz":
+    if path.suffix == ".npz" and hasattr(agent, "policy"):  # the net agent
         return agent.policy.network is load_policy_network(path)
-    if name == "policy_prior.npz":
+    if name == "guided_prior.npz" or (name == "net.npz" and hasattr(agent, "prior")):
         return agent.prior is not None and agent.prior.network is load_policy_network(path)
     if name == "value_net.npz":
         return agent.model is load_value_network(path)
@@ -71,15 +79,27 @@ def _loads_file(spec: str, name: str) -> bool:
     return any(one is load_value_model(path) for one in per_level)
 
 
-def test_the_manifest_names_every_model_file_and_the_wheel_ships_exactly_those():
+def test_the_manifest_names_every_model_file_by_its_role_and_the_wheel_ships_the_used_ones():
     on_disk = {p.name for p in MODELS_DIR.iterdir() if p.suffix in (".json", ".npz", ".zip")}
-    listed = set(_manifest())
-    assert listed == on_disk - {MANIFEST.name}
+    manifest = _manifest()
+    assert set(manifest) == on_disk - {MANIFEST.name}
+    assert {entry["role"]: MODELS_DIR / name for name, entry in manifest.items()} == ROLES
+    assert all(role == path.stem.replace("_", "-") for role, path in ROLES.items())
+    not_shipped = {name for name, entry in manifest.items() if entry.get("shipped") is False}
+    assert not_shipped == {ROLES[role].name for role in CHECKOUT_ONLY} == {"value_net.npz"}
     pyproject = tomllib.loads((REPO / "pyproject.toml").read_text())
     shipped = pyproject["tool"]["setuptools"]["package-data"]["friday_agents.models"]
-    assert set(shipped) == listed
+    assert set(shipped) == set(manifest) - not_shipped
     data = pyproject["tool"]["setuptools"]["package-data"]
     assert not any(package.startswith("friday_agents.players.search") for package in data)
+
+
+def test_the_shipped_models_are_those_a_default_agent_loads():
+    """Every shipped file is loaded by an agent named without options; the one not shipped
+    is loaded by none."""
+    for name, entry in _manifest().items():
+        by_default = [spec for spec in entry["loaded_by"] if ":" not in spec]
+        assert bool(by_default) == (entry.get("shipped", True)), name
 
 
 @pytest.mark.parametrize("name", sorted(json.loads(MANIFEST.read_text())["models"]))
@@ -98,31 +118,103 @@ def test_each_model_file_is_loaded_by_the_specs_the_manifest_names(name):
 def test_the_role_constants_are_the_files_the_agents_load():
     assert make_agent("search").model is load_value_model(SEARCH_VALUE)
     assert make_agent("guided").model is load_leaf_value(GUIDED_VALUE_PER_LEVEL)
-    assert make_agent("search:value=net").model is load_value_network(VALUE_NET)
-    assert make_agent("guided").prior.network is load_policy_network(POLICY_PRIOR)
+    assert make_agent("search:value=value-net").model is load_value_network(VALUE_NET)
+    assert make_agent("guided").prior.network is load_policy_network(GUIDED_PRIOR)
+    assert make_agent("net").policy.network is load_policy_network(NET)
     assert default_checkpoint(1) == PPO_ALL_LEVELS
+
+
+def test_net_names_one_network_wherever_a_spec_names_it():
+    """``net`` is the net agent's network as the agent, as a prior and in the rollouts;
+    guided's own prior is ``guided-prior``, another file."""
+    network = make_agent("net").policy.network
+    assert make_agent("guided:prior=net").prior.network is network
+    assert make_agent("search:rollout=net").rollout_policy.__self__.network is network
+    assert make_agent("guided").prior.network is not network
+
+
+@pytest.mark.parametrize(
+    ("spec", "new"),
+    [
+        ("search:value=net", "value=value-net"),
+        ("search:value=levels", "value=guided-value-per-level"),
+        ("guided:prior=agents/friday_agents/models/net.npz", "prior=net"),
+        ("search:prior=agents/friday_agents/models/policy_prior.npz", "prior=guided-prior"),
+        ("search:value=agents/friday_agents/models/search_value.json", "value=search-value"),
+        ("net:model=agents/friday_agents/models/guided_prior.npz", "model=guided-prior"),
+        (
+            "search:value=agents/friday_agents/players/search/value_weights.json",
+            "value=search-value",
+        ),
+        ("search:value=agents/friday_agents/players/search/value_net.npz", "value=value-net"),
+        ("search:prior=agents/friday_agents/players/search/policy_net.npz", "prior=guided-prior"),
+    ],
+)
+def test_an_old_model_name_is_refused_naming_its_role(spec, new):
+    with pytest.raises(AgentSpecError) as caught:
+        make_agent(spec)
+    assert new in str(caught.value)
+    assert str(caught.value).count("\n") == 0
+
+
+@pytest.mark.parametrize(
+    ("spec", "message"),
+    [
+        ("search:value=guided-prior", "is not a value network"),
+        ("search:prior=search-value", "must be an .npz policy network"),
+        ("net:model=guided-value-cards", "must be a policy network"),
+        ("search:value=ppo-all-levels", "must be a .json"),
+    ],
+)
+def test_a_role_of_the_wrong_kind_is_refused_by_name(spec, message):
+    with pytest.raises(AgentSpecError, match=message):
+        make_agent(spec)
+
+
+def test_every_old_word_names_a_role():
+    assert set(RENAMED_WORDS.values()) <= set(ROLES)
 
 
 @pytest.mark.parametrize(
     "spec",
     [
-        "search:value=agents/friday_agents/players/search/value_weights.json",
         "guided:value=agents/friday_agents/players/search/value_per_level.json",
         "search:value=agents/friday_agents/players/search/value_per_level_basic.json",
-        "search:value=agents/friday_agents/players/search/value_net.npz",
-        "search:prior=agents/friday_agents/players/search/policy_net.npz",
     ],
 )
 def test_a_model_named_by_its_old_path_says_where_it_moved(spec):
     old = spec.split("=", 1)[1]
-    with pytest.raises(AgentSpecError, match="has moved to") as caught:
+    with pytest.raises(AgentSpecError) as caught:
         make_agent(spec)
-    assert MOVED[old] in str(caught.value)
+    assert "guided-value-per-level" in str(caught.value) or MOVED[old] in str(caught.value)
+
+
+def test_a_checkout_only_model_missing_from_an_install_says_where_it_comes_from(
+    monkeypatch, tmp_path
+):
+    """In an installed wheel value_net.npz is absent: naming it says it comes with a source
+    checkout (simulated by pointing the role at a missing file)."""
+    monkeypatch.setitem(ROLES, "value-net", tmp_path / "value_net.npz")
+    with pytest.raises(ModelNameError, match="comes with a source checkout"):
+        model_file("value-net", "value")
+    with pytest.raises(AgentSpecError, match="comes with a source checkout"):
+        make_agent("search:value=value-net")
+
+
+def test_docs_list_every_model_role_and_no_spec_names_a_model_path():
+    agents_doc = (REPO / "docs" / "agents.md").read_text()
+    for role in ROLES:
+        assert f"`{role}`" in agents_doc, role
+    pattern = re.compile(r"(?:prior|value|rollout|model)=agents/friday_agents/models/")
+    for page in [REPO / "README.md", *sorted((REPO / "docs").rglob("*.md"))]:
+        assert not pattern.search(page.read_text()), page
 
 
 def test_the_old_ppo_checkpoint_path_says_where_it_moved():
     pytest.importorskip("sb3_contrib")
-    with pytest.raises(PPOCheckpointError, match=r"agents/friday_agents/models/ppo_all_levels\.zip"):
+    with pytest.raises(
+        PPOCheckpointError, match=r"agents/friday_agents/models/ppo_all_levels\.zip"
+    ):
         PPOAgent(model="agents/friday_agents/players/ppo/checkpoints/ppo-all-levels.zip")
 
 
@@ -245,7 +337,7 @@ def test_imitate_collect_repairs_a_cut_short_file_before_appending(tmp_path):
 def test_an_agent_is_described_by_its_whole_spec():
     plain, tuned = (
         agent_description("oracle", 32),
-        agent_description("oracle:prior=net:value=levels", 32),
+        agent_description("oracle:prior=guided-prior:value=guided-value-per-level", 32),
     )
     assert plain != tuned and tuned.startswith(plain.removesuffix("; 32 simulations per decision"))
     assert "policy prior" in tuned and "per level" in tuned

@@ -71,9 +71,10 @@ def test_wheel_exposes_no_top_level_agents_package(wheel):
 
 
 def test_wheel_ships_the_data_files_the_agents_load(wheel):
-    """Every model file under agents/friday_agents/models/ (value models, the search's networks, the PPO
-    policy) is in the wheel, under the installed package name, and no other data file of
-    agents/ is (the manifest is not a model); so are py.typed and the licence."""
+    """Every model file a default agent loads (agents/friday_agents/models/: value models,
+    the search's networks, the PPO policy) is in the wheel, under the installed package
+    name, and no other data file of agents/ is (the manifest is not a model, value_net.npz
+    comes with a source checkout); so are py.typed and the licence."""
     names = set(_names(wheel))
     data = [
         name
@@ -83,10 +84,11 @@ def test_wheel_ships_the_data_files_the_agents_load(wheel):
     models = [name for name in data if name.startswith("agents/friday_agents/models/")]
     assert "agents/friday_agents/models/search_value.json" in models
     assert "agents/friday_agents/models/ppo_all_levels.zip" in models  # ppo's policy
-    assert "agents/friday_agents/models/policy_prior.npz" in models  # search:prior=net
+    assert "agents/friday_agents/models/guided_prior.npz" in models  # guided's prior
+    checkout_only = ("manifest.json", "value_net.npz")
     for name in data:
         shipped = AGENTS_IMPORT + name.removeprefix("agents/friday_agents") in names
-        assert shipped == (name in models and not name.endswith("manifest.json")), name
+        assert shipped == (name in models and not name.endswith(checkout_only)), name
     assert {"friday_env/py.typed", f"{AGENTS_IMPORT}/py.typed"} <= names
     assert any(name.endswith(".dist-info/licenses/LICENSE") for name in names)
 
@@ -146,3 +148,13 @@ def test_wheel_installed_in_a_fresh_virtualenv_runs_all_four_agents(wheel, tmp_p
         rows = [line for line in done.stdout.splitlines() if line.split()[:1] == [agent]]
         assert len(rows) == 4, done.stdout
     assert (outside / "eval" / "results.json").is_file()
+    roles = _run(
+        str(python),
+        "-c",
+        f"from {AGENTS_IMPORT}.players.registry import AgentSpecError, make_agent\n"
+        "make_agent('guided:prior=net')\n"
+        "try:\n    make_agent('search:value=value-net')\n"
+        "except AgentSpecError as err:\n    print(err)",
+        cwd=outside,
+    ).stdout
+    assert "comes with a source checkout" in roles, roles  # value_net.npz is not shipped

@@ -113,7 +113,7 @@ def _core_lines(budget: dict[str, Any]) -> list[str]:
         f"- (m) `guided` on {budget.get('search_games', 0)} evaluation deals of levels 1 and 4, "
         "each deal played on both cores (taking turns), CPU seconds per game; the range is "
         "over the two levels; the games must be the same on both cores "
-        "(`python -m friday_agents.players.search.core_timing guided` does the same alone).",
+        "(`python benchmarks/core_timing.py guided` does the same alone).",
     ]
 
 

@@ -15,7 +15,7 @@ HEADLINE_EXTRA: list[tuple[Path, str]] = [
     (Path("experiments/rl/eval/net_vs_start.json"), "net"),
     (
         Path("experiments/rl/eval/guided_priors.json"),
-        "guided:prior=agents/friday_agents/models/net.npz",
+        "guided:prior=net",
     ),
 ]
 

@@ -56,8 +56,8 @@ PAIRED_RUNS: list[tuple[Path, str, str, str, str]] = [
     (
         Path("experiments/rl/eval/guided_priors.json"),
         "guided",
-        "guided:prior=agents/friday_agents/models/net.npz",
-        "`guided:prior=agents/friday_agents/models/net.npz` − `guided`",
+        "guided:prior=net",
+        "`guided:prior=net` − `guided`",
         "experiments/rl/evaluate.sh",
     ),
     (

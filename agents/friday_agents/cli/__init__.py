@@ -19,6 +19,8 @@ from friday_agents.conventions import MissingExtraError, missing_extra, plain
 from friday_env.core import core_in_use
 
 Subcommand = tuple[str, str]  # (module, one-line help)
+#: Old subcommand name -> its name now: the old one stops with an error naming the new.
+RENAMED = {"exit": "distill"}
 
 SUBCOMMANDS = {
     "eval": (
@@ -36,9 +38,9 @@ SUBCOMMANDS = {
         "friday_agents.learning.imitation.cli",
         "learn a MaskablePPO policy from an agent's games",
     ),
-    "exit": (
+    "distill": (
         "friday_agents.learning.distill.cli",
-        "expert iteration: the search teaches a network, round after round",
+        "expert iteration: the search is distilled into a network, round after round",
     ),
     "rl": (
         "friday_agents.learning.rl.cli",
@@ -87,7 +89,14 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     """``argv`` (default ``sys.argv[1:]``) parsed, importing only the named subcommand."""
     argv = sys.argv[1:] if argv is None else list(argv)
-    return build_parser(chosen_command(argv)).parse_args(argv)
+    command = chosen_command(argv)
+    if command in RENAMED:
+        print(
+            f"friday {command}: error: the command is now `friday {RENAMED[command]}`",
+            file=sys.stderr,
+        )
+        raise SystemExit(2)
+    return build_parser(command).parse_args(argv)
 
 
 def main(argv: list[str] | None = None) -> int:

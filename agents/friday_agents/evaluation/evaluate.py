@@ -39,7 +39,15 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
-from friday_agents.conventions import README_GONE, add_progress, add_removed, plain, require
+from friday_agents.conventions import (
+    DEFAULT_SEARCH_SIMS,
+    README_GONE,
+    add_deprecated,
+    add_progress,
+    add_removed,
+    plain,
+    require,
+)
 from friday_agents.evaluation.backends import BACKENDS, RAY_INSTALL, BackendError
 from friday_agents.evaluation.runner import (
     EvalConfig,
@@ -52,7 +60,6 @@ from friday_agents.evaluation.runner import (
     start_run,
 )
 from friday_agents.players.registry import AgentSpecError, parse_spec
-from friday_agents.players.search.agent import DEFAULT_SIMS
 from friday_agents.seeds import DEAL_SETS
 from friday_env.errors import InvalidLevelError
 from friday_env.levels import parse_levels as levels_in
@@ -60,13 +67,12 @@ from friday_env.levels import parse_levels as levels_in
 DEFAULT_AGENTS = "random,heuristic,search,guided"
 DEFAULT_LEVELS = "1-4"
 DEFAULT_GAMES = "100,search=25,guided=25"
-DEFAULT_SEARCH_SIMS = DEFAULT_SIMS  # one setting: the search agent's own default
 #: Without --out, each run writes a new folder here (:func:`new_run_dir`).
 DEFAULT_OUT = Path("results/eval")
 #: The run behind the full results table (docs/results.md, its headline in the README); a
 #: test checks it is the command stored in that run's committed results.json.
 FULL_TABLE_COMMAND = (
-    "friday eval --agents random,heuristic,ppo,search,guided,oracle,oracle:prior=net:value=levels"
+    "friday eval --agents random,heuristic,ppo,search,guided,oracle,oracle:prior=guided-prior:value=guided-value-per-level"
     " --levels 1-4 --games 1000,search=200,oracle=200 --search-sims 32 --out results/readme"
 )
 FULL_TABLE_PAGE = "docs/results.md"

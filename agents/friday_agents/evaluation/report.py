@@ -65,14 +65,15 @@ AGENT_NOTES = {
     "'Learned agents')",
 }
 #: What a spec's option changes about its agent, said after the agent's own note: a spec is
-#: described whole (``oracle:prior=net:value=levels`` is not the plain oracle). An option
-#: not listed here is shown as written.
+#: described whole (``oracle:prior=guided-prior`` is not the plain oracle). An option
+#: not listed here is shown as written. Models are named by role (friday_agents.models).
 OPTION_NOTES = {
-    ("prior", "net"): "the policy prior prunes the candidates (`agents/friday_agents/models/policy_prior.npz`)",
-    ("value", "levels"): "leaf value chosen per level, as guided's "
-    "(`agents/friday_agents/models/guided_value_per_level.json`)",
-    ("value", "net"): "the value network as leaf value (`agents/friday_agents/models/value_net.npz`)",
-    ("rollout", "net"): "rollouts played by the policy network",
+    ("prior", "guided-prior"): "the policy prior prunes the candidates (model `guided-prior`)",
+    ("prior", "net"): "the `net` agent's network prunes the candidates (model `net`)",
+    ("value", "guided-value-per-level"): "leaf value chosen per level, as guided's "
+    "(model `guided-value-per-level`)",
+    ("value", "value-net"): "the value network as leaf value (model `value-net`)",
+    ("rollout", "guided-prior"): "rollouts played by the policy network",
 }
 #: Options that replace what the agent's note describes (its committed model): the spec is
 #: then described by this note instead.

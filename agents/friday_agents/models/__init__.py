@@ -1,13 +1,19 @@
 """The model files the agents load, named by role, in one folder.
 
-Every file here is loaded by an agent spec (``manifest.json`` beside this module says which
-spec loads which file, and from which committed data and by which command it was fitted);
-the wheel ships exactly these files. Models fitted for a study but loaded by no agent live
-with their study under ``experiments/``.
+Agent specs name a model file by its **role**, never by its path: the file's name with
+hyphens (``guided_prior.npz`` is ``guided-prior``), e.g. ``guided:prior=net`` (the ``net``
+agent's network as guided's prior) or ``search:value=value-net``. ``manifest.json`` beside
+this module lists every role: its file, which specs load it, what it is, and from which
+committed data and by which command it was fitted; ``docs/agents.md`` lists them for users.
+A file of one's own (a fit of one's own, a study's) is still named by its path.
 
-A file moved here from its old place (``agents/friday_agents/players/search/value_weights.json`` and the like) is
-refused with an error naming its new path (:func:`check_not_moved`), so an old spec such as
-``search:value=agents/friday_agents/players/search/value_weights.json`` says where the file went.
+The wheel ships the files a default agent loads (:data:`CHECKOUT_ONLY` are not shipped: a
+role among them says, in an installed wheel, that its file comes with a source checkout).
+Models fitted for a study but loaded by no agent live with their study under ``experiments/``.
+
+Old names are refused with an error naming the new one: a word that meant another file
+(``value=net``, ``value=levels``: :data:`RENAMED_WORDS`), a model file named by its path in
+this folder (the role instead), and a path from before this folder (:data:`MOVED`).
 """
 
 from __future__ import annotations
@@ -18,32 +24,62 @@ MODELS_DIR = Path(__file__).resolve().parent
 
 #: ``search``'s leaf value: the linear model fitted on heuristic games.
 SEARCH_VALUE = MODELS_DIR / "search_value.json"
-#: ``guided``'s (and ``search:value=levels``') per-level choice of leaf value.
+#: ``guided``'s per-level choice of leaf value (naming the two files below).
 GUIDED_VALUE_PER_LEVEL = MODELS_DIR / "guided_value_per_level.json"
-#: ``search:value=net``: the value network.
+#: The linear value on the ``cards`` features (levels 1-3 of guided's choice).
+GUIDED_VALUE_CARDS = MODELS_DIR / "guided_value_cards.json"
+#: The linear value refitted on the search's games (level 4 of guided's choice).
+GUIDED_VALUE_LEVEL4 = MODELS_DIR / "guided_value_level4.json"
+#: ``search:value=value-net``: the value network (a study's, not shipped in the wheel).
 VALUE_NET = MODELS_DIR / "value_net.npz"
-#: ``search:prior=net`` and ``guided``: the policy prior.
-POLICY_PRIOR = MODELS_DIR / "policy_prior.npz"
+#: ``guided``'s policy prior: the network fitted on the search's own action values.
+GUIDED_PRIOR = MODELS_DIR / "guided_prior.npz"
 #: ``ppo`` on every level: the committed learned policy.
 PPO_ALL_LEVELS = MODELS_DIR / "ppo_all_levels.zip"
-#: ``net``: the policy network that plays without search (the last expert-iteration round).
+#: ``net``: the policy network that plays without search (expert iteration, then RL).
 NET = MODELS_DIR / "net.npz"
 #: The manifest (in a checkout; not shipped in the wheel).
 MANIFEST = MODELS_DIR / "manifest.json"
 
+#: Role -> file: one name per file, the file's name with hyphens.
+ROLES: dict[str, Path] = {
+    path.stem.replace("_", "-"): path
+    for path in (
+        SEARCH_VALUE,
+        GUIDED_VALUE_PER_LEVEL,
+        GUIDED_VALUE_CARDS,
+        GUIDED_VALUE_LEVEL4,
+        VALUE_NET,
+        GUIDED_PRIOR,
+        PPO_ALL_LEVELS,
+        NET,
+    )
+}
+#: Roles whose file no default agent loads: in a source checkout, not in the wheel.
+CHECKOUT_ONLY = frozenset({"value-net"})
+#: A spec option's old word -> the role that now names its file (``prior=net`` and
+#: ``rollout=net`` named guided's prior; ``net`` now names the ``net`` agent's network).
+RENAMED_WORDS: dict[tuple[str, str], str] = {
+    ("value", "net"): "value-net",
+    ("value", "levels"): "guided-value-per-level",
+}
+#: A model file's old name in this folder -> its role now.
+RENAMED_FILES = {"policy_prior.npz": "guided-prior"}
+
 #: Old file name (where it lay before the models folder) -> its path now, relative to the
 #: repository root. Files loaded by no agent moved to their study.
+_OLD, _NEW = "agents/friday_agents/players/search/", "agents/friday_agents/models/"
 MOVED = {
-    "agents/friday_agents/players/search/value_weights.json": "agents/friday_agents/models/search_value.json",
-    "agents/friday_agents/players/search/value_weights_search.json": "agents/friday_agents/models/guided_value_level4.json",
-    "agents/friday_agents/players/search/value_cards.json": "agents/friday_agents/models/guided_value_cards.json",
-    "agents/friday_agents/players/search/value_per_level.json": "agents/friday_agents/models/guided_value_per_level.json",
-    "agents/friday_agents/players/search/value_per_level_basic.json": (
+    _OLD + "value_weights.json": _NEW + "search_value.json",
+    _OLD + "value_weights_search.json": _NEW + "guided_value_level4.json",
+    _OLD + "value_cards.json": _NEW + "guided_value_cards.json",
+    _OLD + "value_per_level.json": _NEW + "guided_value_per_level.json",
+    _OLD + "value_per_level_basic.json": (
         "experiments/search-strength/models/guided_value_per_level_basic.json"
     ),
-    "agents/friday_agents/players/search/value_net.npz": "agents/friday_agents/models/value_net.npz",
-    "agents/friday_agents/players/search/policy_net.npz": "agents/friday_agents/models/policy_prior.npz",
-    "agents/friday_agents/players/ppo/checkpoints/ppo-all-levels.zip": "agents/friday_agents/models/ppo_all_levels.zip",
+    _OLD + "value_net.npz": _NEW + "value_net.npz",
+    _OLD + "policy_net.npz": _NEW + "guided_prior.npz",
+    "agents/friday_agents/players/ppo/checkpoints/ppo-all-levels.zip": _NEW + "ppo_all_levels.zip",
 }
 
 
@@ -71,3 +107,50 @@ def check_not_moved(path: Path | str) -> None:
             f"model file {str(path)!r} has moved to {new!r} (the models are named by role "
             "in one folder; see agents/friday_agents/models/manifest.json)"
         )
+
+
+class ModelNameError(ValueError):
+    """A spec naming a model file by an old word or by its path in the models folder."""
+
+
+def model_file(name: str, option: str) -> Path:
+    """The file a spec's ``option`` (``value``, ``prior``, ``rollout``, ``model``) names by
+    ``name``: a role (:data:`ROLES`), or the path of a file of one's own. An old word, a
+    path into this folder or a path from before it raises an error naming the new name."""
+    renamed = RENAMED_WORDS.get((option, name))
+    if renamed is not None:
+        raise ModelNameError(
+            f"{option}={name} is now {option}={renamed} (models are named by role)"
+        )
+    if name in ROLES:
+        return _role_file(name)
+    path = Path(name)
+    moved = None if path.exists() else moved_to(path)
+    role = _role_of_path(Path(moved) if moved else path)
+    if role is not None:
+        raise ModelNameError(
+            f"{option}={name} names a model file by its path: name it by its role, "
+            f"{option}={role} (see agents/friday_agents/models/manifest.json)"
+        )
+    check_not_moved(path)
+    return path
+
+
+def _role_file(role: str) -> Path:
+    path = ROLES[role]
+    if role in CHECKOUT_ONLY and not path.exists():
+        raise ModelNameError(
+            f"model {role!r} ({path.name}) comes with a source checkout of friday-env, not "
+            "with the wheel (no default agent loads it)"
+        )
+    return path
+
+
+def _role_of_path(path: Path) -> str | None:
+    """The role of a model file of this folder named by its path (old names included)."""
+    if path.resolve().parent != MODELS_DIR and not path.as_posix().startswith(
+        "agents/friday_agents/models/"
+    ):
+        return None
+    by_file = {file.name: role for role, file in ROLES.items()} | RENAMED_FILES
+    return by_file.get(path.name)

@@ -1,2 +1,2 @@
 """Expert iteration: the search teaches a network, the network guides the search, round after
-round (``friday exit``). See :mod:`friday_agents.learning.distill.rounds`."""
+round (``friday distill``). See :mod:`friday_agents.learning.distill.rounds`."""

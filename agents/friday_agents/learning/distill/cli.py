@@ -1,4 +1,4 @@
-"""``friday exit``: expert iteration, round after round (see
+"""``friday distill``: expert iteration, round after round (see
 :mod:`friday_agents.learning.distill.rounds`). Resumable: run the same command again and it
 goes on where it stopped."""
 
@@ -53,11 +53,11 @@ def run(args: argparse.Namespace) -> int:
     try:
         config = load_config(args.config)
     except ExitConfigError as err:
-        print(f"friday exit: error: {err}", file=sys.stderr)
+        print(f"friday distill: error: {err}", file=sys.stderr)
         return 2
     rounds = config.rounds if args.rounds is None else args.rounds
     if rounds < 1 or args.workers < 1:
-        print("friday exit: error: --rounds and --workers must be at least 1", file=sys.stderr)
+        print("friday distill: error: --rounds and --workers must be at least 1", file=sys.stderr)
         return 2
     summaries = run_rounds(config, args.out, args.data, args.workers, _progress(args), rounds)
     curve = write_curve(args.out, summaries)

@@ -4,10 +4,11 @@ before the runs it decides (``experiments/expert-iteration/config.json``)."""
 from __future__ import annotations
 
 import json
-from dataclasses import asdict, dataclass, fields
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from friday_agents.learning.config import LearningConfig
 from friday_env.errors import FridayError
 
 #: First training deal index of round 0; round r plays from FIRST_INDEX + r * ROUND_STRIDE, so
@@ -21,18 +22,20 @@ class ExitConfigError(FridayError):
 
 
 @dataclass(frozen=True)
-class ExitConfig:
+class ExitConfig(LearningConfig):
     """One study's settings (every field is required in the file; see ``docs/learning.md``).
 
     - ``rounds`` — how many rounds to play.
     - ``levels`` — the levels played (one network for all of them).
-    - ``first_prior`` — the network round 0's search and student start from (``.npz``).
+    - ``first_prior`` — the network round 0's search and student start from: a model role
+      (``guided-prior``, :mod:`friday_agents.models`) or an ``.npz`` file.
     - ``teacher_games`` / ``student_games`` — games per level and round played by the search
       (every searched decision labelled) and by the network alone (DAgger: the search labels
       every decision the network faces).
     - ``sims`` / ``top`` — the labelling search: simulations per decision, and how many of
       the network's best actions it tries besides the heuristic's choice.
-    - ``value`` — its leaf value (``levels``: guided's per-level linear models).
+    - ``value`` — its leaf value (``guided-value-per-level``: guided's per-level linear
+      models).
     - ``tau`` — temperature of the soft policy targets ``softmax(q / tau)``.
     - ``hidden`` — hidden layer sizes of the policy and of the value network.
     - ``epochs`` — passes over the data per fit; ``held_out_share`` of the games (by deal)
@@ -41,6 +44,8 @@ class ExitConfig:
       round's network plays alone, and guides the search (as ``guided`` uses its prior).
     - ``seed`` — the fit's seed.
     """
+
+    Error = ExitConfigError
 
     rounds: int
     levels: tuple[int, ...]
@@ -67,7 +72,7 @@ class ExitConfig:
         return f"search:sims={self.sims}:value={self.value}:prior={prior}:top={self.top}"
 
     def to_json(self) -> dict[str, Any]:
-        return asdict(self)
+        return self.to_dict()
 
 
 def load_config(path: Path) -> ExitConfig:
@@ -76,13 +81,7 @@ def load_config(path: Path) -> ExitConfig:
         data = json.loads(Path(path).read_text())
     except (OSError, ValueError) as err:
         raise ExitConfigError(f"cannot read the configuration {str(path)!r}: {err}") from None
-    names = {f.name for f in fields(ExitConfig)}
-    missing, unknown = names - set(data), set(data) - names
-    if missing or unknown:
-        raise ExitConfigError(
-            f"{path}: missing {sorted(missing) or 'nothing'}, "
-            f"unknown {sorted(unknown) or 'nothing'}"
-        )
+    ExitConfig.check_keys(data, str(path), complete=True)
     data["levels"], data["hidden"] = tuple(data["levels"]), tuple(data["hidden"])
     config = ExitConfig(**data)
     _check(config, path)

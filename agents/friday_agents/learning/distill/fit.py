@@ -22,7 +22,7 @@ import numpy as np
 
 from friday_agents.learning.distill.dataset import Decisions
 from friday_agents.learning.fitting.policy_net_fit import soft_targets
-from friday_agents.players.search.policy_net import PolicyNetwork
+from friday_agents.players.networks.policy_net import PolicyNetwork
 
 BATCH = 512
 LEARNING_RATE = 1e-3
@@ -45,13 +45,13 @@ def fit_network(
     CPU seconds the fit took."""
     import torch
 
-    from friday_agents.learning.fitting.torch_mlp import default_tanh_mlp, numpy_layers
+    from friday_agents.learning.networks import numpy_layers, tanh_mlp
 
     started = time.process_time()
     torch.manual_seed(seed)
     size, actions = data.obs.shape[1], data.legal.shape[1]
-    policy = default_tanh_mlp((size, *hidden, actions))
-    value = default_tanh_mlp((size, *hidden, 1))
+    policy = tanh_mlp((size, *hidden, actions))
+    value = tanh_mlp((size, *hidden, 1))
     optimizer = torch.optim.Adam([*policy.parameters(), *value.parameters()], lr=LEARNING_RATE)
     generator = torch.Generator().manual_seed(seed)
     for _ in range(epochs):

@@ -1,4 +1,4 @@
-"""Expert iteration, round after round (``friday exit``).
+"""Expert iteration, round after round (``friday distill``).
 
 Round ``r`` starts from a network ``N`` (round 0 from the configuration's ``first_prior``,
 later rounds from the previous round's network):
@@ -36,13 +36,13 @@ import numpy as np
 
 from friday_agents.evaluation.backends import run_games
 from friday_agents.evaluation.stats import wilson_interval
+from friday_agents.games_file import read_games_file
 from friday_agents.learning.distill.config import ExitConfig
 from friday_agents.learning.distill.dataset import read_decisions
 from friday_agents.learning.distill.fit import fit_network, held_out_report, split_by_deal
 from friday_agents.learning.distill.games import student_job, teacher_job, validation_job
-from friday_agents.games_file import read_games_file
 from friday_agents.learning.imitation.data import done_games
-from friday_agents.players.search.policy_net import PolicyNetwork, save_policy_network
+from friday_agents.players.networks.policy_net import PolicyNetwork, save_policy_network
 
 Progress = Callable[[str, int], Any]  # (what, total) -> a context manager with update()
 

@@ -2,7 +2,8 @@
 
 - ``value_fit`` — the linear leaf value, on heuristic games or recorded games
   (``python -m friday_agents.learning.fitting.value_fit``);
-- ``value_net_fit`` — the value network (``python -m friday_agents.learning.fitting.value_net_fit``);
+- ``value_net_fit`` — the value network
+  (``python -m friday_agents.learning.fitting.value_net_fit``);
 - ``policy_net_fit`` — the policy prior, on the search's recorded games
   (``python -m friday_agents.learning.fitting.policy_net_fit``);
 - ``game_data`` — recorded games as fitting data: training deals only, replayed to their

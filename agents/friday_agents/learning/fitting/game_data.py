@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from friday_agents.games_file import check_replayable, read_games_file
-from friday_agents.players.search.value import TURN_START_PHASES
+from friday_agents.players.networks.linear_value import TURN_START_PHASES
 from friday_agents.seeds import is_evaluation_seed, is_validation_seed
 from friday_env import Game
 

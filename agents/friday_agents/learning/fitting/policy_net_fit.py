@@ -1,5 +1,5 @@
-"""Fit the search agent's policy prior on its own games:
-``python -m friday_agents.learning.fitting.policy_net_fit --data GAMES.jsonl --out policy_prior.npz``.
+"""Fit the search agent's policy prior on its own games: ``python -m
+friday_agents.learning.fitting.policy_net_fit --data GAMES.jsonl --out guided_prior.npz``.
 
 ``GAMES.jsonl`` (or ``.jsonl.gz``; several files may be given) holds search games on training
 deals as ``friday imitate collect --teacher search`` writes them: the actions and, per
@@ -15,7 +15,7 @@ The games of the deal indices in ``--holdout`` (``FIRST-LAST``) are held out; th
 network's top action is the search's choice (and how often the heuristic's is), and for
 ``k`` in 1-4, over the decisions with more than ``k`` legal actions, how often the search's
 choice survives pruning to the network's top ``k`` plus the heuristic's choice (what
-``search:prior=net:top=k`` keeps), and the value it loses by the search's own estimates.
+``search:prior=guided-prior:top=k`` keeps), and the value it loses by the search's own estimates.
 Deterministic for the same data and arguments.
 """
 
@@ -32,7 +32,7 @@ import numpy as np
 
 from friday_agents.learning.fitting.game_data import training_games
 from friday_agents.players.heuristic.agent import heuristic_action
-from friday_agents.players.search.policy_net import PolicyNetwork, save_policy_network
+from friday_agents.players.networks.policy_net import PolicyNetwork, save_policy_network
 from friday_env import NUM_ACTIONS, Game
 from friday_env.observation import make_encoder
 
@@ -115,11 +115,11 @@ def train(
     untried actions masked out."""
     import torch
 
-    from friday_agents.learning.fitting.torch_mlp import default_tanh_mlp, numpy_layers
+    from friday_agents.learning.networks import numpy_layers, tanh_mlp
 
     torch.manual_seed(seed)
     torch.set_num_threads(1)
-    model = default_tanh_mlp((data.obs.shape[1], *hidden, NUM_ACTIONS))
+    model = tanh_mlp((data.obs.shape[1], *hidden, NUM_ACTIONS))
     optimizer = torch.optim.Adam(model.parameters(), lr=1e-3)
     targets = torch.as_tensor(soft_targets(data, tau))
     tried = torch.as_tensor(data.tried)

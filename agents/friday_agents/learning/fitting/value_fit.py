@@ -2,8 +2,9 @@
 
 Plays the heuristic on training seeds (below :data:`friday_agents.seeds.TRAINING_SEED_LIMIT`,
 never the evaluation seeds) — or, with ``--data``, replays recorded games such as the search
-agent's own (:mod:`friday_agents.learning.fitting.game_data`) — records the public features of every
-state at a turn's start (:func:`friday_agents.players.search.value.features`) with the score the game
+agent's own (:mod:`friday_agents.learning.fitting.game_data`) — records the public
+features of every state at a turn's start
+(:func:`friday_agents.players.networks.linear_value.features`) with the score the game
 finally reached, and fits one ridge regression per level and step. The weights go to
 ``--out`` (default: the ``search_value.json`` the search agent loads); the printed R² says
 how much of the final score each model explains. Deterministic: the same arguments write the
@@ -22,7 +23,11 @@ import numpy as np
 
 from friday_agents.learning.fitting.game_data import ReplayCount, target, turn_start_examples
 from friday_agents.players.heuristic.agent import heuristic_action
-from friday_agents.players.search.value import FEATURE_SETS, TURN_START_PHASES, WEIGHTS_FILE
+from friday_agents.players.networks.linear_value import (
+    FEATURE_SETS,
+    TURN_START_PHASES,
+    WEIGHTS_FILE,
+)
 from friday_agents.seeds import training_seed
 from friday_env import Game
 from friday_env.engine import STEP_NAMES

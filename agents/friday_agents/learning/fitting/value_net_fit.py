@@ -4,9 +4,10 @@
 ``GAMES.jsonl`` holds one search game per line, played on training deals
 (:mod:`friday_agents.learning.fitting.game_data`: an evaluation seed is refused). Each game is
 replayed with the engine; every state at a turn's start becomes one example, its inputs
-:func:`friday_agents.players.search.value_net.network_inputs` and its target the game's final score
-plus ``--win-bonus`` for a win (the linear model's target). A game whose replay raises is
-skipped and counted. One game in ``--holdout`` (by deal) is held out: the printed report
+:func:`friday_agents.players.networks.value_net.network_inputs` and its target the game's
+final score plus ``--win-bonus`` for a win (the linear model's target). A game whose replay
+raises is skipped and counted. One game in ``--holdout`` (by deal) is held out: the printed
+report
 gives the held-out mean squared error of the network and of the shipped linear model, per
 level, so the two are compared on the same states. Training uses torch (the ``rl`` extra);
 the written network is plain numpy arrays. Deterministic for the same data and arguments.
@@ -23,8 +24,12 @@ import numpy as np
 
 from friday_agents.learning.fitting.game_data import ReplayCount, target, turn_start_examples
 from friday_agents.learning.fitting.value_fit import DEFAULT_WIN_BONUS
-from friday_agents.players.search.value import load_value_model
-from friday_agents.players.search.value_net import ValueNetwork, network_inputs, save_value_network
+from friday_agents.players.networks.linear_value import load_value_model
+from friday_agents.players.networks.value_net import (
+    ValueNetwork,
+    network_inputs,
+    save_value_network,
+)
 
 
 def replay_examples(path: Path, win_bonus: float) -> tuple[dict[str, np.ndarray], int]:
@@ -55,7 +60,7 @@ def train(
     """A tanh MLP fitted by Adam on the squared error of the standardized target."""
     import torch
 
-    from friday_agents.learning.fitting.torch_mlp import default_tanh_mlp, numpy_layers
+    from friday_agents.learning.networks import numpy_layers, tanh_mlp
 
     torch.manual_seed(seed)
     torch.set_num_threads(1)
@@ -64,7 +69,7 @@ def train(
     y_centre, y_scale = float(y.mean()), float(y.std()) or 1.0
     inputs = torch.tensor((x - centre) / scale, dtype=torch.float32)
     target = torch.tensor((y - y_centre) / y_scale, dtype=torch.float32)[:, None]
-    model = default_tanh_mlp((x.shape[1], *hidden, 1))
+    model = tanh_mlp((x.shape[1], *hidden, 1))
     optimizer = torch.optim.Adam(model.parameters(), lr=1e-3, weight_decay=1e-5)
     generator = torch.Generator().manual_seed(seed)
     for _ in range(epochs):

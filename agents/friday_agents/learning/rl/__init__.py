@@ -3,7 +3,7 @@
 A CleanRL-style trainer (one rollout of every env, generalized advantage estimation, clipped
 policy updates over minibatches) whose policy and value networks are separate tanh MLPs
 over the flat observation, in the format of
-:class:`~friday_agents.players.search.policy_net.PolicyNetwork`, so that ``net:model=FILE.npz``
+:class:`~friday_agents.players.networks.policy_net.PolicyNetwork`, so that ``net:model=FILE.npz``
 plays what it trains. Two uses (``docs/rl.md``):
 
 - fine-tuning a network (``--init FILE.npz``): a critic warm-up with the policy frozen,

@@ -11,6 +11,7 @@ import dataclasses
 from dataclasses import dataclass, field
 from typing import Any
 
+from friday_agents.learning.config import LearningConfig, ppo_field
 from friday_env.errors import FridayError
 
 METHODS = ("ppo", "reverse")
@@ -28,8 +29,10 @@ def _opt(help_text: str, default: Any) -> Any:
 
 
 @dataclass
-class RLConfig:
+class RLConfig(LearningConfig):
     """Everything a ``friday rl`` run needs (each field is the flag of the same name)."""
+
+    Error = RLConfigError
 
     out: str = _opt("run folder: config.json, checkpoint.pt, curve.jsonl, policy.npz", "")
     level: int = _opt("level to train on (1-4)", 1)
@@ -68,15 +71,15 @@ class RLConfig:
     num_envs: int = _opt("games played side by side", 64)
     num_steps: int = _opt("steps per env per rollout (batch = num_envs x num_steps)", 128)
     hidden: str = _opt("hidden sizes of a new network (ignored with --init)", "256,256")
-    learning_rate: float = _opt("Adam learning rate", 2.5e-4)
-    gamma: float = _opt("discount (1: the game's own undiscounted outcome)", 1.0)
-    gae_lambda: float = _opt("GAE lambda", 0.95)
+    learning_rate: float = ppo_field("learning_rate", 2.5e-4)
+    gamma: float = ppo_field("gamma", 1.0)
+    gae_lambda: float = ppo_field("gae_lambda", 0.95)
     num_minibatches: int = _opt("minibatches per epoch", 4)
     update_epochs: int = _opt("passes over each rollout", 4)
     clip_coef: float = _opt("PPO clip range", 0.2)
-    ent_coef: float = _opt("entropy bonus weight", 0.01)
-    vf_coef: float = _opt("value loss weight", 0.5)
-    max_grad_norm: float = _opt("gradient norm clip", 0.5)
+    ent_coef: float = ppo_field("ent_coef", 0.01)
+    vf_coef: float = ppo_field("vf_coef", 0.5)
+    max_grad_norm: float = ppo_field("max_grad_norm", 0.5)
     warmup_frames: int = _opt(
         "critic warm-up: frames with the policy frozen and only the value loss "
         "(-1: 200000 with --init, 0 without)",
@@ -229,17 +232,6 @@ class RLConfig:
         ):
             if getattr(self, name) < 0:
                 raise RLConfigError(f"{name} must be 0 or more, got {getattr(self, name)!r}")
-
-    def to_dict(self) -> dict[str, Any]:
-        return dataclasses.asdict(self)
-
-    @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> RLConfig:
-        names = {f.name for f in dataclasses.fields(cls)}
-        unknown = sorted(set(data) - names)
-        if unknown:
-            raise RLConfigError(f"unknown configuration keys {unknown}")
-        return cls(**data)
 
 
 def _positive_float(text: str) -> float | None:

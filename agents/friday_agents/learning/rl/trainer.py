@@ -34,16 +34,16 @@ from torch import nn
 import friday_env  # noqa: F401  (registers Friday-v0)
 from friday_agents.conventions import format_duration
 from friday_agents.evaluation.progress import BAR_FORMAT
-from friday_agents.learning.rl.config import RLConfig, RLConfigError
-from friday_agents.learning.rl.curriculum import ReverseCurriculum, Start, replay
-from friday_agents.learning.rl.deals import draw_training_deals, heldout_deals
-from friday_agents.learning.rl.networks import (
+from friday_agents.learning.networks import (
     MASKED_LOGIT,
     ActorCritic,
     hidden_sizes,
     kl_to_reference,
     masked_log_probs,
 )
+from friday_agents.learning.rl.config import RLConfig, RLConfigError
+from friday_agents.learning.rl.curriculum import ReverseCurriculum, Start, replay
+from friday_agents.learning.rl.deals import draw_training_deals, heldout_deals
 from friday_env.observation.layout import FLAT_LAYOUT, MAX_FIGHTS
 
 CONFIG_FILE, CHECKPOINT_FILE = "config.json", "checkpoint.pt"

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from friday_agents.conventions import add_deprecated, add_progress, parse_bool
+from friday_agents.learning.config import LearningConfig, ppo_field
 from friday_env.errors import FridayError, InvalidLevelError
 from friday_env.levels import LEVELS, level_sequence
 from friday_env.observation import ENCODERS
@@ -46,8 +47,10 @@ def _help(text: str, default: Any, **extra: Any) -> Any:
 
 
 @dataclass
-class TrainConfig:
+class TrainConfig(LearningConfig):
     """Everything ``friday train`` needs; each field is a ``--flag`` of the same name."""
+
+    Error = TrainConfigError
 
     level: int = _help("level to train on (1-4); ignored when --curriculum is given", 1)
     curriculum: str = _help(
@@ -67,16 +70,16 @@ class TrainConfig:
     n_envs: int = _help("parallel environments", 8)
     vec_env: str = _help("vectorisation: dummy (one process) or subproc (one per env)", "dummy")
     seed: int = _help("seed of the policy, the optimiser and the training deals", 0)
-    learning_rate: float = _help("Adam learning rate", 3e-4)
+    learning_rate: float = ppo_field("learning_rate", 3e-4)
     n_steps: int = _help("steps per env per rollout", 256)
     batch_size: int = _help("minibatch size", 256)
     n_epochs: int = _help("optimisation epochs per rollout", 4)
-    gamma: float = _help("discount factor", 0.995)
-    gae_lambda: float = _help("GAE lambda", 0.95)
+    gamma: float = ppo_field("gamma", 0.995)
+    gae_lambda: float = ppo_field("gae_lambda", 0.95)
     clip_range: float = _help("PPO clipping", 0.2)
-    ent_coef: float = _help("entropy bonus coefficient", 0.01)
-    vf_coef: float = _help("value loss coefficient", 0.5)
-    max_grad_norm: float = _help("gradient clipping norm", 0.5)
+    ent_coef: float = ppo_field("ent_coef", 0.01)
+    vf_coef: float = ppo_field("vf_coef", 0.5)
+    max_grad_norm: float = ppo_field("max_grad_norm", 0.5)
     vf_warmup: int = _help(
         "timesteps at the start during which only the value head learns (the policy is "
         "frozen): for fine-tuning a policy from --init",
@@ -196,21 +199,14 @@ class TrainConfig:
 
     # ------------------------------------------------------------- persistence
 
-    def to_dict(self) -> dict[str, Any]:
-        return dataclasses.asdict(self)
-
     def save(self, path: Path) -> None:
         path.write_text(json.dumps(self.to_dict(), indent=2) + "\n")
 
     @classmethod
     def from_dict(cls, values: dict[str, Any], source: str = "config") -> TrainConfig:
         """A config from ``values`` over the defaults; unknown keys and wrong types raise."""
+        cls.check_keys(values, source)
         known = {f.name: f for f in fields(cls)}
-        unknown = sorted(set(values) - set(known))
-        if unknown:
-            raise TrainConfigError(
-                f"{source}: unknown settings {unknown}; known: {', '.join(known)}"
-            )
         config = cls()
         for name, value in values.items():
             setattr(config, name, _typed(known[name], value, source))

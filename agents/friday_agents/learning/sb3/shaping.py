@@ -1,7 +1,7 @@
 """Potential-based shaping with the fitted state value as potential (``reward="value_shaped"``).
 
 Reward after a decision = the env's ``win_loss`` reward + gamma * Phi(s') - Phi(s), with
-Phi = :func:`friday_agents.players.search.value.state_value` / 100 (the expected final score on the
+Phi = :func:`friday_agents.players.networks.linear_value.state_value` / 100 (the expected final score on the
 scale of the ``score`` reward) and Phi = 0 once the game is over. Shaping of this form leaves
 the optimal policy unchanged (Ng, Harada & Russell, 1999): it only tells the learner sooner
 whether a decision made the position better, which ``win_loss`` says once, hundreds of
@@ -15,7 +15,7 @@ from typing import Any
 import gymnasium as gym
 import numpy as np
 
-from friday_agents.players.search.value import state_value
+from friday_agents.players.networks.linear_value import state_value
 from friday_env import Game
 from friday_env.core import is_game
 from friday_env.env import SCORE_SCALE

@@ -2,22 +2,21 @@
 
 :class:`NetAgent` reads the public flat observation (:mod:`friday_env.observation`, R26: no
 hidden order), runs a small tanh network in numpy and plays the legal action it rates
-highest. One network plays every level. By default it loads ``agents/friday_agents/models/net.npz``, the
-strongest committed network on the validation deals: an expert-iteration network (``friday
-exit``, ``experiments/expert-iteration/``) fine-tuned by PPO (``friday rl``,
+highest. One network plays every level. By default it loads the model ``net``
+(``net.npz`` in :mod:`friday_agents.models`), the strongest committed network on the
+validation deals: an expert-iteration network (``friday distill``,
+``experiments/expert-iteration/``) fine-tuned by PPO (``friday rl``,
 ``experiments/rl/``); ``net:model=FILE.npz`` plays another network of the same format
-(:class:`~friday_agents.players.search.policy_net.PolicyNetwork`, e.g. a round's network or one
+(:class:`~friday_agents.players.networks.policy_net.PolicyNetwork`, e.g. a round's network or one
 fine-tuned by RL). Torch is needed only to fit a network, never to play one.
 """
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import numpy as np
 
-from friday_agents.models import NET
-from friday_agents.players.search.policy_net import PolicyPrior, load_policy_network
+from friday_agents.models import NET, model_file
+from friday_agents.players.networks.policy_net import PolicyPrior, load_policy_network
 from friday_env import Game
 
 
@@ -26,8 +25,8 @@ class NetAgent:
 
     ## Arguments
 
-    - ``model`` — the network file (``.npz``); ``""`` (default) the committed
-      ``agents/friday_agents/models/net.npz``.
+    - ``model`` — the network: ``""`` (default) the committed model ``net``; another
+      role (``guided-prior``) or an ``.npz`` file of one's own.
 
     ## Speed
 
@@ -39,10 +38,14 @@ class NetAgent:
 
     def __init__(self, model: str = "") -> None:
         if not isinstance(model, str):
-            raise ValueError(f"model must be an .npz file path (or empty), got {model!r}")
-        path = NET if model == "" else Path(model)
+            raise ValueError(
+                f"model must be a model role or an .npz file (or empty), got {model!r}"
+            )
+        path = NET if model == "" else model_file(model, "model")
         if path.suffix != ".npz":
-            raise ValueError(f"net model {model!r} must be an .npz policy network")
+            raise ValueError(
+                f"net model {model!r} must be a policy network (net, guided-prior or an .npz)"
+            )
         self.policy = PolicyPrior(load_policy_network(path))
 
     def reset(self, seed: int) -> None:

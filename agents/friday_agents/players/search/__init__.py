@@ -3,14 +3,12 @@
 - ``agent`` — :class:`SearchAgent` and its heuristic rollouts;
 - ``guided`` — the best fair agent: the search with the policy prior and per-level values;
 - ``oracle`` — the search planning on the true hidden state (cheats: an upper bound);
-- ``value`` — the linear value model (public features of a turn's start -> expected final
-  score); ``value_levels`` — loading a value file, and one model per level (``value=levels``);
-- ``value_net`` — a value network; ``mlp`` — the numpy tanh layers it shares with the policy
-  network;
-- ``policy_net`` — the policy prior that prunes the candidates (``search:prior=net``).
+- ``value_levels`` — loading a leaf value from a file, and one model per level;
+- ``compiled`` — the same search run inside the compiled core.
 
-The model files they load are in :mod:`friday_agents.models` (``agents/friday_agents/models/``, with a
-manifest); :mod:`friday_agents.learning.fitting` fits them.
+The models it evaluates (linear value, value network, policy prior) are in
+:mod:`friday_agents.players.networks`, their files named by role in
+:mod:`friday_agents.models`; :mod:`friday_agents.learning.fitting` fits them.
 """
 
 from friday_agents.players.search.agent import SearchAgent

@@ -10,9 +10,10 @@ game counts its real score and result): by default the linear model fitted on he
 (``search_value.json``). The action with the best mean wins; ties go to the heuristic's own
 choice. All candidates are tried in the same worlds (common random numbers), so their
 comparison is paired and far less noisy than independent samples. With a policy prior
-(``prior=``, :mod:`friday_agents.players.search.policy_net`) only the actions it rates highest and the
-heuristic's choice are candidates, each tried in more worlds. :mod:`friday_agents.players.search.guided`
-is this search with the learned ingredients that measured best.
+(``prior=``, :mod:`friday_agents.players.networks.policy_net`) only the actions it rates
+highest and the heuristic's choice are candidates, each tried in more worlds.
+:mod:`friday_agents.players.search.guided` is this search with the learned ingredients that
+measured best.
 
 It never looks at hidden information: the real game is only cloned through
 ``determinized``, whose result does not depend on anything hidden, and the prior reads the
@@ -26,22 +27,23 @@ from typing import Protocol
 
 import numpy as np
 
+from friday_agents.conventions import DEFAULT_SEARCH_SIMS
+from friday_agents.models import model_file
 from friday_agents.players.heuristic.agent import heuristic_action
 from friday_agents.players.heuristic.rules import DEFAULT_PARAMS
+from friday_agents.players.networks.linear_value import TURN_START_PHASES, WEIGHTS_FILE
+from friday_agents.players.networks.policy_net import policy_prior
 from friday_agents.players.search.compiled import compiled_search
-from friday_agents.players.search.policy_net import policy_prior
-from friday_agents.players.search.value import TURN_START_PHASES, WEIGHTS_FILE
-from friday_agents.players.search.value_levels import DEFAULT_VALUE_FILE, load_leaf_value
-from friday_agents.players.search.value_net import NETWORK_FILE
+from friday_agents.players.search.value_levels import load_leaf_value
 from friday_env import Game, Phase, determinized
 from friday_env.engine import PIRATES
 
 #: Where rollouts stop and are valued: a hazard fight is over and the next turn waits, or the
 #: game is over. At the pirates' turn start they play on, through both pirate fights.
 ROLLOUT_STOPS = (TURN_START_PHASES - {Phase.CHOOSE_PIRATE}) | {Phase.GAME_OVER}
-#: The simulation budget per decision used everywhere unless asked otherwise: the agent's
-#: default, ``friday eval``'s ``--search-sims`` default and the headline results table.
-DEFAULT_SIMS = 32
+#: The simulation budget per decision unless asked otherwise (the floor's
+#: :data:`~friday_agents.conventions.DEFAULT_SEARCH_SIMS`, which ``friday eval`` shares).
+DEFAULT_SIMS = DEFAULT_SEARCH_SIMS
 #: The pirates' step (the engine's): from here on rollouts play to the end of the game.
 PIRATE_STEP = PIRATES
 #: A rollout longer than this many actions per fight is cut and scored where it stands (a
@@ -61,15 +63,11 @@ class LeafValue(Protocol):
     def value(self, game: Game) -> float: ...
 
 
-#: The value models ``value=`` names by a word rather than a file.
-NAMED_VALUES = {"": WEIGHTS_FILE, "levels": DEFAULT_VALUE_FILE, "net": NETWORK_FILE}
-
-
 def leaf_value_model(value: str) -> LeafValue:
     """The value model ``value`` names (see :class:`SearchAgent`'s ``value`` argument)."""
     if not isinstance(value, str):
-        raise ValueError(f"value must be '', 'levels', 'net' or a file path, got {value!r}")
-    return load_leaf_value(NAMED_VALUES.get(value, value))
+        raise ValueError(f"value must be '', a model role or a file path, got {value!r}")
+    return load_leaf_value(WEIGHTS_FILE if value == "" else model_file(value, "value"))
 
 
 def heuristic_policy(game: Game) -> int:
@@ -79,8 +77,8 @@ def heuristic_policy(game: Game) -> int:
 
 def rollout_policy(name: str) -> Callable[[Game], int]:
     """What plays the rollouts: the heuristic for ``""``, else the policy network ``name``
-    names (``"net"`` or an ``.npz``, as for ``prior``), playing its best-rated action."""
-    prior = policy_prior(name)
+    names (a role or an ``.npz``, as for ``prior``), playing its best-rated action."""
+    prior = policy_prior(name, "rollout")
     return heuristic_policy if prior is None else prior.best
 
 
@@ -121,30 +119,30 @@ class SearchAgent:
     - ``sims`` — simulation budget per decision: ``max(1, sims // candidates)`` worlds, each
       playing every candidate action once (default :data:`DEFAULT_SIMS`, the setting of the
       headline results and of ``friday eval``).
-    - ``value`` — what scores a rollout's end: ``""`` (default) the linear model fitted on
-      heuristic games (``search_value.json``); ``"levels"`` one linear model per level, chosen
-      on the validation deals (``guided_value_per_level.json``: the ``cards`` model fitted on
-      guided's and the search's games, ``guided_value_cards.json``, on levels 1-3, the model
-      refitted on the search's games, ``guided_value_level4.json``, on level 4; see the
-      search study, ``experiments/search-strength/REPORT.md``); ``"net"`` the value network
-      ``value_net.npz``; the files are in ``agents/friday_agents/models/`` (:mod:`friday_agents.models`); or
-      a file: a ``.json`` from
+    - ``value`` — what scores a rollout's end, a model named by its role
+      (:mod:`friday_agents.models`): ``""`` (default) or ``search-value``, the linear model
+      fitted on heuristic games; ``guided-value-per-level`` one linear model per level, chosen
+      on the validation deals (``guided-value-cards`` on levels 1-3, ``guided-value-level4``
+      on level 4; see the search study, ``experiments/search-strength/REPORT.md``);
+      ``value-net`` the value network; or a file of one's own: a ``.json`` from
       ``python -m friday_agents.learning.fitting.value_fit``, an ``.npz`` from
       ``python -m friday_agents.learning.fitting.value_net_fit``, or a per-level ``.json``
       (:mod:`friday_agents.players.search.value_levels`).
     - ``horizon`` — how many fights a rollout plays before it is valued: 1 (default) ends
       at the end of the current fight; 2 plays the next fight too (about twice the time).
-    - ``prior`` — a policy network that prunes the candidates (:mod:`friday_agents.players.search.
-      policy_net`): ``""`` (default) none, every legal action is tried; ``"net"`` the network
-      shipped as ``policy_prior.npz``; or an ``.npz`` from
-      ``python -m friday_agents.learning.fitting.policy_net_fit``. With a prior, only the ``top``
-      actions it rates highest and the heuristic's choice are tried, so each gets more worlds.
+    - ``prior`` — a policy network that prunes the candidates
+      (:mod:`friday_agents.players.networks.policy_net`): ``""`` (default) none, every legal
+      action is tried; ``guided-prior`` the network fitted on the search's own action values
+      (guided's); ``net`` the ``net`` agent's network; or an ``.npz`` of one's own from
+      ``python -m friday_agents.learning.fitting.policy_net_fit``. With a prior, only the
+      ``top`` actions it rates highest and the heuristic's choice are tried, so each gets
+      more worlds.
     - ``top`` — how many of the prior's best actions are tried (default
       :data:`DEFAULT_TOP`, 1: the search then only referees between the network's choice and
       the heuristic's, and does not search where they agree; only with ``prior``).
-    - ``rollout`` — what plays the rollouts: ``""`` (default) the heuristic; ``"net"`` or an
-      ``.npz`` policy network (as for ``prior``), playing its best-rated action (about three
-      times the time; it did not play better, see the search study,
+    - ``rollout`` — what plays the rollouts: ``""`` (default) the heuristic; a policy
+      network named as for ``prior`` (``guided-prior``, ``net`` or an ``.npz``), playing its
+      best-rated action (about three times the time; it did not play better, see the search study,
       ``experiments/search-strength/REPORT.md``).
     - ``finish`` — from which step on rollouts play to the end of the game instead of the end
       of the fight: 3 (default, :data:`PIRATE_STEP`) the pirates; 2 the red step too.
@@ -182,7 +180,7 @@ class SearchAgent:
         self.prior = policy_prior(prior)
         if top is not None and self.prior is None:
             raise ValueError(
-                "top needs a prior (e.g. prior=net): without one every action is tried"
+                "top needs a prior (e.g. prior=guided-prior): without one every action is tried"
             )
         self.top = DEFAULT_TOP if top is None else top
         self.rollout_policy = rollout_policy(rollout)

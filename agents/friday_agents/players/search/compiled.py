@@ -7,15 +7,16 @@ ingredient has a C version, :func:`compiled_search` returns a :class:`CompiledSe
 does all of it in ``friday_agents.players._kernels.search_rollouts`` (``search.c`` beside
 this file) except the last step: C reports
 each rollout's end (game over or not, level, step, score, result) and the leaf value's
-feature row, computed as :func:`friday_agents.players.search.value.features` /
-:func:`~friday_agents.players.search.value.card_features` compute them, and Python values each end
-exactly as :meth:`ValueModel.value <friday_agents.players.search.value.ValueModel.value>` does
+feature row, computed as :func:`friday_agents.players.networks.linear_value.features` /
+:func:`~friday_agents.players.networks.linear_value.card_features` compute them, and Python
+values each end exactly as ``ValueModel.value``
+(:mod:`friday_agents.players.networks.linear_value`) does
 (``float(row @ weights)``: numpy's own dot product on the same numbers). So the totals are
 the same floats, and the agent the same choices, on either core.
 
 What has no C version keeps the Python path, by an explicit test here (never a silently
-different result): a value network (``value=net``, or a per-level file naming one for the
-game's level), a network rollout policy (``rollout=net``), an agent whose ``world`` is
+different result): a value network (``value=value-net``, or a per-level file naming one for the
+game's level), a network rollout policy (``rollout=guided-prior``), an agent whose ``world`` is
 neither the fair search's nor the oracle's, and games of the Python core.
 """
 
@@ -26,12 +27,11 @@ from functools import lru_cache
 
 import numpy as np
 
+from friday_agents.players.networks import linear_value as value_module
+from friday_agents.players.networks.linear_value import ValueModel
+from friday_agents.players.search.value_levels import PerLevelValue
 from friday_env import Game
 from friday_env.cards import CARD_TYPE, KIND, NUM_CARDS, Kind
-
-from . import value as value_module
-from .value import ValueModel
-from .value_levels import PerLevelValue
 
 try:
     from friday_agents.players import _kernels
@@ -50,7 +50,8 @@ ROW_ALIGN = 8
 def leaf_layout(feature_set: str) -> tuple[bytes, int]:
     """The layout bytes ``search_rollouts`` reads for a feature set, and its row length:
     flags and column counts, then per card its ability group, deck type and pirate type
-    columns (-1: none), all taken from :mod:`friday_agents.players.search.value`'s own tables."""
+    columns (-1: none), all taken from :mod:`friday_agents.players.networks.linear_value`'s
+    own tables."""
     cards = feature_set == "cards"
     groups = value_module._GROUP_OF
     deck = value_module._DECK_COLUMN

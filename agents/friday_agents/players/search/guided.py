@@ -4,15 +4,15 @@
 learned ingredients that measured best on the evaluation deals (the search study,
 ``experiments/search-strength/REPORT.md``):
 
-- a **policy prior** (``prior="net"``, ``top=1``): a small network fitted on the search's own
-  action values proposes one action; only it and the heuristic's choice are tried, so the
-  search referees between two candidates with all its worlds, and does not search at all
-  where they agree;
-- a **leaf value per level** (``value="levels"``, ``guided_value_per_level.json``), chosen on the
+- a **policy prior** (``prior="guided-prior"``, ``top=1``): a small network fitted on the
+  search's own action values proposes one action; only it and the heuristic's choice are
+  tried, so the search referees between two candidates with all its worlds, and does not
+  search at all where they agree;
+- a **leaf value per level** (``value="guided-value-per-level"``), chosen on the
   validation deals: on levels 1-3 the linear model on the ``cards`` features (the public
   summary plus a count of each card type Robinson holds and the pirates he faces), fitted on
-  guided's and the search's own games (``guided_value_cards.json``); on level 4 the basic linear
-  model refitted on the search's games (``guided_value_level4.json``). The choice before the
+  guided's and the search's own games (``guided-value-cards``); on level 4 the basic linear
+  model refitted on the search's games (``guided-value-level4``). The choice before the
   ``cards`` model is ``guided_value_per_level_basic.json``.
 
 Both read only the public observation; ``search`` itself keeps its defaults, so every
@@ -30,7 +30,8 @@ class GuidedSearchAgent(SearchAgent):
     ## Arguments
 
     The same as :class:`~friday_agents.players.search.agent.SearchAgent`, with other defaults:
-    ``prior="net"`` and ``value="levels"``. ``guided:prior=:top=...`` is not allowed
+    ``prior="guided-prior"`` and ``value="guided-value-per-level"`` (model roles,
+    :mod:`friday_agents.models`). ``guided:prior=:top=...`` is not allowed
     (``top`` needs a prior); ``guided:value=`` gives back the heuristic-fitted value.
     """
 
@@ -39,9 +40,9 @@ class GuidedSearchAgent(SearchAgent):
     def __init__(
         self,
         sims: int = DEFAULT_SIMS,
-        value: str = "levels",
+        value: str = "guided-value-per-level",
         horizon: int = 1,
-        prior: str = "net",
+        prior: str = "guided-prior",
         top: int | None = None,
         rollout: str = "",
         finish: int = PIRATE_STEP,

@@ -5,9 +5,10 @@
  * a copy that plays the action and then the heuristic (FR_DEFAULT_PARAMS) on to where
  * `rollout` stops. Each rollout's end is reported, not valued: whether the game is over, its
  * level, step, score and result, and the leaf value's feature row
- * (friday_agents.players.search.value.features / card_features). Python then values each end exactly
- * as the reference does (`float(row @ weights)`, numpy's own dot product), so the totals are
- * the same floats on both cores: see docs/compiled-core.md, "Search on the compiled core".
+ * (friday_agents.players.networks.linear_value.features / card_features). Python then
+ * values each end exactly as the reference does (`float(row @ weights)`, numpy's own dot
+ * product), so the totals are the same floats on both cores: see docs/compiled-core.md,
+ * "Search on the compiled core".
  */
 #include <math.h>
 #include <string.h>

@@ -11,7 +11,7 @@ typedef struct {
     int max_actions;     /* MAX_ROLLOUT_ACTIONS */
     int max_fights_left; /* MAX_FIGHTS_LEFT */
 } fr_rollout_options;
-/* The leaf value's feature row (friday_agents.players.search.value), its columns given by the
+/* The leaf value's feature row (friday_agents.players.networks.linear_value), its columns given by the
  * Python side: FR_SUMMARY_FIXED numbers, then n_groups ability groups, then (cards set) the
  * n_deck card types held and the n_pirate pirate types faced. -1: the card has no column. */
 #define FR_SUMMARY_FIXED 15

@@ -22,8 +22,8 @@ from functools import lru_cache
 from pathlib import Path
 
 from friday_agents.models import GUIDED_VALUE_PER_LEVEL, check_not_moved
-from friday_agents.players.search.value import ValueModel, load_value_model
-from friday_agents.players.search.value_net import LEVELS, ValueNetwork, load_value_network
+from friday_agents.players.networks.linear_value import ValueModel, load_value_model
+from friday_agents.players.networks.value_net import LEVELS, ValueNetwork, load_value_network
 from friday_env import Game
 
 FORMAT = "friday-env/value-per-level"

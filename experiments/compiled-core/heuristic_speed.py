@@ -1,6 +1,6 @@
-"""Measures the heuristic's speed on each core (a study tool, like ``tune``).
+"""Measures the heuristic's speed on each core (a study tool of the compiled-core study).
 
-``python -m friday_agents.players.heuristic.speed [--games N]`` prints:
+``python experiments/compiled-core/heuristic_speed.py [--games N]`` prints:
 
 - CPU microseconds per decision of the Python heuristic and of the compiled one (called from
   Python, one decision per call) on the same states: those of N heuristic games per level;

@@ -1,5 +1,5 @@
 """CPU seconds per game of a search agent on each core, and whether the games are the same:
-``python -m friday_agents.players.search.core_timing guided --levels 1 4 --games 10``.
+``python benchmarks/core_timing.py guided --levels 1 4 --games 10``.
 
 Each evaluation deal is played once on the Python core and once on the compiled core, the
 cores taking turns deal by deal (so both see the same load), each game timed with

@@ -8,9 +8,11 @@ multilayer perceptron over a public observation (an encoder of
 :mod:`friday_env.observation`, which reads only open information, R26) with one logit per
 action id, evaluated in numpy: playing needs no torch.
 
-The weights are stored as ``.npz`` (plain arrays, no pickle): ``policy_prior.npz`` beside this
-module is what ``search:prior=net`` loads; ``python -m friday_agents.learning.fitting.policy_net_fit``
-writes it (fitted on the search's own action values, or exported from a MaskablePPO actor).
+The weights are stored as ``.npz`` (plain arrays, no pickle), named by role in
+:mod:`friday_agents.models`: ``guided-prior`` (``guided_prior.npz``) is guided's prior,
+fitted on the search's own action values by
+``python -m friday_agents.learning.fitting.policy_net_fit``; ``net`` (``net.npz``) is the
+``net`` agent's network, which a search may use as its prior too (``guided:prior=net``).
 """
 
 from __future__ import annotations
@@ -21,13 +23,13 @@ from pathlib import Path
 
 import numpy as np
 
-from friday_agents.models import POLICY_PRIOR, check_not_moved
-from friday_agents.players.search.mlp import Layers, forward, layer_arrays, read_layers
+from friday_agents.models import GUIDED_PRIOR, check_not_moved, model_file
+from friday_agents.players.networks.layers import Layers, forward, layer_arrays, read_layers
 from friday_env import Game
 from friday_env.actions import NUM_ACTIONS
 from friday_env.observation import make_encoder
 
-POLICY_FILE = POLICY_PRIOR
+POLICY_FILE = GUIDED_PRIOR
 
 
 @dataclass(frozen=True)
@@ -74,11 +76,13 @@ def save_policy_network(network: PolicyNetwork, path: Path) -> None:
 
 @lru_cache(maxsize=8)
 def load_policy_network(path: Path = POLICY_FILE) -> PolicyNetwork:
-    """The network ``python -m friday_agents.learning.fitting.policy_net_fit`` wrote into ``path``."""
+    """The network ``python -m friday_agents.learning.fitting.policy_net_fit`` wrote into
+    ``path``."""
     check_not_moved(path)
     if not Path(path).exists():
         raise FileNotFoundError(
-            f"{path} is missing: fit it with `python -m friday_agents.learning.fitting.policy_net_fit`"
+            f"{path} is missing: fit it with "
+            "`python -m friday_agents.learning.fitting.policy_net_fit`"
         )
     with np.load(path, allow_pickle=False) as data:
         layers, value_layers = (
@@ -136,15 +140,17 @@ class PolicyPrior:
         return [action for i, action in enumerate(legal) if i in chosen]
 
 
-def policy_prior(prior: str) -> PolicyPrior | None:
-    """The prior ``prior`` names (see :class:`~friday_agents.players.search.agent.SearchAgent`):
-    none for ``""``, the shipped network for ``"net"``, else an ``.npz`` file."""
+def policy_prior(prior: str, option: str = "prior") -> PolicyPrior | None:
+    """The network the spec option ``option`` names by ``prior`` (see
+    :class:`~friday_agents.players.search.agent.SearchAgent`): none for ``""``, else a
+    policy network's role (``guided-prior``, ``net``) or an ``.npz`` file of one's own."""
     if not isinstance(prior, str):
-        raise ValueError(f"prior must be '', 'net' or an .npz file, got {prior!r}")
+        raise ValueError(f"{option} must be '', a model role or an .npz file, got {prior!r}")
     if prior == "":
         return None
-    if prior == "net":
-        return PolicyPrior(load_policy_network(POLICY_FILE))
-    if Path(prior).suffix != ".npz":
-        raise ValueError(f"prior file {prior!r} must be an .npz policy network (or prior=net)")
-    return PolicyPrior(load_policy_network(Path(prior)))
+    path = model_file(prior, option)
+    if path.suffix != ".npz":
+        raise ValueError(
+            f"{option}={prior} must be an .npz policy network (or a role: guided-prior, net)"
+        )
+    return PolicyPrior(load_policy_network(path))

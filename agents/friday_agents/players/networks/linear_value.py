@@ -175,7 +175,8 @@ class ValueModel:
 
 @lru_cache(maxsize=8)
 def load_value_model(path: Path = WEIGHTS_FILE) -> ValueModel:
-    """The value model fitted into ``path`` by ``python -m friday_agents.learning.fitting.value_fit``."""
+    """The value model fitted into ``path`` by
+    ``python -m friday_agents.learning.fitting.value_fit``."""
     check_not_moved(path)
     if not Path(path).exists():
         raise FileNotFoundError(

@@ -1,12 +1,24 @@
-"""The trainer's networks: a policy (actor) and a value (critic), separate tanh MLPs.
+"""The torch networks of every fit and trainer of ours, and their weights as numpy layers.
 
-Both read the flat observation (991 numbers). The actor gives one logit per action id and
-the logits of illegal actions are masked out before any probability is taken; the critic
-gives one number, the expected return from the state. The layout is exactly
-:class:`~friday_agents.players.search.policy_net.PolicyNetwork`'s (tanh after every layer but the
-last), so a network loads from such an ``.npz`` (the actor from ``w0, b0, ...``, the critic
-from ``vw0, vb0, ...`` when the file has a value head) and exports back to one that the
-``net`` agent plays.
+One module for the three jobs that fit a network ``players/networks/`` then plays without
+torch (:mod:`friday_agents.players.networks.layers`' format):
+
+- :func:`tanh_mlp` — the one builder: torch's default initialisation for the supervised
+  fits (``learning.fitting``' policy prior and value network, and the
+  expert iteration's rounds, ``friday distill``);
+- :class:`ActorCritic` — our own PPO's (``friday rl``) policy (actor) and value (critic),
+  separate tanh MLPs in orthogonal initialisation;
+- :func:`numpy_layers` / :func:`mlp_from_layers` — torch to numpy layers and back.
+
+Imported only by code that trains: importing it imports torch.
+
+The actor and critic both read the flat observation (991 numbers). The actor gives one
+logit per action id and the logits of illegal actions are masked out before any probability
+is taken; the critic gives one number, the expected return from the state. The layout is
+exactly :class:`~friday_agents.players.networks.policy_net.PolicyNetwork`'s (tanh after
+every layer but the last), so a network loads from such an ``.npz`` (the actor from ``w0,
+b0, ...``, the critic from ``vw0, vb0, ...`` when the file has a value head) and exports
+back to one that the ``net`` agent plays.
 """
 
 from __future__ import annotations
@@ -19,8 +31,8 @@ import numpy as np
 import torch
 from torch import nn
 
-from friday_agents.learning.fitting.torch_mlp import numpy_layers
-from friday_agents.players.search.policy_net import (
+from friday_agents.players.networks.layers import Layers
+from friday_agents.players.networks.policy_net import (
     PolicyNetwork,
     load_policy_network,
     save_policy_network,
@@ -30,28 +42,41 @@ from friday_env.observation import FLAT_SIZE
 
 #: What a masked logit becomes: far below any real logit, finite so that 0 * it is 0.
 MASKED_LOGIT = -1e9
-Layers = tuple[tuple[np.ndarray, np.ndarray], ...]
 
 
-def tanh_mlp(sizes: Sequence[int], last_gain: float) -> nn.Sequential:
-    """Linear layers of ``sizes`` with tanh between them, orthogonal initialisation (the
-    last layer's gain ``last_gain``: small for the actor, so that the first policy is
-    near uniform over the legal actions)."""
+def tanh_mlp(sizes: Sequence[int], last_gain: float | None = None) -> nn.Sequential:
+    """Linear layers of ``sizes`` with tanh between them, the one builder of every network
+    we fit. The layers are created first to last, so a seeded fit draws the same weights
+    every time. Initialisation: torch's default (``last_gain`` None: the supervised fits),
+    or orthogonal with zero biases, gain sqrt(2) and ``last_gain`` on the last layer (small
+    for ``friday rl``'s actor, so that the first policy is near uniform over the legal
+    actions)."""
     modules: list[nn.Module] = []
     for k, (n_in, n_out) in enumerate(itertools.pairwise(sizes)):
         last = k == len(sizes) - 2
         linear = nn.Linear(n_in, n_out)
-        nn.init.orthogonal_(linear.weight, last_gain if last else np.sqrt(2))
-        nn.init.zeros_(linear.bias)
+        if last_gain is not None:
+            nn.init.orthogonal_(linear.weight, last_gain if last else np.sqrt(2))
+            nn.init.zeros_(linear.bias)
         modules.append(linear)
         if not last:
             modules.append(nn.Tanh())
     return nn.Sequential(*modules)
 
 
+def numpy_layers(model: nn.Module) -> Layers:
+    """The linear layers of ``model``, in order, as numpy ``(weights (in, out), bias)``
+    copies."""
+    return tuple(
+        (m.weight.detach().numpy().T.copy(), m.bias.detach().numpy().copy())
+        for m in model.modules()
+        if isinstance(m, nn.Linear)
+    )
+
+
 def mlp_from_layers(layers: Layers) -> nn.Sequential:
     """A torch MLP holding ``layers`` (``(weights (in, out), bias)`` as PolicyNetwork keeps
-    them; :func:`~friday_agents.learning.fitting.torch_mlp.numpy_layers` is its inverse)."""
+    them; :func:`numpy_layers` is its inverse)."""
     sizes = [layers[0][0].shape[0], *(w.shape[1] for w, _ in layers)]
     mlp = tanh_mlp(sizes, last_gain=1.0)
     linears = [m for m in mlp if isinstance(m, nn.Linear)]

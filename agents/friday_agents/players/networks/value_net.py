@@ -1,15 +1,16 @@
 """A value network for the search agent, evaluated in numpy (no torch needed to play).
 
-The same job as the linear :class:`friday_agents.players.search.value.ValueModel` — the final score
-expected from a turn's start, plus a bonus for a win — with one small multilayer perceptron
-for every level and step instead of one linear model per (level, step), fitted on the search
-agent's own games (``python -m friday_agents.learning.fitting.value_net_fit``) rather than the
-heuristic's. Its inputs are the linear model's public features
-(:func:`friday_agents.players.search.value.features`, without the bias) and a one-hot level and step,
-so it reads only open information (R26).
+The same job as the linear :class:`friday_agents.players.networks.linear_value.ValueModel` —
+the final score expected from a turn's start, plus a bonus for a win — with one small
+multilayer perceptron for every level and step instead of one linear model per (level,
+step), fitted on the search agent's own games (``python -m
+friday_agents.learning.fitting.value_net_fit``) rather than the heuristic's. Its inputs are
+the linear model's public features
+(:func:`friday_agents.players.networks.linear_value.features`, without the bias) and a
+one-hot level and step, so it reads only open information (R26).
 
 The weights are stored as ``.npz`` (plain arrays, no pickle): ``value_net.npz`` beside this
-module is the fitted network ``search:value=net`` loads.
+module is the fitted network ``search:value=value-net`` loads.
 """
 
 from __future__ import annotations
@@ -21,8 +22,8 @@ from pathlib import Path
 import numpy as np
 
 from friday_agents.models import VALUE_NET, check_not_moved
-from friday_agents.players.search.mlp import Layers, forward, layer_arrays, read_layers
-from friday_agents.players.search.value import FEATURE_NAMES, features
+from friday_agents.players.networks.layers import Layers, forward, layer_arrays, read_layers
+from friday_agents.players.networks.linear_value import FEATURE_NAMES, features
 from friday_env import Game
 from friday_env.engine import STEP_NAMES
 
@@ -87,13 +88,20 @@ def save_value_network(network: ValueNetwork, path: Path) -> None:
 
 @lru_cache(maxsize=8)
 def load_value_network(path: Path = NETWORK_FILE) -> ValueNetwork:
-    """The network fitted into ``path`` by ``python -m friday_agents.learning.fitting.value_net_fit``."""
+    """The network fitted into ``path`` by
+    ``python -m friday_agents.learning.fitting.value_net_fit``."""
     check_not_moved(path)
     if not Path(path).exists():
         raise FileNotFoundError(
-            f"{path} is missing: fit it with `python -m friday_agents.learning.fitting.value_net_fit`"
+            f"{path} is missing: fit it with "
+            "`python -m friday_agents.learning.fitting.value_net_fit`"
         )
     with np.load(path, allow_pickle=False) as data:
+        if "input_names" not in data.files:
+            raise ValueError(
+                f"{path} is not a value network (no input names: a policy network?); "
+                "value networks come from `python -m friday_agents.learning.fitting.value_net_fit`"
+            )
         if tuple(str(n) for n in data["input_names"]) != INPUT_NAMES:
             raise ValueError(f"{path} was fitted for other inputs: refit it")
         layers = read_layers(data)

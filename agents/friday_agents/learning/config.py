@@ -1,0 +1,61 @@
+"""What the learning commands' configurations share.
+
+Each command's settings are one dataclass whose fields are its flags or file keys:
+``friday train``'s :class:`~friday_agents.learning.sb3.config.TrainConfig`, ``friday rl``'s
+:class:`~friday_agents.learning.rl.config.RLConfig`, ``friday distill``'s
+:class:`~friday_agents.learning.distill.config.ExitConfig`. They derive from
+:class:`LearningConfig`, which saves and reads them the one way (a dict of the fields; an
+unknown key, or with ``complete`` a missing one, is refused naming it), and the two PPO
+trainers (SB3's and ours) declare the hyperparameters they share with :func:`ppo_field`, so
+each has one meaning and one help text. No torch here: ``friday --help`` stays fast.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any, ClassVar, Self
+
+from friday_env.errors import FridayError
+
+#: The PPO hyperparameters both trainers take: name -> help text (the defaults are each
+#: trainer's own, tuned for its setting).
+PPO_HELP = {
+    "learning_rate": "Adam learning rate",
+    "gamma": "discount factor (1: the game's own undiscounted outcome)",
+    "gae_lambda": "GAE lambda",
+    "ent_coef": "entropy bonus weight",
+    "vf_coef": "value loss weight",
+    "max_grad_norm": "gradient norm clip",
+}
+
+
+def ppo_field(name: str, default: float) -> Any:
+    """A dataclass field for the shared PPO hyperparameter ``name`` (see :data:`PPO_HELP`)."""
+    return dataclasses.field(default=default, metadata={"help": PPO_HELP[name]})
+
+
+class LearningConfig:
+    """The base of a learning command's settings dataclass: ``Error`` is the error its
+    checks raise."""
+
+    Error: ClassVar[type[FridayError]] = FridayError
+
+    def to_dict(self) -> dict[str, Any]:
+        return dataclasses.asdict(self)  # type: ignore[call-overload]
+
+    @classmethod
+    def check_keys(cls, data: dict[str, Any], source: str, complete: bool = False) -> None:
+        """Refuse keys that are no field (and, with ``complete``, fields without a key)."""
+        names = [f.name for f in dataclasses.fields(cls)]  # type: ignore[arg-type]
+        unknown = sorted(set(data) - set(names))
+        missing = sorted(set(names) - set(data)) if complete else []
+        problems = [f"unknown settings {unknown}"] if unknown else []
+        problems += [f"missing settings {missing}"] if missing else []
+        if problems:
+            raise cls.Error(f"{source}: {', '.join(problems)}; known: {', '.join(names)}")
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any], source: str = "config") -> Self:
+        """The settings ``data`` names over the defaults (unknown keys refused)."""
+        cls.check_keys(data, source)
+        return cls(**data)
