@@ -29,15 +29,20 @@ from __future__ import annotations
 import argparse
 import contextlib
 import os
-import re
 import signal
 import sys
 import threading
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
-from friday_agents.conventions import add_deprecated, add_progress, plain, require
+from friday_agents.conventions import (
+    add_deprecated,
+    add_progress,
+    new_run_folder,
+    path_safe,
+    plain,
+    require,
+)
 from friday_agents.evaluation.backends import BACKENDS, RAY_INSTALL, BackendError
 from friday_agents.evaluation.runner import (
     EvalConfig,
@@ -79,6 +84,7 @@ class UsageError(ValueError):
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.formatter_class = argparse.RawDescriptionHelpFormatter
     parser.epilog = plain(__doc__.split("\n\n", 1)[1])
+    parser.set_defaults(out_is_folder=True)
     parser.add_argument(
         "--agents",
         help="comma-separated agent specs, e.g. heuristic,search:sims=64 "
@@ -204,7 +210,8 @@ def config_from_args(args: argparse.Namespace) -> EvalConfig:
     sims = DEFAULT_SEARCH_SIMS if args.search_sims is None else args.search_sims
     if sims < 1:
         raise UsageError(f"--search-sims must be positive, got {sims}")
-    agents = parse_agents(args.agents or DEFAULT_AGENTS, sims)
+    # an empty --agents is an error, not the default agents
+    agents = parse_agents(DEFAULT_AGENTS if args.agents is None else args.agents, sims)
     return EvalConfig(
         agents=agents,
         levels=parse_levels(args.levels or DEFAULT_LEVELS),
@@ -274,22 +281,8 @@ def new_run_dir(config: EvalConfig, parent: Path = DEFAULT_OUT) -> Path:
     """Create and return a new folder for a run without ``--out``, CleanRL-style:
     ``parent/<agents>__<levels>__<YYYYmmdd-HHMMSS>`` (``-2``, ``-3``... if two runs start
     in the same second)."""
-    agents = _path_safe("+".join(config.agents))[:80]
-    stem = f"{agents}__{_path_safe(format_levels(config.levels))}__{time.strftime('%Y%m%d-%H%M%S')}"
-    parent.mkdir(parents=True, exist_ok=True)
-    for attempt in range(1, 1000):
-        path = parent / (stem if attempt == 1 else f"{stem}-{attempt}")
-        try:
-            path.mkdir()
-        except FileExistsError:
-            continue
-        return path
-    raise EvaluationError(f"could not create a new run folder in {parent}")
-
-
-def _path_safe(text: str) -> str:
-    """``text`` usable in a folder name on every system: agent specs hold ``:``, ``/``..."""
-    return re.sub(r"[^A-Za-z0-9.=+-]+", "-", text).strip("-") or "run"
+    agents = path_safe("+".join(config.agents))[:80]
+    return new_run_folder(parent, f"{agents}__{path_safe(format_levels(config.levels))}")
 
 
 def format_levels(levels: tuple[int, ...]) -> str:

@@ -39,6 +39,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="continue the run in --out from its checkpoint (only --frames may change)",
     )
     add_progress(parser)
+    parser.set_defaults(out_is_folder=True)
 
 
 def config_from_args(args: argparse.Namespace) -> tuple[RLConfig, bool]:

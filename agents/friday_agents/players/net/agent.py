@@ -16,6 +16,7 @@ from pathlib import Path
 
 import numpy as np
 
+from friday_agents.conventions import read_model_file
 from friday_agents.models import NET
 from friday_agents.players.search.policy_net import PolicyPrior, load_policy_network
 from friday_env import Game
@@ -43,7 +44,7 @@ class NetAgent:
         path = NET if model == "" else Path(model)
         if path.suffix != ".npz":
             raise ValueError(f"net model {model!r} must be an .npz policy network")
-        self.policy = PolicyPrior(load_policy_network(path))
+        self.policy = PolicyPrior(read_model_file(load_policy_network, path, "net model"))
 
     def reset(self, seed: int) -> None:
         """Nothing to reset: the network plays deterministically."""
