@@ -14,15 +14,18 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib.util
 import os
 import re
+import signal
 import sys
 import tempfile
+import threading
 import time
 import zipfile
 import zlib
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -238,3 +241,49 @@ def new_run_folder(parent: Path, name: str) -> Path:
 def path_safe(text: str) -> str:
     """``text`` usable in a folder name on every system: agent specs hold ``:``, ``/``..."""
     return re.sub(r"[^A-Za-z0-9.=+-]+", "-", text).strip("-") or "run"
+
+
+@contextlib.contextmanager
+def children_ignore_ctrl_c() -> Iterator[None]:
+    """Within: Ctrl-C is ignored, so the processes started here inherit that and leave it
+    to the main process (which saves and says how to resume) instead of each printing a
+    traceback. Only on the main thread; the main process's own handling comes back after."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+class CtrlC:
+    """Whether Ctrl-C was pressed inside :func:`stop_at_a_boundary`'s block."""
+
+    requested = False
+
+
+@contextlib.contextmanager
+def stop_at_a_boundary() -> Iterator[CtrlC]:
+    """Within: the first Ctrl-C only sets ``requested`` (the loop stops at its next
+    boundary, where its state can be saved whole); a second one stops at once
+    (``KeyboardInterrupt``). Only where Python handles Ctrl-C: on the main thread, with
+    SIGINT not ignored; elsewhere ``requested`` stays false."""
+    flag = CtrlC()
+    if threading.current_thread() is not threading.main_thread() or signal.getsignal(
+        signal.SIGINT
+    ) in (signal.SIG_IGN, None):
+        yield flag
+        return
+
+    def remember(signum: int, frame: object) -> None:
+        if flag.requested:
+            raise KeyboardInterrupt
+        flag.requested = True
+
+    previous = signal.signal(signal.SIGINT, remember)
+    try:
+        yield flag
+    finally:
+        signal.signal(signal.SIGINT, previous)

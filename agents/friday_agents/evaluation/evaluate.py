@@ -328,6 +328,7 @@ def run(args: argparse.Namespace) -> int:
         return _fail(str(err))
     finished = {(r["agent"], r["level"], r["index"]) for r in done}
     todo = [t for t in config.tasks() if t.key not in finished]
+    print(f"friday eval: {announce(config, len(todo))}; writing to {args.out}", flush=True)
     try:
         status = _play(config, todo, args, done)
     except KeyboardInterrupt:  # a second Ctrl-C while the first one was being handled
@@ -340,6 +341,16 @@ def run(args: argparse.Namespace) -> int:
     if status == 0 and _is_set_up_run(args):
         print(sample_note(config))
     return 130 if status == _STOPPED_TWICE else status
+
+
+def announce(config: EvalConfig, todo: int) -> str:
+    """What the run is about to play, in a line."""
+    games = sorted(set(config.games.values()))
+    per_level = "/".join(map(str, games))
+    return (
+        f"{', '.join(config.agents)} on levels {format_levels(config.levels)}, {per_level} games "
+        f"per agent and level ({todo} to play)"
+    )
 
 
 #: _play's status when a second Ctrl-C came while the games were stopping: skip the plots.
@@ -379,7 +390,6 @@ def _choose_out(args: argparse.Namespace, config: EvalConfig) -> None:
             f"own folder under {DEFAULT_OUT}; the interrupted run printed its --resume command)"
         )
     args.out = new_run_dir(config)
-    print(f"friday eval: writing this run to {args.out}", flush=True)
 
 
 def _play(config: EvalConfig, todo: list, args: argparse.Namespace, done: list[dict]) -> int:

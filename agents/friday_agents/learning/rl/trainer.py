@@ -33,7 +33,12 @@ import torch
 from torch import nn
 
 import friday_env  # noqa: F401  (registers Friday-v0)
-from friday_agents.conventions import BadInputError, format_duration, read_model_file
+from friday_agents.conventions import (
+    BadInputError,
+    format_duration,
+    read_model_file,
+    stop_at_a_boundary,
+)
 from friday_agents.evaluation.progress import BAR_FORMAT
 from friday_agents.learning.rl.config import RLConfig, RLConfigError
 from friday_agents.learning.rl.curriculum import ReverseCurriculum, Start, replay
@@ -72,6 +77,14 @@ class Episodes:
     actions: list[list[int]]
     starts: list[Start | None]
     finished: list[tuple[bool, int]] = field(default_factory=list)  # this update's (won, score)
+
+
+class TrainingInterrupted(Exception):
+    """Ctrl-C stopped a run after ``updates`` updates; its checkpoint was saved there."""
+
+    def __init__(self, updates: int, frames: int) -> None:
+        super().__init__(f"interrupted after update {updates}")
+        self.updates, self.frames = updates, frames
 
 
 class Trainer:
@@ -204,20 +217,23 @@ class Trainer:
         """Train until ``config.frames``; returns the last curve row."""
         bar = _progress_bar(self.config.frames, self.frames, not self.progress)
         row: dict[str, Any] = {}
-        if self.updates == 0 and self.start_win_rate is None:
-            row = self._start()
         try:
-            while self.frames < self.config.frames:
-                row = self._one_update()
-                bar.update(self.batch)
-                frames_left = self.config.frames - self.frames
-                text = _postfix(row, frames_left, self.wall_per_frame)
-                bar.set_postfix_str(text, refresh=False)
-                if self.updates % self.config.checkpoint_every == 0:
-                    self.save_checkpoint()
+            with stop_at_a_boundary() as ctrl_c:  # Ctrl-C: save after the update in progress
+                if self.updates == 0 and self.start_win_rate is None:
+                    row = self._start()
+                while self.frames < self.config.frames and not ctrl_c.requested:
+                    row = self._one_update()
+                    bar.update(self.batch)
+                    frames_left = self.config.frames - self.frames
+                    text = _postfix(row, frames_left, self.wall_per_frame)
+                    bar.set_postfix_str(text, refresh=False)
+                    if self.updates % self.config.checkpoint_every == 0:
+                        self.save_checkpoint()
         finally:
             bar.close()
         self.save_checkpoint()
+        if ctrl_c.requested:
+            raise TrainingInterrupted(self.updates, self.frames)
         return row or self._last_curve_row()
 
     def _last_curve_row(self) -> dict[str, Any]:
