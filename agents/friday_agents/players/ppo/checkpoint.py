@@ -13,16 +13,21 @@ Loading never runs code from the file. sb3 keeps some of a model's attributes (t
 policy class, the spaces, the schedules) as pickled objects in the archive's ``data``;
 :func:`load_model` unpickles none of them: it rebuilds each from what this version knows
 (the MaskablePPO classes, the recorded encoder's space, the game's actions, the constant
-schedules written beside them in plain text) and refuses an archive holding any other
-pickled object. The weights (``*.pth``) are read by ``torch.load(weights_only=True)``,
-which builds tensors and plain values only.
+schedules written beside them in plain text); the episode statistics sb3 logs
+(``ep_info_buffer``) are read by an unpickler that builds only a deque of plain values and
+numpy scalars. An archive holding any other pickled object is refused. The weights
+(``*.pth``) are read by ``torch.load(weights_only=True)``, which builds tensors and plain
+values only.
 
 torch and sb3 are imported only inside functions.
 """
 
 from __future__ import annotations
 
+import base64
+import io
 import json
+import pickle
 import re
 import zipfile
 from pathlib import Path
@@ -105,6 +110,8 @@ def _known_objects(path: str | Path) -> dict[str, Any]:
                 "constant schedules are read (nothing pickled is loaded)"
             )
         known[key] = FloatSchedule(ConstantSchedule(float(value.group(1))))
+    for key in pickled & set(_EPISODE_BUFFERS):
+        known[key] = _plain_unpickle(data[key][":serialized:"], key, path)
     if "observation_space" in pickled:
         known["observation_space"] = _observation_space(data, path)
     unknown = sorted(pickled - set(known))
@@ -119,6 +126,38 @@ def _known_objects(path: str | Path) -> dict[str, Any]:
             f"checkpoint {str(path)!r} has {space.get('n')} actions, the game {NUM_ACTIONS}"
         )
     return {key: known[key] for key in pickled}
+
+
+#: The episode statistics sb3 keeps for its log: deques of dicts of numbers.
+_EPISODE_BUFFERS = ("ep_info_buffer", "ep_success_buffer")
+
+
+class _PlainUnpickler(pickle.Unpickler):
+    """Builds deques, plain values and numpy scalars; any other class or function named by
+    the data is refused, so nothing in it can run code."""
+
+    ALLOWED = frozenset(
+        {
+            ("collections", "deque"),
+            ("numpy", "dtype"),
+            ("numpy.core.multiarray", "scalar"),
+            ("numpy._core.multiarray", "scalar"),
+        }
+    )
+
+    def find_class(self, module: str, name: str) -> Any:
+        if (module, name) not in self.ALLOWED:
+            raise pickle.UnpicklingError(f"{module}.{name} is not a plain value")
+        return super().find_class(module, name)
+
+
+def _plain_unpickle(text: str, key: str, path: str | Path) -> Any:
+    try:
+        return _PlainUnpickler(io.BytesIO(base64.b64decode(text))).load()
+    except Exception as err:  # refused, or broken: either way not a file friday wrote
+        raise CheckpointError(
+            f"checkpoint {str(path)!r}: its {key} is not plain data ({err}): refused"
+        ) from None
 
 
 def _archive_data(path: str | Path) -> dict[str, Any]:
