@@ -50,6 +50,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from friday_agents.evaluation.backends import GamesInterrupted
     from friday_agents.learning.distill.config import ExitConfigError, load_config
     from friday_agents.learning.distill.report import write_curve
     from friday_agents.learning.distill.rounds import run_rounds
@@ -67,19 +68,21 @@ def run(args: argparse.Namespace) -> int:
     data = args.data or out / GAMES_IN_RUN
     again = f"friday exit --config {args.config} --out {out} --data {data}"
     print(
-        f"friday exit: {rounds} rounds of {args.config} on {args.workers} workers; networks "
+        f"friday exit: {rounds} round{'s' * (rounds != 1)} of {args.config} on {args.workers} "
+        f"worker{'s' * (args.workers != 1)}; networks "
         f"and summaries to {out}, games to {data}",
         flush=True,
     )
     try:
         summaries = run_rounds(config, out, data, args.workers, _progress(args), rounds)
-    except KeyboardInterrupt:
+    except (KeyboardInterrupt, GamesInterrupted) as stop:
+        why = getattr(stop, "reason", "interrupted")  # Ctrl-C, or a worker that died
         print(
-            f"\nfriday exit: interrupted; every finished round is in {out} and every finished "
+            f"\nfriday exit: {why}; every finished round is in {out} and every finished "
             f"game in {data}. Continue with: {again}",
             file=sys.stderr,
         )
-        return 130
+        return 130 if why == "interrupted" else 1
     curve = write_curve(out, summaries)
     print(json.dumps(curve["rows"], indent=1))
     return 0
