@@ -155,9 +155,12 @@ class Trainer:
             raise RLConfigError(f"nothing to resume: {path} does not exist")
         try:  # weights only: a checkpoint is never a way to run code
             state = torch.load(path, weights_only=True)
-        except Exception as err:  # a broken or crafted file: name it, in one line
-            reason = str(err).strip().splitlines()[0]
-            raise RLConfigError(f"cannot read the checkpoint {path}: {reason}") from None
+        except Exception:  # torch's advice (load it unsafely if trusted) is not ours to give
+            raise RLConfigError(
+                f"cannot read the checkpoint {path}: it is broken or holds more than tensors "
+                "and plain values (a crafted file, or one written before checkpoints held plain "
+                "values only); nothing in it that could run code is loaded"
+            ) from None
         self.model = _model_from_state(state["model"])
         self.reference = _model_from_state(state["reference"]).actor.requires_grad_(False)
         self.optimizer = torch.optim.Adam(
