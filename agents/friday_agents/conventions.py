@@ -182,11 +182,12 @@ def check_out_path(path: str | os.PathLike[str], folder: bool, flag: str = "--ou
             raise BadInputError(
                 f"{flag} {out} is {'a file' if folder else 'a folder'}, not a {kind}"
             )
-        holder = next(p for p in (out, *out.absolute().parents) if p.is_dir() or p.exists())
+        if out.exists():  # new entries go into the folder, or beside the file
+            holder = out if folder else out.absolute().parent
+        else:
+            holder = next(p for p in out.absolute().parents if p.exists())
         if not holder.is_dir():
             raise BadInputError(f"{flag} {out} cannot be made: {holder} is a file")
-        if holder == out and not folder:
-            holder = out.absolute().parent
         os.rmdir(tempfile.mkdtemp(prefix=".friday-write-test-", dir=holder))
     except (OSError, ValueError) as err:  # unwritable, or a name the system refuses
         if isinstance(err, BadInputError):
