@@ -171,7 +171,7 @@ class BadInputError(FridayError):
 
 
 def check_out_path(path: str | os.PathLike[str], folder: bool, flag: str = "--out") -> None:
-    """Raise :class:`BadInputError` unless ``path`` can be written as an output ``folder``
+    """Raise `BadInputError` unless ``path`` can be written as an output ``folder``
     (or, with ``folder=False``, a file), checked without leaving anything behind: an
     existing path must be of that kind, and the folder that will hold the new entries (the
     nearest existing one) must take one (tried by making a folder there and removing it)."""
@@ -198,7 +198,7 @@ def check_out_path(path: str | os.PathLike[str], folder: bool, flag: str = "--ou
 
 def read_model_file(load: Callable[[Path], T], path: str | os.PathLike[str], what: str) -> T:
     """``load(path)`` for a model file a user named, each way it can be wrong said in one
-    line (:class:`BadInputError`): missing, truncated, not the expected format, lacking an
+    line (`BadInputError`): missing, truncated, not the expected format, lacking an
     array, or holding pickled objects (which numpy's ``allow_pickle=False`` never loads)."""
     file = Path(path)
     if not file.is_file():
@@ -226,7 +226,7 @@ def read_model_file(load: Callable[[Path], T], path: str | os.PathLike[str], wha
 def new_run_folder(parent: Path, name: str) -> Path:
     """Create and return a new folder for a run without ``--out``, CleanRL-style:
     ``parent/<name>__<YYYYmmdd-HHMMSS>`` (``-2``, ``-3``... if two runs start in the same
-    second). ``name`` must be safe in a folder name (:func:`path_safe`)."""
+    second). ``name`` must be safe in a folder name (`path_safe`)."""
     stem = f"{name}__{time.strftime('%Y%m%d-%H%M%S')}"
     parent.mkdir(parents=True, exist_ok=True)
     for attempt in range(1, 1000):
@@ -260,7 +260,7 @@ def children_ignore_ctrl_c() -> Iterator[None]:
 
 
 class CtrlC:
-    """Whether Ctrl-C was pressed inside :func:`stop_at_a_boundary`'s block."""
+    """Whether Ctrl-C was pressed inside `stop_at_a_boundary`'s block."""
 
     requested = False
 

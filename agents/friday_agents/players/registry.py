@@ -82,7 +82,7 @@ def make_agent(spec: str, **defaults: Any) -> Agent:
     """Build the agent a spec names. ``defaults`` are options used unless the spec sets
     them; those the agent's constructor does not take are ignored (so one set of command-line
     defaults such as ``sims`` can serve every agent). Options written in the spec itself must
-    be options a spec can set (:func:`spec_options`)."""
+    be options a spec can set (`spec_options`)."""
     name, options = parse_spec(spec)
     cls = agent_class(name)
     accepted = inspect.signature(cls).parameters

@@ -144,8 +144,8 @@ def dagger_step(args: argparse.Namespace) -> int:
     first = args.first_index
     print(
         f"friday imitate dagger: {args.student} plays {args.games} games per level on levels "
-        f"{','.join(map(str, levels))}, {args.teacher} labels them; appending to {args.games_file}, "
-        f"then fitting into {args.out}",
+        f"{','.join(map(str, levels))}, {args.teacher} labels them; appending to "
+        f"{args.games_file}, then fitting into {args.out}",
         flush=True,
     )
     jobs = [

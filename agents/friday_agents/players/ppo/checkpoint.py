@@ -11,7 +11,7 @@ encoder, or more than one, matches. The committed policies record their encoder.
 
 Loading never runs code from the file. sb3 keeps some of a model's attributes (the
 policy class, the spaces, the schedules) as pickled objects in the archive's ``data``;
-:func:`load_model` unpickles none of them: it rebuilds each from what this version knows
+`load_model` unpickles none of them: it rebuilds each from what this version knows
 (the MaskablePPO classes, the recorded encoder's space, the game's actions, the constant
 schedules written beside them in plain text); the episode statistics sb3 logs
 (``ep_info_buffer``) are read by an unpickler that builds only a deque of plain values and
@@ -64,8 +64,8 @@ def check_checkpoint(path: str | Path) -> None:
 
 
 def load_model(path: str | Path, env: Any = None) -> Any:
-    """``MaskablePPO.load`` without unpickling anything (see the module's note), every
-    failure turned into a :class:`CheckpointError`."""
+    """``MaskablePPO.load`` without unpickling anything that could run code (see the
+    module's note), every failure turned into a `CheckpointError`."""
     from sb3_contrib import MaskablePPO
 
     check_checkpoint(path)
@@ -82,7 +82,7 @@ _CONSTANT = re.compile(r"ConstantSchedule\(val=([-+0-9.eE]+)\)")
 
 def _known_objects(path: str | Path) -> dict[str, Any]:
     """Each pickled attribute of the archive's ``data``, rebuilt from what this version
-    knows instead of unpickled; :class:`CheckpointError` for one it does not know."""
+    knows instead of unpickled; `CheckpointError` for one it does not know."""
     from gymnasium import spaces
     from sb3_contrib.common.maskable.buffers import MaskableRolloutBuffer
     from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
