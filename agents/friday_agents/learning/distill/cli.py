@@ -66,9 +66,10 @@ def run(args: argparse.Namespace) -> int:
         return 2
     out = args.out or new_run_folder(RUNS_DIR, path_safe(args.config.stem))
     data = args.data or out / GAMES_IN_RUN
-    again = f"friday exit --config {args.config} --out {out} --data {data}"
+    command = f"friday {args.command}"  # the name it was run by
+    again = f"{command} --config {args.config} --out {out} --data {data}"
     print(
-        f"friday exit: {rounds} round{'s' * (rounds != 1)} of {args.config} on {args.workers} "
+        f"{command}: {rounds} round{'s' * (rounds != 1)} of {args.config} on {args.workers} "
         f"worker{'s' * (args.workers != 1)}; networks "
         f"and summaries to {out}, games to {data}",
         flush=True,
@@ -78,7 +79,7 @@ def run(args: argparse.Namespace) -> int:
     except (KeyboardInterrupt, GamesInterrupted) as stop:
         why = getattr(stop, "reason", "interrupted")  # Ctrl-C, or a worker that died
         print(
-            f"\nfriday exit: {why}; every finished round is in {out} and every finished "
+            f"\n{command}: {why}; every finished round is in {out} and every finished "
             f"game in {data}. Continue with: {again}",
             file=sys.stderr,
         )
