@@ -15,13 +15,24 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib.util
+import os
 import re
+import signal
 import sys
-from collections.abc import Callable
-from typing import Any
+import tempfile
+import threading
+import time
+import zipfile
+import zlib
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any, TypeVar
 
 from friday_env.errors import FridayError
+
+T = TypeVar("T")
 
 #: The optional libraries and the extra of friday-env that installs each.
 EXTRA_OF = {
@@ -193,3 +204,128 @@ def add_progress(
         default=default,
         help="show a progress bar (default: on)",
     )
+
+
+class BadInputError(FridayError):
+    """Input a command refuses before it writes anything: ``friday`` prints the message as
+    one line and exits with status 2."""
+
+
+def check_out_path(path: str | os.PathLike[str], folder: bool, flag: str = "--out") -> None:
+    """Raise `BadInputError` unless ``path`` can be written as an output ``folder``
+    (or, with ``folder=False``, a file), checked without leaving anything behind: an
+    existing path must be of that kind, and the folder that will hold the new entries (the
+    nearest existing one) must take one (tried by making a folder there and removing it)."""
+    out = Path(path)
+    kind = "folder" if folder else "file"
+    try:
+        if out.exists() and out.is_dir() != folder:
+            raise BadInputError(
+                f"{flag} {out} is {'a file' if folder else 'a folder'}, not a {kind}"
+            )
+        if out.exists():  # new entries go into the folder, or beside the file
+            holder = out if folder else out.absolute().parent
+        else:
+            holder = next(p for p in out.absolute().parents if p.exists())
+        if not holder.is_dir():
+            raise BadInputError(f"{flag} {out} cannot be made: {holder} is a file")
+        os.rmdir(tempfile.mkdtemp(prefix=".friday-write-test-", dir=holder))
+    except (OSError, ValueError) as err:  # unwritable, or a name the system refuses
+        if isinstance(err, BadInputError):
+            raise
+        reason = err.strerror if isinstance(err, OSError) and err.strerror else str(err)
+        raise BadInputError(f"{flag} {out} cannot be written: {reason}") from None
+
+
+def read_model_file(load: Callable[[Path], T], path: str | os.PathLike[str], what: str) -> T:
+    """``load(path)`` for a model file a user named, each way it can be wrong said in one
+    line (`BadInputError`): missing, truncated, not the expected format, lacking an
+    array, or holding pickled objects (which numpy's ``allow_pickle=False`` never loads)."""
+    file = Path(path)
+    if not file.is_file():
+        raise BadInputError(
+            f"{what} {file} does not exist" + (" (it is a folder)" if file.is_dir() else "")
+        )
+    try:
+        return load(file)
+    except KeyError as err:  # numpy: "'x' is not a file in the archive"
+        missing = err.args[0] if err.args else err
+        raise BadInputError(
+            f"{what} {file} is not a model file this version wrote: {missing}"
+        ) from None
+    except (EOFError, OSError, zipfile.BadZipFile, zlib.error) as err:
+        raise BadInputError(f"{what} {file} is truncated or not an .npz archive ({err})") from None
+    except ValueError as err:
+        if "pickle" in str(err):  # numpy's advice to load it anyway is the wrong one here
+            raise BadInputError(
+                f"{what} {file} is not an .npz archive of plain arrays (reading it would mean "
+                "unpickling it, which could run code: refused)"
+            ) from None
+        raise BadInputError(f"{what} {file}: {str(err).splitlines()[0]}") from None
+
+
+def new_run_folder(parent: Path, name: str) -> Path:
+    """Create and return a new folder for a run without ``--out``, CleanRL-style:
+    ``parent/<name>__<YYYYmmdd-HHMMSS>`` (``-2``, ``-3``... if two runs start in the same
+    second). ``name`` must be safe in a folder name (`path_safe`)."""
+    stem = f"{name}__{time.strftime('%Y%m%d-%H%M%S')}"
+    parent.mkdir(parents=True, exist_ok=True)
+    for attempt in range(1, 1000):
+        path = parent / (stem if attempt == 1 else f"{stem}-{attempt}")
+        try:
+            path.mkdir()
+        except FileExistsError:
+            continue
+        return path
+    raise BadInputError(f"could not create a new run folder in {parent}")
+
+
+def path_safe(text: str) -> str:
+    """``text`` usable in a folder name on every system: agent specs hold ``:``, ``/``..."""
+    return re.sub(r"[^A-Za-z0-9.=+-]+", "-", text).strip("-") or "run"
+
+
+@contextlib.contextmanager
+def children_ignore_ctrl_c() -> Iterator[None]:
+    """Within: Ctrl-C is ignored, so the processes started here inherit that and leave it
+    to the main process (which saves and says how to resume) instead of each printing a
+    traceback. Only on the main thread; the main process's own handling comes back after."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+class CtrlC:
+    """Whether Ctrl-C was pressed inside `stop_at_a_boundary`'s block."""
+
+    requested = False
+
+
+@contextlib.contextmanager
+def stop_at_a_boundary() -> Iterator[CtrlC]:
+    """Within: the first Ctrl-C only sets ``requested`` (the loop stops at its next
+    boundary, where its state can be saved whole); a second one stops at once
+    (``KeyboardInterrupt``). Only where Python handles Ctrl-C: on the main thread, with
+    SIGINT not ignored; elsewhere ``requested`` stays false."""
+    flag = CtrlC()
+    if threading.current_thread() is not threading.main_thread() or signal.getsignal(
+        signal.SIGINT
+    ) in (signal.SIG_IGN, None):
+        yield flag
+        return
+
+    def remember(signum: int, frame: object) -> None:
+        if flag.requested:
+            raise KeyboardInterrupt
+        flag.requested = True
+
+    previous = signal.signal(signal.SIGINT, remember)
+    try:
+        yield flag
+    finally:
+        signal.signal(signal.SIGINT, previous)

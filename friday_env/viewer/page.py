@@ -52,18 +52,28 @@ class ViewerGame:
             detail = f" (seed {seed})" if seed is not None else ""
         else:
             where = "scenario" if "scenario" in origin else f"seed {seed}"
-        result = "won" if won else "lost"
+        result = outcome(self.record)
         return {
             "agent": agent,
             "level": level,
             "deal": self.deal,
             "won": won,
+            "result": result,
             "score": score,
             "decisions": decisions,
             "label": f"{agent} · L{level} · {where}",
             "title": f"{agent}, level {level}, {where}{detail}: {result}, score {score}, "
             f"{decisions} decisions",
         }
+
+
+def outcome(record: GameRecord) -> str:
+    """``won``, ``lost``, or ``not finished`` for a game stopped before its end (a quit
+    game of ``friday play``): its score is the score when it stopped, not a loss's."""
+    result = record.result
+    if result.get("phase", "GAME_OVER") != "GAME_OVER":
+        return "not finished"
+    return "won" if result.get("won") else "lost"
 
 
 def _packed(value: Any) -> str:

@@ -15,8 +15,14 @@ import os
 import sys
 
 import friday_env
-from friday_agents.conventions import MissingExtraError, missing_extra, plain
-from friday_env.core import core_in_use
+from friday_agents.conventions import (
+    BadInputError,
+    MissingExtraError,
+    check_out_path,
+    missing_extra,
+    plain,
+)
+from friday_env.core import CoreError, core_in_use, default_core
 
 Subcommand = tuple[str, str]  # (module, one-line help)
 #: Old subcommand name -> its name now: the old one stops with an error naming the new.
@@ -105,21 +111,35 @@ def main(argv: list[str] | None = None) -> int:
     ends quietly."""
     args = parse_args(argv)
     try:
+        check_before_running(args)
         return int(importlib.import_module(args._module).run(args) or 0)
-    except MissingExtraError as err:
-        return _missing(args.command, err)
+    except (BadInputError, CoreError, MissingExtraError) as err:
+        return _bad_input(args.command, err)
     except ModuleNotFoundError as err:
         extra = missing_extra(err, f"friday {args.command}")
         if extra is None:
             raise
-        return _missing(args.command, extra)
+        return _bad_input(args.command, extra)
     except BrokenPipeError:
         # the reader went away: send what is still buffered nowhere, and stop like a
         # program killed by SIGPIPE would
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 141
+    except KeyboardInterrupt:  # a command that saves on Ctrl-C has said so; no traceback
+        print(f"\nfriday {args.command}: interrupted", file=sys.stderr)
+        return 130
 
 
-def _missing(command: str, err: MissingExtraError) -> int:
+def check_before_running(args: argparse.Namespace) -> None:
+    """What every command needs, checked before it writes anything: ``$FRIDAY_CORE``
+    names a core, and ``--out`` can be written (a folder where the command sets
+    ``out_is_folder``, else a file)."""
+    default_core()
+    out = getattr(args, "out", None)
+    if out is not None:
+        check_out_path(out, folder=getattr(args, "out_is_folder", False))
+
+
+def _bad_input(command: str, err: Exception) -> int:
     print(f"friday {command}: error: {err}", file=sys.stderr)
     return 2

@@ -36,7 +36,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--agent", help="only games of this agent (name or full spec)")
     parser.add_argument("--level", type=int, choices=(1, 2, 3, 4), help="only games of a level")
-    parser.add_argument("--result", choices=("won", "lost"), help="only won or lost games")
+    parser.add_argument(
+        "--result",
+        choices=("won", "lost", "not-finished"),
+        help="only won, lost, or not finished (quit) games",
+    )
     parser.add_argument(
         "--max-games",
         type=int,
@@ -89,7 +93,7 @@ def chosen(games: list[ViewerGame], args: argparse.Namespace) -> list[ViewerGame
             return False
         if args.level and meta["level"] != args.level:
             return False
-        return not args.result or ("won" if meta["won"] else "lost") == args.result
+        return not args.result or meta["result"] == args.result.replace("-", " ")
 
     return [g for g in games if keep(g)]
 

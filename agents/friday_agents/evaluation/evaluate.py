@@ -31,20 +31,19 @@ from __future__ import annotations
 import argparse
 import contextlib
 import os
-import re
 import signal
 import sys
 import threading
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
 from friday_agents.conventions import (
     DEFAULT_SEARCH_SIMS,
     README_GONE,
-    add_deprecated,
     add_progress,
     add_removed,
+    new_run_folder,
+    path_safe,
     plain,
     require,
 )
@@ -87,6 +86,7 @@ class UsageError(ValueError):
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.formatter_class = argparse.RawDescriptionHelpFormatter
     parser.epilog = plain(__doc__.split("\n\n", 1)[1])
+    parser.set_defaults(out_is_folder=True)
     parser.add_argument(
         "--agents",
         help="comma-separated agent specs, e.g. heuristic,search:sims=64 "
@@ -206,7 +206,8 @@ def config_from_args(args: argparse.Namespace) -> EvalConfig:
     sims = DEFAULT_SEARCH_SIMS if args.search_sims is None else args.search_sims
     if sims < 1:
         raise UsageError(f"--search-sims must be positive, got {sims}")
-    agents = parse_agents(args.agents or DEFAULT_AGENTS, sims)
+    # an empty --agents is an error, not the default agents
+    agents = parse_agents(DEFAULT_AGENTS if args.agents is None else args.agents, sims)
     return EvalConfig(
         agents=agents,
         levels=parse_levels(args.levels or DEFAULT_LEVELS),
@@ -276,22 +277,8 @@ def new_run_dir(config: EvalConfig, parent: Path = DEFAULT_OUT) -> Path:
     """Create and return a new folder for a run without ``--out``, CleanRL-style:
     ``parent/<agents>__<levels>__<YYYYmmdd-HHMMSS>`` (``-2``, ``-3``... if two runs start
     in the same second)."""
-    agents = _path_safe("+".join(config.agents))[:80]
-    stem = f"{agents}__{_path_safe(format_levels(config.levels))}__{time.strftime('%Y%m%d-%H%M%S')}"
-    parent.mkdir(parents=True, exist_ok=True)
-    for attempt in range(1, 1000):
-        path = parent / (stem if attempt == 1 else f"{stem}-{attempt}")
-        try:
-            path.mkdir()
-        except FileExistsError:
-            continue
-        return path
-    raise EvaluationError(f"could not create a new run folder in {parent}")
-
-
-def _path_safe(text: str) -> str:
-    """``text`` usable in a folder name on every system: agent specs hold ``:``, ``/``..."""
-    return re.sub(r"[^A-Za-z0-9.=+-]+", "-", text).strip("-") or "run"
+    agents = path_safe("+".join(config.agents))[:80]
+    return new_run_folder(parent, f"{agents}__{path_safe(format_levels(config.levels))}")
 
 
 def format_levels(levels: tuple[int, ...]) -> str:
@@ -333,6 +320,7 @@ def run(args: argparse.Namespace) -> int:
         return _fail(str(err))
     finished = {(r["agent"], r["level"], r["index"]) for r in done}
     todo = [t for t in config.tasks() if t.key not in finished]
+    print(f"friday eval: {announce(config, len(todo))}; writing to {args.out}", flush=True)
     try:
         status = _play(config, todo, args, done)
     except KeyboardInterrupt:  # a second Ctrl-C while the first one was being handled
@@ -345,6 +333,16 @@ def run(args: argparse.Namespace) -> int:
     if status == 0 and _is_set_up_run(args):
         print(sample_note(config))
     return 130 if status == _STOPPED_TWICE else status
+
+
+def announce(config: EvalConfig, todo: int) -> str:
+    """What the run is about to play, in a line."""
+    games = sorted(set(config.games.values()))
+    per_level = "/".join(map(str, games))
+    return (
+        f"{', '.join(config.agents)} on levels {format_levels(config.levels)}, {per_level} games "
+        f"per agent and level ({todo} to play)"
+    )
 
 
 #: _play's status when a second Ctrl-C came while the games were stopping: skip the plots.
@@ -384,7 +382,6 @@ def _choose_out(args: argparse.Namespace, config: EvalConfig) -> None:
             f"own folder under {DEFAULT_OUT}; the interrupted run printed its --resume command)"
         )
     args.out = new_run_dir(config)
-    print(f"friday eval: writing this run to {args.out}", flush=True)
 
 
 def _play(config: EvalConfig, todo: list, args: argparse.Namespace, done: list[dict]) -> int:

@@ -18,7 +18,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from friday_agents.conventions import plain
+from friday_agents.conventions import check_out_path, plain
 from friday_env import Game, GameRecord, Phase
 from friday_env import actions as act
 from friday_env.cards import ABILITY_NAMES, CARD_TYPE, CARD_TYPES, Ability
@@ -127,6 +127,8 @@ def run(args: argparse.Namespace) -> int:
     except (FridayError, TypeError, ValueError) as err:
         print(f"friday play: error: {err}", file=sys.stderr)
         return 2
+    if args.save:  # a record that cannot be written is found out now, not after the game
+        check_out_path(args.save, folder=False, flag="--save")
     print(f"Friday, level {args.level}, deal {seed} (replay this deal with --seed {seed})\n")
     try:
         status = play(game, HumanAgent(hint=args.hint))

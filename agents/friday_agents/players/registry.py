@@ -2,7 +2,10 @@
 
 An agent is named on the command line by a *spec*: its name, optionally followed by
 ``:key=value`` options passed to its constructor, e.g. ``search:sims=200`` or
-``ppo:model=runs/ppo.zip``. Values that read as integers or floats become numbers.
+``ppo:model=runs/ppo.zip``. Values that read as integers or floats become numbers; an option
+the constructor annotates ``bool`` takes exactly true/false, yes/no, on/off or 1/0 (anything
+else is an error naming the option). Only options of plain types (numbers, text, booleans)
+can be set from a spec; the others are for Python callers and are not listed.
 
 To add an agent, add one line to :data:`AGENTS` (``"name": "module:Class"``); the class takes
 its options as keyword arguments and follows :class:`friday_agents.players.base.Agent`.
@@ -10,10 +13,13 @@ its options as keyword arguments and follows :class:`friday_agents.players.base.
 
 from __future__ import annotations
 
+import argparse
 import importlib
 import inspect
+import re
 from typing import Any
 
+from friday_agents.conventions import parse_bool
 from friday_agents.players.base import Agent
 
 #: name -> "module:Class". The class is imported only when the agent is made.
@@ -76,19 +82,56 @@ def make_agent(spec: str, **defaults: Any) -> Agent:
     """Build the agent a spec names. ``defaults`` are options used unless the spec sets
     them; those the agent's constructor does not take are ignored (so one set of command-line
     defaults such as ``sims`` can serve every agent). Options written in the spec itself must
-    be known to the agent."""
+    be options a spec can set (`spec_options`)."""
     name, options = parse_spec(spec)
     cls = agent_class(name)
     accepted = inspect.signature(cls).parameters
-    unknown = [key for key in options if key not in accepted]
+    settable = spec_options(cls)
+    unknown = [key for key in options if key not in settable]
     if unknown:
-        known = ", ".join(p for p in accepted if p != "self") or "none"
+        known = ", ".join(settable) or "none"
         raise AgentSpecError(
             f"agent {name!r} takes no option {', '.join(map(repr, unknown))}; its options: {known}"
         )
+    for key, value in options.items():
+        if _annotation(settable[key]) == "bool":
+            options[key] = _spec_bool(spec, key, value)
     merged = {k: v for k, v in defaults.items() if k in accepted}
     merged.update(options)
     try:
         return cls(**merged)
     except (TypeError, ValueError) as err:
         raise AgentSpecError(f"agent spec {spec!r}: {err}") from None
+
+
+#: The types a spec's text can give an option.
+_PLAIN_TYPES = frozenset({"int", "float", "str", "bool", "None"})
+
+
+def spec_options(cls: type) -> dict[str, inspect.Parameter]:
+    """The constructor options of ``cls`` a spec can set: those annotated with plain types
+    only (``int``, ``float``, ``str``, ``bool``, optionally ``| None``)."""
+    return {
+        key: parameter
+        for key, parameter in inspect.signature(cls).parameters.items()
+        if set(re.findall(r"\w+", _annotation(parameter))) <= _PLAIN_TYPES
+        and parameter.kind is parameter.POSITIONAL_OR_KEYWORD
+    }
+
+
+def _annotation(parameter: inspect.Parameter) -> str:
+    """The parameter's annotation as written (``"int | None"``; ``"str"`` if it has none)."""
+    annotation = parameter.annotation
+    if annotation is parameter.empty:
+        return "str"
+    return annotation if isinstance(annotation, str) else getattr(annotation, "__name__", "")
+
+
+def _spec_bool(spec: str, key: str, value: Any) -> bool:
+    try:
+        return parse_bool(str(value))
+    except argparse.ArgumentTypeError:
+        raise AgentSpecError(
+            f"agent spec {spec!r}: option {key!r} is true or false (true/false, yes/no, on/off, "
+            f"1/0), not {value!r}"
+        ) from None

@@ -130,7 +130,7 @@ function drawScoreLine(shot) {
   const meta = view.meta;
   const line = $("score-line");
   line.replaceChildren();
-  const result = meta.won ? "won" : "lost";
+  const result = meta.result;
   line.append(document.createTextNode(`score now ${shot.score} \u00B7 final: `));
   line.append(element("span", result, `${result}, score ${meta.score}`));
   line.append(document.createTextNode(` after ${view.game.snapshots.length - 1} decisions`));
@@ -241,7 +241,7 @@ function listGames() {
   let shown = 0;
   DATA.games.forEach((entry, position) => {
     const meta = entry.meta;
-    const values = { agent: meta.agent, level: String(meta.level), result: meta.won ? "won" : "lost" };
+    const values = { agent: meta.agent, level: String(meta.level), result: meta.result };
     if (Object.keys(wanted).some((k) => wanted[k] !== "all" && wanted[k] !== values[k])) return;
     const button = element("button", position === Number(document.body.dataset.game) ? "current" : "");
     button.dataset.game = String(position);
@@ -263,7 +263,7 @@ function setUpList() {
   const distinct = (key) => [...new Set(DATA.games.map((g) => g.meta[key]))].sort();
   fillFilter("filter-agent", distinct("agent"));
   fillFilter("filter-level", distinct("level"));
-  fillFilter("filter-result", ["won", "lost"]);
+  fillFilter("filter-result", ["won", "lost", "not finished"]);
   listGames();
 }
 

@@ -1,6 +1,8 @@
 """``friday distill``: expert iteration, round after round (see
-:mod:`friday_agents.learning.distill.rounds`). Resumable: run the same command again and it
-goes on where it stopped."""
+:mod:`friday_agents.learning.distill.rounds`). Each run gets a new folder unless ``--out``
+names one; run the same command with ``--out`` again and it goes on where it stopped (Ctrl-C
+prints that command). The project's own study: ``--out experiments/expert-iteration/results
+--data data/expert-iteration``."""
 
 from __future__ import annotations
 
@@ -11,11 +13,13 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from friday_agents.conventions import plain
+from friday_agents.conventions import new_run_folder, path_safe, plain
 
 DEFAULT_CONFIG = Path("experiments/expert-iteration/config.json")
-DEFAULT_OUT = Path("experiments/expert-iteration/results")
-DEFAULT_DATA = Path("data/expert-iteration")
+#: Where a run without ``--out`` gets its own new folder.
+RUNS_DIR = Path("results/distill")
+#: The games' folder inside the run's when ``--data`` is not given.
+GAMES_IN_RUN = "games"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -29,23 +33,24 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--out",
         type=Path,
-        default=DEFAULT_OUT,
-        help=f"networks, summaries and the curve (default {DEFAULT_OUT})",
+        help=f"networks, summaries and the curve; an existing run continues (default: a new "
+        f"folder under {RUNS_DIR} named by the configuration and start time)",
     )
     parser.add_argument(
         "--data",
         type=Path,
-        default=DEFAULT_DATA,
-        help=f"the rounds' games files, large (default {DEFAULT_DATA})",
+        help=f"the rounds' games files, large (default: OUT/{GAMES_IN_RUN})",
     )
     parser.add_argument(
         "--rounds", type=int, help="play rounds up to this many (default: the configuration's)"
     )
     parser.add_argument("--workers", type=int, default=2, help="processes (default 2)")
     parser.add_argument("--no-progress", action="store_true", help="no progress bars")
+    parser.set_defaults(out_is_folder=True)
 
 
 def run(args: argparse.Namespace) -> int:
+    from friday_agents.evaluation.backends import GamesInterrupted
     from friday_agents.learning.distill.config import ExitConfigError, load_config
     from friday_agents.learning.distill.report import write_curve
     from friday_agents.learning.distill.rounds import run_rounds
@@ -59,8 +64,27 @@ def run(args: argparse.Namespace) -> int:
     if rounds < 1 or args.workers < 1:
         print("friday distill: error: --rounds and --workers must be at least 1", file=sys.stderr)
         return 2
-    summaries = run_rounds(config, args.out, args.data, args.workers, _progress(args), rounds)
-    curve = write_curve(args.out, summaries)
+    out = args.out or new_run_folder(RUNS_DIR, path_safe(args.config.stem))
+    data = args.data or out / GAMES_IN_RUN
+    command = f"friday {args.command}"  # the name it was run by
+    again = f"{command} --config {args.config} --out {out} --data {data}"
+    print(
+        f"{command}: {rounds} round{'s' * (rounds != 1)} of {args.config} on {args.workers} "
+        f"worker{'s' * (args.workers != 1)}; networks "
+        f"and summaries to {out}, games to {data}",
+        flush=True,
+    )
+    try:
+        summaries = run_rounds(config, out, data, args.workers, _progress(args), rounds)
+    except (KeyboardInterrupt, GamesInterrupted) as stop:
+        why = getattr(stop, "reason", "interrupted")  # Ctrl-C, or a worker that died
+        print(
+            f"\n{command}: {why}; every finished round is in {out} and every finished "
+            f"game in {data}. Continue with: {again}",
+            file=sys.stderr,
+        )
+        return 130 if why == "interrupted" else 1
+    curve = write_curve(out, summaries)
     print(json.dumps(curve["rows"], indent=1))
     return 0
 

@@ -39,6 +39,12 @@ def _bar(total: int, disabled: bool):
 def collect_step(args: argparse.Namespace) -> int:
     levels = parse_levels(args.levels)
     indices = range(args.first_index, args.first_index + args.games)
+    print(
+        f"friday imitate collect: {args.teacher} plays {args.games} games per level on levels "
+        f"{','.join(map(str, levels))} (deals {indices.start}-{indices.stop - 1}); appending to "
+        f"{args.out}",
+        flush=True,
+    )
     with _bar(len(levels) * len(indices), args.no_progress) as bar:
         tick = lambda _: bar.update()  # noqa: E731
         played = collect(
@@ -93,6 +99,11 @@ def fit_into_policy(args: argparse.Namespace, data, levels: tuple[int, ...]) -> 
     if args.init:
         init_weights(model, args.init)
     settings = FitSettings(args.epochs, args.batch_size, args.lr, args.soft_tau, seed=args.seed)
+    print(
+        f"friday imitate: fitting a {config.net_arch} policy on {len(data)} decisions of levels "
+        f"{','.join(map(str, levels))}, {args.epochs} epochs; writing {args.out}",
+        flush=True,
+    )
     started = time.process_time()
     log = fit(model, data, settings, report=lambda row: print(_epoch_line(row), flush=True))
     save_policy(model, args.out)
@@ -131,6 +142,12 @@ def dagger_step(args: argparse.Namespace) -> int:
         raise ValueError(f"--label-share must be in (0, 1], got {args.label_share}")
     done = {(g["level"], g["index"]) for g in read_games(args.games_file, missing_ok=True)}
     first = args.first_index
+    print(
+        f"friday imitate dagger: {args.student} plays {args.games} games per level on levels "
+        f"{','.join(map(str, levels))}, {args.teacher} labels them; appending to "
+        f"{args.games_file}, then fitting into {args.out}",
+        flush=True,
+    )
     jobs = [
         (str(args.student), args.teacher, level, i, args.label_share)
         for i in range(first, first + args.games)

@@ -39,6 +39,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="continue the run in --out from its checkpoint (only --frames may change)",
     )
     add_progress(parser)
+    parser.set_defaults(out_is_folder=True)
 
 
 def config_from_args(args: argparse.Namespace) -> tuple[RLConfig, bool]:
@@ -70,13 +71,23 @@ def run(args: argparse.Namespace) -> int:
     require("friday rl", "torch", *(("tqdm",) if args.progress else ()))
     try:
         config, resume = config_from_args(args)
-        from friday_agents.learning.rl.trainer import Trainer
+        from friday_agents.learning.rl.trainer import Trainer, TrainingInterrupted
 
         trainer = Trainer(config, resume=resume, progress=args.progress)
-        row = trainer.run()
     except (RLConfigError, FileNotFoundError, ValueError) as err:
         print(f"friday rl: error: {err}", file=sys.stderr)
         return 2
+    print(f"friday rl: {_announce(config, trainer.updates)}", flush=True)
+    try:
+        row = trainer.run()
+    except TrainingInterrupted as stop:
+        print(
+            f"\nfriday rl: interrupted after update {stop.updates} ({stop.frames} of "
+            f"{config.frames} frames); saved {config.out}/checkpoint.pt. Continue with: "
+            f"friday rl --resume --out {config.out}",
+            file=sys.stderr,
+        )
+        return 130
     held = row.get("heldout_win_rate")
     print(
         f"friday rl: {row.get('frames', 0)} frames, {row.get('updates', 0)} updates; "
@@ -84,3 +95,14 @@ def run(args: argparse.Namespace) -> int:
         f"{row.get('heldout_deals', 0)} validation deals; wrote {config.out}/policy.npz"
     )
     return 0
+
+
+def _announce(config: RLConfig, updates: int) -> str:
+    """What the run is about to do, in a line."""
+    start = f"from {config.init}" if config.init else "from scratch"
+    if updates:
+        start = f"continuing from update {updates}"
+    return (
+        f"{config.method} on level {config.level}, {start}, {config.frames} frames, seed "
+        f"{config.seed}; writing to {config.out}"
+    )

@@ -19,6 +19,7 @@ resumed from a checkpoint continues exactly as the uninterrupted run would have.
 from __future__ import annotations
 
 import copy
+import dataclasses
 import json
 import os
 import time
@@ -32,7 +33,12 @@ import torch
 from torch import nn
 
 import friday_env  # noqa: F401  (registers Friday-v0)
-from friday_agents.conventions import format_duration
+from friday_agents.conventions import (
+    BadInputError,
+    format_duration,
+    read_model_file,
+    stop_at_a_boundary,
+)
 from friday_agents.evaluation.progress import BAR_FORMAT
 from friday_agents.learning.networks import (
     MASKED_LOGIT,
@@ -71,6 +77,14 @@ class Episodes:
     actions: list[list[int]]
     starts: list[Start | None]
     finished: list[tuple[bool, int]] = field(default_factory=list)  # this update's (won, score)
+
+
+class TrainingInterrupted(Exception):
+    """Ctrl-C stopped a run after ``updates`` updates; its checkpoint was saved there."""
+
+    def __init__(self, updates: int, frames: int) -> None:
+        super().__init__(f"interrupted after update {updates}")
+        self.updates, self.frames = updates, frames
 
 
 class Trainer:
@@ -130,15 +144,23 @@ class Trainer:
     def _initial_model(self) -> ActorCritic:
         if not self.config.init:
             return ActorCritic.new(self.config.hidden_sizes())
-        if not Path(self.config.init).exists():
-            raise RLConfigError(f"init file {self.config.init} does not exist")
-        return ActorCritic.from_file(Path(self.config.init))[0]
+        try:  # a missing, truncated or foreign file: one line, before anything is written
+            return read_model_file(ActorCritic.from_file, self.config.init, "--init file")[0]
+        except BadInputError as err:
+            raise RLConfigError(str(err)) from None
 
     def _load_checkpoint(self) -> None:
         path = self.out / CHECKPOINT_FILE
         if not path.exists():
             raise RLConfigError(f"nothing to resume: {path} does not exist")
-        state = torch.load(path, weights_only=False)
+        try:  # weights only: a checkpoint is never a way to run code
+            state = torch.load(path, weights_only=True)
+        except Exception:  # torch's advice (load it unsafely if trusted) is not ours to give
+            raise RLConfigError(
+                f"cannot read the checkpoint {path}: it is broken or holds more than tensors "
+                "and plain values (a crafted file, or one written before checkpoints held plain "
+                "values only); nothing in it that could run code is loaded"
+            ) from None
         self.model = _model_from_state(state["model"])
         self.reference = _model_from_state(state["reference"]).actor.requires_grad_(False)
         self.optimizer = torch.optim.Adam(
@@ -146,7 +168,7 @@ class Trainer:
         )
         self.optimizer.load_state_dict(state["optimizer"])
         self.rng = np.random.default_rng()
-        self.rng.bit_generator.state = state["numpy_rng"]
+        self.rng.bit_generator.state = _rng_state(state["numpy_rng"])
         self.torch_rng = torch.Generator()
         self.torch_rng.set_state(state["torch_rng"])
         for name in (
@@ -160,10 +182,9 @@ class Trainer:
             setattr(self, name, state[name])
         if self.curriculum is not None:
             self.curriculum.load_state_dict(state["curriculum"])
-        self.episodes = state["episodes"]
-        self.next_deals = state["next_deals"]
-        # checkpoints older than --bonus have no counts; their runs had no bonus
-        self.visits = state.get("visits", np.zeros(NUM_CELLS, np.int64))
+        self.episodes = _episodes_from_state(state["episodes"])
+        self.next_deals = state["next_deals"].numpy()
+        self.visits = state["visits"].numpy()
         self._truncate_curve()
         self._restore_games()
 
@@ -199,20 +220,23 @@ class Trainer:
         """Train until ``config.frames``; returns the last curve row."""
         bar = _progress_bar(self.config.frames, self.frames, not self.progress)
         row: dict[str, Any] = {}
-        if self.updates == 0 and self.start_win_rate is None:
-            row = self._start()
         try:
-            while self.frames < self.config.frames:
-                row = self._one_update()
-                bar.update(self.batch)
-                frames_left = self.config.frames - self.frames
-                text = _postfix(row, frames_left, self.wall_per_frame)
-                bar.set_postfix_str(text, refresh=False)
-                if self.updates % self.config.checkpoint_every == 0:
-                    self.save_checkpoint()
+            with stop_at_a_boundary() as ctrl_c:  # Ctrl-C: save after the update in progress
+                if self.updates == 0 and self.start_win_rate is None:
+                    row = self._start()
+                while self.frames < self.config.frames and not ctrl_c.requested:
+                    row = self._one_update()
+                    bar.update(self.batch)
+                    frames_left = self.config.frames - self.frames
+                    text = _postfix(row, frames_left, self.wall_per_frame)
+                    bar.set_postfix_str(text, refresh=False)
+                    if self.updates % self.config.checkpoint_every == 0:
+                        self.save_checkpoint()
         finally:
             bar.close()
         self.save_checkpoint()
+        if ctrl_c.requested:
+            raise TrainingInterrupted(self.updates, self.frames)
         return row or self._last_curve_row()
 
     def _last_curve_row(self) -> dict[str, Any]:
@@ -562,12 +586,13 @@ class Trainer:
 
     def save_checkpoint(self) -> None:
         """``checkpoint.pt`` (written whole, then renamed: a killed run never leaves half a
-        file) and ``policy.npz``."""
+        file) and ``policy.npz``. The checkpoint holds tensors and plain values only, so
+        that it loads with ``torch.load(weights_only=True)``."""
         state = {
             "model": _model_state(self.model),
             "reference": _model_state(ActorCritic(self.reference, self.model.critic)),
             "optimizer": self.optimizer.state_dict(),
-            "numpy_rng": self.rng.bit_generator.state,
+            "numpy_rng": json.dumps(self.rng.bit_generator.state),
             "torch_rng": self.torch_rng.get_state(),
             "frames": self.frames,
             "updates": self.updates,
@@ -576,14 +601,34 @@ class Trainer:
             "kl_coef": self.kl_coef,
             "start_win_rate": self.start_win_rate,
             "curriculum": self.curriculum.state_dict() if self.curriculum is not None else None,
-            "episodes": self.episodes,
-            "next_deals": self.next_deals.copy(),
-            "visits": self.visits.copy(),
+            "episodes": _episodes_state(self.episodes),
+            "next_deals": torch.from_numpy(self.next_deals.copy()),
+            "visits": torch.from_numpy(self.visits.copy()),
         }
         temporary = self.out / (CHECKPOINT_FILE + ".tmp")
         torch.save(state, temporary)
         os.replace(temporary, self.out / CHECKPOINT_FILE)
         self.model.save_npz(self.out / POLICY_FILE)
+
+
+def _rng_state(text: str) -> dict[str, Any]:
+    """numpy's generator state, kept as JSON text (its 128-bit integers exactly)."""
+    return json.loads(text)
+
+
+def _episodes_state(episodes: Episodes) -> dict[str, Any]:
+    """The games in progress as plain lists (a start as its fields)."""
+    return {
+        "seeds": list(episodes.seeds),
+        "actions": [list(actions) for actions in episodes.actions],
+        "starts": [None if s is None else dataclasses.astuple(s) for s in episodes.starts],
+        "finished": [tuple(f) for f in episodes.finished],
+    }
+
+
+def _episodes_from_state(state: dict[str, Any]) -> Episodes:
+    starts = [None if s is None else Start(s[0], tuple(s[1]), s[2], s[3]) for s in state["starts"]]
+    return Episodes(state["seeds"], state["actions"], starts, state["finished"])
 
 
 def cell_of(obs: np.ndarray) -> np.ndarray:

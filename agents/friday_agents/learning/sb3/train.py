@@ -9,6 +9,8 @@ A run writes into ``--out`` (default: a new CleanRL-style
   held-out evaluations (``eval/...``) and speed; TensorBoard event files beside it when
   tensorboard is installed (``tensorboard --logdir DIR``). Nothing goes to the temp dir;
 - ``checkpoints/ppo_<timesteps>_steps.zip``: full checkpoints (optimiser included) to resume;
+  Ctrl-C saves one more, ``checkpoints/interrupted_<timesteps>_steps.zip``, and prints the
+  command that resumes from it (exit status 130);
 - ``final.zip`` (full) and ``policy.zip`` (the policy alone, a few hundred KB: what
   :class:`friday_agents.players.ppo.agent.PPOAgent` loads and what the project commits);
 - ``curve.csv`` and ``curve.png``: the learning curve, win rate, mean score and episode length
@@ -35,7 +37,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from friday_agents.conventions import require
+from friday_agents.conventions import BadInputError, check_out_path, children_ignore_ctrl_c, require
+from friday_agents.learning.sb3.config import (
+    TrainConfig,
+    TrainConfigError,
+    add_config_arguments,
+    config_from_args,
+)
 from friday_agents.players.ppo.checkpoint import (
     CheckpointError,
     check_checkpoint,
@@ -43,12 +51,6 @@ from friday_agents.players.ppo.checkpoint import (
     export_policy,
     load_model,
     record_encoder,
-)
-from friday_agents.learning.sb3.config import (
-    TrainConfig,
-    TrainConfigError,
-    add_config_arguments,
-    config_from_args,
 )
 from friday_env.observation import make_encoder
 
@@ -72,7 +74,9 @@ def run(args: argparse.Namespace) -> int:
         for checkpoint in (config.resume, config.init):
             if checkpoint:
                 check_checkpoint(checkpoint)
-    except (TrainConfigError, CheckpointError) as err:
+        if config.out_dir:
+            check_out_path(config.out_dir, folder=True)
+    except (TrainConfigError, CheckpointError, BadInputError) as err:
         print(f"friday train: error: {err}", file=sys.stderr)
         return 2
     try:
@@ -80,6 +84,13 @@ def run(args: argparse.Namespace) -> int:
     except CheckpointError as err:
         print(f"friday train: error: {err}", file=sys.stderr)
         return 2
+    except TrainingInterrupted as stop:
+        print(
+            f"\nfriday train: interrupted at {stop.timesteps} of {stop.config.total_timesteps} "
+            f"timesteps; saved {stop.checkpoint}. Continue with: {resume_command(stop)}",
+            file=sys.stderr,
+        )
+        return 130
     print(
         f"trained {result.timesteps} timesteps in {result.seconds:.0f} s ({result.fps:.0f} steps/s)"
     )
@@ -123,7 +134,8 @@ def build_vec_env(config: TrainConfig, level: int, stream: int) -> Any:
 
     makers = [factory(i) for i in range(config.n_envs)]
     if config.vec_env == "subproc":
-        return SubprocVecEnv(makers)
+        with children_ignore_ctrl_c():  # Ctrl-C is the main process's: it saves and says so
+            return SubprocVecEnv(makers)
     return DummyVecEnv(makers)
 
 
@@ -473,24 +485,35 @@ def train(config: TrainConfig) -> TrainResult:
     started = time.perf_counter()
     model, first = _resumed(config, curve)
     logger = run_logger(out)
-    for level, end in zip(levels, ends, strict=True):
-        if model is not None and model.num_timesteps >= end:
-            continue
-        env = build_vec_env(config, level, stream=model.num_timesteps if model else 0)
-        if model is None:
-            model = new_model(config, env)  # seeds torch, sampling and the envs from config.seed
-            if config.init:
-                init_weights(model, config.init)
-        else:
-            model.set_env(env)
-            model.set_random_seed(config.seed + model.num_timesteps)
-        model.set_logger(logger)
-        model.learn(
-            end - model.num_timesteps,
-            callback=_callbacks(config, level, out, curve),
-            reset_num_timesteps=False,
-        )
-        env.close()
+    print(
+        f"friday train: {config.total_timesteps} timesteps on {_where(config)}, reward "
+        f"{config.reward}, seed {config.seed}; writing to {out}",
+        flush=True,
+    )
+    try:
+        for level, end in zip(levels, ends, strict=True):
+            if model is not None and model.num_timesteps >= end:
+                continue
+            env = build_vec_env(config, level, stream=model.num_timesteps if model else 0)
+            if model is None:
+                model = new_model(config, env)  # seeds torch, sampling and envs from config.seed
+                if config.init:
+                    init_weights(model, config.init)
+            else:
+                model.set_env(env)
+                model.set_random_seed(config.seed + model.num_timesteps)
+            model.set_logger(logger)
+            model.learn(
+                end - model.num_timesteps,
+                callback=_callbacks(config, level, out, curve),
+                reset_num_timesteps=False,
+            )
+            env.close()
+    except KeyboardInterrupt:
+        if model is None:  # stopped before the first model was made: nothing to keep
+            raise
+        checkpoint = save_interrupted(model, out)
+        raise TrainingInterrupted(config, model.num_timesteps, checkpoint) from None
     seconds = time.perf_counter() - started
     assert model is not None  # total_timesteps > 0: at least one stage ran or was resumed
     model.save(str(out / "final.zip"))
@@ -510,6 +533,34 @@ def train(config: TrainConfig) -> TrainResult:
     )
 
 
+def _where(config: TrainConfig) -> str:
+    return f"curriculum {config.curriculum}" if config.curriculum else f"level {config.level}"
+
+
+class TrainingInterrupted(Exception):
+    """Ctrl-C stopped the training; the model was saved to ``checkpoint``."""
+
+    def __init__(self, config: TrainConfig, timesteps: int, checkpoint: Path) -> None:
+        super().__init__(f"interrupted at {timesteps} timesteps")
+        self.config, self.timesteps, self.checkpoint = config, timesteps, checkpoint
+
+
+def save_interrupted(model: Any, out: Path) -> Path:
+    """A full checkpoint of the interrupted ``model`` in the run's checkpoints folder."""
+    path = out / "checkpoints" / f"interrupted_{model.num_timesteps}_steps.zip"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    model.save(str(path))
+    return path
+
+
+def resume_command(stop: TrainingInterrupted) -> str:
+    """The command that continues an interrupted run from its checkpoint."""
+    out = stop.config.out_dir
+    return (
+        f"friday train --config {out}/config.json --init '' --resume {stop.checkpoint} --out {out}"
+    )
+
+
 def replot(run_dir: str | Path) -> Path:
     """Redraw a run's ``curve.png`` from its ``curve.csv`` and ``config.json``."""
     run = Path(run_dir)
@@ -519,9 +570,8 @@ def replot(run_dir: str | Path) -> Path:
 
 
 def _title(config: TrainConfig) -> str:
-    where = f"curriculum {config.curriculum}" if config.curriculum else f"level {config.level}"
     return (
-        f"MaskablePPO on Friday-v0, {where}: reward {config.reward}, seed {config.seed}, "
+        f"MaskablePPO on Friday-v0, {_where(config)}: reward {config.reward}, seed {config.seed}, "
         f"held-out deals ({config.eval_games} per point)"
     )
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from friday_agents.conventions import read_model_file
 from friday_agents.models import NET, model_file
 from friday_agents.players.networks.policy_net import PolicyPrior, load_policy_network
 from friday_env import Game
@@ -46,7 +47,7 @@ class NetAgent:
             raise ValueError(
                 f"net model {model!r} must be a policy network (net, guided-prior or an .npz)"
             )
-        self.policy = PolicyPrior(load_policy_network(path))
+        self.policy = PolicyPrior(read_model_file(load_policy_network, path, "net model"))
 
     def reset(self, seed: int) -> None:
         """Nothing to reset: the network plays deterministically."""

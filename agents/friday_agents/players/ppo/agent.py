@@ -46,13 +46,14 @@ class PPOAgent:
     (:func:`friday_agents.players.ppo.checkpoint.encoder_of`), lets the policy mask the illegal
     actions (sb3-contrib's ``get_distribution(obs, action_masks)``) and takes the most
     probable action (or samples one with the agent's own generator when
-    ``deterministic=0``). It reads only what the encoders read, the public information (R26).
+    ``deterministic=false``). It reads only what the encoders read, the public information (R26).
 
     ## Arguments
 
     - ``model``: path of a checkpoint (``policy.zip`` or any ``friday train`` checkpoint)
       used for every level; default: the committed checkpoint of each game's level.
-    - ``deterministic``: 1 (default) takes the most probable legal action, 0 samples.
+    - ``deterministic``: true (default) takes the most probable legal action, false samples
+      (a spec takes true/false, yes/no, on/off or 1/0).
 
     A missing or unreadable checkpoint raises :class:`PPOCheckpointError`: at construction
     for ``model``, at the first game of a level for the defaults.
@@ -60,7 +61,7 @@ class PPOAgent:
 
     name = "ppo"
 
-    def __init__(self, model: str | None = None, deterministic: int | bool = True) -> None:
+    def __init__(self, model: str | None = None, deterministic: bool = True) -> None:
         self.model_path = Path(model) if model else None
         self.deterministic = bool(deterministic)
         self.rng = np.random.default_rng(0)
