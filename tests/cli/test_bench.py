@@ -253,7 +253,7 @@ def test_from_json_of_a_missing_file_stops_in_one_line(tmp_path, capsys):
         (["--repeats", "0"], "--repeats must be at least 1"),
         (["--from-json", "x.json"], "--from-json measures and writes nothing: drop --out"),
         (["--out", "{tmp}"], "is a folder"),
-        (["--out", "{tmp}/file.txt/x.json"], "file.txt is a file, not a folder"),
+        (["--out", "{tmp}/file.txt/x.json"], "file.txt is a file"),
     ],
 )
 def test_bad_options_are_refused_in_one_line_before_anything_runs(argv, message, capsys, tmp_path):

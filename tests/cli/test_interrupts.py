@@ -19,7 +19,6 @@ from friday_cli import friday, popen_friday
 pytest.importorskip("torch")
 pytest.importorskip("sb3_contrib")
 
-from friday_agents.models import POLICY_PRIOR
 
 
 def _start(*args: str, cwd: Path) -> subprocess.Popen:
@@ -102,8 +101,8 @@ def test_ctrl_c_in_friday_rl_saves_after_the_update_in_progress(tmp_path):
 
 def test_ctrl_c_in_friday_distill_keeps_the_games_of_its_new_run_folder(tmp_path):
     config = {
-        "rounds": 1, "levels": [1], "first_prior": str(POLICY_PRIOR), "teacher_games": 500,
-        "student_games": 1, "sims": 4, "top": 2, "value": "levels", "tau": 2.0,
+        "rounds": 1, "levels": [1], "first_prior": "guided-prior", "teacher_games": 500,
+        "student_games": 1, "sims": 4, "top": 2, "value": "guided-value-per-level", "tau": 2.0,
         "hidden": [8], "epochs": 1, "held_out_share": 0.3, "validation_net": 2,
         "validation_search": 1, "seed": 0,
     }  # fmt: skip
