@@ -47,7 +47,7 @@ from friday_env.actions import NUM_ACTIONS, action_mask, action_name
 from friday_env.core import check_core, is_game, python_copy, to_core
 from friday_env.engine import Game
 from friday_env.env import ILLEGAL_ACTION_MODES, MASK_DTYPE, REWARD_MODES, SCORE_SCALE
-from friday_env.errors import EnvOptionError, IllegalActionError, check_level
+from friday_env.errors import EnvOptionError, IllegalActionError, StateError, check_level
 from friday_env.observation import FLAT_SIZE, FlatEncoder
 
 #: The final statistics of an ended game, in the order of the C core's rows (vecenv.h).
@@ -320,7 +320,10 @@ class FridayVectorEnv(VectorEnv):
                 f"set_game: the game must be of level {self.level} and not over "
                 f"(got level {game.level}{', over' if game.done else ''})"
             )
-        self._batch.set_game(int(env), game)
+        try:
+            self._batch.set_game(int(env), game)
+        except StateError as err:  # the compiled core refuses states the rules cannot reach
+            raise EnvOptionError(f"set_game: {err}") from None
         return self._out.obs[env].copy(), self._out.masks[env].copy()
 
     def close_extras(self, **kwargs: Any) -> None:
