@@ -155,8 +155,8 @@ if _compiled is not None:
 
         @classmethod
         def from_python(cls, game: Game) -> CompiledGame:
-            """A compiled copy of a reference game (every field; ValueError naming what is
-            wrong if its state is not sound)."""
+            """A compiled copy of a reference game (every field): a state the rules cannot
+            reach raises [`StateError`][friday_env.errors.StateError] naming the field."""
             if game.seed > MAX_SEED:
                 check_seed(game.seed, "c")
             compiled = cls.from_game(game)

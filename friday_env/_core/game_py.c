@@ -433,8 +433,20 @@ static PyObject *py_robinson_cards(PyObject *o, PyObject *u) {
     return pile_list(&cards);
 }
 
+/* start_turn() on a copy first: on a game already under way it could leave a state the rules
+ * cannot reach (an offer in the middle of a fight), which is refused, the game untouched. */
 static PyObject *py_start_turn(PyObject *o, PyObject *u) {
-    fr_game_start_turn(FR_GAME(o));
+    fr_game next;
+    fr_game_init(&next);
+    if (fr_game_copy(&next, FR_GAME(o)) < 0) return PyErr_NoMemory();
+    fr_game_start_turn(&next);
+    const char *problem = fr_check_state(&next);
+    if (problem != NULL) {
+        fr_game_free(&next);
+        return fr_state_error("start_turn() would leave an unsound game state: %s", problem);
+    }
+    fr_game_free(FR_GAME(o));
+    *FR_GAME(o) = next; /* the copy's history buffer now belongs to the game */
     fr_pygame_changed(o);
     Py_RETURN_NONE;
 }

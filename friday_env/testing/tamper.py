@@ -298,7 +298,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.states < 1:
         parser.error("--states must be at least 1")
     report = run(args.states, args.seed)
-    print(f"tampered states, seed {args.seed}")
+    from friday_env._core import compiled
+
+    print(f"tampered states, seed {args.seed}, compiled core {compiled.__file__}")
     print(report.summary())
     return 1 if report.disagreements else 0
 
