@@ -954,6 +954,8 @@ static const char *check_ranges(const fr_game *g) {
     if (g->pirates.n > 2) return "pirates: more than two pirates in play";
     if (g->beaten.n > 2) return "beaten: more than two pirates in play";
     if (g->sort_taken.n > MAX_SORT) return "sort_taken: holds more than three cards";
+    if (g->aging_total != (g->level < 3 ? FR_NUM_AGING - 1 : FR_NUM_AGING))
+        return "aging_total: must be the level's number of aging cards (10 at levels 1-2, 11 at 3-4)";
     if (g->table.n > FR_A_MAX_TABLE_CARDS)
         return "table: holds more cards than the action ids have slots for (59)";
     if (g->history_len < 0 || g->history_len > g->history_cap) return "history: size out of range";
@@ -1008,6 +1010,8 @@ static const char *check_phase(const fr_game *g) {
     if (phase == FR_TARGET && (g->resolving < AB_DESTROY || g->resolving == AB_STEP_DOWN ||
                                g->resolving == AB_SORT_3 || g->resolving > AB_BELOW))
         return "resolving: not an ability that targets a card";
+    if (phase == FR_LOSS_DESTROY && g->step == FR_PIRATES)
+        return "phase: a pirate fight is never lost by points, so nothing is destroyed (R22)";
     if (phase == FR_DRAW_MORE && !fr_can_draw(g)) return "stack: no card left to draw another";
     if (!in_sort_phase(phase)) {
         if (g->sort_taken.n > 0) return "sort_taken: cards taken outside a sort";
@@ -1039,6 +1043,9 @@ const char *fr_check_state(const fr_game *g) {
         problem = check_pile(piles[i].pile, piles[i].kinds, piles[i].messages, where);
         if (problem != NULL) return problem;
     }
+    /* levels 1-2 play without the very stupid aging card (R24): it stays in the box */
+    if (g->level < 3 && !pile_has(&g->box, FR_VERY_STUPID_ID))
+        return "box: the very stupid card must stay in the box at levels 1-2";
     problem = check_hazard(g, where);
     if (problem == NULL)
         problem = check_named(&g->spent, "spent: size out of range", "spent: a card id is out of range (0..68)",

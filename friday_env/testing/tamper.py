@@ -8,9 +8,11 @@ hands it to the compiled core (``CompiledGame.from_python``). Then:
 
 - a refused state must raise :class:`~friday_env.errors.StateError` whose message names a
   state field;
-- an accepted state is played to its end on both cores with the same random legal actions,
-  which must agree action by action: the whole state, the legal actions, the legal mask
-  and the flat observation; an exception on either side is a disagreement too.
+- an accepted state is resampled (``determinized``, a random seed) on both cores, which must
+  give the same world, one the compiled core accepts; then it is played to its end on both
+  cores with the same random legal actions, which must agree action by action: the whole
+  state, the legal actions, the legal mask and the flat observation; an exception on either
+  side is a disagreement too.
 
 ``python -m friday_env.testing.tamper --states N [--seed S]`` runs N trials and prints the
 figures (tried, accepted, refused by field, disagreements); it exits 1 on any disagreement.
@@ -33,6 +35,7 @@ import numpy as np
 from friday_env.core import STATE_FIELDS, CompiledGame, python_copy
 from friday_env.engine import Game
 from friday_env.errors import StateError
+from friday_env.information import determinized
 from friday_env.observation.flat import FlatEncoder
 
 #: The piles whose cards lie in them alone, and the two that name cards lying elsewhere.
@@ -70,7 +73,7 @@ class TamperReport:
         fields = ", ".join(f"{name} {count}" for name, count in self.refused_by_field.most_common())
         return "\n".join([
             f"states tried: {self.tried}",
-            f"accepted: {self.accepted} (played to the end on both cores, "
+            f"accepted: {self.accepted} (resampled and played to the end on both cores, "
             f"{self.actions_compared} actions compared)",
             f"refused: {self.refused} (by field: {fields or 'none'})",
             f"disagreements: {len(self.disagreements)}",
@@ -227,6 +230,22 @@ def _compare(python: Game, compiled: Any, encoder: FlatEncoder) -> str | None:
     return None
 
 
+def _compare_determinized(python: Game, compiled: Any, seed: int) -> str | None:
+    """Both cores resample the hidden cards alike, into a state the compiled core accepts."""
+    worlds = []
+    for game in (python, compiled):
+        try:
+            worlds.append(determinized(game, seed))
+        except Exception as err:
+            worlds.append(f"{type(err).__name__}: {err}")
+    if isinstance(worlds[0], str) or isinstance(worlds[1], str):
+        return None if worlds[0] == worlds[1] else f"determinized: {worlds[0]!r} / {worlds[1]!r}"
+    if full_state(worlds[0]) != full_state(worlds[1]):
+        return "determinized worlds differ"
+    problem = worlds[1]._check()
+    return None if problem is None else f"determinized into an unsound state: {problem}"
+
+
 def play_both(python: Game, compiled: Any, rng: random.Random) -> tuple[int, str | None]:
     """Play both games to their end with the same random legal actions; the number of
     actions compared and the first disagreement (None if they agreed throughout)."""
@@ -266,6 +285,10 @@ def tamper_once(rng: random.Random, report: TamperReport) -> None:
     report.accepted += 1
     if before is None:
         report.disagreements.append(f"accepted a state the reference cannot read (edits: {edits})")
+        return
+    difference = _compare_determinized(game, compiled, rng.randrange(2**64))
+    if difference is not None:
+        report.disagreements.append(f"{difference} (edits: {edits})")
         return
     played, difference = play_both(game, compiled, rng)
     report.actions_compared += played
