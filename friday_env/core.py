@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from friday_env.errors import FridayError, IllegalActionError, check_level
+from friday_env.errors import FridayError, IllegalActionError, StateError, check_level
 
 if TYPE_CHECKING:
     from friday_env.engine import Game
@@ -92,9 +92,10 @@ def is_game(obj: object) -> bool:
 
 
 def check_seed(seed: int, core: str) -> int:
-    """A seed the core can hold: the compiled core keeps 64 bits."""
+    """A seed the core can hold: the compiled core keeps 64 bits ([`StateError`][friday_env.errors.StateError]
+    beyond)."""
     if core == "c" and seed > MAX_SEED:
-        raise ValueError(
+        raise StateError(
             f"seed {seed} is too large for the compiled core (0 <= seed < 2**64); "
             "use core='python' for larger seeds"
         )
@@ -157,9 +158,7 @@ if _compiled is not None:
         def from_python(cls, game: Game) -> CompiledGame:
             """A compiled copy of a reference game (every field): a state the rules cannot
             reach raises [`StateError`][friday_env.errors.StateError] naming the field."""
-            if game.seed > MAX_SEED:
-                check_seed(game.seed, "c")
-            compiled = cls.from_game(game)
+            compiled = cls.from_game(game)  # refuses seeds outside 64 bits too
             compiled.origin = dict(game.origin)
             return compiled
 

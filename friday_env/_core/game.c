@@ -983,7 +983,7 @@ static const char *check_hazard(const fr_game *g, const int *where) {
     if (g->hazard < 0) return NULL;
     int pirate_step = g->step == FR_PIRATES;
     if (FR_KIND[g->hazard] != (pirate_step ? KIND_PIRATE : KIND_HAZARD))
-        return "hazard: a hazard card before the pirates, a pirate at them";
+        return "hazard: must be a hazard card before the pirates and a pirate at them";
     if (pirate_step ? !pile_has(&g->pirates, g->hazard) : where[g->hazard])
         return "hazard: the hazard fought also lies in a pile (or, at the pirates, not among them)";
     return NULL;
