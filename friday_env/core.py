@@ -92,8 +92,8 @@ def is_game(obj: object) -> bool:
 
 
 def check_seed(seed: int, core: str) -> int:
-    """A seed the core can hold: the compiled core keeps 64 bits ([`StateError`][friday_env.errors.StateError]
-    beyond)."""
+    """A seed the core can hold: the compiled core keeps 64 bits
+    ([`StateError`][friday_env.errors.StateError] beyond)."""
     if core == "c" and seed > MAX_SEED:
         raise StateError(
             f"seed {seed} is too large for the compiled core (0 <= seed < 2**64); "

@@ -32,6 +32,7 @@ from typing import Any
 
 import numpy as np
 
+from friday_env.actions import Phase
 from friday_env.core import STATE_FIELDS, CompiledGame, python_copy
 from friday_env.engine import Game
 from friday_env.errors import StateError
@@ -54,7 +55,9 @@ EXTREMES = (-1, 0, 1, 2, 3, 59, 60, 2**31 - 1, 2**31, 2**62, 2**62 + 1, 2**63, 2
 #: Actions played per accepted state at most (a game ends long before).
 MAX_ACTIONS = 5000
 #: A refusal names a field: "unsound game state: <field>..." or "<field>: ...".
-_FIELD_PATTERN = re.compile(r"\b(" + "|".join(sorted(STATE_FIELDS + ("flags",), key=len, reverse=True)) + r")\b")
+_FIELD_PATTERN = re.compile(
+    r"\b(" + "|".join(sorted((*STATE_FIELDS, "flags"), key=len, reverse=True)) + r")\b"
+)
 
 
 @dataclass
@@ -146,8 +149,8 @@ def _fill_table(game: Game, rng: random.Random) -> str:
 
 
 def _set_phase(game: Game, rng: random.Random) -> str:
-    game.phase = rng.randrange(11)
-    return f"phase {game.phase}"
+    game.phase = Phase(rng.randrange(len(Phase)))
+    return f"phase {int(game.phase)}"
 
 
 def _set_step(game: Game, rng: random.Random) -> str:
@@ -156,14 +159,18 @@ def _set_step(game: Game, rng: random.Random) -> str:
 
 
 def _set_hazard(game: Game, rng: random.Random) -> str:
-    game.hazard = rng.choice((-1, rng.randrange(69), *game.pirates, *game.offer, *game.hazard_stack[-2:]))
+    game.hazard = rng.choice(
+        (-1, rng.randrange(69), *game.pirates, *game.offer, *game.hazard_stack[-2:])
+    )
     return f"hazard {game.hazard}"
 
 
 def _set_counter(game: Game, rng: random.Random) -> str:
     name = rng.choice(COUNTERS)
     value = getattr(game, name)
-    setattr(game, name, rng.choice((value - 1, value + 1, rng.randint(-3, 8), rng.choice(EXTREMES))))
+    setattr(
+        game, name, rng.choice((value - 1, value + 1, rng.randint(-3, 8), rng.choice(EXTREMES)))
+    )
     return f"{name} {getattr(game, name)}"
 
 
@@ -172,7 +179,9 @@ def _set_flag(game: Game, rng: random.Random) -> str:
         game.flags.append(rng.randrange(16))
         return "an extra flag"
     slot = rng.randrange(len(game.flags))
-    game.flags[slot] = rng.choice((rng.randrange(16), 16, -1, game.flags[slot] ^ (1 << rng.randrange(4))))
+    game.flags[slot] = rng.choice(
+        (rng.randrange(16), 16, -1, game.flags[slot] ^ (1 << rng.randrange(4)))
+    )
     return f"flag {slot} = {game.flags[slot]}"
 
 
@@ -232,7 +241,7 @@ def _compare(python: Game, compiled: Any, encoder: FlatEncoder) -> str | None:
 
 def _compare_determinized(python: Game, compiled: Any, seed: int) -> str | None:
     """Both cores resample the hidden cards alike, into a state the compiled core accepts."""
-    worlds = []
+    worlds: list[Any] = []
     for game in (python, compiled):
         try:
             worlds.append(determinized(game, seed))
@@ -314,7 +323,9 @@ def run(states: int, seed: int = 0) -> TamperReport:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m friday_env.testing.tamper", description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(
+        prog="python -m friday_env.testing.tamper", description=__doc__.split("\n")[0]
+    )
     parser.add_argument("--states", type=int, default=1000, help="trials to run (default 1000)")
     parser.add_argument("--seed", type=int, default=0, help="the run's seed (default 0)")
     args = parser.parse_args(argv)

@@ -2,8 +2,9 @@
 
 ``python -m pytest -m slow tests/core/test_core_sanitize.py`` builds the extension with
 ``FRIDAY_CORE_SANITIZE=1`` into a temporary copy of the package (the in-place build is left
-alone), then runs every other ``tests/core/test_core_*.py`` (differential tests, the fuzz run and
-the tampered-state fuzzer, 2,000 states unless ``FRIDAY_TAMPER_STATES`` says) against it in a subprocess, with the sanitizer runtime preloaded. Any report fails the test:
+alone), then runs every other ``tests/core/test_core_*.py`` (differential tests, the fuzz
+run and the tampered-state fuzzer, 2,000 states unless ``FRIDAY_TAMPER_STATES`` says)
+against it in a subprocess, with the sanitizer runtime preloaded. Any report fails the test:
 both sanitizers are told to stop the process at the first one, and the output is searched
 for reports as well. ``docs/compiled-core.md`` describes the run.
 """
@@ -57,7 +58,9 @@ def build_sanitized(into: Path) -> Path:
 def core_test_files() -> list[str]:
     """The compiled core's test files, this one excepted."""
     here = Path(__file__).name
-    return sorted(str(p) for p in (ROOT / "tests" / "core").glob("test_core_*.py") if p.name != here)
+    return sorted(
+        str(p) for p in (ROOT / "tests" / "core").glob("test_core_*.py") if p.name != here
+    )
 
 
 def sanitizer_env(package_dir: Path, logs: Path) -> dict[str, str]:

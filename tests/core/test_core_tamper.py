@@ -173,7 +173,7 @@ def test_an_empty_compiled_game_cannot_be_made() -> None:
 def test_start_turn_in_the_middle_of_a_fight_is_refused_and_changes_nothing() -> None:
     game = CompiledGame.from_python(_reference_at(Phase.FIGHT))
     before = game.to_python()
-    with pytest.raises(StateError, match="start_turn.*hazard"):
+    with pytest.raises(StateError, match=r"start_turn.*hazard"):
         game.start_turn()
     after = game.to_python()
     assert all(getattr(after, name) == getattr(before, name) for name in tamper.STATE_FIELDS)
