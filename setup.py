@@ -11,6 +11,7 @@ pure-Python reference engine (``friday_env.available_cores()`` says which cores 
 """
 
 import os
+import sys
 from glob import glob
 
 from setuptools import Extension, setup
@@ -19,9 +20,14 @@ from setuptools.command.build_py import build_py
 
 compile_args = ["-O3", "-std=c11", "-Wall", "-Wextra", "-Wno-unused-parameter"]
 link_args: list[str] = []
+if os.name == "posix":  # hardening that gcc and clang take (tests/core/test_core_hardening.py)
+    compile_args += ["-fstack-protector-strong", "-U_FORTIFY_SOURCE", "-D_FORTIFY_SOURCE=2"]
+if sys.platform.startswith("linux"):  # full RELRO: GNU ld's options (not Apple's ld)
+    link_args += ["-Wl,-z,relro,-z,now"]
 if os.environ.get("FRIDAY_CORE_SANITIZE") == "1":
     sanitize = ["-fsanitize=address,undefined", "-fno-omit-frame-pointer", "-g", "-O1"]
-    compile_args = [a for a in compile_args if a != "-O3"] + sanitize
+    unsanitized = ("-O3", "-D_FORTIFY_SOURCE=2")  # ASan checks what fortify would, and more
+    compile_args = [a for a in compile_args if a not in unsanitized] + sanitize
     link_args += ["-fsanitize=address,undefined"]
 
 #: Functions that exist only for the tests, in modules of their own: built in place (a

@@ -22,6 +22,7 @@ from friday_env.errors import (
     InvalidLevelError,
     RecordError,
     ScenarioError,
+    StateError,
 )
 from friday_env.information import determinized, public_view
 from friday_env.record import GameRecord, replay
@@ -85,6 +86,7 @@ __all__ = [
     "Phase",
     "RecordError",
     "ScenarioError",
+    "StateError",
     "action_name",
     "available_cores",
     "determinized",

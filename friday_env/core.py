@@ -26,7 +26,7 @@ import numpy as np
 
 from friday_env.engine import Game as ReferenceGame
 from friday_env.engine.state import State, seed_from
-from friday_env.errors import FridayError, check_level
+from friday_env.errors import FridayError, StateError, check_level
 
 try:
     from friday_env._core import compiled as _compiled
@@ -94,9 +94,10 @@ def is_game(obj: object) -> bool:
 
 
 def check_seed(seed: int, core: str) -> int:
-    """A seed the core can hold: the compiled core keeps 64 bits."""
+    """A seed the core can hold: the compiled core keeps 64 bits
+    ([`StateError`][friday_env.errors.StateError] beyond)."""
     if core == "c" and seed > MAX_SEED:
-        raise ValueError(
+        raise StateError(
             f"seed {seed} is too large for the compiled core (0 <= seed < 2**64); "
             "use core='python' for larger seeds"
         )
@@ -145,11 +146,9 @@ if _compiled is not None:
 
         @classmethod
         def from_python(cls, game: ReferenceGame) -> CompiledGame:
-            """A compiled copy of a reference game (every field; ValueError naming what is
-            wrong if its state is not sound)."""
-            if game.seed > MAX_SEED:
-                check_seed(game.seed, "c")
-            compiled = cls.from_game(game)
+            """A compiled copy of a reference game (every field): a state the rules cannot
+            reach raises [`StateError`][friday_env.errors.StateError] naming the field."""
+            compiled = cls.from_game(game)  # refuses seeds outside 64 bits too
             compiled.origin = dict(game.origin)
             return compiled
 

@@ -33,3 +33,10 @@ def check_level(level: object) -> int:
 class EnvOptionError(FridayError):
     """An unknown or malformed option of :class:`~friday_env.env.FridayEnv` (at ``make`` or
     ``reset``)."""
+
+
+class StateError(FridayError):
+    """A game state the rules cannot reach (a field out of range, a card in two places or
+    in a pile that never holds its kind, a phase whose needs are not met, a live game with
+    no legal action...). The compiled core refuses such a state, naming the field; nothing
+    is changed."""

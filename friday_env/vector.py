@@ -61,7 +61,7 @@ from friday_env.episode import (
     final_stats,
     illegal_action_ends_game,
 )
-from friday_env.errors import EnvOptionError, IllegalActionError, check_level
+from friday_env.errors import EnvOptionError, IllegalActionError, StateError, check_level
 from friday_env.observation import FLAT_SIZE, FlatEncoder
 
 
@@ -314,7 +314,10 @@ class FridayVectorEnv(VectorEnv):
                 f"set_game: the game must be of level {self.level} and not over "
                 f"(got level {game.level}{', over' if game.done else ''})"
             )
-        self._batch.set_game(int(env), game)
+        try:
+            self._batch.set_game(int(env), game)
+        except StateError as err:  # the compiled core refuses states the rules cannot reach
+            raise EnvOptionError(f"set_game: {err}") from None
         return self._out.obs[env].copy(), self._out.masks[env].copy()
 
     def close_extras(self, **kwargs: Any) -> None:

@@ -23,6 +23,9 @@
 #include "cards_data.h" /* FR_NUM_CARDS, per-card tables, action ids FR_A_*, the enums */
 
 #define FR_PILE_CAP 72 /* more than any pile can hold: all 69 cards (a scenario may box 67) */
+/* The shuffle counter's limit: Python's is unbounded, the compiled core keeps 64 bits and
+ * refuses a state beyond this (no game comes near it: a game shuffles a few hundred times). */
+#define FR_MAX_SHUFFLES (INT64_C(1) << 62)
 
 typedef struct {
     int32_t n;               /* cards in the pile */
@@ -33,7 +36,7 @@ typedef struct {
 /* One game: the fields of friday_env.engine.state.State, same names, same meanings. */
 typedef struct fr_game {
     uint64_t seed;           /* the game seed (the compiled core takes seeds < 2**64) */
-    int32_t shuffles;        /* shuffles done so far */
+    int64_t shuffles;        /* shuffles done so far (0..FR_MAX_SHUFFLES) */
     int32_t level, phase, step;
     int32_t life, reserve, aging_total, won, fights;
     fr_pile stack, discard, hazard_stack, hazard_discard, aging, destroyed, box;
@@ -61,12 +64,12 @@ typedef struct fr_game {
 
 /* ---- rng.c ---- */
 /* random.Random(f"{seed}:{k}").shuffle(cards[0:n]) of CPython, bit for bit. */
-void fr_shuffle(uint64_t seed, int32_t k, int8_t *cards, int32_t n);
+void fr_shuffle(uint64_t seed, int64_t k, int8_t *cards, int32_t n);
 /* The shuffles k_first .. k_first+count-1 of game seed `seed`, of piles[i][0:sizes[i]], in one
  * call: the same result as fr_shuffle on each in turn, about 2.5x faster per shuffle when
  * several are known at once (a game's setup shuffles five piles). */
 #define FR_SHUFFLE_LANES 8
-void fr_shuffle_many(uint64_t seed, int32_t k_first, int32_t count, int8_t *const *piles,
+void fr_shuffle_many(uint64_t seed, int64_t k_first, int32_t count, int8_t *const *piles,
                      const int32_t *sizes);
 
 /* Seeding a shuffle's generator costs most of a shuffle (1247 dependent steps), and one
@@ -83,13 +86,13 @@ typedef struct {
 typedef struct {
     int32_t count;                         /* entries filled by the last fr_rng_prefetch */
     uint64_t seed[FR_RNG_CACHE_SIZE];
-    int32_t k[FR_RNG_CACHE_SIZE];
+    int64_t k[FR_RNG_CACHE_SIZE];
     uint8_t unused[FR_RNG_CACHE_SIZE];     /* 1 until fr_shuffle takes the entry */
     fr_mt_state state[FR_RNG_CACHE_SIZE];
 } fr_rng_cache;
 /* Seeds the generators of shuffles (seeds[i], ks[i]) for i < count (at most
  * FR_RNG_CACHE_SIZE; more are ignored) into `cache`, replacing what it held. */
-void fr_rng_prefetch(fr_rng_cache *cache, const uint64_t *seeds, const int32_t *ks, int32_t count);
+void fr_rng_prefetch(fr_rng_cache *cache, const uint64_t *seeds, const int64_t *ks, int32_t count);
 /* The calling thread's fr_shuffle looks in `cache` first (NULL: no cache). The caller owns the
  * cache and must uninstall it (NULL) before freeing it. */
 void fr_rng_use(fr_rng_cache *cache);
@@ -116,8 +119,10 @@ int fr_free_draw_available(const fr_game *g);
 int fr_paid_draw_cost(const fr_game *g);
 /* information.determinized: dst = a resampled copy of src with seed `seed`; 0 ok */
 int fr_determinized(fr_game *dst, const fr_game *src, uint64_t seed);
-/* A state's consistency (each card in one place, sizes in range, ...): NULL if sound, else
- * a static message naming what is wrong. */
+/* A state's soundness: each card in one place and of a kind its pile can hold, sizes within
+ * what the action ids and the arrays hold, the phase's needs met (an offer to choose from, a
+ * card to draw, a hazard in a fight...), a legal action unless the game is over. NULL if
+ * sound, else a static message that starts with the field at fault ("offer: ..."). */
 const char *fr_check_state(const fr_game *g);
 
 /* ---- encode.c ---- */

@@ -295,23 +295,37 @@ static int affordable_destroys(const fr_game *g, int *out) {
     return n;
 }
 
+/* Appends action `id` to a legal list. Bounded by construction: an id past the action space
+ * (a table slot beyond FR_A_MAX_SLOTS, which fr_check_state refuses) is never listed, and
+ * the list never outgrows its FR_A_NUM_ACTIONS entries, so no mask indexed by a listed id
+ * can be written out of bounds even if a state check were wrong. */
+static inline void add_action(uint8_t *legal, int *n, int id) {
+    if (id >= 0 && id < FR_A_NUM_ACTIONS && *n < FR_A_NUM_ACTIONS) legal[(*n)++] = (uint8_t)id;
+}
+
+/* The action of table slot `slot` in the run of slot actions starting at `first` (use,
+ * target, destroy): none past FR_A_MAX_SLOTS, where it would be the next run's id. */
+static inline void add_slot_action(uint8_t *legal, int *n, int first, int slot) {
+    if (slot < FR_A_MAX_SLOTS) add_action(legal, n, first + slot);
+}
+
 static int fight_actions(const fr_game *g, uint8_t *legal) {
     int n = 0, can_draw = fr_can_draw(g);
     if (can_draw) {
         if (fr_free_draw_available(g))
-            legal[n++] = FR_A_DRAW_FREE;
+            add_action(legal, &n, FR_A_DRAW_FREE);
         else if (g->life >= fr_paid_draw_cost(g))
-            legal[n++] = FR_A_DRAW_PAID;
+            add_action(legal, &n, FR_A_DRAW_PAID);
     }
     /* R06: a card first; D01 when nothing can be drawn; D10 when no card is free */
     int may_end = g->table.n > 0 || !can_draw || !g->free_total;
     if (may_end && (g->step < FR_PIRATES || fr_fight_total(g) >= fr_fight_value(g)))
-        legal[n++] = FR_A_END_FIGHT;
+        add_action(legal, &n, FR_A_END_FIGHT);
     for (int s = 0; s < g->table.n; s++) {
         int ability = FR_ABILITY[g->table.c[s]];
         if (!(g->flags[s] & (FR_USED | FR_DOWN)) && is_player_ability(ability) &&
             has_effect(g, ability, s))
-            legal[n++] = (uint8_t)(FR_A_USE_0 + s);
+            add_slot_action(legal, &n, FR_A_USE_0, s);
     }
     return n;
 }
@@ -319,9 +333,9 @@ static int fight_actions(const fr_game *g, uint8_t *legal) {
 static int target_actions(const fr_game *g, uint8_t *legal) {
     int slots[FR_PILE_CAP], n = 0;
     if (g->resolving == AB_EXCHANGE_2 && g->exchanges_left == 1)
-        legal[n++] = FR_A_STOP_EXCHANGING; /* the lowest id: the list stays ascending */
+        add_action(legal, &n, FR_A_STOP_EXCHANGING); /* the lowest id: the list stays ascending */
     int count = targets(g, g->resolving, g->source, slots);
-    for (int i = 0; i < count; i++) legal[n++] = (uint8_t)(FR_A_TARGET_0 + slots[i]);
+    for (int i = 0; i < count; i++) add_slot_action(legal, &n, FR_A_TARGET_0, slots[i]);
     return n;
 }
 
@@ -329,37 +343,37 @@ static int compute_legal(const fr_game *g, uint8_t *legal) {
     int n = 0, slots[FR_PILE_CAP];
     switch (g->phase) {
     case FR_CHOOSE_HAZARD:
-        legal[0] = FR_A_CHOOSE_HAZARD_0;
-        legal[1] = FR_A_CHOOSE_HAZARD_1;
-        return 2;
+        add_action(legal, &n, FR_A_CHOOSE_HAZARD_0);
+        add_action(legal, &n, FR_A_CHOOSE_HAZARD_1);
+        return n;
     case FR_LAST_HAZARD:
-        legal[0] = FR_A_FIGHT_LAST_HAZARD;
-        legal[1] = FR_A_SKIP_LAST_HAZARD;
-        return 2;
+        add_action(legal, &n, FR_A_FIGHT_LAST_HAZARD);
+        add_action(legal, &n, FR_A_SKIP_LAST_HAZARD);
+        return n;
     case FR_CHOOSE_PIRATE:
-        for (int i = 0; i < g->pirates.n; i++) legal[n++] = (uint8_t)(FR_A_CHOOSE_PIRATE_0 + i);
+        for (int i = 0; i < g->pirates.n && i < 2; i++) add_action(legal, &n, FR_A_CHOOSE_PIRATE_0 + i);
         return n;
     case FR_FIGHT: return fight_actions(g, legal);
     case FR_TARGET: return target_actions(g, legal);
     case FR_DRAW_MORE:
-        legal[0] = FR_A_DRAW_ANOTHER;
-        legal[1] = FR_A_STOP_DRAWING;
-        return 2;
+        add_action(legal, &n, FR_A_DRAW_ANOTHER);
+        add_action(legal, &n, FR_A_STOP_DRAWING);
+        return n;
     case FR_SORT_TAKE:
-        legal[0] = FR_A_SORT_TAKE;
-        legal[1] = FR_A_SORT_STOP_TAKING;
-        return 2;
+        add_action(legal, &n, FR_A_SORT_TAKE);
+        add_action(legal, &n, FR_A_SORT_STOP_TAKING);
+        return n;
     case FR_SORT_DISCARD:
-        legal[n++] = FR_A_SORT_KEEP_ALL;
-        for (int k = 0; k < g->sort_taken.n; k++) legal[n++] = (uint8_t)(FR_A_SORT_DISCARD_0 + k);
+        add_action(legal, &n, FR_A_SORT_KEEP_ALL);
+        for (int k = 0; k < g->sort_taken.n && k < MAX_SORT; k++) add_action(legal, &n, FR_A_SORT_DISCARD_0 + k);
         return n;
     case FR_SORT_ORDER:
-        for (int k = 0; k < g->sort_taken.n; k++) legal[n++] = (uint8_t)(FR_A_SORT_PLACE_0 + k);
+        for (int k = 0; k < g->sort_taken.n && k < MAX_SORT; k++) add_action(legal, &n, FR_A_SORT_PLACE_0 + k);
         return n;
     case FR_LOSS_DESTROY: {
-        legal[n++] = FR_A_FINISH_DESTROYING;
+        add_action(legal, &n, FR_A_FINISH_DESTROYING);
         int count = affordable_destroys(g, slots);
-        for (int i = 0; i < count; i++) legal[n++] = (uint8_t)(FR_A_DESTROY_0 + slots[i]);
+        for (int i = 0; i < count; i++) add_slot_action(legal, &n, FR_A_DESTROY_0, slots[i]);
         return n;
     }
     default: return 0; /* game over */
@@ -870,45 +884,137 @@ int fr_determinized(fr_game *dst, const fr_game *src, uint64_t seed) {
 
 /* ------------------------------------------------------------------ consistency */
 
-static const char *check_pile(const fr_pile *p, int *where) {
-    if (p->n < 0 || p->n > FR_PILE_CAP) return "a pile size is out of range";
+/* Card kinds (friday_env.cards.Kind) */
+enum { KIND_STARTING = 1, KIND_AGING = 2, KIND_HAZARD = 3, KIND_PIRATE = 4 };
+/* Which kinds a pile may hold, one bit per kind */
+#define KINDS(a, b, c) ((1 << (a)) | (1 << (b)) | (1 << (c)))
+#define ROBINSON_KINDS KINDS(KIND_STARTING, KIND_AGING, KIND_HAZARD)
+#define ANY_KIND (ROBINSON_KINDS | (1 << KIND_PIRATE))
+
+/* A pile whose cards lie in it alone (`where` marks each card seen, across piles), the kinds
+ * it may hold and its messages, each naming the field first. */
+typedef struct {
+    const fr_pile *pile;
+    int kinds;
+    const char *messages[4];
+} placed_pile;
+enum { MSG_SIZE, MSG_ID, MSG_TWICE, MSG_KIND };
+#define PLACED(field, kinds)                                                                 \
+    {&g->field, kinds,                                                                     \
+     {#field ": a pile size is out of range", #field ": a card id is out of range (0..68)", \
+      #field ": a physical card lies in more than one place",                               \
+      #field ": holds a card of a kind the rules never put there"}}
+
+static const char *check_pile(const fr_pile *p, int kinds, const char *const *messages,
+                              int *where) {
+    if (p->n < 0 || p->n > FR_PILE_CAP) return messages[MSG_SIZE];
     for (int i = 0; i < p->n; i++) {
         int card = p->c[i];
-        if (card < 0 || card >= FR_NUM_CARDS) return "a card id is out of range (0..68)";
-        if (where[card]) return "a physical card lies in more than one place";
+        if (card < 0 || card >= FR_NUM_CARDS) return messages[MSG_ID];
+        if (where[card]) return messages[MSG_TWICE];
+        if (!(kinds & (1 << FR_KIND[card]))) return messages[MSG_KIND];
         where[card] = 1;
     }
     return NULL;
 }
 
+/* spent and unseen name cards that lie elsewhere: ids in range, each at most once. */
+static const char *check_named(const fr_pile *p, const char *size_message, const char *id_message,
+                               const char *twice_message) {
+    int seen[FR_NUM_CARDS] = {0};
+    if (p->n < 0 || p->n > FR_PILE_CAP) return size_message;
+    for (int k = 0; k < p->n; k++) {
+        int card = p->c[k];
+        if (card < 0 || card >= FR_NUM_CARDS) return id_message;
+        if (seen[card]++) return twice_message;
+    }
+    return NULL;
+}
+
 static const char *check_ranges(const fr_game *g) {
-    if (g->level < 1 || g->level > 4) return "level must be 1..4";
-    if (g->phase < FR_CHOOSE_HAZARD || g->phase > FR_GAME_OVER) return "phase out of range";
-    if (g->step < FR_GREEN || g->step > FR_PIRATES) return "step out of range (0..3)";
-    if (g->resolving < AB_NONE || g->resolving > AB_STOP) return "resolving is not an ability";
-    if (g->hazard < -1 || g->hazard >= FR_NUM_CARDS) return "hazard out of range (-1..68)";
-    if (g->shuffles < 0) return "shuffles must be non-negative";
+    if (g->level < 1 || g->level > 4) return "level: out of range (1..4)";
+    if (g->phase < FR_CHOOSE_HAZARD || g->phase > FR_GAME_OVER) return "phase: out of range";
+    if (g->step < FR_GREEN || g->step > FR_PIRATES) return "step: out of range (0..3)";
+    if (g->resolving < AB_NONE || g->resolving > AB_STOP) return "resolving: not an ability";
+    if (g->hazard < -1 || g->hazard >= FR_NUM_CARDS) return "hazard: out of range (-1..68)";
+    if (g->shuffles < 0 || g->shuffles > FR_MAX_SHUFFLES)
+        return "shuffles: out of range (0..2**62, the compiled core's counter)";
     if (g->known_top < 0 || g->known_top > g->stack.n)
-        return "known_top must be between 0 and the stack size";
-    if (g->offer.n > 2) return "the offer holds more than two hazards";
-    if (g->pirates.n > 2 || g->beaten.n > 2) return "more than two pirates in play";
-    if (g->sort_taken.n > MAX_SORT) return "sort_taken holds more than three cards";
-    if (g->history_len < 0 || g->history_len > g->history_cap) return "history size out of range";
+        return "known_top: must be between 0 and the stack size";
+    if (g->offer.n > 2) return "offer: holds more than two hazards";
+    if (g->pirates.n > 2) return "pirates: more than two pirates in play";
+    if (g->beaten.n > 2) return "beaten: more than two pirates in play";
+    if (g->sort_taken.n > MAX_SORT) return "sort_taken: holds more than three cards";
+    if (g->aging_total != (g->level < 3 ? FR_NUM_AGING - 1 : FR_NUM_AGING))
+        return "aging_total: must be the level's number of aging cards (10 at levels 1-2, 11 at 3-4)";
+    if (g->table.n > FR_A_MAX_TABLE_CARDS)
+        return "table: holds more cards than the action ids have slots for (59)";
+    if (g->history_len < 0 || g->history_len > g->history_cap) return "history: size out of range";
     return NULL;
 }
 
 static const char *check_slots(const fr_game *g) {
     if ((g->phase == FR_TARGET) && (g->source < 0 || g->source >= g->table.n))
-        return "source is not a table slot while an ability is resolving";
-    if (g->source < -1 || g->source >= FR_PILE_CAP) return "source out of range";
+        return "source: not a table slot while an ability is resolving";
+    if (g->source < -1 || g->source >= FR_PILE_CAP) return "source: out of range";
     for (int s = 0; s < g->table.n; s++)
-        if (g->flags[s] > (FR_LEFT | FR_USED | FR_DOWN | FR_DOUBLED)) return "a table flag is out of range";
+        if (g->flags[s] > (FR_LEFT | FR_USED | FR_DOWN | FR_DOUBLED)) return "flags: a table flag is out of range";
     for (int i = 0; i < g->unseen.n; i++) {
-        if (!pile_has(&g->stack, g->unseen.c[i])) return "an unseen card is not in the stack";
-        if (!FR_IS_AGING[g->unseen.c[i]]) return "an unseen card is not an aging card";
+        if (!pile_has(&g->stack, g->unseen.c[i])) return "unseen: an unseen card is not in the stack";
+        if (!FR_IS_AGING[g->unseen.c[i]]) return "unseen: an unseen card is not an aging card";
     }
     for (int i = 0; i < g->history_len; i++)
-        if (g->history[i] >= FR_A_NUM_ACTIONS) return "history holds an unknown action id";
+        if (g->history[i] >= FR_A_NUM_ACTIONS) return "history: holds an unknown action id";
+    return NULL;
+}
+
+/* The hazard fought: a hazard card in no pile before the pirates, one of the pirates at
+ * them (R22); -1 outside a fight. */
+static const char *check_hazard(const fr_game *g, const int *where) {
+    if (g->hazard < 0) return NULL;
+    int pirate_step = g->step == FR_PIRATES;
+    if (FR_KIND[g->hazard] != (pirate_step ? KIND_PIRATE : KIND_HAZARD))
+        return "hazard: must be a hazard card before the pirates and a pirate at them";
+    if (pirate_step ? !pile_has(&g->pirates, g->hazard) : where[g->hazard])
+        return "hazard: the hazard fought also lies in a pile (or, at the pirates, not among them)";
+    return NULL;
+}
+
+static int in_fight_phase(int phase) { return phase >= FR_FIGHT && phase <= FR_LOSS_DESTROY; }
+static int in_sort_phase(int phase) { return phase >= FR_SORT_TAKE && phase <= FR_SORT_ORDER; }
+
+/* What the pending decision needs: each phase's action reads these, so a state without them
+ * would pop an empty pile or read a card table at -1. */
+static const char *check_phase(const fr_game *g) {
+    int phase = g->phase, fighting = in_fight_phase(phase);
+    if (phase == FR_GAME_OVER) return NULL;
+    if (fighting && g->hazard < 0) return "hazard: none while a fight's decision is pending";
+    if (!fighting && g->hazard >= 0) return "hazard: a hazard is fought outside a fight";
+    if (!fighting && g->table.n > 0) return "table: cards on the table outside a fight";
+    int choosing_hazard = phase == FR_CHOOSE_HAZARD || phase == FR_LAST_HAZARD;
+    if (choosing_hazard && g->step == FR_PIRATES) return "step: a hazard choice at the pirates";
+    if (phase == FR_CHOOSE_HAZARD && g->offer.n != 2) return "offer: two hazards to choose from are needed";
+    if (phase == FR_LAST_HAZARD && g->offer.n != 1) return "offer: the last hazard is needed";
+    if (!choosing_hazard && g->offer.n > 0) return "offer: hazards on offer outside a hazard choice";
+    if (phase == FR_CHOOSE_PIRATE && g->step != FR_PIRATES) return "step: a pirate choice before the pirates";
+    if (phase == FR_CHOOSE_PIRATE && g->pirates.n == 0) return "pirates: none left to choose";
+    if (phase == FR_TARGET && (g->resolving < AB_DESTROY || g->resolving == AB_STEP_DOWN ||
+                               g->resolving == AB_SORT_3 || g->resolving > AB_BELOW))
+        return "resolving: not an ability that targets a card";
+    if (phase == FR_LOSS_DESTROY && g->step == FR_PIRATES)
+        return "phase: a pirate fight is never lost by points, so nothing is destroyed (R22)";
+    if (phase == FR_DRAW_MORE && !fr_can_draw(g)) return "stack: no card left to draw another";
+    if (!in_sort_phase(phase)) {
+        if (g->sort_taken.n > 0) return "sort_taken: cards taken outside a sort";
+        if (g->sort_placed != 0) return "sort_placed: cards placed outside a sort";
+        return NULL;
+    }
+    if (phase == FR_SORT_TAKE && !fr_can_draw(g)) return "stack: no card left to take";
+    int least = phase == FR_SORT_ORDER ? 2 : 1, most = phase == FR_SORT_TAKE ? MAX_SORT - 1 : MAX_SORT;
+    if (g->sort_taken.n < least || g->sort_taken.n > most)
+        return "sort_taken: the wrong number of cards for the sort's decision";
+    if (g->sort_placed > g->stack.n || (phase != FR_SORT_ORDER && g->sort_placed != 0))
+        return "sort_placed: cards placed before the sort's order is chosen, or more than the stack holds";
     return NULL;
 }
 
@@ -916,23 +1022,33 @@ const char *fr_check_state(const fr_game *g) {
     const char *problem = check_ranges(g);
     if (problem != NULL) return problem;
     int where[FR_NUM_CARDS] = {0};
-    const fr_pile *piles[] = {&g->stack, &g->discard, &g->hazard_stack, &g->hazard_discard,
-                              &g->aging, &g->destroyed, &g->box, &g->pirates, &g->beaten,
-                              &g->offer, &g->table, &g->sort_taken};
+    const placed_pile piles[] = {
+        PLACED(stack, ROBINSON_KINDS), PLACED(discard, ROBINSON_KINDS),
+        PLACED(hazard_stack, 1 << KIND_HAZARD), PLACED(hazard_discard, 1 << KIND_HAZARD),
+        PLACED(aging, 1 << KIND_AGING), PLACED(destroyed, ROBINSON_KINDS), PLACED(box, ANY_KIND),
+        PLACED(pirates, 1 << KIND_PIRATE), PLACED(beaten, 1 << KIND_PIRATE),
+        PLACED(offer, 1 << KIND_HAZARD), PLACED(table, ROBINSON_KINDS),
+        PLACED(sort_taken, ROBINSON_KINDS),
+    };
     for (size_t i = 0; i < sizeof piles / sizeof piles[0]; i++) {
-        problem = check_pile(piles[i], where);
+        problem = check_pile(piles[i].pile, piles[i].kinds, piles[i].messages, where);
         if (problem != NULL) return problem;
     }
-    /* a pirate fought stays among the pirates (R22); any other hazard fought is in no pile */
-    if (g->hazard >= 0 && where[g->hazard] && !pile_has(&g->pirates, g->hazard))
-        return "the hazard fought also lies in a pile";
-    /* spent and unseen name cards that lie elsewhere: only their ids are checked here */
-    const fr_pile *named[] = {&g->spent, &g->unseen};
-    for (size_t i = 0; i < 2; i++) {
-        if (named[i]->n < 0 || named[i]->n > FR_PILE_CAP) return "a pile size is out of range";
-        for (int k = 0; k < named[i]->n; k++)
-            if (named[i]->c[k] < 0 || named[i]->c[k] >= FR_NUM_CARDS)
-                return "a card id is out of range (0..68)";
-    }
-    return check_slots(g);
+    /* levels 1-2 play without the very stupid aging card (R24): it stays in the box */
+    if (g->level < 3 && !pile_has(&g->box, FR_VERY_STUPID_ID))
+        return "box: the very stupid card must stay in the box at levels 1-2";
+    problem = check_hazard(g, where);
+    if (problem == NULL)
+        problem = check_named(&g->spent, "spent: size out of range", "spent: a card id is out of range (0..68)",
+                              "spent: a card is named twice");
+    if (problem == NULL)
+        problem = check_named(&g->unseen, "unseen: size out of range",
+                              "unseen: a card id is out of range (0..68)", "unseen: a card is named twice");
+    if (problem == NULL) problem = check_slots(g);
+    if (problem == NULL) problem = check_phase(g);
+    if (problem != NULL) return problem;
+    uint8_t legal[FR_A_NUM_ACTIONS];
+    if (g->phase != FR_GAME_OVER && compute_legal(g, legal) == 0)
+        return "phase: a live game with no legal action";
+    return NULL;
 }

@@ -57,15 +57,45 @@ PyObject *fr_pygame_wrap(PyTypeObject *type, const fr_game *g, PyObject *origin_
     return obj;
 }
 
+/* ------------------------------------------------------------------ errors */
+
+PyObject *fr_state_error(const char *format, ...) {
+    PyObject *type = PyExc_ValueError, *errors = PyImport_ImportModule("friday_env.errors");
+    PyObject *state_error = errors != NULL ? PyObject_GetAttrString(errors, "StateError") : NULL;
+    Py_XDECREF(errors);
+    PyErr_Clear(); /* without the module, a plain ValueError still says what is wrong */
+    if (state_error != NULL) type = state_error;
+    va_list args;
+    va_start(args, format);
+    PyErr_FormatV(type, format, args);
+    va_end(args);
+    Py_XDECREF(state_error);
+    return NULL;
+}
+
+int fr_parse_seed(PyObject *value, const char *field, uint64_t *out) {
+    if (value == NULL || !PyLong_Check(value) || PyBool_Check(value)) {
+        fr_state_error("%s: must be an int, not %s", field,
+                       value == NULL ? "nothing" : Py_TYPE(value)->tp_name);
+        return -1;
+    }
+    unsigned long long seed = PyLong_AsUnsignedLongLong(value); /* no Python code runs */
+    if (seed == (unsigned long long)-1 && PyErr_Occurred()) {
+        PyErr_Clear();
+        fr_state_error("%s: the compiled core takes seeds 0 <= seed < 2**64 (use core='python' "
+                       "for larger seeds), got %R", field, value);
+        return -1;
+    }
+    *out = (uint64_t)seed;
+    return 0;
+}
+
 /* ------------------------------------------------------------------ lifetime */
 
+/* CoreGame() makes no game: an empty state has no hazard to offer (it would fail the state
+ * check); games come from new(), from_game(), clone() or determinized(). */
 static PyObject *game_new(PyTypeObject *type, PyObject *args, PyObject *kwargs) {
-    if (PyTuple_GET_SIZE(args) != 0 || (kwargs != NULL && PyDict_GET_SIZE(kwargs) != 0)) {
-        PyErr_SetString(PyExc_TypeError,
-                        "CoreGame() takes no arguments (use new(level, seed) or from_game(game))");
-        return NULL;
-    }
-    return alloc_game(type);
+    return fr_state_error("CoreGame() makes no game: use new(level, seed) or from_game(game)");
 }
 
 static int game_traverse(PyObject *o, visitproc visit, void *arg) {
@@ -138,33 +168,33 @@ static PyObject *get_seed(PyObject *o, void *c) { return PyLong_FromUnsignedLong
  * shuffles and nothing else, so any value in range leaves a sound state (the oracle agent
  * gives a clone a fresh seed this way, as it does a reference game). */
 static int set_seed(PyObject *o, PyObject *value, void *c) {
-    if (value == NULL || !PyLong_Check(value) || PyBool_Check(value)) {
-        PyErr_SetString(PyExc_TypeError, "seed must be an int");
-        return -1;
-    }
-    unsigned long long seed = PyLong_AsUnsignedLongLong(value);
-    if (seed == (unsigned long long)-1 && PyErr_Occurred()) {
+    uint64_t seed;
+    if (fr_parse_seed(value, "seed", &seed) < 0) return -1;
+    FR_GAME(o)->seed = seed;
+    return 0;
+}
+
+/* The shuffle counter from a Python int: 0..FR_MAX_SHUFFLES (Python's is unbounded; 64 bits
+ * here, with room to count on); 0 ok, -1 with StateError set. */
+static int parse_shuffles(PyObject *value, int64_t *out) {
+    int overflow = 0;
+    long long k = (value != NULL && PyLong_Check(value) && !PyBool_Check(value))
+                      ? PyLong_AsLongLongAndOverflow(value, &overflow)
+                      : -1;
+    if (overflow || k < 0 || k > FR_MAX_SHUFFLES) {
         PyErr_Clear();
-        PyErr_SetString(PyExc_ValueError, "the compiled core takes seeds 0 <= seed < 2**64");
+        fr_state_error("unsound game state: shuffles must be an int in 0..2**62 on the compiled core");
         return -1;
     }
-    FR_GAME(o)->seed = (uint64_t)seed;
+    *out = (int64_t)k;
     return 0;
 }
 
 static int set_shuffles(PyObject *o, PyObject *value, void *c) {
-    int overflow = 0;
-    long k = (value != NULL && PyLong_Check(value) && !PyBool_Check(value))
-                 ? PyLong_AsLongAndOverflow(value, &overflow)
-                 : -1;
-    if (overflow || k < 0 || k > 0x7fffffffL) {
-        PyErr_Clear();
-        PyErr_SetString(PyExc_ValueError, "shuffles must be an int in 0..2**31-1");
-        return -1;
-    }
-    FR_GAME(o)->shuffles = (int32_t)k;
-    return 0;
+    return parse_shuffles(value, &FR_GAME(o)->shuffles);
 }
+
+static PyObject *get_shuffles(PyObject *o, void *c) { return PyLong_FromLongLong(FR_GAME(o)->shuffles); }
 static PyObject *get_won(PyObject *o, void *c) { return PyBool_FromLong(FR_GAME(o)->won); }
 static PyObject *get_done(PyObject *o, void *c) { return PyBool_FromLong(FR_GAME(o)->phase == FR_GAME_OVER); }
 
@@ -218,7 +248,7 @@ static int set_origin(PyObject *o, PyObject *value, void *c) {
 static PyGetSetDef game_getset[] = {
     {"level", get_int, NULL, "level 1-4", INT_FIELD(level)},
     {"seed", get_seed, set_seed, "the game seed (writable: it only chooses future shuffles)", NULL},
-    {"shuffles", get_int, set_shuffles, "shuffles done so far (writable, as seed)", INT_FIELD(shuffles)},
+    {"shuffles", get_shuffles, set_shuffles, "shuffles done so far (writable, as seed)", NULL},
     {"origin", get_origin, set_origin, "how the game was set up (for records)", NULL},
     {"phase", get_phase, NULL, "the pending decision (Phase)", NULL},
     {"step", get_int, NULL, "0 green, 1 yellow, 2 red, 3 pirates", INT_FIELD(step)},
@@ -282,7 +312,8 @@ static PyObject *py_legal_mask(PyObject *o, PyObject *unused) {
     if (out == NULL) return NULL;
     char *flags = PyByteArray_AS_STRING(out);
     memset(flags, 0, FR_A_NUM_ACTIONS);
-    for (int i = 0; i < n; i++) flags[self->g.legal[i]] = 1;
+    for (int i = 0; i < n && i < FR_A_NUM_ACTIONS; i++)
+        if (self->g.legal[i] < FR_A_NUM_ACTIONS) flags[self->g.legal[i]] = 1; /* bounded, whatever the state */
     return out;
 }
 
@@ -407,8 +438,20 @@ static PyObject *py_robinson_cards(PyObject *o, PyObject *u) {
     return pile_list(&cards);
 }
 
+/* start_turn() on a copy first: on a game already under way it could leave a state the rules
+ * cannot reach (an offer in the middle of a fight), which is refused, the game untouched. */
 static PyObject *py_start_turn(PyObject *o, PyObject *u) {
-    fr_game_start_turn(FR_GAME(o));
+    fr_game next;
+    fr_game_init(&next);
+    if (fr_game_copy(&next, FR_GAME(o)) < 0) return PyErr_NoMemory();
+    fr_game_start_turn(&next);
+    const char *problem = fr_check_state(&next);
+    if (problem != NULL) {
+        fr_game_free(&next);
+        return fr_state_error("start_turn() would leave an unsound game state: %s", problem);
+    }
+    fr_game_free(FR_GAME(o));
+    *FR_GAME(o) = next; /* the copy's history buffer now belongs to the game */
     fr_pygame_changed(o);
     Py_RETURN_NONE;
 }
@@ -424,12 +467,14 @@ static PyObject *py_describe(PyObject *o, PyObject *action) {
 /* _new(level, seed): Game.new on the compiled core (friday_env.core checks the arguments). */
 static PyObject *py_new(PyObject *cls, PyObject *args) {
     int level;
-    unsigned long long seed;
-    if (!PyArg_ParseTuple(args, "iK:_new", &level, &seed)) return NULL;
+    PyObject *seed_obj;
+    uint64_t seed;
+    if (!PyArg_ParseTuple(args, "iO:_new", &level, &seed_obj)) return NULL;
     if (level < 1 || level > 4) return PyErr_Format(PyExc_ValueError, "level must be 1..4, got %d", level);
+    if (fr_parse_seed(seed_obj, "seed", &seed) < 0) return NULL;
     PyObject *obj = alloc_game((PyTypeObject *)cls);
     if (obj == NULL) return NULL;
-    if (fr_game_new(FR_GAME(obj), level, (uint64_t)seed) < 0) {
+    if (fr_game_new(FR_GAME(obj), level, seed) < 0) {
         Py_DECREF(obj);
         return PyErr_NoMemory();
     }
@@ -438,12 +483,12 @@ static PyObject *py_new(PyObject *cls, PyObject *args) {
 
 /* _determinized(seed): information.determinized on the compiled core. */
 static PyObject *py_determinized(PyObject *o, PyObject *seed_obj) {
-    unsigned long long seed = PyLong_AsUnsignedLongLong(seed_obj);
-    if (seed == (unsigned long long)-1 && PyErr_Occurred()) return NULL;
+    uint64_t seed;
+    if (fr_parse_seed(seed_obj, "seed", &seed) < 0) return NULL;
     PyObject *other = alloc_game(Py_TYPE(o));
     if (other == NULL) return NULL;
     fr_pygame *self = (fr_pygame *)o;
-    if (fr_determinized(FR_GAME(other), &self->g, (uint64_t)seed) < 0) {
+    if (fr_determinized(FR_GAME(other), &self->g, seed) < 0) {
         Py_DECREF(other);
         PyErr_SetString(PyExc_ValueError,
                         "determinized: the game's unseen cards do not match its aging pool");
@@ -464,8 +509,7 @@ static int read_int(PyObject *src, const char *name, long lo, long hi, int32_t *
     PyObject *v = PyObject_GetAttrString(src, name);
     if (v == NULL) return -1;
     if (!PyLong_Check(v)) {
-        PyErr_Format(PyExc_ValueError, "unsound game state: %s must be an int, not %s", name,
-                     Py_TYPE(v)->tp_name);
+        fr_state_error("unsound game state: %s must be an int, not %s", name, Py_TYPE(v)->tp_name);
         Py_DECREF(v);
         return -1;
     }
@@ -473,7 +517,7 @@ static int read_int(PyObject *src, const char *name, long lo, long hi, int32_t *
     long x = PyLong_AsLongAndOverflow(v, &overflow);
     Py_DECREF(v);
     if (overflow || x < lo || x > hi) {
-        PyErr_Format(PyExc_ValueError, "unsound game state: %s out of range (%ld..%ld)", name, lo, hi);
+        fr_state_error("unsound game state: %s out of range (%ld..%ld)", name, lo, hi);
         return -1;
     }
     *out = (int32_t)x;
@@ -488,14 +532,13 @@ static int read_ints(PyObject *src, const char *name, int cap, long hi, int8_t *
     PyObject *seq = PySequence_Fast(v, "not a sequence");
     Py_DECREF(v);
     if (seq == NULL) {
-        PyErr_Format(PyExc_ValueError, "unsound game state: %s must be a list of ints", name);
+        fr_state_error("unsound game state: %s must be a list of ints", name);
         return -1;
     }
     Py_ssize_t size = PySequence_Fast_GET_SIZE(seq);
     if (size > cap) {
         Py_DECREF(seq);
-        PyErr_Format(PyExc_ValueError, "unsound game state: %s holds %zd items (at most %d)",
-                     name, size, cap);
+        fr_state_error("unsound game state: %s holds %zd items (at most %d)", name, size, cap);
         return -1;
     }
     for (Py_ssize_t i = 0; i < size; i++) {
@@ -504,8 +547,8 @@ static int read_ints(PyObject *src, const char *name, int cap, long hi, int8_t *
         long x = PyLong_Check(item) && !PyBool_Check(item) ? PyLong_AsLongAndOverflow(item, &overflow) : -1;
         if (overflow || x < 0 || x > hi) {
             Py_DECREF(seq);
-            PyErr_Format(PyExc_ValueError, "unsound game state: %s[%zd] is not an int in 0..%ld",
-                         name, i, hi);
+            PyErr_Clear();
+            fr_state_error("unsound game state: %s[%zd] is not an int in 0..%ld", name, i, hi);
             return -1;
         }
         if (out != NULL) out[i] = (int8_t)x;
@@ -518,7 +561,6 @@ static int read_ints(PyObject *src, const char *name, int cap, long hi, int8_t *
 
 static const struct { const char *name; size_t offset; long lo, hi; } INT_FIELDS[] = {
     {"level", offsetof(fr_game, level), 1, 4},
-    {"shuffles", offsetof(fr_game, shuffles), 0, 0x7fffffffL},
     {"phase", offsetof(fr_game, phase), FR_CHOOSE_HAZARD, FR_GAME_OVER},
     {"step", offsetof(fr_game, step), FR_GREEN, FR_PIRATES},
     {"life", offsetof(fr_game, life), -1000, 1000},
@@ -550,20 +592,18 @@ static const struct { const char *name; size_t offset; } PILE_FIELDS[] = {
     {"unseen", offsetof(fr_game, unseen)},
 };
 
-static int read_seed(PyObject *src, fr_game *g) {
+/* The seed and the shuffle counter: the two fields wider than 32 bits. */
+static int read_seed_and_shuffles(PyObject *src, fr_game *g) {
     PyObject *v = PyObject_GetAttrString(src, "seed");
     if (v == NULL) return -1;
-    unsigned long long seed = PyLong_Check(v) ? PyLong_AsUnsignedLongLong(v) : (unsigned long long)-1;
+    int r = fr_parse_seed(v, "unsound game state: seed", &g->seed);
     Py_DECREF(v);
-    if (seed == (unsigned long long)-1 && (PyErr_Occurred() || !PyLong_Check(v))) {
-        PyErr_Clear();
-        PyErr_SetString(PyExc_ValueError,
-                        "the compiled core takes seeds 0 <= seed < 2**64 (use core='python' "
-                        "for larger seeds)");
-        return -1;
-    }
-    g->seed = (uint64_t)seed;
-    return 0;
+    if (r < 0) return -1;
+    v = PyObject_GetAttrString(src, "shuffles");
+    if (v == NULL) return -1;
+    r = parse_shuffles(v, &g->shuffles);
+    Py_DECREF(v);
+    return r;
 }
 
 static int read_history(PyObject *src, fr_game *g) {
@@ -573,7 +613,7 @@ static int read_history(PyObject *src, fr_game *g) {
     Py_DECREF(v);
     if (size < 0) return -1;
     if (size > 0x7fffffff - 1) {
-        PyErr_SetString(PyExc_ValueError, "unsound game state: history too long");
+        fr_state_error("unsound game state: history too long");
         return -1;
     }
     int32_t cap = size < 64 ? 64 : (int32_t)size;
@@ -600,14 +640,13 @@ static int read_game(PyObject *src, fr_game *g) {
     int32_t n_flags;
     if (read_ints(src, "flags", FR_PILE_CAP, 15, NULL, &n_flags, g->flags) < 0) return -1;
     if (n_flags != g->table.n) {
-        PyErr_Format(PyExc_ValueError, "unsound game state: %d flags for %d table cards",
-                     n_flags, g->table.n);
+        fr_state_error("unsound game state: flags: %d flags for %d table cards", n_flags, g->table.n);
         return -1;
     }
-    if (read_seed(src, g) < 0 || read_history(src, g) < 0) return -1;
+    if (read_seed_and_shuffles(src, g) < 0 || read_history(src, g) < 0) return -1;
     const char *problem = fr_check_state(g);
     if (problem != NULL) {
-        PyErr_Format(PyExc_ValueError, "unsound game state: %s", problem);
+        fr_state_error("unsound game state: %s", problem);
         return -1;
     }
     return 0;
@@ -660,7 +699,7 @@ static PyMethodDef game_methods[] = {
     {"_check", py_check, METH_NOARGS, "None if the state is sound, else what is wrong."},
     {"_new", py_new, METH_VARARGS | METH_CLASS, "_new(level, seed): a new game (checked args)."},
     {"from_game", py_from_game, METH_O | METH_CLASS,
-     "A compiled copy of a game of either core; ValueError if its state is not sound."},
+     "A compiled copy of a game of either core; StateError naming the field if its state is not sound."},
     {NULL, NULL, 0, NULL},
 };
 

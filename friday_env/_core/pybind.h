@@ -31,6 +31,13 @@ void fr_pygame_changed(PyObject *o);
  * an exception set on failure. The origin dict is shared with `origin_from` if not NULL. */
 PyObject *fr_pygame_wrap(PyTypeObject *type, const fr_game *g, PyObject *origin_from);
 
+/* Raises friday_env.errors.StateError (ValueError if it cannot be imported) with a message
+ * formatted as PyErr_Format's; returns NULL. Every refusal of a state or seed goes here. */
+PyObject *fr_state_error(const char *format, ...);
+/* A seed the compiled core holds: an int (not a bool) in 0..2**64-1, else StateError naming
+ * `field` and the limit; 0 ok, -1 with the error set. */
+int fr_parse_seed(PyObject *value, const char *field, uint64_t *out);
+
 int fr_register_game(PyObject *module);      /* game_py.c */
 int fr_register_encode(PyObject *module);    /* encode_py.c */
 int fr_register_vecenv(PyObject *module);    /* vecenv_py.c */

@@ -241,12 +241,12 @@ static size_t write_decimal(char *out, uint64_t value) {
     return n;
 }
 
-static int python_key(uint64_t seed, int32_t k, uint32_t key[32]) {
-    char text[48]; /* f"{seed}:{k}" (k >= 0) */
+static int python_key(uint64_t seed, int64_t k, uint32_t key[32]) {
+    char text[48]; /* f"{seed}:{k}" (0 <= k < 2**63): at most 20 + 1 + 19 characters */
     size_t len = write_decimal(text, seed);
     text[len++] = ':';
     len += write_decimal(text + len, (uint64_t)(k < 0 ? 0 : k));
-    uint8_t bytes[128]; /* at most 20 + 1 + 10 + 64 bytes */
+    uint8_t bytes[128]; /* at most 20 + 1 + 19 + 64 bytes */
     memcpy(bytes, text, len);
     sha512((const uint8_t *)text, len, bytes + len);
     size_t total = len + 64;
@@ -306,7 +306,7 @@ static FR_THREAD_LOCAL fr_rng_cache *installed_cache = NULL;
 void fr_rng_use(fr_rng_cache *cache) { installed_cache = cache; }
 
 /* The installed cache's unused generator for (seed, k), taken; NULL if there is none. */
-static mt_state *take_cached(uint64_t seed, int32_t k) {
+static mt_state *take_cached(uint64_t seed, int64_t k) {
     fr_rng_cache *cache = installed_cache;
     if (cache == NULL) return NULL;
     for (int32_t i = 0; i < cache->count; i++) {
@@ -318,7 +318,7 @@ static mt_state *take_cached(uint64_t seed, int32_t k) {
     return NULL;
 }
 
-void fr_shuffle(uint64_t seed, int32_t k, int8_t *cards, int32_t n) {
+void fr_shuffle(uint64_t seed, int64_t k, int8_t *cards, int32_t n) {
     mt_state *cached = take_cached(seed, k);
     if (cached != NULL) {
         python_shuffle(cached, cards, n);
@@ -339,7 +339,7 @@ static void seed_lanes(mt_state *states, int lanes, const uint32_t (*keys)[32], 
 
 /* Seeds the generators of (seeds[i], ks[i]) for i < count into states[i], side by side in
  * runs of up to FR_SHUFFLE_LANES keys of one length. */
-static void seed_many(mt_state *states, const uint64_t *seeds, const int32_t *ks, int32_t count) {
+static void seed_many(mt_state *states, const uint64_t *seeds, const int64_t *ks, int32_t count) {
     uint32_t keys[FR_SHUFFLE_LANES][32];
     int key_lens[FR_SHUFFLE_LANES];
     for (int32_t done = 0; done < count;) {
@@ -354,11 +354,11 @@ static void seed_many(mt_state *states, const uint64_t *seeds, const int32_t *ks
     }
 }
 
-void fr_shuffle_many(uint64_t seed, int32_t k_first, int32_t count, int8_t *const *piles,
+void fr_shuffle_many(uint64_t seed, int64_t k_first, int32_t count, int8_t *const *piles,
                      const int32_t *sizes) {
     mt_state states[FR_SHUFFLE_LANES];
     uint64_t seeds[FR_SHUFFLE_LANES];
-    int32_t ks[FR_SHUFFLE_LANES];
+    int64_t ks[FR_SHUFFLE_LANES];
     for (int32_t done = 0; done < count; done += FR_SHUFFLE_LANES) {
         int32_t batch = count - done < FR_SHUFFLE_LANES ? count - done : FR_SHUFFLE_LANES;
         for (int32_t i = 0; i < batch; i++) seeds[i] = seed, ks[i] = k_first + done + i;
@@ -367,7 +367,7 @@ void fr_shuffle_many(uint64_t seed, int32_t k_first, int32_t count, int8_t *cons
     }
 }
 
-void fr_rng_prefetch(fr_rng_cache *cache, const uint64_t *seeds, const int32_t *ks,
+void fr_rng_prefetch(fr_rng_cache *cache, const uint64_t *seeds, const int64_t *ks,
                      int32_t count) {
     if (count > FR_RNG_CACHE_SIZE) count = FR_RNG_CACHE_SIZE;
     if (count < 0) count = 0;

@@ -3,29 +3,35 @@
 
 #define SHUFFLE_MAX_CARDS 4096 /* far more than any pile; bounds the temporary buffer */
 
-/* Reads a card list into cards[0:*n]; 0 ok, -1 with an exception set. */
+/* Reads a card list into cards[0:*n]; 0 ok, -1 with an exception set. The items are read
+ * from a tuple copy, which owns them: an item's __index__ that shrinks the caller's list
+ * cannot free what is being read. */
 static int read_cards(PyObject *cards_obj, int8_t *cards, int32_t *n, Py_ssize_t pile) {
-    PyObject *seq = PySequence_Fast(cards_obj, "_shuffle: cards must be a sequence of ints");
-    if (seq == NULL) return -1;
-    Py_ssize_t size = PySequence_Fast_GET_SIZE(seq);
+    if (!PySequence_Check(cards_obj)) {
+        PyErr_Format(PyExc_TypeError, "_shuffle: cards of pile %zd must be a sequence of ints", pile);
+        return -1;
+    }
+    PyObject *items = PySequence_Tuple(cards_obj);
+    if (items == NULL) return -1;
+    Py_ssize_t size = PyTuple_GET_SIZE(items);
     if (size > SHUFFLE_MAX_CARDS) {
-        Py_DECREF(seq);
+        Py_DECREF(items);
         PyErr_Format(PyExc_ValueError, "_shuffle: at most %d cards, got %zd (pile %zd)",
                      SHUFFLE_MAX_CARDS, size, pile);
         return -1;
     }
     for (Py_ssize_t i = 0; i < size; i++) {
-        long v = PyLong_AsLong(PySequence_Fast_GET_ITEM(seq, i));
+        long v = PyLong_AsLong(PyTuple_GET_ITEM(items, i));
         if ((v == -1 && PyErr_Occurred()) || v < -128 || v > 127) {
             PyErr_Clear();
-            Py_DECREF(seq);
+            Py_DECREF(items);
             PyErr_Format(PyExc_ValueError,
                          "_shuffle: card %zd of pile %zd is not an int in -128..127", i, pile);
             return -1;
         }
         cards[i] = (int8_t)v;
     }
-    Py_DECREF(seq);
+    Py_DECREF(items);
     *n = (int32_t)size;
     return 0;
 }
@@ -37,21 +43,22 @@ static PyObject *cards_list(const int8_t *cards, int32_t n) {
     return out;
 }
 
-/* Parses (seed, k, piles); 0 ok. */
-static int parse_args(PyObject *args, const char *format, uint64_t *seed, int *k,
+/* Parses (seed, k, piles): seed in 0..2**64-1, k in 0..FR_MAX_SHUFFLES; 0 ok. */
+static int parse_args(PyObject *args, const char *format, uint64_t *seed, int64_t *k,
                       PyObject **piles) {
-    PyObject *seed_obj;
-    if (!PyArg_ParseTuple(args, format, &seed_obj, k, piles)) return -1;
-    unsigned long long value = PyLong_AsUnsignedLongLong(seed_obj);
-    if (value == (unsigned long long)-1 && PyErr_Occurred()) {
-        PyErr_SetString(PyExc_ValueError, "_shuffle: seed must be an int in 0..2**64-1");
+    PyObject *seed_obj, *k_obj;
+    if (!PyArg_ParseTuple(args, format, &seed_obj, &k_obj, piles)) return -1;
+    if (fr_parse_seed(seed_obj, "_shuffle: seed", seed) < 0) return -1;
+    int overflow = 0;
+    long long value = PyLong_Check(k_obj) && !PyBool_Check(k_obj)
+                          ? PyLong_AsLongLongAndOverflow(k_obj, &overflow)
+                          : -1;
+    if (overflow || value < 0 || value > FR_MAX_SHUFFLES) {
+        PyErr_Clear();
+        fr_state_error("_shuffle: k must be an int in 0..2**62, got %R", k_obj);
         return -1;
     }
-    if (*k < 0) {
-        PyErr_Format(PyExc_ValueError, "_shuffle: k must be >= 0, got %d", *k);
-        return -1;
-    }
-    *seed = (uint64_t)value;
+    *k = (int64_t)value;
     return 0;
 }
 
@@ -59,13 +66,13 @@ static int parse_args(PyObject *args, const char *format, uint64_t *seed, int *k
  * random.Random(f"{seed}:{k}").shuffle would (each card an int in -128..127). */
 static PyObject *py_shuffle(PyObject *self, PyObject *args) {
     uint64_t seed;
-    int k;
+    int64_t k;
     PyObject *cards_obj;
-    if (parse_args(args, "OiO:_shuffle", &seed, &k, &cards_obj) < 0) return NULL;
+    if (parse_args(args, "OOO:_shuffle", &seed, &k, &cards_obj) < 0) return NULL;
     int8_t cards[SHUFFLE_MAX_CARDS];
     int32_t n;
     if (read_cards(cards_obj, cards, &n, 0) < 0) return NULL;
-    fr_shuffle(seed, (int32_t)k, cards, n);
+    fr_shuffle(seed, k, cards, n);
     return cards_list(cards, n);
 }
 
@@ -75,14 +82,14 @@ static PyObject *py_shuffle(PyObject *self, PyObject *args) {
  * (fr_shuffle_many, the batched shuffle; at most 16 piles). */
 static PyObject *py_shuffle_many(PyObject *self, PyObject *args) {
     uint64_t seed;
-    int k_first;
+    int64_t k_first;
     PyObject *piles_obj;
-    if (parse_args(args, "OiO:_shuffle_many", &seed, &k_first, &piles_obj) < 0) return NULL;
-    PyObject *seq = PySequence_Fast(piles_obj, "_shuffle_many: piles must be a sequence");
-    if (seq == NULL) return NULL;
-    Py_ssize_t count = PySequence_Fast_GET_SIZE(seq);
+    if (parse_args(args, "OOO:_shuffle_many", &seed, &k_first, &piles_obj) < 0) return NULL;
+    PyObject *piles_owned = PySequence_Tuple(piles_obj); /* owns each pile while it is read */
+    if (piles_owned == NULL) return NULL;
+    Py_ssize_t count = PyTuple_GET_SIZE(piles_owned);
     if (count > SHUFFLE_MANY_MAX_PILES) {
-        Py_DECREF(seq);
+        Py_DECREF(piles_owned);
         return PyErr_Format(PyExc_ValueError, "_shuffle_many: at most %d piles, got %zd",
                             SHUFFLE_MANY_MAX_PILES, count);
     }
@@ -91,13 +98,13 @@ static PyObject *py_shuffle_many(PyObject *self, PyObject *args) {
     int32_t sizes[SHUFFLE_MANY_MAX_PILES];
     for (Py_ssize_t i = 0; i < count; i++) {
         piles[i] = cards[i];
-        if (read_cards(PySequence_Fast_GET_ITEM(seq, i), cards[i], &sizes[i], i) < 0) {
-            Py_DECREF(seq);
+        if (read_cards(PyTuple_GET_ITEM(piles_owned, i), cards[i], &sizes[i], i) < 0) {
+            Py_DECREF(piles_owned);
             return NULL;
         }
     }
-    Py_DECREF(seq);
-    fr_shuffle_many(seed, (int32_t)k_first, (int32_t)count, piles, sizes);
+    Py_DECREF(piles_owned);
+    fr_shuffle_many(seed, k_first, (int32_t)count, piles, sizes);
     PyObject *out = PyList_New(count);
     for (Py_ssize_t i = 0; out != NULL && i < count; i++) {
         PyObject *pile = cards_list(cards[i], sizes[i]);

@@ -52,11 +52,13 @@ void fr_vec_free(fr_vecenv *v) {
     v->num_envs = 0;
 }
 
-/* The mask row of a game in play (1 for each legal action). */
+/* The mask row of a game in play (1 for each legal action); never past the row's end,
+ * whatever the game's legal list holds. */
 static void write_mask(fr_game *g, int8_t *row) {
     memset(row, 0, FR_A_NUM_ACTIONS);
     int n = fr_legal(g);
-    for (int k = 0; k < n; k++) row[g->legal[k]] = 1;
+    for (int k = 0; k < n && k < FR_A_NUM_ACTIONS; k++)
+        if (g->legal[k] < FR_A_NUM_ACTIONS) row[g->legal[k]] = 1;
 }
 
 /* The observation and mask of env i's current game. */
@@ -77,7 +79,7 @@ enum { SETUP_SHUFFLES = 5, GAMES_PER_PREFETCH = FR_RNG_CACHE_SIZE / SETUP_SHUFFL
  * together into the installed cache (see fr_rng_prefetch). */
 static void prefetch_setups(fr_rng_cache *cache, const uint64_t *game_seeds, int32_t games) {
     uint64_t seeds[FR_RNG_CACHE_SIZE];
-    int32_t ks[FR_RNG_CACHE_SIZE];
+    int64_t ks[FR_RNG_CACHE_SIZE];
     int32_t count = 0;
     for (int32_t g = 0; g < games && g < GAMES_PER_PREFETCH; g++)
         for (int32_t k = 0; k < SETUP_SHUFFLES; k++) seeds[count] = game_seeds[g], ks[count++] = k;

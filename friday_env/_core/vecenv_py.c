@@ -233,6 +233,8 @@ static PyObject *vecenv_set_game(VecEnvCore *self, PyObject *const *args, Py_ssi
                             "set_game: the game must be of level %d and not over (got level "
                             "%d%s)", (int)self->v.level, (int)g->level,
                             g->phase == FR_GAME_OVER ? ", over" : "");
+    const char *problem = fr_check_state(g); /* a compiled game was checked when made: again, cheaply */
+    if (problem != NULL) return fr_state_error("set_game: unsound game state: %s", problem);
     if (fr_vec_set_game(&self->v, (int32_t)i, g, &self->out) < 0) return PyErr_NoMemory();
     Py_RETURN_NONE;
 }

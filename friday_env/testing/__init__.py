@@ -2,7 +2,8 @@
 (:mod:`~friday_env.testing.invariants`), seeded policies (:mod:`~friday_env.testing.policies`),
 random deals and checked games (:mod:`~friday_env.testing.games`), the soak run
 (``python -m friday_env.testing.soak``), golden playthroughs
-(``python -m friday_env.testing.playthrough``) and :func:`api_test` for an env or a wrapper
+(``python -m friday_env.testing.playthrough``), the tampered-state fuzzer of the compiled core
+(``python -m friday_env.testing.tamper``) and :func:`api_test` for an env or a wrapper
 of it. Nothing here is needed to play or train; none of it writes files unless told where.
 """
 

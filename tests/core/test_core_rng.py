@@ -59,7 +59,7 @@ def test_input_list_is_not_modified() -> None:
     [
         ((-1, 0, [1, 2]), "seed"),
         ((2**64, 0, [1, 2]), "seed"),
-        ((0, -1, [1, 2]), "k must be >= 0"),
+        ((0, -1, [1, 2]), "k must be an int in 0..2"),
         ((0, 0, [1, 200]), "card 1 of pile 0"),
         ((0, 0, [1, "x"]), "card 1"),
         ((0, 0, 5), "sequence"),

@@ -3,7 +3,8 @@
 ``python -m pytest -m slow tests/core/test_core_sanitize.py`` builds the extensions (the
 compiled core, the agents' C kernels and both test-hook modules) with
 ``FRIDAY_CORE_SANITIZE=1`` into a temporary copy of the packages (the in-place builds are left
-alone), then runs every other ``tests/core/test_core_*.py`` (differential tests and the fuzz run)
+alone), then runs every other ``tests/core/test_core_*.py`` (differential tests, the fuzz
+run and the tampered-state fuzzer, 2,000 states unless ``FRIDAY_TAMPER_STATES`` says)
 against it in a subprocess, with the sanitizer runtime preloaded. Any report fails the test:
 both sanitizers are told to stop the process at the first one, and the output is searched
 for reports as well. ``docs/compiled-core.md`` describes the run.
@@ -28,6 +29,9 @@ SANITIZER_ENV = {
     # Python's own allocator hides overflows of Python objects from ASan
     "PYTHONMALLOC": "malloc",
 }
+#: Tampered states tried under the sanitizers (test_core_tamper.py), unless
+#: ``FRIDAY_TAMPER_STATES`` says otherwise.
+SANITIZED_TAMPER_STATES = 2000
 
 
 def _compiler_runtime(name: str) -> str | None:
@@ -84,6 +88,7 @@ def sanitizer_env(package_dir: Path, logs: Path) -> dict[str, str]:
     env["LD_PRELOAD"] = str(_compiler_runtime("asan"))
     env["PYTHONPATH"] = os.pathsep.join([str(package_dir), str(ROOT)])
     env.pop("FRIDAY_CORE", None)  # the compiled core must be the one under test
+    env.setdefault("FRIDAY_TAMPER_STATES", str(SANITIZED_TAMPER_STATES))
     return env
 
 
