@@ -22,8 +22,6 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
-
-
 TOOLS = Path(__file__).resolve().parent
 if str(TOOLS) not in sys.path:  # the providers and the splicer live beside this script
     sys.path.insert(0, str(TOOLS))

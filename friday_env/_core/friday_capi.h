@@ -40,7 +40,7 @@ typedef struct {
     int (*score)(const fr_game *g);
     int (*determinized)(fr_game *dst, const fr_game *src, uint64_t seed);
     /* the shuffle generators' prefetch cache (rng.c): speed only, results are the same */
-    void (*rng_prefetch)(fr_rng_cache *cache, const uint64_t *seeds, const int32_t *ks,
+    void (*rng_prefetch)(fr_rng_cache *cache, const uint64_t *seeds, const int64_t *ks,
                          int32_t count);
     void (*rng_use)(fr_rng_cache *cache);
 } friday_capi;

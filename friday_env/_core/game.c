@@ -884,8 +884,7 @@ int fr_determinized(fr_game *dst, const fr_game *src, uint64_t seed) {
 
 /* ------------------------------------------------------------------ consistency */
 
-/* Card kinds (friday_env.cards.Kind) */
-enum { KIND_STARTING = 1, KIND_AGING = 2, KIND_HAZARD = 3, KIND_PIRATE = 4 };
+/* Card kinds: KIND_* of cards_data.h (generated from friday_env.cards.Kind) */
 /* Which kinds a pile may hold, one bit per kind */
 #define KINDS(a, b, c) ((1 << (a)) | (1 << (b)) | (1 << (c)))
 #define ROBINSON_KINDS KINDS(KIND_STARTING, KIND_AGING, KIND_HAZARD)

@@ -197,7 +197,7 @@ EDITS: tuple[Callable[[Game, random.Random], str], ...] = (
 def real_state(rng: random.Random) -> Game:
     """A reference game at a random point of a random game (actions chosen at random), the
     end included once in a while."""
-    game = Game.new(rng.randint(1, 4), rng.randrange(2**63), core="python")
+    game = Game.new(rng.randint(1, 4), rng.randrange(2**63))  # the reference engine
     chosen, seen = game.clone(), 1
     while not game.done:  # one game; each of its states is the one kept with equal odds
         game.apply(rng.choice(game.legal_actions()))

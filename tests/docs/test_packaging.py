@@ -52,12 +52,15 @@ def test_ci_builds_the_compiled_core():
     show as a warning, and the suite would silently run on the reference engine alone)."""
     import os
 
-
     from friday_env.core import available_cores
 
     if os.environ.get("CI") != "true":
         pytest.skip("only meaningful under CI=true")
     assert "c" in available_cores(), "the compiled core was not built by the install step"
+    import importlib.util
+
+    kernels = "friday_agents.players._kernels"
+    assert importlib.util.find_spec(kernels), f"{kernels} was not built by the install step"
 
 
 def _setup() -> Distribution:

@@ -14,7 +14,6 @@ from pathlib import Path
 
 import pytest
 from rendered import copy_files, provider
-
 from splice import section_body
 
 REPO = Path(__file__).resolve().parents[2]

@@ -11,7 +11,6 @@ from pathlib import Path
 
 import pytest
 from rendered import REPO, docs_sections
-
 from splice import replace_section, section_body
 
 SECTIONS = sorted(

@@ -19,7 +19,6 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from friday_agents.players.base import Agent, outcome_of, play_game
 from friday_agents.evaluation.backends import GamesInterrupted, run_games
 from friday_agents.games_file import (
     GAMES_FILE,
@@ -27,6 +26,7 @@ from friday_agents.games_file import (
     drop_cut_short_line,
     read_games_file,
 )
+from friday_agents.players.base import Agent, outcome_of, play_game
 from friday_agents.players.registry import make_agent
 from friday_agents.seeds import DEAL_SETS, deal_seed
 from friday_env import GameRecord

@@ -27,7 +27,7 @@ int fr_score(const fr_game *g) { return fr_capi->score(g); }
 int fr_determinized(fr_game *dst, const fr_game *src, uint64_t seed) {
     return fr_capi->determinized(dst, src, seed);
 }
-void fr_rng_prefetch(fr_rng_cache *cache, const uint64_t *seeds, const int32_t *ks, int32_t count) {
+void fr_rng_prefetch(fr_rng_cache *cache, const uint64_t *seeds, const int64_t *ks, int32_t count) {
     fr_capi->rng_prefetch(cache, seeds, ks, count);
 }
 void fr_rng_use(fr_rng_cache *cache) { fr_capi->rng_use(cache); }

@@ -17,7 +17,7 @@ static uint64_t splitmix64(uint64_t *state) {
 /* Seeds the setup shuffles of the next GAMES_PER_PREFETCH deals together (speed only). */
 static void prefetch_deals(fr_random_run *run) {
     uint64_t seeds[FR_RNG_CACHE_SIZE];
-    int32_t ks[FR_RNG_CACHE_SIZE];
+    int64_t ks[FR_RNG_CACHE_SIZE];
     int32_t count = 0;
     for (int32_t i = 0; i < GAMES_PER_PREFETCH; i++)
         for (int32_t k = 0; k < SETUP_SHUFFLES; k++)

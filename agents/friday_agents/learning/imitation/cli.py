@@ -26,8 +26,8 @@ from pathlib import Path
 
 from friday_agents.evaluation.backends import BACKENDS, RAY_INSTALL, GamesInterrupted
 from friday_agents.learning.imitation.data import ImitationDataError
-from friday_agents.players.registry import AgentSpecError
 from friday_agents.learning.sb3.config import TrainConfigError
+from friday_agents.players.registry import AgentSpecError
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

@@ -30,9 +30,9 @@ import numpy as np
 
 from friday_agents.evaluation.backends import run_games
 from friday_agents.games_file import GamesFileError, drop_cut_short_line, read_games_file
+from friday_agents.learning.sb3.envs import PROGRESS_PER_HAZARD, knowledge_cards
 from friday_agents.players.registry import make_agent
 from friday_agents.seeds import training_seed
-from friday_agents.learning.sb3.envs import PROGRESS_PER_HAZARD, knowledge_cards
 from friday_env import Game
 from friday_env.errors import FridayError
 from friday_env.observation import action_mask, make_encoder

@@ -18,8 +18,8 @@ from friday_agents.learning.imitation.data import (
     load_dataset,
     read_games,
 )
-from friday_agents.players.registry import make_agent
 from friday_agents.learning.sb3.config import TrainConfig, load_config_file
+from friday_agents.players.registry import make_agent
 from friday_env.levels import parse_levels
 
 
