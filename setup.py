@@ -34,6 +34,8 @@ if os.environ.get("FRIDAY_CORE_SANITIZE") == "1":
 #: development install, ``setup.py build_ext --inplace``) or where FRIDAY_TEST_HOOKS=1 asks
 #: (the sanitizer run), never into a wheel.
 TEST_HOOK_SOURCES = ["friday_env/_core/rng_py.c", "friday_env/_core/test_hooks.c"]
+#: Sources the test hooks share with the compiled core.
+SHARED_WITH_HOOKS = ["friday_env/_core/rng.c", "friday_env/_core/errors_py.c"]
 CORE_SOURCES = sorted(set(glob("friday_env/_core/*.c")) - set(TEST_HOOK_SOURCES))
 OPTIONAL = os.environ.get("FRIDAY_CORE_REQUIRED") != "1"
 
@@ -54,7 +56,7 @@ def extension(name: str, sources: list[str], include_dirs: list[str]) -> Extensi
 core = extension("friday_env._core.compiled", CORE_SOURCES, ["friday_env/_core"])
 core_hooks = extension(
     "friday_env._core._test_hooks",
-    ["friday_env/_core/rng.c", *TEST_HOOK_SOURCES],
+    [*SHARED_WITH_HOOKS, *TEST_HOOK_SOURCES],
     core.include_dirs,
 )
 

@@ -22,7 +22,7 @@ from friday_env.errors import StateError
 pytestmark = pytest.mark.skipif("c" not in available_cores(), reason="compiled core not built")
 
 if "c" in available_cores():
-    from friday_env._core import compiled as core
+    from friday_env._core import _test_hooks as core
     from friday_env.core import CompiledGame
 
 

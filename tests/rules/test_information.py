@@ -32,11 +32,16 @@ def _hidden_pairs(game: Game) -> list[tuple[int, int]]:
     """Positions of two cards of the same type in the hidden part of the stack; pairs of
     one seen and one unseen card first (the pairs R26 is about)."""
     hidden = len(game.stack) - game.known_top
+    spent = set(game.spent)
     pairs = [
         (i, j)
         for i in range(hidden)
         for j in range(i + 1, hidden)
         if CARD_TYPE[game.stack[i]] == CARD_TYPE[game.stack[j]]
+        # D11 keeps a copy whose ability was used in this fight used when it comes back,
+        # by identity: such a copy and its unused twin are not interchangeable (an open
+        # question of D11 against R26, in the changelog's known issues)
+        and (game.stack[i] in spent) == (game.stack[j] in spent)
     ]
     unseen = set(game.unseen)
     return sorted(pairs, key=lambda p: (game.stack[p[0]] in unseen) == (game.stack[p[1]] in unseen))
