@@ -80,6 +80,7 @@ class State:
         self.reserve = 2
         self.aging_total = 10  # aging cards at the start (R23 "+2 per aging card")
         self.won = False
+        """True once the game is won (both pirates beaten); a lost or unfinished game is False."""
         self.fights = 0  # fights finished
         # piles (top of a stack = end of its list)
         self.stack: list[int] = []
@@ -144,6 +145,7 @@ class State:
 
     @property
     def done(self) -> bool:
+        """True once the game is over, won or lost: no action is legal any more."""
         return self.phase == _GAME_OVER
 
     @property
