@@ -2,14 +2,14 @@
 
 Both cores play the same game, action by action: the same legal actions, the same state
 after every action (hidden piles and future shuffles included), the same scores. The
-compiled one, :class:`CompiledGame`, is an extension type built from ``friday_env/_core``
+compiled one, `CompiledGame`, is an extension type built from ``friday_env/_core``
 when the package is installed on a machine with a C compiler; the reference one is
-:class:`friday_env.engine.Game`. ``docs/compiled-core.md`` says more.
+[`friday_env.engine.Game`][friday_env.engine.game.Game]. ``docs/compiled-core.md`` says more.
 
 Choosing: ``Game.new(level, seed, core="c" | "python")``, the same ``core=`` on
-:func:`friday_env.scenario.scenario` and ``gym.make("Friday-v0", core=...)``; ``None`` means
-the default core, the compiled one where it is built. The environment variable
-``FRIDAY_CORE=python`` makes the reference core the default everywhere (``FRIDAY_CORE=c``
+[`friday_env.scenario.scenario`][friday_env.scenario.scenario] and ``gym.make("Friday-v0",
+core=...)``; ``None`` means the default core, the compiled one where it is built. The environment
+variable ``FRIDAY_CORE=python`` makes the reference core the default everywhere (``FRIDAY_CORE=c``
 insists on the compiled one and fails clearly when it is not built).
 """
 
@@ -35,7 +35,7 @@ ENV_VAR = "FRIDAY_CORE"
 #: The compiled core keeps the seed in 64 bits; the reference core takes any int.
 MAX_SEED = 2**64 - 1
 
-#: Every field of a game's state, as :class:`friday_env.engine.State` names them.
+#: Every field of a game's state, as `friday_env.engine.State` names them.
 STATE_FIELDS = (
     "level", "seed", "shuffles", "phase", "step", "life", "reserve", "aging_total", "won",
     "fights", "stack", "discard", "hazard_stack", "hazard_discard", "aging", "destroyed",
@@ -137,14 +137,16 @@ if _compiled is not None:
 
     class CompiledGame(_compiled.CoreGame):
         """One game of Friday on the compiled core, with the API of
-        :class:`friday_env.engine.Game` (every state field is a read-only attribute)."""
+        [`friday_env.engine.Game`][friday_env.engine.game.Game] (every state field is a read-only
+        attribute)."""
 
         __slots__ = ()
         core = "c"
 
         @classmethod
         def new(cls, level: int, seed: int | np.random.Generator) -> CompiledGame:
-            """A new game at ``level`` (1-4), as :meth:`friday_env.engine.Game.new`."""
+            """A new game at ``level`` (1-4), as
+            [`friday_env.engine.Game.new`][friday_env.engine.game.Game.new]."""
             from friday_env.engine.state import seed_from
 
             level = check_level(level)

@@ -3,11 +3,12 @@
 Installed as ``friday_agents`` (the folder is ``agents/``). Only this package imports torch,
 and only where a learned policy needs it.
 
-- ``base`` — the :class:`~friday_agents.players.base.Agent` protocol and
-  :func:`~friday_agents.players.base.play_game`; ``registry`` — agents by name and ``name:key=value``
-  specs; ``seeds`` — evaluation deals vs training deals (level lists are parsed by
-  :mod:`friday_env.levels`); ``games_file`` — the one reader of games files (JSON lines);
-  ``conventions`` — what every ``friday`` subcommand shares (flags, help text, missing extras).
+- ``base`` — the [`Agent`][friday_agents.players.base.Agent] protocol and
+  [`play_game`][friday_agents.players.base.play_game]; ``registry`` — agents by name and
+  ``name:key=value`` specs; ``seeds`` — evaluation deals vs training deals (level lists are parsed
+  by [`friday_env.levels`][friday_env.levels]); ``games_file`` — the one reader of games files (JSON
+  lines); ``conventions`` — what every ``friday`` subcommand shares (flags, help text, missing
+  extras).
 - ``random_agent`` — the uniform baseline; ``human`` — ``friday play`` in the terminal.
 - ``heuristic/`` — the hand-written agent: ``agent``, ``rules``, ``fight``, ``card_worth``.
 - ``search/`` — determinized Monte-Carlo search, the players only: ``agent``, ``guided``,

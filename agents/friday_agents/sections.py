@@ -1,10 +1,10 @@
 """Generated sections of Markdown files: the one section splicer.
 
 A generated section lies between ``<!-- section:NAME -->`` and ``<!-- /section:NAME -->``;
-:func:`replace_section` puts a new body there and :func:`section_body` reads it. The
-``--readme FILE`` option of ``friday eval`` and ``friday bench`` (and the study reports in
-``experiments/``) write their tables into a documentation page this way, so re-running a
-measurement rewrites its table and nothing else.
+[`replace_section`][friday_agents.sections.replace_section] puts a new body there and
+[`section_body`][friday_agents.sections.section_body] reads it. The ``--readme FILE`` option of
+``friday eval`` and ``friday bench`` (and the study reports in ``experiments/``) write their tables
+into a documentation page this way, so re-running a measurement rewrites its table and nothing else.
 """
 
 from __future__ import annotations
@@ -26,7 +26,8 @@ def _split(text: str, name: str) -> tuple[str, str, str]:
 
 
 def section_body(text: str, name: str) -> str:
-    """The body of section ``name`` in ``text``, as :func:`replace_section` wrote it."""
+    """The body of section ``name`` in ``text``, as
+    [`replace_section`][friday_agents.sections.replace_section] wrote it."""
     return _split(text, name)[1].removeprefix("\n").removesuffix("\n")
 
 

@@ -1,5 +1,5 @@
 """The sources of the compiled core (C) and the generator of its card tables.
 
-The extension module itself is ``friday_env._core.compiled``; :mod:`friday_env.core` chooses
-between it and the pure-Python reference engine.
+The extension module itself is ``friday_env._core.compiled``; [`friday_env.core`][friday_env.core]
+chooses between it and the pure-Python reference engine.
 """

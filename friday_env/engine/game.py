@@ -1,9 +1,10 @@
-"""The rules of *Friday*: :class:`Game`, a state that plays one legal action at a time.
+"""The rules of *Friday*: [`Game`][friday_env.engine.game.Game], a state that plays one legal action
+at a time.
 
 ``Game.new(level, seed)`` sets a game up (R24); ``apply(action)`` plays a legal action
 (R03-R23), one small method per rule. Read-only rules (fight values, score) live in
-:mod:`friday_env.engine.scoring`, legal actions in :mod:`friday_env.engine.legal`, the
-fields and seeded shuffles in :mod:`friday_env.engine.state`.
+[`friday_env.engine.scoring`][friday_env.engine.scoring], legal actions in
+`friday_env.engine.legal`, the fields and seeded shuffles in `friday_env.engine.state`.
 """
 
 from __future__ import annotations
@@ -50,7 +51,8 @@ MAX_SORT = act.SORT_SIZE
 
 
 class Game(LegalActions):
-    """One game of Friday. Create with :meth:`new` or :func:`friday_env.scenario.scenario`."""
+    """One game of Friday. Create with [`new`][friday_env.engine.game.Game.new] or
+    [`friday_env.scenario.scenario`][friday_env.scenario.scenario]."""
 
     # the read-only rules, as methods
     fight_value = scoring.fight_value
@@ -66,8 +68,8 @@ class Game(LegalActions):
     def new(cls, level: int, seed: int | np.random.Generator, core: str | None = None) -> Game:
         """A new game at ``level`` (1-4), set up as the rulebook says (R24).
 
-        ``core`` chooses the engine that plays it (:mod:`friday_env.core`): ``"c"`` the
-        compiled one (a :class:`~friday_env.core.CompiledGame`, seeds below 2**64),
+        ``core`` chooses the engine that plays it ([`friday_env.core`][friday_env.core]): ``"c"``
+        the compiled one (a `CompiledGame`, seeds below 2**64),
         ``"python"`` this reference engine, ``None`` the default core. A subclass of
         ``Game`` extends the reference engine, so it plays on it unless told otherwise."""
         from friday_env import core as cores
@@ -106,7 +108,8 @@ class Game(LegalActions):
         return game
 
     def apply(self, action: int) -> None:
-        """Play one legal action. Raises :class:`IllegalActionError` (state untouched)."""
+        """Play one legal action. Raises
+        [`IllegalActionError`][friday_env.errors.IllegalActionError] (state untouched)."""
         # an int is checked by the membership test alone; numpy integers become ints first
         a = action if type(action) is int else _action_id(action)
         if a is None or a not in self.legal_actions():
@@ -131,7 +134,8 @@ class Game(LegalActions):
 
     def start_turn(self) -> None:
         """Start the first turn of a game whose piles were laid out by hand
-        (:func:`friday_env.scenario.scenario`); play itself goes through :meth:`apply`."""
+        ([`friday_env.scenario.scenario`][friday_env.scenario.scenario]); play itself goes through
+        [`apply`][friday_env.engine.game.Game.apply]."""
         self._next_turn()
 
     def _next_turn(self) -> None:

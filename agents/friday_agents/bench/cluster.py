@@ -4,13 +4,13 @@
         --readme experiments/performance/REPORT.md
 
 For each workload (an agent playing evaluation deals of levels 1-4), games are played
-through :func:`friday_agents.evaluation.backends.run_games`: in this process (the
-baseline), then as Ray tasks on a local Ray with 1 and with 2 CPUs. Ray's start-up and its
-workers' first imports are not timed (a warm-up task runs first); each run's per-worker
-setup (building the agent) is. A projection per node follows from the measurements: a node
-with C cores plays about C times the 1-CPU Ray rate, times the efficiency measured from 1
-to 2 CPUs — an extrapolation from two points on one machine, not a measurement of a
-cluster.
+through
+[`friday_agents.evaluation.backends.run_games`][friday_agents.evaluation.backends.run_games]: in
+this process (the baseline), then as Ray tasks on a local Ray with 1 and with 2 CPUs. Ray's start-up
+and its workers' first imports are not timed (a warm-up task runs first); each run's per-worker
+setup (building the agent) is. A projection per node follows from the measurements: a node with C
+cores plays about C times the 1-CPU Ray rate, times the efficiency measured from 1 to 2 CPUs — an
+extrapolation from two points on one machine, not a measurement of a cluster.
 """
 
 from __future__ import annotations

@@ -1,10 +1,10 @@
 """Stand-ins for ``Friday-v0`` in ``friday bench``'s training-speed measurement (f).
 
-- :class:`TrivialMaskedEnv`: the same spaces and no game, the baseline of the ratio.
+- `TrivialMaskedEnv`: the same spaces and no game, the baseline of the ratio.
   MaskablePPO's frames/s on it is what training would reach if the game cost nothing;
   ``Friday-v0``'s frames/s as a fraction of it is the share of training time the game
   does not take.
-- :class:`UnencodedFridayEnv`: ``Friday-v0`` with the observation encoder left out (a
+- `UnencodedFridayEnv`: ``Friday-v0`` with the observation encoder left out (a
   constant observation), everything else the same: the ratio it reaches is the most that
   any speed-up of the encoder could give.
 """
@@ -27,7 +27,7 @@ class TrivialMaskedEnv(gym.Env[np.ndarray, np.int64]):
     ## Description
 
     Every step returns the same observation (the flat encoding of a new level-1 game) and
-    ends the episode after :attr:`EPISODE_STEPS` steps; any action is accepted.
+    ends the episode after `EPISODE_STEPS` steps; any action is accepted.
 
     ## Action Space
 
@@ -44,7 +44,7 @@ class TrivialMaskedEnv(gym.Env[np.ndarray, np.int64]):
 
     ## Episode End
 
-    Terminates after :attr:`EPISODE_STEPS` steps.
+    Terminates after `EPISODE_STEPS` steps.
     """
 
     metadata: dict[str, Any] = {"render_modes": ["rgb_array"], "render_fps": 2}  # noqa: RUF012

@@ -1,6 +1,6 @@
 """The measurements of ``friday bench``: each times one fixed piece of work and returns a rate.
 
-Every function here measures one thing once; :mod:`friday_agents.bench.suite` repeats them and takes
+Every function here measures one thing once; `friday_agents.bench.suite` repeats them and takes
 medians. Random play everywhere picks uniformly among the legal actions with a seeded
 ``random.Random`` (the cheapest uniform choice in CPython, so the driver loop weighs as
 little as possible on what is measured), and every workload is seeded, so two runs on the
@@ -251,7 +251,7 @@ _BENCH_ENVS = {
 
 
 def register_bench_envs() -> None:
-    """Register the stand-ins of :mod:`friday_agents.bench.envs` with gymnasium (once)."""
+    """Register the stand-ins of `friday_agents.bench.envs` with gymnasium (once)."""
     from gymnasium.envs.registration import register, registry
 
     for env_id, entry_point in _BENCH_ENVS.items():
@@ -359,7 +359,7 @@ def vector_env_steps_per_s(make: Callable[[], Any], iterations: int, seed: int) 
     """Env steps/s (vector steps x envs) of a gymnasium vector env under random legal play:
     each vector step draws one legal action per env from ``info["action_mask"]`` (an env
     without masks, Blackjack-v1, gets constant all-legal ones, so its loop does the same
-    work) with :func:`random_legal_actions`, and steps. Autoreset is the env's own."""
+    work) with `random_legal_actions`, and steps. Autoreset is the env's own."""
     import numpy as np
 
     envs = make()

@@ -1,6 +1,6 @@
 """``friday bench`` results as a printed table and as the performance section of the docs.
 
-The results are a JSON document (see :mod:`friday_agents.bench.suite`): ``meta`` (machine,
+The results are a JSON document (see `friday_agents.bench.suite`): ``meta`` (machine,
 versions, the command), ``results`` (per measurement: label, unit, median, the runs) and ``targets``
 (per target: the measurement, the bound, whether the median met it). Everything here is a
 pure function of that document, so the performance section of ``docs/performance.md`` can be
@@ -19,7 +19,7 @@ SECTION = "performance"
 
 def what_is_timed(budget: dict[str, Any]) -> list[str]:
     """What each row times, with the run's budget (details in
-    :mod:`friday_agents.bench.measure`)."""
+    `friday_agents.bench.measure`)."""
     ppo = budget["ppo"]
     threads = ppo["torch_threads"]
     return [
@@ -238,5 +238,5 @@ def markdown_section(doc: dict[str, Any]) -> str:
 
 
 def rewrite_readme(text: str, doc: dict[str, Any]) -> str:
-    """``text`` (a README) with the performance section replaced by :func:`markdown_section`."""
+    """``text`` (a README) with the performance section replaced by `markdown_section`."""
     return replace_section(text, SECTION, markdown_section(doc))

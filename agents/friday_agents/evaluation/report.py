@@ -35,7 +35,7 @@ SEED_RULE = (
     f"deal i of level L has seed {EVAL_SEED_BASE:_} + L * {EVAL_SEEDS_PER_LEVEL:_} + i "
     "(friday_agents.seeds.evaluation_seed)"
 )
-#: The seed rule of each deal set (:data:`friday_agents.seeds.DEAL_SETS`).
+#: The seed rule of each deal set (`friday_agents.seeds.DEAL_SETS`).
 SEED_RULES = {
     "evaluation": SEED_RULE,
     "validation": f"validation deals: deal i of level L has seed L * 1_000_000 + "
@@ -124,7 +124,7 @@ def _summary(agent: str, level: int, games: list[dict], planned: int, seed: int)
 
 def compare(rows: list[dict], config: EvalConfig, summary: list[dict], seed: int = 0) -> list[dict]:
     """Each fair agent against the fair agent listed before it, per level, on their common
-    deals. Cheating agents (:data:`friday_agents.players.registry.CHEATING_AGENTS`) are not ranked."""
+    deals. Cheating agents (`friday_agents.players.registry.CHEATING_AGENTS`) are not ranked."""
     by_cell = {(s["agent"], s["level"]): s for s in summary}
     comparisons = []
     fair = [agent for agent in config.agents if not is_cheating(agent)]
@@ -286,7 +286,7 @@ def markdown(results: dict) -> str:
 
 def agent_description(spec: str, search_sims: int) -> str:
     """What the agent a spec names is, from the whole spec: the agent's note, then what each
-    of its options changes (:data:`OPTION_NOTES`), then its simulation budget if it searches
+    of its options changes (`OPTION_NOTES`), then its simulation budget if it searches
     (``sims=`` in the spec, else ``search_sims``)."""
     name, options = parse_spec(spec)
     parts = [AGENT_NOTES.get(name, "")]
@@ -340,7 +340,7 @@ def update_readme(path: Path, section: str) -> None:
 
 def readme_section(path: Path) -> str:
     """The text between the results markers of ``path`` (without the markers), as
-    :func:`markdown` writes it."""
+    `markdown` writes it."""
     return section_body(path.read_text(), README_SECTION) + "\n"
 
 

@@ -6,7 +6,8 @@ the wheel ships exactly these files. Models fitted for a study but loaded by no 
 with their study under ``experiments/``.
 
 A file moved here from its old place (``agents/friday_agents/players/search/value_weights.json`` and the like) is
-refused with an error naming its new path (:func:`check_not_moved`), so an old spec such as
+refused with an error naming its new path
+([`check_not_moved`][friday_agents.models.check_not_moved]), so an old spec such as
 ``search:value=agents/friday_agents/players/search/value_weights.json`` says where the file went.
 """
 
@@ -61,8 +62,8 @@ def moved_to(path: Path | str) -> str | None:
 
 
 def check_not_moved(path: Path | str) -> None:
-    """Raise :class:`ModelMovedError` naming the new location when ``path`` is a missing
-    model file at its old location."""
+    """Raise [`ModelMovedError`][friday_agents.models.ModelMovedError] naming the new location when
+    ``path`` is a missing model file at its old location."""
     if Path(path).exists():
         return
     new = moved_to(path)

@@ -4,8 +4,9 @@ An agent is named on the command line by a *spec*: its name, optionally followed
 ``:key=value`` options passed to its constructor, e.g. ``search:sims=200`` or
 ``ppo:model=runs/ppo.zip``. Values that read as integers or floats become numbers.
 
-To add an agent, add one line to :data:`AGENTS` (``"name": "module:Class"``); the class takes
-its options as keyword arguments and follows :class:`friday_agents.players.base.Agent`.
+To add an agent, add one line to `AGENTS` (``"name": "module:Class"``); the class takes
+its options as keyword arguments and follows
+[`friday_agents.players.base.Agent`][friday_agents.players.base.Agent].
 """
 
 from __future__ import annotations
@@ -60,7 +61,7 @@ def _number_or_text(value: str) -> Any:
 
 
 def is_cheating(spec: str) -> bool:
-    """Whether the agent a spec names reads hidden information (see :data:`CHEATING_AGENTS`)."""
+    """Whether the agent a spec names reads hidden information (see `CHEATING_AGENTS`)."""
     return parse_spec(spec)[0] in CHEATING_AGENTS
 
 

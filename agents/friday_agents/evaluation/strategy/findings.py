@@ -1,7 +1,7 @@
 """The findings of a strategy analysis in sentences, every number read from the results.
 
 Each function returns one sentence (Markdown) about the recorded player against the
-heuristic; the numbers are filled in from :func:`friday_agents.evaluation.strategy.strategy.analyse`'s
+heuristic; the numbers are filled in from `friday_agents.evaluation.strategy.strategy.analyse`'s
 results, so a new games file rewrites the findings with its own numbers. The sentences
 state numbers side by side and leave the judgement to the reader.
 """

@@ -1,8 +1,8 @@
 """The README's ``strategy`` section, written from a strategy-analysis results file.
 
-:func:`markdown` turns the results of :func:`friday_agents.evaluation.strategy.strategy.analyse` into
+`markdown` turns the results of `friday_agents.evaluation.strategy.strategy.analyse` into
 tables (per level; per step and per card over all levels) and the findings in sentences,
-every number read from the results; :func:`write_readme` puts it between the README's
+every number read from the results; `write_readme` puts it between the README's
 ``<!-- section:strategy -->`` markers.
 """
 

@@ -1,6 +1,6 @@
 """``friday exit``: expert iteration, round after round (see
-:mod:`friday_agents.learning.distill.rounds`). Resumable: run the same command again and it
-goes on where it stopped."""
+[`friday_agents.learning.distill.rounds`][friday_agents.learning.distill.rounds]). Resumable: run
+the same command again and it goes on where it stopped."""
 
 from __future__ import annotations
 

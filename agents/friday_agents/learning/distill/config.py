@@ -71,7 +71,9 @@ class ExitConfig:
 
 
 def load_config(path: Path) -> ExitConfig:
-    """Read and check a study configuration (:class:`ExitConfigError` naming what is wrong)."""
+    """Read and check a study configuration
+    ([`ExitConfigError`][friday_agents.learning.distill.config.ExitConfigError] naming what is
+    wrong)."""
     try:
         data = json.loads(Path(path).read_text())
     except (OSError, ValueError) as err:

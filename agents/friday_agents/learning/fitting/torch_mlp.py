@@ -1,5 +1,5 @@
 """Small tanh networks in torch as the fits build them, and their weights as numpy layers
-(the format of :mod:`friday_agents.players.search.mlp`, which plays them without torch).
+(the format of `friday_agents.players.search.mlp`, which plays them without torch).
 
 Imported only by code that trains: importing it imports torch.
 """

@@ -3,7 +3,7 @@
 Both read the flat observation (991 numbers). The actor gives one logit per action id and
 the logits of illegal actions are masked out before any probability is taken; the critic
 gives one number, the expected return from the state. The layout is exactly
-:class:`~friday_agents.players.search.policy_net.PolicyNetwork`'s (tanh after every layer but the
+`PolicyNetwork`'s (tanh after every layer but the
 last), so a network loads from such an ``.npz`` (the actor from ``w0, b0, ...``, the critic
 from ``vw0, vb0, ...`` when the file has a value head) and exports back to one that the
 ``net`` agent plays.
@@ -51,7 +51,7 @@ def tanh_mlp(sizes: Sequence[int], last_gain: float) -> nn.Sequential:
 
 def mlp_from_layers(layers: Layers) -> nn.Sequential:
     """A torch MLP holding ``layers`` (``(weights (in, out), bias)`` as PolicyNetwork keeps
-    them; :func:`~friday_agents.learning.fitting.torch_mlp.numpy_layers` is its inverse)."""
+    them; `numpy_layers` is its inverse)."""
     sizes = [layers[0][0].shape[0], *(w.shape[1] for w, _ in layers)]
     mlp = tanh_mlp(sizes, last_gain=1.0)
     linears = [m for m in mlp if isinstance(m, nn.Linear)]
@@ -101,7 +101,7 @@ class ActorCritic(nn.Module):
         return cls(actor, critic), False
 
     def masked_logits(self, obs: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
-        """The actor's logits with every illegal action's set to :data:`MASKED_LOGIT`."""
+        """The actor's logits with every illegal action's set to `MASKED_LOGIT`."""
         return self.actor(obs).masked_fill(~mask, MASKED_LOGIT)
 
     def value(self, obs: torch.Tensor) -> torch.Tensor:

@@ -3,10 +3,10 @@
 The search tries every legal action in ``max(1, sims // candidates)`` determinized worlds, so
 a decision with ten legal actions gets three worlds per action at 32 simulations. A policy
 network that ranks the legal actions lets the search try only the few it rates highest (and
-always the heuristic's own choice), each in more worlds. :class:`PolicyNetwork` is a tanh
+always the heuristic's own choice), each in more worlds. `PolicyNetwork` is a tanh
 multilayer perceptron over a public observation (an encoder of
-:mod:`friday_env.observation`, which reads only open information, R26) with one logit per
-action id, evaluated in numpy: playing needs no torch.
+[`friday_env.observation`][friday_env.observation], which reads only open information, R26) with one
+logit per action id, evaluated in numpy: playing needs no torch.
 
 The weights are stored as ``.npz`` (plain arrays, no pickle): ``policy_prior.npz`` beside this
 module is what ``search:prior=net`` loads; ``python -m friday_agents.learning.fitting.policy_net_fit``
@@ -103,7 +103,7 @@ class PolicyPrior:
 
     ## Arguments
 
-    - ``network`` — the :class:`PolicyNetwork` (``load_policy_network`` reads one).
+    - ``network`` — the `PolicyNetwork` (``load_policy_network`` reads one).
     """
 
     def __init__(self, network: PolicyNetwork) -> None:
@@ -137,8 +137,9 @@ class PolicyPrior:
 
 
 def policy_prior(prior: str) -> PolicyPrior | None:
-    """The prior ``prior`` names (see :class:`~friday_agents.players.search.agent.SearchAgent`):
-    none for ``""``, the shipped network for ``"net"``, else an ``.npz`` file."""
+    """The prior ``prior`` names (see
+    [`SearchAgent`][friday_agents.players.search.agent.SearchAgent]): none for ``""``, the shipped
+    network for ``"net"``, else an ``.npz`` file."""
     if not isinstance(prior, str):
         raise ValueError(f"prior must be '', 'net' or an .npz file, got {prior!r}")
     if prior == "":
