@@ -22,7 +22,7 @@ class ExitConfigError(FridayError):
 
 @dataclass(frozen=True)
 class ExitConfig:
-    """One study's settings (every field is required in the file; see ``docs/learning.md``).
+    """One study's settings (every field is required in the file; see ``docs/distill.md``).
 
     - ``rounds`` — how many rounds to play.
     - ``levels`` — the levels played (one network for all of them).
