@@ -59,3 +59,13 @@ def test_the_checks_find_a_missing_package_and_a_stale_path():
         "friday_env/no_such_module.py",
         "agents/friday_agents/training/",
     ]
+
+
+def test_the_agents_package_docstring_names_each_of_its_subpackages():
+    import friday_agents
+
+    root = Path(friday_agents.__file__).parent
+    subpackages = sorted(p.parent.name for p in root.glob("*/__init__.py"))
+    assert subpackages
+    doc = friday_agents.__doc__ or ""
+    assert [name for name in subpackages if f"``{name}/``" not in doc] == []
