@@ -3,9 +3,9 @@
 
 Each evaluation deal is played once on the Python core and once on the compiled core, the
 cores taking turns deal by deal (so both see the same load), each game timed with
-:func:`time.process_time`. The two games of a deal must be the same game (the same actions,
+`time.process_time`. The two games of a deal must be the same game (the same actions,
 score and result): the search chooses alike on either core
-(:mod:`friday_agents.players.search.compiled`); any deal where they differ is listed.
+(`friday_agents.players.search.compiled`); any deal where they differ is listed.
 """
 
 from __future__ import annotations

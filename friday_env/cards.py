@@ -5,7 +5,7 @@ The card list, in words, is ``docs/cards.md``. Each *distinct* card has a stable
 is a list of ints and copying a game is cheap. The three step cards carry no rules of their
 own (the engine keeps the step as a number) but are listed so the data holds all 72 cards.
 
-Ids are laid out by kind, in the order of :data:`CARD_TYPES`:
+Ids are laid out by kind, in the order of `CARD_TYPES`:
 starting cards 0..17, aging cards 18..28, hazard/knowledge cards 29..58, pirates 59..68.
 """
 

@@ -24,14 +24,15 @@ class RecordError(FridayError):
 
 
 def check_level(level: object) -> int:
-    """Return ``level`` if it is one of 1..4, else raise :class:`InvalidLevelError`."""
+    """Return ``level`` if it is one of 1..4, else raise
+    [`InvalidLevelError`][friday_env.errors.InvalidLevelError]."""
     if isinstance(level, bool) or not isinstance(level, int) or not 1 <= level <= 4:
         raise InvalidLevelError(f"unknown level {level!r}: levels are the integers 1, 2, 3, 4")
     return level
 
 
 class EnvOptionError(FridayError):
-    """An unknown or malformed option of :class:`~friday_env.env.FridayEnv` (at ``make`` or
+    """An unknown or malformed option of [`FridayEnv`][friday_env.env.FridayEnv] (at ``make`` or
     ``reset``)."""
 
 

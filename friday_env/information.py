@@ -1,13 +1,15 @@
 """Open information (R26): what the player may know, and resampling what they may not.
 
 This module is the one definition of open information: the observation encoders, the text
-formatter, the invariants, the agents and :func:`determinized` read the game through it.
+formatter, the invariants, the agents and [`determinized`][friday_env.information.determinized] read
+the game through it.
 
 The rulebook says Friday "is not a memory game": both discard piles, destroyed cards, the
 counts of every stack and both pirates are open; so is the multiset of the Robinson stack,
 except the identity of aging cards shuffled in unseen, and any order learned by sorting.
-:func:`public_view` reports exactly that. :func:`determinized` gives search agents a copy of
-the game in which everything hidden has been resampled consistently with the public view.
+[`public_view`][friday_env.information.public_view] reports exactly that.
+[`determinized`][friday_env.information.determinized] gives search agents a copy of the game in
+which everything hidden has been resampled consistently with the public view.
 """
 
 from __future__ import annotations
@@ -25,7 +27,8 @@ if TYPE_CHECKING:
 
 def unseen_aging_count(game: Game) -> int:
     """How many aging cards were shuffled into the Robinson stack unseen (their identity is
-    hidden; they are somewhere in :func:`unknown_aging_pool`)."""
+    hidden; they are somewhere in
+    [`unknown_aging_pool`][friday_env.information.unknown_aging_pool])."""
     return len(game.unseen)
 
 

@@ -1,8 +1,8 @@
 """Levels 1-4 (R24) as command lines name them: ``"1-4"``, ``"2"``, ``"3,1"``, ``"2-3,1"``.
 
-The one parser of level lists for every tool: :func:`level_sequence` keeps the order written
-(a training curriculum), :func:`parse_levels` gives the distinct levels ascending (an
-evaluation or a soak run).
+The one parser of level lists for every tool: [`level_sequence`][friday_env.levels.level_sequence]
+keeps the order written (a training curriculum), [`parse_levels`][friday_env.levels.parse_levels]
+gives the distinct levels ascending (an evaluation or a soak run).
 """
 
 from __future__ import annotations
@@ -14,7 +14,8 @@ LEVELS = (1, 2, 3, 4)
 
 def level_sequence(text: str) -> list[int]:
     """The levels named by ``text`` (numbers, ranges and lists) in the order written, ranges
-    expanded. Raises :class:`~friday_env.errors.InvalidLevelError` naming the bad part."""
+    expanded. Raises [`InvalidLevelError`][friday_env.errors.InvalidLevelError] naming the bad
+    part."""
     levels: list[int] = []
     for part in text.split(","):
         part = part.strip()
@@ -35,5 +36,6 @@ def level_sequence(text: str) -> list[int]:
 
 
 def parse_levels(text: str) -> tuple[int, ...]:
-    """The distinct levels named by ``text``, ascending (see :func:`level_sequence`)."""
+    """The distinct levels named by ``text``, ascending (see
+    [`level_sequence`][friday_env.levels.level_sequence])."""
     return tuple(sorted(set(level_sequence(text))))

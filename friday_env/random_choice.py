@@ -1,7 +1,7 @@
 """The uniformly random choice of a legal action: the one random policy of the project.
 
 The agents' random baseline (``friday_agents.players.random_agent``) and the testing tools
-(:mod:`friday_env.testing.policies`: soak runs, golden playthroughs) both choose with it, so
+(`friday_env.testing.policies`: soak runs, golden playthroughs) both choose with it, so
 the same generator state gives the same action everywhere. It lives outside
 ``friday_env.testing`` so that an agent never depends on the testing tools.
 """

@@ -2,8 +2,9 @@
 
 A record holds how the game was set up (``{"level", "seed"}`` or ``{"scenario": ...}``), the
 actions, and what the game came to (phase, won, score, life, a digest of the final state).
-:func:`replay` plays the actions again and checks every claim, so a malformed or tampered
-record raises :class:`~friday_env.errors.RecordError` instead of replaying to something else.
+[`replay`][friday_env.record.replay] plays the actions again and checks every claim, so a malformed
+or tampered record raises [`RecordError`][friday_env.errors.RecordError] instead of replaying to
+something else.
 """
 
 from __future__ import annotations
@@ -40,7 +41,7 @@ class GameRecord:
     actions: list[int]
     result: dict[str, Any] = field(default_factory=dict)
     #: Who played (e.g. ``"human"`` for ``friday play``), shown by the viewer; optional,
-    #: written only when known, and not part of what :func:`replay` checks.
+    #: written only when known, and not part of what [`replay`][friday_env.record.replay] checks.
     agent: str = ""
 
     @classmethod

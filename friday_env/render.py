@@ -1,5 +1,5 @@
 """A picture of a game: an RGB image of the table (``render_mode="rgb_array"``), drawn with
-Pillow; its words come from :mod:`friday_env.text` (which also gives ``"ansi"``).
+Pillow; its words come from [`friday_env.text`][friday_env.text] (which also gives ``"ansi"``).
 
 It shows only open information (R26) and aims at one thing: that a person understands the
 situation from one frame — what is fought and its value, the cards on the table with their

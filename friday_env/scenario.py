@@ -52,11 +52,13 @@ def scenario(
     seed: int | np.random.Generator = 0,
     core: str | None = None,
 ) -> Game:
-    """A game set up as described; raises :class:`ScenarioError` if it cannot exist.
+    """A game set up as described; raises [`ScenarioError`][friday_env.errors.ScenarioError] if it
+    cannot exist.
 
     Piles are listed top first. ``pirates`` defaults to two drawn with ``seed``; ``life``
     to the level's starting life (the rest of the level's tokens form the reserve, R01).
-    ``core`` chooses the engine that plays it (:mod:`friday_env.core`; None: the default).
+    ``core`` chooses the engine that plays it ([`friday_env.core`][friday_env.core]; None: the
+    default).
     """
     check_level(level)
     core = check_core(core)

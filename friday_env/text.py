@@ -1,10 +1,11 @@
 """The game as text: one formatter for the situation a player sees (open information, R26),
 used by ``render_mode="ansi"``/``"human"``, the golden playthroughs, ``friday play`` and the
-labels of the rgb picture. Actions are named by :func:`friday_env.actions.describe_action`.
+labels of the rgb picture. Actions are named by
+[`friday_env.actions.describe_action`][friday_env.actions.describe_action].
 
-:func:`situation` is the state in a few lines (step, life, the hazard and its value, the
-table with values and flags, the piles and what is known of the Robinson stack);
-:func:`render_text` adds the pending decision and the legal actions.
+[`situation`][friday_env.text.situation] is the state in a few lines (step, life, the hazard and its
+value, the table with values and flags, the piles and what is known of the Robinson stack);
+[`render_text`][friday_env.text.render_text] adds the pending decision and the legal actions.
 """
 
 from __future__ import annotations

@@ -38,7 +38,7 @@ class MaskInObservation(gym.ObservationWrapper):
 
     - ``env``: a ``Friday-v0`` env (possibly wrapped), whose ``unwrapped.action_masks()``
       gives the mask.
-    - ``observation_key``, ``mask_key``: the two keys (e.g. :data:`RLLIB_KEYS`).
+    - ``observation_key``, ``mask_key``: the two keys (e.g. `RLLIB_KEYS`).
     - ``mask_dtype``: the mask's numpy dtype: ``np.int8`` (Gymnasium's mask type, default),
       ``np.float32`` or ``np.bool_``.
 

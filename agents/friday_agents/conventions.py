@@ -8,7 +8,7 @@
   and one renderer writes the Markdown) fails with one line naming what to run instead.
 - A missing optional library is named together with the extra that installs it, instead of
   a ``ModuleNotFoundError`` traceback.
-- Durations are shown in a unit that fits (:func:`format_duration`): a small run is
+- Durations are shown in a unit that fits (`format_duration`): a small run is
   "12.3 s", not "0.2 min".
 """
 
@@ -68,7 +68,7 @@ class MissingExtraError(FridayError):
 
 
 def require(purpose: str, *modules: str) -> None:
-    """Raise :class:`MissingExtraError` for the first of ``modules`` that cannot be imported
+    """Raise `MissingExtraError` for the first of ``modules`` that cannot be imported
     (checked without importing it)."""
     for module in modules:
         try:
@@ -80,23 +80,27 @@ def require(purpose: str, *modules: str) -> None:
 
 
 def missing_extra(err: ModuleNotFoundError, purpose: str) -> MissingExtraError | None:
-    """The :class:`MissingExtraError` behind ``err`` if it is an optional library's."""
+    """The `MissingExtraError` behind ``err`` if it is an optional library's."""
     top = (err.name or "").partition(".")[0]
     return MissingExtraError(top, purpose) if top in EXTRA_OF else None
 
 
 _ROLE = re.compile(r":[a-z]+:`~?([^`]+)`")
-_LITERAL = re.compile(r"``([^`]+)``")
+#: A cross-reference of the docs site, [`Title`][full.path] (or [Title][full.path]).
+_CROSS_REFERENCE = re.compile(r"\[`?([^`\]]+)`?\]\[[\w.]+\]")
+_LITERAL = re.compile(r"``([^`]+)``|`([^`]+)`")
 
 
 def plain(text: str) -> str:
-    """``text`` without reStructuredText markup: ``x`` becomes x, :class:`~a.B` becomes B."""
+    """``text`` as a terminal shows it, without its Markdown or reStructuredText markup: a
+    code span ``x`` becomes x, a cross-reference [`Game`][friday_env.Game] becomes Game."""
 
     def role(match: re.Match[str]) -> str:
         target = match.group(1)
         return target.rsplit(".", 1)[-1] if match.group(0).count("~") else target
 
-    return _LITERAL.sub(r"\1", _ROLE.sub(role, text))
+    text = _CROSS_REFERENCE.sub(r"\1", _ROLE.sub(role, text))
+    return _LITERAL.sub(lambda m: m.group(1) or m.group(2), text)
 
 
 class _Deprecated(argparse.Action):

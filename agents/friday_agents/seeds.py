@@ -3,12 +3,12 @@
 Evaluation deal ``i`` of level ``L`` has the seed ``10_000_000 + L * 1_000_000 + i``
 (``i`` below one million): every agent plays the same deals, and results are comparable
 across runs and machines. Training, tuning and fitting use seeds below
-:data:`TRAINING_SEED_LIMIT` = 10,000,000 only, so no evaluation deal is ever trained on.
+`TRAINING_SEED_LIMIT` = 10,000,000 only, so no evaluation deal is ever trained on.
 
 Validation deal ``i`` of level ``L`` is the training deal ``900_000 + i`` of that level
-(:func:`validation_seed`): a training-range seed that no value or policy fitting of the
-search reads (recorded games on these deals are refused as fitting data), kept for choosing
-between variants (``friday eval --deals validation``) without looking at the evaluation
+([`validation_seed`][friday_agents.seeds.validation_seed]): a training-range seed that no value or
+policy fitting of the search reads (recorded games on these deals are refused as fitting data), kept
+for choosing between variants (``friday eval --deals validation``) without looking at the evaluation
 deals. PPO's endless training stream draws training indices at random and may meet them.
 """
 
@@ -37,7 +37,7 @@ def evaluation_seeds(level: int, games: int) -> list[int]:
 
 def training_seed(level: int, index: int) -> int:
     """A training seed: ``level * 1_000_000 + index`` (``index`` below one million), always
-    below :data:`TRAINING_SEED_LIMIT` and distinct per level."""
+    below `TRAINING_SEED_LIMIT` and distinct per level."""
     check_level(level)
     if not 0 <= index < 1_000_000:
         raise ValueError("training deal index must be in 0..999999")
@@ -68,7 +68,7 @@ def is_validation_seed(seed: int) -> bool:
 
 
 def deal_seed(deals: str, level: int, index: int) -> int:
-    """The seed of deal ``index`` of ``level`` in the deal set ``deals`` (:data:`DEAL_SETS`)."""
+    """The seed of deal ``index`` of ``level`` in the deal set ``deals`` (`DEAL_SETS`)."""
     if deals == "evaluation":
         return evaluation_seed(level, index)
     if deals == "validation":

@@ -1,7 +1,7 @@
 """The text of ``flat_data.h``: the flat observation's layout and lookup tables, as C.
 
 ``encode.c`` reads every offset, scale and table from this header, which is written from
-the Python encoder's own tables (:mod:`friday_env.observation.flat` and ``layout``), so the
+the Python encoder's own tables (`friday_env.observation.flat` and ``layout``), so the
 C encoder cannot drift from the Python one. Floats are written as C99 hexadecimal literals:
 exact, so the C tables hold bit for bit the values the Python encoder stores.
 ``python -m friday_env._core.generate`` writes it (with ``cards_data.h``);

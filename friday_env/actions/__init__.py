@@ -1,10 +1,10 @@
-"""Actions: the codec (one integer per decision, :mod:`~friday_env.actions.codec`), the
-pending decisions (:mod:`~friday_env.actions.phases`), the legal-action mask
-(:mod:`~friday_env.actions.mask`) and action names in context
-(:mod:`~friday_env.actions.names`).
+"""Actions: the codec (one integer per decision, `codec`), the
+pending decisions (`phases`), the legal-action mask
+(`mask`) and action names in context
+(`names`).
 
 ``from friday_env import actions as act`` gives every action id (``act.DRAW_FREE``,
-``act.USE_0 + slot``...), :class:`Phase` and the names.
+``act.USE_0 + slot``...), [`Phase`][friday_env.actions.Phase] and the names.
 """
 
 from friday_env.actions.codec import (

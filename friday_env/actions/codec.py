@@ -2,9 +2,10 @@
 
 The engine speaks these integers directly, so the Gymnasium env's ``Discrete(NUM_ACTIONS)``
 and its mask are the engine's own legal actions with no translation. Which decision an
-integer answers depends on the pending decision (:class:`~friday_env.actions.Phase`);
-:func:`~friday_env.actions.describe_action` names a legal action in context ("use
-further/vision (slot 3)"), and :func:`action_name` gives the context-free name of every id.
+integer answers depends on the pending decision ([`Phase`][friday_env.actions.Phase]);
+[`describe_action`][friday_env.actions.describe_action] names a legal action in context ("use
+further/vision (slot 3)"), and [`action_name`][friday_env.action_name] gives the context-free name
+of every id.
 
 Layout (ranges are inclusive of the start, exclusive of the end)::
 
@@ -30,7 +31,7 @@ Layout (ranges are inclusive of the start, exclusive of the end)::
     22 + S + i                 TARGET_i: the ability being resolved targets slot i
     22 + 2S + i                DESTROY_i: lost fight, destroy the card in slot i
 
-with S = :data:`MAX_SLOTS` = 59, every fighting card of the game, so no legal move is ever
+with S = `MAX_SLOTS` = 59, every fighting card of the game, so no legal move is ever
 inexpressible (a pirate fight against all remaining hazards can put many cards on the table).
 """
 

@@ -1,4 +1,5 @@
-"""The pending decisions (:class:`Phase`) and the action ids each one may ever offer."""
+"""The pending decisions ([`Phase`][friday_env.Phase]) and the action ids each one may ever
+offer."""
 
 from __future__ import annotations
 

@@ -6,17 +6,18 @@ the choice between them are in :mod:`friday_env.core`, whose ``friday_env.Game``
 of a game of either core and ``Game.new(level, seed, core=...)`` the door to both. Extend the
 rules by subclassing this package's ``Game``; such a subclass plays on this engine.
 
-A :class:`Game` is always waiting for one decision (:attr:`Game.phase`). ``legal_actions()``
-lists the legal action ids (see :mod:`friday_env.actions`), ``describe(action)`` names one in
-context, and ``apply(action)`` plays it. Nothing else changes the state. An illegal action
-raises :class:`~friday_env.errors.IllegalActionError` before anything is touched.
+A [`Game`][friday_env.engine.game.Game] is always waiting for one decision
+([`Game.phase`][friday_env.Game.phase]). ``legal_actions()`` lists the legal action ids (see
+[`friday_env.actions`][friday_env.actions]), ``describe(action)`` names one in context, and
+``apply(action)`` plays it. Nothing else changes the state. An illegal action raises
+[`IllegalActionError`][friday_env.errors.IllegalActionError] before anything is touched.
 
 Rulings R01-R26 and the decisions D01-D11 for what they leave open are in
 ``docs/rulings.md``, and cited where they apply.
 
-The package: :mod:`~friday_env.engine.state` (fields, flags, seeded shuffles),
-:mod:`~friday_env.engine.scoring` (read-only: fight values, score),
-:mod:`~friday_env.engine.legal` (legal actions), :mod:`~friday_env.engine.game` (the rules
+The package: `state` (fields, flags, seeded shuffles),
+[`scoring`][friday_env.engine.scoring] (read-only: fight values, score),
+`legal` (legal actions), [`game`][friday_env.engine.game] (the rules
 that play an action). It needs numpy and nothing of gymnasium or presentation.
 """
 

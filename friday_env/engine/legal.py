@@ -1,7 +1,7 @@
 """Legal actions: what each pending decision allows (R04-R22), ascending action ids.
 
-:class:`LegalActions` adds ``legal_actions()`` and the drawing tests to the state;
-:class:`~friday_env.engine.Game` adds the rules that play an action.
+`LegalActions` adds ``legal_actions()`` and the drawing tests to the state;
+[`Game`][friday_env.engine.game.Game] adds the rules that play an action.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Read-only rules: what a fight is worth and what a game scores, as functions of a state.
 
-Nothing here changes a game. :class:`~friday_env.engine.Game` exposes each function as a
+Nothing here changes a game. [`Game`][friday_env.engine.game.Game] exposes each function as a
 method (``game.fight_total()``), so agents and encoders may call either form.
 """
 
@@ -60,7 +60,7 @@ def card_values(game: State) -> list[int]:
 
 def fight_total(game: State, values: list[int] | None = None) -> int:
     """Robinson's fighting points now, pirate specials included (R23); ``values`` is
-    :meth:`card_values` when the caller has it already."""
+    [`card_values`][friday_env.engine.scoring.card_values] when the caller has it already."""
     if values is None:
         values = card_values(game)
     if game.step < PIRATES:

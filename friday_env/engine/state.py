@@ -10,8 +10,8 @@ one small method per rule.
 Randomness. A game holds one integer seed. The k-th shuffle of the game uses a generator
 seeded with ``(seed, k)``, so ``(setup, seed, actions)`` rebuilds any game exactly, a clone
 carries its future without copying a generator object, and
-:func:`friday_env.information.determinized` can give a search agent a fresh seed and a
-resampled hidden order (R26).
+[`friday_env.information.determinized`][friday_env.information.determinized] can give a search agent
+a fresh seed and a resampled hidden order (R26).
 """
 
 from __future__ import annotations
@@ -58,9 +58,10 @@ def seed_from(seed: int | np.random.Generator) -> int:
 
 class State:
     """The fields of a game and what needs no rule: copying, seeded shuffles, ``done``.
-    :class:`~friday_env.engine.Game` adds the rules."""
+    [`Game`][friday_env.engine.game.Game] adds the rules."""
 
-    """One game of Friday. Create with :meth:`new` or :func:`friday_env.scenario.scenario`."""
+    """One game of Friday. Create with `new` or
+    [`friday_env.scenario.scenario`][friday_env.scenario.scenario]."""
 
     # Everything a clone must copy; lists are copied, the rest is immutable.
     _LIST_FIELDS = (
@@ -80,6 +81,7 @@ class State:
         self.reserve = 2
         self.aging_total = 10  # aging cards at the start (R23 "+2 per aging card")
         self.won = False
+        """True once the game is won (both pirates beaten); a lost or unfinished game is False."""
         self.fights = 0  # fights finished
         # piles (top of a stack = end of its list)
         self.stack: list[int] = []
@@ -135,7 +137,7 @@ class State:
         self.shuffles += 1
 
     def shuffled(self, cards: list[int]) -> list[int]:
-        """A shuffled copy of ``cards`` (see :meth:`shuffle`)."""
+        """A shuffled copy of ``cards`` (see [`shuffle`][friday_env.Game.shuffle])."""
         out = list(cards)
         self.shuffle(out)
         return out
@@ -144,6 +146,7 @@ class State:
 
     @property
     def done(self) -> bool:
+        """True once the game is over, won or lost: no action is legal any more."""
         return self.phase == _GAME_OVER
 
     @property

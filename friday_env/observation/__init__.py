@@ -1,19 +1,22 @@
-"""Observation encoders: a :class:`~friday_env.engine.Game` turned into arrays for a policy.
+"""Observation encoders: a [`Game`][friday_env.engine.game.Game] turned into arrays for a policy.
 
 Each encoder is a pure object of a game (an agent can encode engine states without an env),
-built only from what :mod:`friday_env.information` calls public (R26), and registered by name
-(:mod:`~friday_env.observation.registry`):
+built only from what [`friday_env.information`][friday_env.information] calls public (R26), and
+registered by name (`registry`):
 
-- ``"flat"``, :class:`FlatEncoder`: one ``float32`` vector made of named pieces
-  (:data:`FLAT_LAYOUT`, :mod:`~friday_env.observation.layout`), for ``MlpPolicy``;
-  :class:`~friday_env.observation.views.FlatView` names its pieces;
-- ``"dict"``, :class:`DictEncoder`: the same situation as named integer arrays (counts per
-  card type, the table as slot arrays), for structured policies and for reading;
-- ``"flat_mask"``, :class:`FlatMaskEncoder`: ``{"observation": flat, "action_mask": mask}``,
-  the PettingZoo convention for policies that read the mask from the observation.
+- ``"flat"``, [`FlatEncoder`][friday_env.observation.FlatEncoder]: one ``float32`` vector made of
+  named pieces (`FLAT_LAYOUT`, `layout`), for ``MlpPolicy``;
+  `FlatView` names its pieces;
+- ``"dict"``, [`DictEncoder`][friday_env.observation.DictEncoder]: the same situation as named
+  integer arrays (counts per card type, the table as slot arrays), for structured policies and for
+  reading;
+- ``"flat_mask"``, [`FlatMaskEncoder`][friday_env.observation.FlatMaskEncoder]: ``{"observation":
+  flat, "action_mask": mask}``, the PettingZoo convention for policies that read the mask from the
+  observation.
 
 A new encoder: a class with ``name``, ``space`` and ``encode(game)``, decorated with
-:func:`register_encoder`; ``gymnasium.make("Friday-v0", observation=name)`` then accepts it.
+[`register_encoder`][friday_env.observation.register_encoder]; ``gymnasium.make("Friday-v0",
+observation=name)`` then accepts it.
 """
 
 from friday_env.actions.mask import action_mask

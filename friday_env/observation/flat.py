@@ -1,5 +1,5 @@
 """The flat observation (``observation="flat"``): one ``float32`` vector laid out by
-:data:`~friday_env.observation.layout.FLAT_LAYOUT`, for ``MlpPolicy``.
+`FLAT_LAYOUT`, for ``MlpPolicy``.
 
 Speed. ``env.step`` with the flat encoder has a steps-per-second target (1.5x Blackjack-v1),
 and numpy calls on tiny arrays cost about a microsecond each, so the flat encoder makes
@@ -176,7 +176,7 @@ def _pile_index(types: slice) -> tuple[list[int], list[list[float]]]:
 _ROBINSON_INDEX = _pile_index(slice(0, NUM_FIGHTING))
 _HAZARD_INDEX = _pile_index(HAZARD_SLICE)
 _AGING_INDEX = _pile_index(AGING_SLICE)
-#: Counted piles in :data:`PILE_PIECES` order: their card-position and share tables.
+#: Counted piles in `PILE_PIECES` order: their card-position and share tables.
 _PILE_INDEX = (
     _ROBINSON_INDEX,
     _ROBINSON_INDEX,
@@ -201,7 +201,7 @@ _SLOT_ROW_ARRAYS = [array("f", row.tobytes()) for row in SLOT_ROWS]
 
 
 def _pile_sources(game: Game) -> tuple[list[int], ...]:
-    """The lists each counted pile depends on, in :data:`PILE_PIECES` order (the stack and
+    """The lists each counted pile depends on, in `PILE_PIECES` order (the stack and
     the aging pool also depend on ``game.unseen``, compared separately)."""
     return (
         game.stack,
@@ -214,7 +214,7 @@ def _pile_sources(game: Game) -> tuple[list[int], ...]:
 
 
 def _pile_cards(game: Game, pile: int) -> list[int]:
-    """The cards counted in pile number ``pile`` of :data:`PILE_PIECES`."""
+    """The cards counted in pile number ``pile`` of `PILE_PIECES`."""
     if pile == 0:
         return stack_known_cards(game, sort=False)
     if pile == 5:
@@ -225,7 +225,7 @@ def _pile_cards(game: Game, pile: int) -> list[int]:
 @register_encoder
 class FlatEncoder:
     """The flat ``float32`` observation (``observation="flat"``), laid out by
-    :data:`FLAT_LAYOUT`. ``encode(game)`` returns a new array; ``encode_into(game, out)``
+    `FLAT_LAYOUT`. ``encode(game)`` returns a new array; ``encode_into(game, out)``
     fills a given one (e.g. a row of a batch).
 
     The encoder keeps its last encoding and rewrites only what changed: table slots whose

@@ -1,9 +1,9 @@
 """The flat observation's layout: named pieces laid end to end, their bounds and meanings,
 and the raw numbers every encoder shares.
 
-Every encoder is built only from what :mod:`friday_env.information` calls public (R26).
-What is never encoded: the order of the Robinson stack below its known top cards, which
-aging cards are the unseen ones (only their count and the pool they come from), the order
+Every encoder is built only from what [`friday_env.information`][friday_env.information] calls
+public (R26). What is never encoded: the order of the Robinson stack below its known top cards,
+which aging cards are the unseen ones (only their count and the pool they come from), the order
 of the aging and hazard stacks, the seed and shuffle counter. Physical card ids never leak
 either: every pile is encoded by card *type*.
 """
@@ -115,7 +115,7 @@ class Scalar:
     meaning: str
 
 
-#: Scalars of the flat vector in order; raw values come from :func:`_scalars`.
+#: Scalars of the flat vector in order; raw values come from `_scalars`.
 FLAT_SCALARS: tuple[Scalar, ...] = (
     Scalar("life", MAX_LIFE, 0, MAX_LIFE, "Robinson's life points"),
     Scalar("reserve", MAX_LIFE, 0, MAX_LIFE, "life points in the reserve"),
@@ -294,7 +294,7 @@ def fight_numbers(game: Game, values: list[int]) -> tuple[int, int]:
 
 
 def scalar_values(game: Game, total: int, value: int, values: list[int]) -> list[float]:
-    """Raw scalar values in :data:`FLAT_SCALARS` order."""
+    """Raw scalar values in `FLAT_SCALARS` order."""
     targeting = game.phase == Phase.TARGET
     fighting = game.hazard >= 0
     overflow = values[FLAT_TABLE_SLOTS:]

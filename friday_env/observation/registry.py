@@ -1,8 +1,9 @@
 """The encoder protocol and the registry of encoders by name (the env's ``observation=``).
 
 An encoder is a class with a ``name``, a gymnasium ``space`` and ``encode(game)``, built from
-open information only (:mod:`friday_env.information`). Registering one makes it a value of
-``gymnasium.make("Friday-v0", observation=name)`` and of :func:`make_encoder`::
+open information only ([`friday_env.information`][friday_env.information]). Registering one makes it
+a value of ``gymnasium.make("Friday-v0", observation=name)`` and of
+[`make_encoder`][friday_env.observation.make_encoder]::
 
     @register_encoder
     class MyEncoder:
@@ -34,8 +35,9 @@ class Encoder(Protocol):
 
     ## Methods
 
-    - ``encode(game)``: the observation of a :class:`~friday_env.engine.Game`, a pure function
-      of its public view (:func:`friday_env.information.public_view`).
+    - ``encode(game)``: the observation of a [`Game`][friday_env.engine.game.Game], a pure function
+      of its public view
+      ([`friday_env.information.public_view`][friday_env.information.public_view]).
     """
 
     name: ClassVar[str]

@@ -126,7 +126,7 @@ def _type_counts(cards: list[int]) -> np.ndarray:
 @register_encoder
 class DictEncoder:
     """The structured observation (``observation="dict"``): named integer arrays, card
-    codes per :data:`CODE_OF_TYPE` (0 = no card). Keys and meanings: :data:`DICT_KEYS`."""
+    codes per `CODE_OF_TYPE` (0 = no card). Keys and meanings: `DICT_KEYS`."""
 
     name = "dict"
 

@@ -1,5 +1,5 @@
 """Named views over a flat observation, in the spirit of OpenSpiel's observation tensors: the
-vector stays one array for the policy, and each piece of :data:`FLAT_LAYOUT` is a numpy view
+vector stays one array for the policy, and each piece of `FLAT_LAYOUT` is a numpy view
 into it, shaped by rows (``view["table"][3]`` is table slot 3), for reading, plotting or
 writing a hand-made observation. No copies: writing a view writes the vector."""
 

@@ -1,5 +1,5 @@
 """Games for testing: random legal deals anywhere in a game, seeded game and policy pairs,
-and :func:`play_checked`, which plays a game to its end checking every invariant.
+and `play_checked`, which plays a game to its end checking every invariant.
 
 Every game is seeded, so a run is reproducible and a failing game can be replayed on its own.
 """
@@ -98,7 +98,7 @@ def play_checked(
     game: Game, policy: Policy, max_actions: int = DEFAULT_MAX_ACTIONS, checks: bool = True
 ) -> PlayStats:
     """Play ``game`` to its end with ``policy``, checking every invariant before the first
-    action and after each one. Raises :class:`InvariantViolation` on a broken invariant or
+    action and after each one. Raises `InvariantViolation` on a broken invariant or
     when the game has not ended after ``max_actions`` actions."""
     phases = set()
     if checks:
@@ -136,7 +136,7 @@ def make_game(
     start: str, policy: str, level: int, seed: int, core: str | None = None
 ) -> tuple[Game, Policy]:
     """Game and policy for one soak game: ``start`` is ``new`` (a new game, R24) or ``deal``
-    (a :func:`random_deal`), ``policy`` a name in :data:`POLICIES`; both seeded by ``seed``;
+    (a `random_deal`), ``policy`` a name in `POLICIES`; both seeded by ``seed``;
     ``core`` chooses the engine (None: the default core)."""
     rng = random.Random(seed)
     if start == "deal":

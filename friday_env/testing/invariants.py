@@ -1,8 +1,8 @@
 """Invariants of the engine: what every reachable state must satisfy, whatever was played.
 
-The tests and the soak run (:mod:`friday_env.testing.soak`) call :func:`check_state` after every
-action of many random games, and :func:`check_transition` between consecutive states. A
-broken invariant raises :class:`InvariantViolation` naming each broken rule and how to
+The tests and the soak run (`friday_env.testing.soak`) call `check_state` after every
+action of many random games, and `check_transition` between consecutive states. A
+broken invariant raises `InvariantViolation` naming each broken rule and how to
 reproduce the game (its origin and action list).
 
 The checks are written from the rules and the card data, not from the engine's helpers:
@@ -310,7 +310,8 @@ def _check_end_state(game: Game) -> list[str]:
 
 def _check_information(game: Game) -> list[str]:
     """R26, D09: the known top lies within the stack; unseen aging cards lie below it; the
-    open view of the stack (:mod:`friday_env.information`) accounts for every card."""
+    open view of the stack ([`friday_env.information`][friday_env.information]) accounts for every
+    card."""
     problems = []
     if game.known_top > len(game.stack):
         problems.append(f"known_top {game.known_top} > stack size {len(game.stack)}")
@@ -486,7 +487,7 @@ def reproduction(game: Game) -> str:
 
 
 def check_state(game: Game) -> None:
-    """Raise :class:`InvariantViolation` if ``game`` breaks any invariant."""
+    """Raise `InvariantViolation` if ``game`` breaks any invariant."""
     problems = violations(game)
     if problems:
         raise InvariantViolation(_message(game, problems))
@@ -494,7 +495,7 @@ def check_state(game: Game) -> None:
 
 @dataclass(frozen=True)
 class Snapshot:
-    """What :func:`check_transition` compares across one action."""
+    """What `check_transition` compares across one action."""
 
     step: int
     fights: int
@@ -537,7 +538,7 @@ def transition_violations(before: Snapshot, game: Game, action: int) -> list[str
 
 
 def check_transition(before: Snapshot, game: Game, action: int) -> None:
-    """Raise :class:`InvariantViolation` if playing ``action`` broke a transition rule."""
+    """Raise `InvariantViolation` if playing ``action`` broke a transition rule."""
     problems = transition_violations(before, game, action)
     if problems:
         raise InvariantViolation(_message(game, problems))

@@ -1,12 +1,12 @@
 """Soak run: play many seeded games and check every invariant after every action.
 
 ``python -m friday_env.testing.soak --games 100000 --levels 1-4`` plays that many games per level
-with a seeded policy, checks :mod:`friday_env.testing.invariants` after every action, and prints
+with a seeded policy, checks `friday_env.testing.invariants` after every action, and prints
 games/s and actions/s per level. ``--no-checks`` measures the engine alone. The first
 failure stops the run with exit status 1 and prints how to reproduce it; ``--failures DIR``
 also saves it as JSON (origin, actions, error).
 
-The drivers (:mod:`~friday_env.testing.policies`, :mod:`~friday_env.testing.games`) are
+The drivers (`policies`, `games`) are
 shared with the tests and the golden playthroughs. Every game is seeded from
 ``(seed, level, index)``, so a run is reproducible and a failing game can be replayed alone.
 """
@@ -87,7 +87,8 @@ class Progress:
 
 
 def levels_argument(text: str) -> list[int]:
-    """``--levels``: :func:`friday_env.levels.parse_levels` as an argparse type."""
+    """``--levels``: [`friday_env.levels.parse_levels`][friday_env.levels.parse_levels] as an
+    argparse type."""
     try:
         return list(parse_levels(text))
     except InvalidLevelError as err:

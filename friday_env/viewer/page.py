@@ -2,7 +2,7 @@
 
 The page loads nothing: a Content-Security-Policy of ``default-src 'none'`` forbids it any
 request, so it works offline and from any folder. Each game's snapshots
-(:mod:`friday_env.viewer.snapshots`) are stored gzip-compressed in base64, about a twentieth
+(`friday_env.viewer.snapshots`) are stored gzip-compressed in base64, about a twentieth
 of their JSON, and unpacked by the browser when the game is opened.
 """
 
@@ -29,7 +29,8 @@ class ViewerGame:
 
     ## Attributes
 
-    - ``record`` — the game (:class:`friday_env.GameRecord`), replayed and checked.
+    - ``record`` — the game ([`friday_env.GameRecord`][friday_env.record.GameRecord]), replayed and
+      checked.
     - ``agent`` — who played it (a name for the title and the agent filter), or ``""``:
       then the record's own ``agent``, if it names one.
     - ``deal`` — which deal it was (e.g. the evaluation deal index), or ``None``.
@@ -119,7 +120,7 @@ def viewer_html(
 def write_viewer(
     games: Sequence[ViewerGame], path: str | Path, title: str = "Friday game viewer", note: str = ""
 ) -> Path:
-    """Write :func:`viewer_html` to ``path`` and return it."""
+    """Write `viewer_html` to ``path`` and return it."""
     path = Path(path)
     path.write_text(viewer_html(games, title, note), encoding="utf-8")
     return path

@@ -2,8 +2,8 @@
 
 Snapshot ``k`` is the situation before the ``k``-th action (and the last one the finished
 game): only open information (R26), in plain JSON, with the legal actions named by the
-engine's own :meth:`friday_env.Game.describe` and the action taken marked. The page draws
-these snapshots and computes nothing about the game itself.
+engine's own [`friday_env.Game.describe`][friday_env.engine.game.Game.describe] and the action taken
+marked. The page draws these snapshots and computes nothing about the game itself.
 """
 
 from __future__ import annotations
@@ -102,8 +102,9 @@ def snapshot(game: Game, taken: int | None) -> dict[str, Any]:
 
 def record_snapshots(record: GameRecord) -> list[dict[str, Any]]:
     """One snapshot per decision of ``record`` and one of the finished game. The record is
-    first checked to replay to the result it claims (:func:`friday_env.replay`), so a
-    tampered record raises :class:`~friday_env.errors.RecordError` instead of being shown."""
+    first checked to replay to the result it claims
+    ([`friday_env.replay`][friday_env.record.replay]), so a tampered record raises
+    [`RecordError`][friday_env.errors.RecordError] instead of being shown."""
     replay(record)
     game = start(record.origin)
     snapshots = []

@@ -3,7 +3,9 @@ its API reference covers the public names of ``friday_env`` and ``friday_agents`
 
 from __future__ import annotations
 
+import importlib.util
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -49,7 +51,7 @@ def site(tmp_path_factory) -> Path:
 
 
 class _Links(HTMLParser):
-    """Every ``id`` an HTML page defines and every ``href`` it links."""
+    """Every ``id`` an HTML page defines and every ``href`` it links or image it shows."""
 
     def __init__(self) -> None:
         super().__init__()
@@ -60,7 +62,7 @@ class _Links(HTMLParser):
         for name, value in attrs:
             if name in ("id", "name") and value:
                 self.ids.add(value)
-            if name == "href" and value and tag == "a":
+            if value and (name, tag) in (("href", "a"), ("src", "img")):
                 self.hrefs.append(value)
 
 
@@ -136,6 +138,7 @@ def test_an_injected_broken_link_fails_the_strict_build(tmp_path):
     assert "docs_dir: docs\n" in config and "paths: [.]\n" in config
     config = config.replace("docs_dir: docs\n", f"docs_dir: {tmp_path / 'docs'}\n")
     config = config.replace("paths: [.]\n", f"paths: [{REPO}]\n")
+    config = config.replace("  - tools/", f"  - {REPO}/tools/")
     (tmp_path / "mkdocs.yml").write_text(config, encoding="utf-8")
     rules = tmp_path / "docs" / "rules.md"
     rules.write_text(
@@ -183,3 +186,59 @@ def test_every_docs_page_is_in_the_site(site):
         relative = page.relative_to(REPO / "docs").with_suffix("")
         built = site / relative / "index.html" if relative.name != "index" else site / "index.html"
         assert built.is_file(), f"docs/{page.relative_to(REPO / 'docs')} is not in the site"
+
+
+#: The Sphinx roles the API pages must not show as raw text (docstrings use mkdocstrings
+#: cross-references, [`Game`][friday_env.Game]).
+SPHINX_ROLE = re.compile(r":(?:py:)?(?:class|meth|func|mod|attr|data|exc|obj):`")
+
+
+def test_the_api_pages_show_no_sphinx_role_and_link_their_cross_references(site):
+    pages = sorted((site / "api").rglob("index.html"))
+    assert pages
+    shown = {page.parent.name: page.read_text(encoding="utf-8") for page in pages}
+    left = {name: SPHINX_ROLE.findall(html) for name, html in shown.items()}
+    assert {name: roles for name, roles in left.items() if roles} == {}
+    # a converted cross-reference is a link: Game's docstring links the scenario function
+    assert 'href="../friday_env/#friday_env.scenario.scenario"' in shown["engine"]
+
+
+def test_the_api_reference_shows_inherited_members_and_the_vector_env(site):
+    engine, env = _api_ids(site, "engine"), _api_ids(site, "env")
+    game = "friday_env.engine.game.Game"
+    for member in ("legal_actions", "clone", "done", "won"):
+        assert f"{game}.{member}" in engine, member
+    assert "friday_env.vector.FridayVectorEnv" in env
+    assert "friday_env.vector.FridayVectorEnv.set_next_deals" in env
+
+
+def _studies_hook():
+    """``tools/mkdocs_studies.py``, the mkdocs hook (a script of the repository)."""
+    spec = importlib.util.spec_from_file_location(
+        "mkdocs_studies", REPO / "tools/mkdocs_studies.py"
+    )
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_every_study_report_is_a_page_of_the_site(site):
+    studies = _studies_hook().reports(REPO)
+    assert studies
+    for study in studies:
+        assert (site / "studies" / study / "index.html").is_file(), study
+    # the files a report links are copied beside the site, so its curves show
+    assert (site / "repository/experiments/ppo-training/results/ppo-level1-curve.png").is_file()
+
+
+def test_docs_pages_link_nothing_outside_the_docs_folder():
+    """A relative link out of docs/ (to a report, a script) would not open on the site."""
+    leaving = []
+    for page in (REPO / "docs").rglob("*.md"):
+        for target in re.findall(r"\]\(([^)\s#]+)[^)]*\)", page.read_text(encoding="utf-8")):
+            if "://" in target or target.startswith("mailto:"):
+                continue
+            resolved = (page.parent / target).resolve()
+            if REPO / "docs" not in resolved.parents:
+                leaving.append(f"{page.relative_to(REPO)}: {target}")
+    assert leaving == []

@@ -2,9 +2,9 @@
 
 FILE is a game record (``friday play --save``, ``GameRecord.save``) or the ``games.jsonl`` of
 ``friday eval --save-games`` (pick a game with ``--game K``). The record is first checked to
-replay to the result it claims (:func:`friday_env.replay`), then shown one action at a time:
-Enter for the next action, ``b`` for the one before, a number to jump to that action, ``q``
-to stop; ``--all`` prints the whole game at once.
+replay to the result it claims ([`friday_env.replay`][friday_env.record.replay]), then shown one
+action at a time: Enter for the next action, ``b`` for the one before, a number to jump to that
+action, ``q`` to stop; ``--all`` prints the whole game at once.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """``friday eval``: every agent on the same evaluation deals, with intervals and reports.
 
 - ``evaluate`` — the command (arguments, resume, output files);
-- ``runner`` — :class:`EvalConfig` and the games, run in parallel and resumable;
+- ``runner`` — `EvalConfig` and the games, run in parallel and resumable;
 - ``stats`` — Wilson and bootstrap intervals, paired differences;
 - ``report`` — results JSON/CSV/Markdown and the README results section;
 - ``plots`` — win-rate and score charts.

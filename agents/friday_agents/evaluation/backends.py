@@ -1,11 +1,11 @@
 """Where games are played: in this process, in a pool of processes, or as Ray tasks.
 
-:func:`run_games` is the one interface every collector calls (``friday eval``, imitation and
-expert-iteration data collection): it plays ``play(job)`` for every job and yields the results
-*as they finish*, in whatever order that is. ``play`` and ``setup`` must be module-level
-functions (they travel to other processes and machines by name), jobs and results plain
-picklable values; ``setup(*setup_args)`` runs once in each worker before its first job (to
-build agents once, say). A job must not depend on which worker plays it or when: then the
+[`run_games`][friday_agents.evaluation.backends.run_games] is the one interface every collector
+calls (``friday eval``, imitation and expert-iteration data collection): it plays ``play(job)`` for
+every job and yields the results *as they finish*, in whatever order that is. ``play`` and ``setup``
+must be module-level functions (they travel to other processes and machines by name), jobs and
+results plain picklable values; ``setup(*setup_args)`` runs once in each worker before its first job
+(to build agents once, say). A job must not depend on which worker plays it or when: then the
 results are the same on every backend and with any number of workers.
 
 Backends:
@@ -18,9 +18,10 @@ Backends:
   On a cluster, ``workers`` caps the games played at once (default: every CPU of the
   cluster, with a second game queued for each). Needs ``pip install "friday-env[ray]"``.
 
-Ctrl-C, or a worker or node that dies, raises :class:`GamesInterrupted` after stopping the
-games in flight; every result yielded before it is final, so a caller that saved them can
-resume with the jobs that are left.
+Ctrl-C, or a worker or node that dies, raises
+[`GamesInterrupted`][friday_agents.evaluation.backends.GamesInterrupted] after stopping the games in
+flight; every result yielded before it is final, so a caller that saved them can resume with the
+jobs that are left.
 """
 
 from __future__ import annotations
@@ -157,7 +158,8 @@ def _ray_job(run: str, setup, setup_args: tuple, play, job):
 
 
 def import_ray():
-    """The ``ray`` module, or a :class:`BackendError` saying what to install."""
+    """The ``ray`` module, or a [`BackendError`][friday_agents.evaluation.backends.BackendError]
+    saying what to install."""
     try:
         import ray
     except ImportError:

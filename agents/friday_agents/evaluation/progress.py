@@ -2,10 +2,10 @@
 
 A bar that divides the games left by the games per second so far is several times too long
 at the start of a default run: the first deals mix the slow search games with fast
-heuristic ones, the later deals are heuristic and random only. :class:`EtaEstimator`
+heuristic ones, the later deals are heuristic and random only. `EtaEstimator`
 weighs instead: each game left costs what the finished games of its agent and level cost
 (their CPU seconds), and the run turns CPU seconds into wall time at the rate it has so
-far. Until every agent and level still to play has finished :data:`MIN_GAMES` games there is
+far. Until every agent and level still to play has finished `MIN_GAMES` games there is
 nothing honest to say, and the bar says so ("ETA estimating").
 """
 
@@ -61,7 +61,7 @@ class EtaEstimator:
         self._session_cost += float(row.get("seconds", 0.0))
 
     def seconds_left(self) -> float | None:
-        """The estimate, or None while some agent and level lack :data:`MIN_GAMES` games."""
+        """The estimate, or None while some agent and level lack `MIN_GAMES` games."""
         waiting = {key: n for key, n in self._left.items() if n > 0}
         if any(self._games[key] < MIN_GAMES for key in waiting):
             return None
@@ -81,7 +81,7 @@ class EtaEstimator:
 
 def progress_bar(total: int, initial: int, disabled: bool, eta: EtaEstimator):
     """A tqdm bar of ``total`` games showing ``eta``'s estimate; advance it with
-    :func:`advance`."""
+    `advance`."""
     from tqdm import tqdm
 
     return tqdm(

@@ -1,13 +1,13 @@
 """Play an evaluation's games on every core, saving each result the moment it is known.
 
 An evaluation is a fixed list of games — every agent on the same evaluation deals
-(:mod:`friday_agents.seeds`) — described by an :class:`EvalConfig` stored as ``run.json`` in
-the output directory. Each finished game is appended as one JSON line to ``games.jsonl`` (with its
-replayable :class:`friday_env.GameRecord` when ``save_games`` is on), so an interrupted run
-(Ctrl-C, a killed worker, a crash) loses only the games in flight and ``--resume`` plays just
-the missing ones. Results do not depend on the backend (a process pool or Ray,
-:mod:`friday_agents.evaluation.backends`), the number of workers or interruptions: each
-game is seeded by its deal alone.
+([`friday_agents.seeds`][friday_agents.seeds]) — described by an `EvalConfig` stored as ``run.json``
+in the output directory. Each finished game is appended as one JSON line to ``games.jsonl`` (with
+its replayable [`friday_env.GameRecord`][friday_env.record.GameRecord] when ``save_games`` is on),
+so an interrupted run (Ctrl-C, a killed worker, a crash) loses only the games in flight and
+``--resume`` plays just the missing ones. Results do not depend on the backend (a process pool or
+Ray, [`friday_agents.evaluation.backends`][friday_agents.evaluation.backends]), the number of
+workers or interruptions: each game is seeded by its deal alone.
 """
 
 from __future__ import annotations
@@ -52,7 +52,7 @@ class EvalConfig:
     games: dict[str, int]
     search_sims: int
     save_games: bool = False
-    #: Which deals are played (:data:`friday_agents.seeds.DEAL_SETS`): the evaluation deals,
+    #: Which deals are played (`friday_agents.seeds.DEAL_SETS`): the evaluation deals,
     #: or the validation deals for choosing between variants without looking at them.
     deals: str = "evaluation"
 
@@ -115,13 +115,14 @@ _WORKER_DEALS = "evaluation"
 #: The agents built in this process by (spec, search sims). ``friday eval`` builds each agent
 #: once, to check its spec before anything runs; the games then reuse that agent in this
 #: process and in the workers forked from it (a game starts with ``agent.reset(seed)``, so a
-#: reused agent plays as a new one). :func:`forget_agents` empties it between runs.
+#: reused agent plays as a new one). `forget_agents` empties it between runs.
 _BUILT: dict[tuple[str, int], Agent] = {}
 
 
 def build_agent(spec: str, search_sims: int) -> Agent:
     """The agent ``spec`` names with ``search_sims`` as its default budget, built on first
-    use in this process (an :class:`~friday_agents.players.registry.AgentSpecError` for a bad spec)."""
+    use in this process (an [`AgentSpecError`][friday_agents.players.registry.AgentSpecError] for a
+    bad spec)."""
     key = (spec, search_sims)
     if key not in _BUILT:
         _BUILT[key] = make_agent(spec, sims=search_sims)
@@ -202,10 +203,10 @@ def start_run(out: Path, config: EvalConfig, resume: bool) -> EvalConfig:
 
 
 def load_rows(out: Path, config: EvalConfig) -> list[dict[str, Any]]:
-    """The finished games in ``out/games.jsonl`` (read by :mod:`friday_agents.games_file`):
-    a last line cut short by a kill is dropped, and the file rewritten without it so
-    appending stays valid; any other bad line, or a game the configuration does not contain,
-    is an error."""
+    """The finished games in ``out/games.jsonl`` (read by
+    [`friday_agents.games_file`][friday_agents.games_file]): a last line cut short by a kill is
+    dropped, and the file rewritten without it so appending stays valid; any other bad line, or a
+    game the configuration does not contain, is an error."""
     path = out / GAMES_FILE
     try:
         found = read_games_file(path, missing_ok=True)
@@ -239,9 +240,9 @@ def run_tasks(
     backend: str = "process",
     address: str | None = None,
 ) -> None:
-    """Play ``tasks`` on ``backend`` (:func:`~friday_agents.evaluation.backends.run_games`),
+    """Play ``tasks`` on ``backend`` ([`run_games`][friday_agents.evaluation.backends.run_games]),
     appending each result to ``games.jsonl`` as it arrives. Raises
-    :class:`EvaluationInterrupted` after Ctrl-C or a dead worker (finished games kept)."""
+    `EvaluationInterrupted` after Ctrl-C or a dead worker (finished games kept)."""
     games = run_games(
         play_task,
         tasks,

@@ -3,10 +3,11 @@
 An agent is anything with a ``name``, a ``reset(seed)`` called at the start of each game (it
 seeds the agent's own ``np.random.Generator``: no global RNG) and an ``act(game)`` returning a
 legal action id. Agents read only the public information of the game (R26): the table, the
-hazard, life, phase, legal actions, the open piles and :mod:`friday_env.information` — never
-``game.stack``'s hidden order, ``game.aging``, ``game.hazard_stack``'s order, ``game.unseen``,
-``game.seed`` or ``game.shuffles``. Planning agents plan on
-:func:`friday_env.determinized` copies only.
+hazard, life, phase, legal actions, the open piles and
+[`friday_env.information`][friday_env.information] — never ``game.stack``'s hidden order,
+``game.aging``, ``game.hazard_stack``'s order, ``game.unseen``, ``game.seed`` or ``game.shuffles``.
+Planning agents plan on [`friday_env.determinized`][friday_env.information.determinized] copies
+only.
 """
 
 from __future__ import annotations
@@ -54,7 +55,8 @@ def play_game(agent: Agent, level: int, seed: int, agent_seed: int | None = None
     """Play one whole game of ``agent`` on the deal ``(level, seed)`` and return it.
 
     ``agent_seed`` seeds the agent (default: the deal's seed), so the same arguments give the
-    same game. An illegal action raises :class:`friday_env.IllegalActionError`.
+    same game. An illegal action raises
+    [`friday_env.IllegalActionError`][friday_env.errors.IllegalActionError].
     """
     game = Game.new(level, seed)
     agent.reset(seed if agent_seed is None else agent_seed)

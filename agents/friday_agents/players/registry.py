@@ -7,8 +7,9 @@ the constructor annotates ``bool`` takes exactly true/false, yes/no, on/off or 1
 else is an error naming the option). Only options of plain types (numbers, text, booleans)
 can be set from a spec; the others are for Python callers and are not listed.
 
-To add an agent, add one line to :data:`AGENTS` (``"name": "module:Class"``); the class takes
-its options as keyword arguments and follows :class:`friday_agents.players.base.Agent`.
+To add an agent, add one line to `AGENTS` (``"name": "module:Class"``); the class takes
+its options as keyword arguments and follows
+[`friday_agents.players.base.Agent`][friday_agents.players.base.Agent].
 """
 
 from __future__ import annotations
@@ -66,7 +67,7 @@ def _number_or_text(value: str) -> Any:
 
 
 def is_cheating(spec: str) -> bool:
-    """Whether the agent a spec names reads hidden information (see :data:`CHEATING_AGENTS`)."""
+    """Whether the agent a spec names reads hidden information (see `CHEATING_AGENTS`)."""
     return parse_spec(spec)[0] in CHEATING_AGENTS
 
 

@@ -1,6 +1,6 @@
 """The measures of a strategy analysis: counts over the traces of one player on one level
-(:func:`summarise`) and per-game measures compared on the same deals (:func:`paired`).
-Each function's docstring defines what it counts; :mod:`friday_agents.evaluation.strategy.trace`
+(`summarise`) and per-game measures compared on the same deals (`paired`).
+Each function's docstring defines what it counts; `friday_agents.evaluation.strategy.trace`
 defines the events."""
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """One game replayed into the events a strategy analysis counts.
 
-:func:`trace_game` replays ``(level, seed, actions)`` through the engine and notes, decision
+`trace_game` replays ``(level, seed, actions)`` through the engine and notes, decision
 by decision, what the player chose. Every event is read off the engine's own state just
 before the action that makes it (the offer, the legal actions, ``fight_total`` /
 ``fight_value``, the table, what a target ability is resolving), so nothing here restates a
@@ -8,7 +8,7 @@ rule:
 
 - a **hazard choice**: of the two hazards offered, the one fought and the one discarded; at
   the end of a step, whether the single last hazard was fought or skipped;
-- a **fight** against a hazard: how it ended (see :data:`OUTCOMES`), with the life Robinson
+- a **fight** against a hazard: how it ended (see `OUTCOMES`), with the life Robinson
   had when he ended it, how many points he was short and which cards the loss destroyed;
 - a **destroyed card**: what it was and how it went (paid for with a lost fight, or a
   "destroy" ability), in which step;
@@ -105,8 +105,8 @@ class Trace:
 
 def trace_game(level: int, seed: int, actions: Sequence[int]) -> Trace:
     """Replay the game ``(level, seed, actions)`` and collect its events; raises
-    :class:`~friday_env.IllegalActionError` on an illegal action and ``ValueError`` if the
-    actions stop before the game is over."""
+    [`IllegalActionError`][friday_env.errors.IllegalActionError] on an illegal action and
+    ``ValueError`` if the actions stop before the game is over."""
     return trace_actions(Game.new(level, seed), actions)
 
 
@@ -156,7 +156,7 @@ def _note(game: Game, action: int, trace: Trace) -> None:
 
 def _fight_end(game: Game) -> Fight:
     """The fight ``END_FIGHT`` is about to end, as the player leaves it (whether ending it
-    cost the game is known once it is applied: :func:`_settle`)."""
+    cost the game is known once it is applied: `_settle`)."""
     total, value = game.fight_total(), game.fight_value()
     legal = game.legal_actions()
     if total >= value:

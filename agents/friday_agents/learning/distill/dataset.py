@@ -47,7 +47,7 @@ class Decisions:
 
 def read_decisions(paths: list[Path]) -> Decisions:
     """The labelled decisions of every game in ``paths``, read as
-    :func:`~friday_agents.learning.fitting.game_data.training_games` reads them (an evaluation or
+    `training_games` reads them (an evaluation or
     validation deal is refused: rounds train on training deals only). Each file's decisions
     are cached beside it (``FILE.decisions.npz``, rebuilt when the file has changed):
     replaying and encoding is the slow part, and every round reads all earlier rounds' games

@@ -10,7 +10,7 @@ later rounds from the previous round's network):
    decision it faces (DAgger: labels on the states the network reaches itself);
 3. **a new network is fitted** on the labelled decisions of every round so far (DAgger
    aggregates): policy to the search's soft choices, value to the games' outcomes
-   (:mod:`friday_agents.learning.distill.fit`);
+   (`friday_agents.learning.distill.fit`);
 4. **it is measured** on validation deals, alone (``net:model=...``) and as the prior of
    ``guided`` (``guided:prior=...``), with the CPU seconds every step cost.
 

@@ -2,10 +2,10 @@
 
 A data file (``.jsonl``, or ``.jsonl.gz`` compressed) holds one game per line,
 ``{"level", "seed", "actions", "won", "score", ...}`` (extra keys are ignored), played on
-training deals. :func:`turn_start_examples` replays each game with the engine and yields
+training deals. `turn_start_examples` replays each game with the engine and yields
 the states at a turn's start — what the value models are fitted on — with the game's
-outcome. An evaluation or validation deal (:mod:`friday_agents.seeds`) is refused; a game
-whose replay fails
+outcome. An evaluation or validation deal ([`friday_agents.seeds`][friday_agents.seeds]) is refused;
+a game whose replay fails
 (an illegal action, or an ending other than the recorded one) is skipped and counted.
 """
 
@@ -51,7 +51,8 @@ def turn_start_examples(
 
 def recorded_games(path: Path) -> Iterator[dict]:
     """The games of ``path`` (``.jsonl`` or ``.jsonl.gz``, read by
-    :mod:`friday_agents.games_file`), each checked to name a level, a seed and actions."""
+    [`friday_agents.games_file`][friday_agents.games_file]), each checked to name a level, a seed
+    and actions."""
     found = read_games_file(path)
     for position, game in enumerate(found.games):
         yield check_replayable(game, found.where(position))

@@ -4,13 +4,13 @@ Two files, one per stage:
 
 - a **games file** (JSON lines, appended game by game, so collection resumes where it
   stopped): ``{"level", "seed", "index", "teacher", "actions", "won", "score", "seconds",
-  "q"}``; ``seed`` is :func:`friday_agents.seeds.training_seed` ``(level, index)`` and the
-  teacher is reset with the deal seed, exactly as :func:`friday_agents.players.base.play_game` plays
-  it, so a game is reproducible from its line. ``q`` maps a decision's index in the history
-  to the teacher's ``[[action, value], ...]`` when the teacher reports values (the search
-  agent's mean rollout value per candidate: soft targets). A DAgger line also has ``labels``
-  (decision index -> the teacher's action in a state the *student* reached; ``actions`` are
-  the student's).
+  "q"}``; ``seed`` is [`friday_agents.seeds.training_seed`][friday_agents.seeds.training_seed]
+  ``(level, index)`` and the teacher is reset with the deal seed, exactly as
+  [`friday_agents.players.base.play_game`][friday_agents.players.base.play_game] plays it, so a game
+  is reproducible from its line. ``q`` maps a decision's index in the history to the teacher's
+  ``[[action, value], ...]`` when the teacher reports values (the search agent's mean rollout value
+  per candidate: soft targets). A DAgger line also has ``labels`` (decision index -> the teacher's
+  action in a state the *student* reached; ``actions`` are the student's).
 - a **dataset** (``.npz``): every labelled decision with a choice (forced moves teach
   nothing) as observation, action mask, target action, the teacher's values and the
   discounted ``progress`` return from that state; plus the observation mode, so a dataset
@@ -87,7 +87,7 @@ def parallel_map(
     backend: str = "process",
     address: str | None = None,
 ) -> Iterator[Any]:
-    """``function`` over ``jobs`` through :func:`~friday_agents.evaluation.backends.run_games`
+    """``function`` over ``jobs`` through [`run_games`][friday_agents.evaluation.backends.run_games]
     (a process pool, or Ray tasks with ``backend="ray"``), results in the order of ``jobs``
     (for code that pairs them with the jobs; writers of games files use ``run_games``
     itself, which yields each game as it finishes)."""
@@ -137,7 +137,7 @@ def collect(
 ) -> int:
     """Append the teacher's games on ``indices`` of each level to ``out`` (levels
     interleaved; games already there are skipped), each as it finishes, on ``backend``
-    (:func:`~friday_agents.evaluation.backends.run_games`: a process pool, or Ray tasks on a
+    ([`run_games`][friday_agents.evaluation.backends.run_games]: a process pool, or Ray tasks on a
     local Ray or the cluster at ``address``). Returns the number of games played."""
     make_agent(spec)  # a bad spec fails here, before any process starts
     done = done_games(out)
@@ -154,8 +154,8 @@ def collect(
 
 
 def read_games(path: Path, missing_ok: bool = False) -> list[dict[str, Any]]:
-    """The games of a games file (:mod:`friday_agents.games_file`: a last line cut short by
-    a killed run is skipped)."""
+    """The games of a games file ([`friday_agents.games_file`][friday_agents.games_file]: a last
+    line cut short by a killed run is skipped)."""
     try:
         return read_games_file(path, missing_ok).games
     except GamesFileError as err:
@@ -193,7 +193,7 @@ class Dataset:
 
 
 def load_dataset(path: Path, observation: str | None = None) -> Dataset:
-    """Read a dataset; :class:`ImitationDataError` if missing, empty, not a dataset, or
+    """Read a dataset; `ImitationDataError` if missing, empty, not a dataset, or
     encoded for another observation mode than ``observation``."""
     if not path.is_file():
         raise ImitationDataError(f"dataset {str(path)!r} does not exist")
@@ -218,7 +218,7 @@ def load_dataset(path: Path, observation: str | None = None) -> Dataset:
 def encode_games(
     games: list[dict[str, Any]], observation: str = "flat", levels: Iterable[int] | None = None
 ) -> Dataset:
-    """Replay every game and encode its labelled decisions (see :class:`Dataset`)."""
+    """Replay every game and encode its labelled decisions (see `Dataset`)."""
     if observation not in ("flat",):
         raise ImitationDataError(
             f"imitation datasets hold array observations; {observation!r} is not supported "

@@ -1,9 +1,9 @@
 """Behaviour cloning and DAgger into the MaskablePPO policy that ``friday train`` trains.
 
-:func:`fit` trains the *same* sb3-contrib ``MaskablePPO`` policy class ``friday train`` builds
-(:func:`friday_agents.learning.sb3.train.new_model`, from a
-:class:`friday_agents.learning.sb3.config.TrainConfig`) on a
-:class:`friday_agents.learning.imitation.data.Dataset`:
+`fit` trains the *same* sb3-contrib ``MaskablePPO`` policy class ``friday train`` builds
+(`friday_agents.learning.sb3.train.new_model`, from a
+[`friday_agents.learning.sb3.config.TrainConfig`][friday_agents.learning.sb3.config.TrainConfig]) on
+a `friday_agents.learning.imitation.data.Dataset`:
 
 - the actor by masked cross-entropy on ``policy.get_distribution(obs, action_masks)``, towards
   the teacher's action (hard labels) or, with ``soft_tau > 0`` and where the teacher reported
@@ -12,10 +12,10 @@
   from that state (the value PPO fine-tuning starts from).
 
 The result is saved like any ``friday train`` policy
-(:func:`friday_agents.players.ppo.checkpoint.export_policy`):
+(`friday_agents.players.ppo.checkpoint.export_policy`):
 ``ppo:model=PATH`` plays it and ``friday train --resume PATH`` or ``--init PATH`` fine-tunes it.
 
-:func:`dagger_game` is one DAgger game: the student plays a training deal, the teacher labels
+`dagger_game` is one DAgger game: the student plays a training deal, the teacher labels
 a share of the states the student reaches (DAgger: the student learns to recover from its own
 mistakes, which the teacher's games never show it).
 """
@@ -39,7 +39,7 @@ from friday_env import Game
 
 @dataclass(frozen=True)
 class FitSettings:
-    """How :func:`fit` trains: epochs, minibatch, Adam step, soft-target temperature
+    """How `fit` trains: epochs, minibatch, Adam step, soft-target temperature
     (0 = hard labels), weight of the value loss, share of games held out for agreement."""
 
     epochs: int = 8

@@ -1,4 +1,5 @@
-"""The steps of ``friday imitate`` (see :mod:`friday_agents.learning.imitation.cli` for the command line)."""
+"""The steps of ``friday imitate`` (see `friday_agents.learning.imitation.cli` for the command
+line)."""
 
 from __future__ import annotations
 

@@ -43,8 +43,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def config_from_args(args: argparse.Namespace) -> tuple[RLConfig, bool]:
-    """The run's configuration and whether it resumes; :class:`RLConfigError` for flags
-    that do not fit together."""
+    """The run's configuration and whether it resumes;
+    [`RLConfigError`][friday_agents.learning.rl.config.RLConfigError] for flags that do not fit
+    together."""
     given = {
         f.name: getattr(args, f.name) for f in dataclasses.fields(RLConfig) if hasattr(args, f.name)
     }

@@ -1,8 +1,9 @@
 """``friday rl``'s configuration: one dataclass whose fields are the command's flags.
 
-Validated before anything is built (:meth:`RLConfig.validate`), saved beside the run as
-``config.json``; ``--resume`` reads it back, so a resumed run trains with the configuration
-it started with (only ``--frames`` may grow). No torch here: ``friday --help`` stays fast.
+Validated before anything is built
+([`RLConfig.validate`][friday_agents.learning.rl.config.RLConfig.validate]), saved beside the run as
+``config.json``; ``--resume`` reads it back, so a resumed run trains with the configuration it
+started with (only ``--frames`` may grow). No torch here: ``friday --help`` stays fast.
 """
 
 from __future__ import annotations
@@ -143,8 +144,9 @@ class RLConfig(LearningConfig):
         return [self.level, *sorted(set(named) - {self.level})]
 
     def validate(self) -> RLConfig:
-        """``self`` if every value is usable, else :class:`RLConfigError` naming the first
-        that is not."""
+        """``self`` if every value is usable, else
+        [`RLConfigError`][friday_agents.learning.rl.config.RLConfigError] naming the first that is
+        not."""
         self._check_choices()
         self._check_counts()
         self._check_fractions()

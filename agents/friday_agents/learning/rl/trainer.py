@@ -531,8 +531,8 @@ class Trainer:
 
     def _calibrate_temperature(self) -> dict[str, Any]:
         """Sharpen the start policy for sampling (see ``docs/rl.md``): with ``auto``, the
-        largest temperature of :data:`TEMPERATURES` whose sampled win rate on training
-        deals is at least :data:`CALIBRATION_SHARE` of the best one's (1 if none wins);
+        largest temperature of `TEMPERATURES` whose sampled win rate on training
+        deals is at least `CALIBRATION_SHARE` of the best one's (1 if none wins);
         the actor's last layer is divided by it, which leaves its greedy play unchanged."""
         config = self.config
         if not config.init:
@@ -701,7 +701,7 @@ def _postfix(row: dict[str, Any], frames_left: int, wall_per_frame: float) -> st
 
 def _progress_bar(total: int, initial: int, disabled: bool) -> Any:
     """A tqdm bar over the run's frames in ``friday eval``'s layout (no tqdm estimate:
-    :func:`_postfix` gives one)."""
+    `_postfix` gives one)."""
     from tqdm import tqdm
 
     return tqdm(

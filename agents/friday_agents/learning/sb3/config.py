@@ -1,10 +1,11 @@
 """The typed configuration of ``friday train``: one dataclass, its field docs become ``--help``.
 
-In CleanRL's style every hyperparameter is a field of :class:`TrainConfig` with a default
-and a one-line help. A run's configuration is resolved in three layers: the defaults, then an
-optional JSON or TOML file (``--config``), then the command-line flags given explicitly. The
-resolved configuration is validated before anything is built, and saved beside the run as
-``config.json`` so a run can be reproduced or resumed.
+In CleanRL's style every hyperparameter is a field of
+[`TrainConfig`][friday_agents.learning.sb3.config.TrainConfig] with a default and a one-line help. A
+run's configuration is resolved in three layers: the defaults, then an optional JSON or TOML file
+(``--config``), then the command-line flags given explicitly. The resolved configuration is
+validated before anything is built, and saved beside the run as ``config.json`` so a run can be
+reproduced or resumed.
 
 No torch here: ``friday --help`` must stay fast.
 """
@@ -128,7 +129,8 @@ class TrainConfig(LearningConfig):
     # --------------------------------------------------------------- validation
 
     def validate(self) -> TrainConfig:
-        """Raise :class:`TrainConfigError` naming the first bad value; return self if fine."""
+        """Raise [`TrainConfigError`][friday_agents.learning.sb3.config.TrainConfigError] naming the
+        first bad value; return self if fine."""
         self._check_choices()
         self._check_numbers()
         self._check_lists()

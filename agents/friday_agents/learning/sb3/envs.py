@@ -1,15 +1,16 @@
 """``Friday-v0`` set up for training and held-out evaluation: which deals, which reward.
 
 The env deals each game from a seed it draws itself (any 63-bit number), so on its own it
-cannot promise what the project's seed discipline asks (:mod:`friday_agents.seeds`): training on
-deals below 10,000,000 only and evaluating on the fixed evaluation deals, the same
-``Game.new(level, seed)`` deals ``friday eval`` plays. :class:`Deals` does that: it lets
-the env reset as usual, then puts the chosen deal in its place and answers with the
-observation and mask of that deal.
+cannot promise what the project's seed discipline asks
+([`friday_agents.seeds`][friday_agents.seeds]): training on deals below 10,000,000 only and
+evaluating on the fixed evaluation deals, the same ``Game.new(level, seed)`` deals ``friday eval``
+plays. [`Deals`][friday_agents.learning.sb3.envs.Deals] does that: it lets the env reset as usual,
+then puts the chosen deal in its place and answers with the observation and mask of that deal.
 
-:class:`ScoreDelta` is the dense form of the score reward: the change of the R25 score
-after each decision, which adds up over an episode to the final score minus the starting
-score (a potential-based shaping of ``reward="score"`` with the score as potential).
+[`ScoreDelta`][friday_agents.learning.sb3.envs.ScoreDelta] is the dense form of the score reward:
+the change of the R25 score after each decision, which adds up over an episode to the final score
+minus the starting score (a potential-based shaping of ``reward="score"`` with the score as
+potential).
 """
 
 from __future__ import annotations
@@ -128,7 +129,7 @@ def knowledge_cards(game: Game) -> int:
 
 
 class Progress(gym.Wrapper):
-    """``win_loss`` (+1/-1 at the end) plus :data:`PROGRESS_PER_HAZARD` for every hazard
+    """``win_loss`` (+1/-1 at the end) plus `PROGRESS_PER_HAZARD` for every hazard
     beaten, paid when it is beaten: potential-based shaping with the knowledge-card count as
     potential (not reset at the end, so a game's return is +-1 + 0.1 x hazards beaten)."""
 

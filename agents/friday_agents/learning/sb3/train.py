@@ -1,7 +1,8 @@
 """``friday train``: MaskablePPO (sb3-contrib) on ``Friday-v0``, one level or a curriculum.
 
 A run writes into ``--out`` (default: a new CleanRL-style
-``runs/<level>__<reward>__<seed>__<unix time>``, see :meth:`TrainConfig.run_name`):
+``runs/<level>__<reward>__<seed>__<unix time>``, see
+[`TrainConfig.run_name`][friday_agents.learning.sb3.config.TrainConfig.run_name]):
 
 - ``config.json``: the resolved configuration (defaults, ``--config`` file, flags);
 - ``progress.csv``: SB3's log, one row per rollout: losses (``train/...``), episode
@@ -12,10 +13,12 @@ A run writes into ``--out`` (default: a new CleanRL-style
   Ctrl-C saves one more, ``checkpoints/interrupted_<timesteps>_steps.zip``, and prints the
   command that resumes from it (exit status 130);
 - ``final.zip`` (full) and ``policy.zip`` (the policy alone, a few hundred KB: what
-  :class:`friday_agents.players.ppo.agent.PPOAgent` loads and what the project commits);
+  [`friday_agents.players.ppo.agent.PPOAgent`][friday_agents.players.ppo.agent.PPOAgent] loads and
+  what the project commits);
 - ``curve.csv`` and ``curve.png``: the learning curve, win rate, mean score and episode length
   against timesteps, measured with sb3-contrib's ``MaskableEvalCallback`` on held-out deals
-  (:func:`friday_agents.learning.sb3.envs.held_out_deals`; training deals are all below 10,000,000).
+  ([`friday_agents.learning.sb3.envs.held_out_deals`][friday_agents.learning.sb3.envs.held_out_deals];
+  training deals are all below 10,000,000).
 
 Reproducibility: torch runs on ``--torch-threads`` (1 by default) CPU threads, the policy,
 optimiser and action sampling are seeded through sb3's ``set_random_seed`` (the library's
@@ -100,7 +103,7 @@ def run(args: argparse.Namespace) -> int:
 
 def init_weights(model: Any, path: str | Path) -> None:
     """Copy the policy weights of the checkpoint ``path`` into ``model`` (same observation
-    and network sizes, or a :class:`CheckpointError` saying which differ)."""
+    and network sizes, or a `CheckpointError` saying which differ)."""
     source = load_model(path)
     if source.observation_space != model.observation_space:
         raise CheckpointError(f"checkpoint {str(path)!r} reads another observation")

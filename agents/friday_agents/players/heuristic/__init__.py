@@ -1,7 +1,10 @@
 """The hand-written heuristic agent and its parts.
 
-- ``agent`` — :class:`HeuristicAgent` and :func:`heuristic_action`, the decision per phase;
-- ``rules`` — hazard choice, pay-or-lose lookahead, losses on purpose, :class:`HeuristicParams`;
+- ``agent`` — [`HeuristicAgent`][friday_agents.players.heuristic.agent.HeuristicAgent] and
+  [`heuristic_action`][friday_agents.players.heuristic.agent.heuristic_action], the decision per
+  phase;
+- ``rules`` — hazard choice, pay-or-lose lookahead, losses on purpose,
+  [`HeuristicParams`][friday_agents.players.heuristic.agent.HeuristicParams];
 - ``fight`` — the in-fight decisions (free draws, abilities, when to stop drawing);
 - ``card_worth`` — what a card is worth to Robinson's deck, and what the draw pile holds.
 

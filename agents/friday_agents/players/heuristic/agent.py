@@ -8,9 +8,10 @@ the life paid destroys aging cards first, then the worst others. The pirates mus
 there every card is paid for.
 
 Every decision is a plain function of the public game state (R26) so that the search agent
-can use them as its fast rollout policy; :class:`HeuristicAgent` only wraps them. The
-numbers live in :class:`HeuristicParams`; they were tuned by measuring win rate and score on
-a few hundred games per level (see ``friday eval``).
+can use them as its fast rollout policy;
+[`HeuristicAgent`][friday_agents.players.heuristic.agent.HeuristicAgent] only wraps them. The
+numbers live in [`HeuristicParams`][friday_agents.players.heuristic.agent.HeuristicParams]; they
+were tuned by measuring win rate and score on a few hundred games per level (see ``friday eval``).
 """
 
 from __future__ import annotations
@@ -63,7 +64,8 @@ def _params_tuple(params: HeuristicParams) -> tuple | None:
 
 
 def python_heuristic_action(game: Game, params: HeuristicParams = DEFAULT_PARAMS) -> int:
-    """:func:`heuristic_action` in Python, on any game: the reference the C port follows."""
+    """[`heuristic_action`][friday_agents.players.heuristic.agent.heuristic_action] in Python, on
+    any game: the reference the C port follows."""
     legal = game.legal_actions()
     if len(legal) == 1:
         return legal[0]
@@ -98,7 +100,8 @@ class HeuristicAgent:
 
     ## Arguments
 
-    - ``params`` — a :class:`HeuristicParams` (defaults are the tuned values).
+    - ``params`` — a [`HeuristicParams`][friday_agents.players.heuristic.agent.HeuristicParams]
+      (defaults are the tuned values).
     """
 
     name = "heuristic"

@@ -61,7 +61,7 @@ def fight_points(card: int) -> float:
     return float(VALUE[card])
 
 
-#: ``FIGHT_POINTS[card]``: :func:`fight_points` as a table (the hot paths index it).
+#: ``FIGHT_POINTS[card]``: `fight_points` as a table (the hot paths index it).
 FIGHT_POINTS: tuple[float, ...] = tuple(fight_points(c) for c in range(len(VALUE)))
 
 

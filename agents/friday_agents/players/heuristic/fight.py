@@ -155,7 +155,7 @@ def _useful_copy(game: Game, uses: dict[int, Ability]) -> int | None:
 
 def should_pay(game: Game, deficit: int, params: HeuristicParams) -> bool:
     """Pay life for one more card if a two-card lookahead over the draw pile expects more
-    than losing now. Life is valued with :func:`life_utility` (concave, death far below), so
+    than losing now. Life is valued with `life_utility` (concave, death far below), so
     a big loss can make a risky paid draw the better choice."""
     return _pay_beats_losing(
         deficit,
@@ -178,7 +178,7 @@ def _pay_beats_losing(
     next_cards: tuple[tuple[float, int], ...],
     params: HeuristicParams,
 ) -> bool:
-    """:func:`should_pay` on its public inputs (cached: a search asks the same question in
+    """`should_pay` on its public inputs (cached: a search asks the same question in
     many sampled worlds)."""
 
     def lose(gap: int, life: int, bad: tuple[int, ...]) -> float:

@@ -58,7 +58,7 @@ class HeuristicParams:
 DEFAULT_PARAMS = HeuristicParams()
 
 
-#: What dying is worth on the scale of :func:`life_utility` (and of card worths).
+#: What dying is worth on the scale of `life_utility` (and of card worths).
 DEATH = 100.0
 
 
@@ -69,7 +69,7 @@ def life_worth(game: Game, params: HeuristicParams) -> float:
 
 def life_utility(life: int, params: HeuristicParams) -> float:
     """How good it is to have ``life`` points: concave, so each point lost hurts more when
-    little is left (its slope is :func:`life_worth`)."""
+    little is left (its slope is `life_worth`)."""
     return params.life_value * life + params.low_life * math.log1p(life)
 
 
@@ -165,7 +165,7 @@ def _destroy_rank(card: int) -> tuple[bool, float]:
 
 
 def bad_cards(cards: list[int]) -> tuple[int, ...]:
-    """The cards a loss budget would consider destroying, in :func:`destroy_order`'s order
+    """The cards a loss budget would consider destroying, in `destroy_order`'s order
     (a hashable summary: the lookahead of paying or losing caches on it)."""
     return tuple(sorted((c for c in cards if WORTH[c] < 0), key=_destroy_rank))
 
@@ -179,7 +179,7 @@ def with_bad_card(bad: tuple[int, ...], card: int) -> tuple[int, ...]:
 
 @lru_cache(maxsize=1 << 16)
 def destroy_gain(bad: tuple[int, ...], budget: int) -> float:
-    """Deck worth gained when a loss budget destroys from ``bad`` (see :func:`bad_cards`)."""
+    """Deck worth gained when a loss budget destroys from ``bad`` (see `bad_cards`)."""
     gain = 0.0
     for card in bad:
         if DESTROY_COST[card] <= budget:
@@ -193,7 +193,7 @@ def face_up_cards(game: Game) -> list[int]:
 
 
 def destroy_after_loss(game: Game) -> int:
-    """R20: spend the paid points on the first card :func:`destroy_order` picks."""
+    """R20: spend the paid points on the first card `destroy_order` picks."""
     slots = [s for s in range(len(game.table)) if not game.flags[s] & DOWN]
     order = destroy_order([game.table[s] for s in slots], game.budget)
     if not order:

@@ -31,6 +31,6 @@ def layer_arrays(layers: Layers, prefix: str = "") -> dict[str, np.ndarray]:
 
 
 def read_layers(data: Any, prefix: str = "") -> Layers:
-    """The layers stored in an opened ``.npz`` (what :func:`layer_arrays` named)."""
+    """The layers stored in an opened ``.npz`` (what `layer_arrays` named)."""
     count = sum(1 for key in data.files if key.startswith(prefix + "w"))
     return tuple((data[f"{prefix}w{i}"], data[f"{prefix}b{i}"]) for i in range(count))

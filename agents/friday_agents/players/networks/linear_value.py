@@ -2,7 +2,7 @@
 
 Between two fights the game is summed up by a few public numbers (R26) — life, the step and
 how far into it, the size and quality of Robinson's deck, the aging cards still to come —
-and :class:`ValueModel` maps them to the final score the heuristic would reach from there, by
+and `ValueModel` maps them to the final score the heuristic would reach from there, by
 one linear model per level and step (the pirates' step too: the state before choosing
 a pirate). The weights are fitted on games the heuristic plays on training seeds
 (``python -m friday_agents.learning.fitting.value_fit``) and stored in ``search_value.json`` beside
@@ -10,8 +10,8 @@ this module. The fitting target may add a bonus for a win (a lost game's score h
 depends on how far Robinson got, so the score alone does not value survival); a finished
 game is valued the same way, by its real score and result.
 
-A model is fitted on one of two feature sets (:data:`FEATURE_SETS`, ``value_fit --features``):
-``basic`` (:func:`features`) or ``cards`` (:func:`card_features`: the same summary plus how
+A model is fitted on one of two feature sets (`FEATURE_SETS`, ``value_fit --features``):
+``basic`` (`features`) or ``cards`` (`card_features`: the same summary plus how
 many of each card type Robinson is known to hold and which pirates he faces), which lets the
 model value each knowledge card and each starting or aging card on its own instead of by
 their fighting values and ability groups. The file names its features, so a model loads with
@@ -101,7 +101,7 @@ def known_cards(game: Game) -> list[int]:
 
 
 def card_features(game: Game) -> np.ndarray:
-    """The ``cards`` feature set of a game at a turn's start (:data:`CARD_FEATURE_NAMES`)."""
+    """The ``cards`` feature set of a game at a turn's start (`CARD_FEATURE_NAMES`)."""
     known = known_cards(game)
     holds = np.zeros(len(DECK_TYPES))
     for card in known:
@@ -113,12 +113,12 @@ def card_features(game: Game) -> np.ndarray:
 
 
 def features(game: Game) -> np.ndarray:
-    """The public summary of a game at a turn's start (see :data:`FEATURE_NAMES`)."""
+    """The public summary of a game at a turn's start (see `FEATURE_NAMES`)."""
     return _summary(game, known_cards(game))
 
 
 def _summary(game: Game, known: list[int]) -> np.ndarray:
-    """:func:`features` of ``game`` whose known cards are ``known`` (computed once by the
+    """`features` of ``game`` whose known cards are ``known`` (computed once by the
     caller: the ``cards`` set reads them twice)."""
     values = [VALUE[c] for c in known if not IS_AGING[c]]
     groups = [0.0] * len(ABILITY_GROUPS)
@@ -198,6 +198,6 @@ def load_value_model(path: Path = WEIGHTS_FILE) -> ValueModel:
 
 
 def state_value(game: Game) -> float:
-    """The default model's value of ``game`` (see :class:`ValueModel`). Meant for the
-    states of :data:`TURN_START_PHASES` and finished games."""
+    """The default model's value of ``game`` (see `ValueModel`). Meant for the
+    states of `TURN_START_PHASES` and finished games."""
     return load_value_model().value(game)

@@ -1,6 +1,7 @@
 """MaskablePPO policies as Friday agents.
 
-- ``agent`` — :class:`PPOAgent`, which plays a checkpoint with the policy's own action masking;
+- ``agent`` — [`PPOAgent`][friday_agents.players.ppo.agent.PPOAgent], which plays a checkpoint with
+  the policy's own action masking;
 - ``checkpoint`` — loading, checking and saving checkpoints, each recording the observation
   encoder it was trained with;
 The committed policy is ``agents/friday_agents/models/ppo_all_levels.zip`` (imitation +

@@ -19,7 +19,7 @@ from friday_env import Game
 from friday_env.errors import FridayError
 from friday_env.observation import action_mask, make_encoder
 
-#: Where the committed default checkpoints live (:mod:`friday_agents.models`).
+#: Where the committed default checkpoints live ([`friday_agents.models`][friday_agents.models]).
 CHECKPOINT_DIR = MODELS_DIR
 
 
@@ -43,7 +43,7 @@ class PPOAgent:
     ## Description
 
     Each decision encodes the game with the encoder the checkpoint records
-    (:func:`friday_agents.players.ppo.checkpoint.encoder_of`), lets the policy mask the illegal
+    (`friday_agents.players.ppo.checkpoint.encoder_of`), lets the policy mask the illegal
     actions (sb3-contrib's ``get_distribution(obs, action_masks)``) and takes the most
     probable action (or samples one with the agent's own generator when
     ``deterministic=false``). It reads only what the encoders read, the public information (R26).
@@ -55,8 +55,9 @@ class PPOAgent:
     - ``deterministic``: true (default) takes the most probable legal action, false samples
       (a spec takes true/false, yes/no, on/off or 1/0).
 
-    A missing or unreadable checkpoint raises :class:`PPOCheckpointError`: at construction
-    for ``model``, at the first game of a level for the defaults.
+    A missing or unreadable checkpoint raises
+    [`PPOCheckpointError`][friday_agents.players.ppo.agent.PPOCheckpointError]: at construction for
+    ``model``, at the first game of a level for the defaults.
     """
 
     name = "ppo"

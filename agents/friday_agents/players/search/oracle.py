@@ -1,15 +1,16 @@
 """A cheating search: the ceiling of the search agent, planning on the true hidden state.
 
-:class:`OracleSearchAgent` is :class:`~friday_agents.players.search.agent.SearchAgent` with one
-change: its worlds are clones of the real game — the real order of the Robinson, hazard and
-aging stacks and which aging cards were shuffled in unseen — instead of determinized samples.
-Only the future shuffles (of the discard pile into a new stack) are left to chance: each world
-gets a fresh seed for them, so the oracle knows the hidden present but not the future.
+[`OracleSearchAgent`][friday_agents.players.search.oracle.OracleSearchAgent] is
+[`SearchAgent`][friday_agents.players.search.agent.SearchAgent] with one change: its worlds are
+clones of the real game — the real order of the Robinson, hazard and aging stacks and which aging
+cards were shuffled in unseen — instead of determinized samples. Only the future shuffles (of the
+discard pile into a new stack) are left to chance: each world gets a fresh seed for them, so the
+oracle knows the hidden present but not the future.
 
 It breaks the rule every fair agent follows (R26: read only public information) on purpose.
 Its win rate measures how much of the fair search's gap to a perfect game is hidden
 information and how much is play; it is registered as ``oracle``, listed in
-:data:`friday_agents.players.registry.CHEATING_AGENTS` and never ranked against the fair agents.
+`friday_agents.players.registry.CHEATING_AGENTS` and never ranked against the fair agents.
 """
 
 from __future__ import annotations
@@ -25,7 +26,8 @@ class OracleSearchAgent(SearchAgent):
 
     ## Arguments
 
-    The same as :class:`~friday_agents.players.search.agent.SearchAgent` (``sims``, ``value``).
+    The same as [`SearchAgent`][friday_agents.players.search.agent.SearchAgent] (``sims``,
+    ``value``).
     """
 
     name = "oracle"

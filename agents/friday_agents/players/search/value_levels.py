@@ -1,6 +1,6 @@
 """Loading the search's leaf value from a file, and choosing a value model per level.
 
-:func:`load_leaf_value` reads any of three kinds of file: a linear model (``.json`` from
+`load_leaf_value` reads any of three kinds of file: a linear model (``.json`` from
 ``python -m friday_agents.learning.fitting.value_fit``), a value network (``.npz`` from
 ``python -m friday_agents.learning.fitting.value_net_fit``), or a per-level file (``.json``)::
 
@@ -10,7 +10,7 @@
      "note": "why these (optional)"}
 
 which names a linear model or network for each of the four levels, by paths relative to the
-per-level file. The search agent's default (:data:`DEFAULT_VALUE_FILE`) is such a file: the
+per-level file. The search agent's default (`DEFAULT_VALUE_FILE`) is such a file: the
 model chosen for each level on the validation deals (see its ``note``).
 """
 
