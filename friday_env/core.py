@@ -38,7 +38,7 @@ ENV_VAR = "FRIDAY_CORE"
 #: The compiled core keeps the seed in 64 bits; the reference core takes any int.
 MAX_SEED = 2**64 - 1
 
-#: Every field of a game's state, as :class:`friday_env.engine.State` names them.
+#: Every field of a game's state, as `friday_env.engine.State` names them.
 STATE_FIELDS = (
     "level", "seed", "shuffles", "phase", "step", "life", "reserve", "aging_total", "won",
     "fights", "stack", "discard", "hazard_stack", "hazard_discard", "aging", "destroyed",

@@ -1,9 +1,10 @@
-"""The Gymnasium environment ``Friday-v0``: a thin adapter over :class:`~friday_env.engine.Game`.
+"""The Gymnasium environment ``Friday-v0``: a thin adapter over
+[`Game`][friday_env.engine.game.Game].
 
 The engine's action ids are the env's actions and its legal actions are the mask; the env
-only adds seeding, observation encoding (:mod:`friday_env.observation`), rendering
-(:mod:`friday_env.render`) and the rules of an episode (rewards, illegal actions, seeds and
-the option checks), which ``friday_env.episode`` defines for both envs.
+only adds seeding, observation encoding ([`friday_env.observation`][friday_env.observation]),
+rendering ([`friday_env.render`][friday_env.render]) and the rules of an episode (rewards, illegal
+actions, seeds and the option checks), which ``friday_env.episode`` defines for both envs.
 """
 
 from __future__ import annotations
@@ -74,8 +75,8 @@ def _is_integer(value: object) -> bool:
 
 
 def _checked_reset_options(options: dict[str, Any] | None) -> dict[str, Any]:
-    """``reset``'s options, refused with an :class:`EnvOptionError` before anything changes
-    when a key is unknown or a value has the wrong kind."""
+    """``reset``'s options, refused with an [`EnvOptionError`][friday_env.errors.EnvOptionError]
+    before anything changes when a key is unknown or a value has the wrong kind."""
     options = options or {}
     unknown = sorted(set(options) - set(RESET_OPTIONS))
     if unknown:
@@ -106,15 +107,15 @@ class FridayEnv(gym.Env[Any, np.int64]):
     yellow and red step, then beat two pirates. A fight: draw free cards (more for life),
     use abilities, end the fight; a won hazard joins the deck as knowledge, a lost fight
     costs life and lets you destroy weak cards. Every decision of the rulebook is an action
-    of the engine (:class:`friday_env.Game`), which this env exposes unchanged. Rulings
+    of the engine ([`friday_env.Game`][friday_env.Game]), which this env exposes unchanged. Rulings
     R01-R26 of ``docs/rulings.md`` apply; observations hold only open information (R26).
 
     ## Action Space
 
     ``Discrete(199)``, the same at every level: the engine's flat action codec
-    (:mod:`friday_env.actions`; table in ``docs/environment.md``): hazard and pirate choices,
-    free and paid draws, ending the fight, the "+2 cards" and "sort 3 cards" sub-decisions,
-    and per table slot (59 slots, every fighting card of the game) "use the ability",
+    ([`friday_env.actions`][friday_env.actions]; table in ``docs/environment.md``): hazard and
+    pirate choices, free and paid draws, ending the fight, the "+2 cards" and "sort 3 cards"
+    sub-decisions, and per table slot (59 slots, every fighting card of the game) "use the ability",
     "target this card" and "destroy this card". Only some are legal at each step: the mask
     is ``env.action_masks()`` (sb3-contrib's contract) and ``info["action_mask"]``, both
     exactly ``game.legal_actions()`` as 0/1 ``int8`` (Gymnasium's mask dtype, so
@@ -129,13 +130,14 @@ class FridayEnv(gym.Env[Any, np.int64]):
     Chosen with ``observation=``:
 
     - ``"flat"`` (default): ``Box(float32, (991,))`` of named pieces
-      (:data:`friday_env.observation.FLAT_LAYOUT`, table in ``docs/environment.md``), for
+      (`friday_env.observation.FLAT_LAYOUT`, table in ``docs/environment.md``), for
       ``MlpPolicy``;
     - ``"dict"``: a ``Dict`` of integer arrays: scalars, counts per card type for every pile,
       the table as slot arrays (card, side, used, face down, doubled, value), the hazard or
       pirate, the pending decision and its context, the known top of the stack;
     - ``"flat_mask"``: ``Dict(observation=flat, action_mask=int8 mask)`` (PettingZoo style);
-    - any encoder registered with :func:`friday_env.observation.register_encoder`.
+    - any encoder registered with
+      [`friday_env.observation.register_encoder`][friday_env.observation.register_encoder].
 
     The encoders work without an env: ``FlatEncoder().encode(game)``.
 
@@ -145,8 +147,8 @@ class FridayEnv(gym.Env[Any, np.int64]):
     ``self.np_random``; or ``reset(options={"deal": n})``, the game ``Game.new(level, n)``
     (the deal seeds of ``friday eval``, ``agents.seeds``, replay evaluation games in the
     env); or ``reset(options={"scenario": {...}})``, the keyword arguments of
-    :func:`friday_env.scenario` (``level`` defaults to the env's level, ``seed`` to one drawn
-    from ``self.np_random``).
+    [`friday_env.scenario`][friday_env.scenario] (``level`` defaults to the env's level, ``seed`` to
+    one drawn from ``self.np_random``).
 
     ## Rewards
 
@@ -186,7 +188,8 @@ class FridayEnv(gym.Env[Any, np.int64]):
       None is the default core (``friday_env.core``: the compiled one where it is built,
       unless ``FRIDAY_CORE=python``). Both play the same games.
 
-    Unknown values raise :class:`EnvOptionError` (or ``InvalidLevelError``) at ``make``.
+    Unknown values raise [`EnvOptionError`][friday_env.errors.EnvOptionError] (or
+    ``InvalidLevelError``) at ``make``.
 
     ## Version History
 

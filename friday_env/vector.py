@@ -1,10 +1,11 @@
 """The native vector env of ``Friday-v0``: N games stepped together, in one C call.
 
 ``gymnasium.make_vec("Friday-v0", num_envs=N, vectorization_mode="vector_entry_point")``
-gives a :class:`FridayVectorEnv`. It returns what a ``gymnasium.vector.SyncVectorEnv`` of N
-``Friday-v0`` envs with ``autoreset_mode=AutoresetMode.SAME_STEP`` returns, array for array
-(the tests check it), without a Python loop over the envs: on the compiled core one call
-plays every env's action, encodes the flat observations and writes the masks.
+gives a [`FridayVectorEnv`][friday_env.vector.FridayVectorEnv]. It returns what a
+``gymnasium.vector.SyncVectorEnv`` of N ``Friday-v0`` envs with
+``autoreset_mode=AutoresetMode.SAME_STEP`` returns, array for array (the tests check it), without a
+Python loop over the envs: on the compiled core one call plays every env's action, encodes the flat
+observations and writes the masks.
 
 - Actions: one action id per env (an integer array of shape ``(N,)``). Before anything
   moves, every action is checked: an id outside ``Discrete(199)`` raises, and so does an
@@ -22,10 +23,12 @@ plays every env's action, encodes the flat observations and writes the masks.
 - Seeds: ``reset(seed=s)`` seeds env i with ``s + i`` as ``SyncVectorEnv`` does, and env i
   then deals exactly the games ``Friday-v0`` reset with seed ``s + i`` deals, autoresets
   included. ``reset(options={"deal": [d0, d1, ...]})`` starts env i on ``Game.new(level, di)``.
-- Choosing the games (for trainers): :meth:`FridayVectorEnv.set_next_deals` sets the deal
-  each env starts when its current game ends (the next autoreset uses it, later ones draw
-  again), and :meth:`FridayVectorEnv.set_game` makes env i play a copy of a given game from
-  its current state (a reverse curriculum starts episodes late in earlier games).
+- Choosing the games (for trainers):
+  [`FridayVectorEnv.set_next_deals`][friday_env.vector.FridayVectorEnv.set_next_deals] sets the deal
+  each env starts when its current game ends (the next autoreset uses it, later ones draw again),
+  and [`FridayVectorEnv.set_game`][friday_env.vector.FridayVectorEnv.set_game] makes env i play a
+  copy of a given game from its current state (a reverse curriculum starts episodes late in earlier
+  games).
 
 ``docs/compiled-core.md`` documents the options and errors. On the Python core
 (``core="python"``) the same class loops over reference-engine games: slower, identical
@@ -120,8 +123,9 @@ class _CompiledBatch:
 
 
 class _PythonBatch:
-    """The envs on the reference engine, the same rules as :class:`_CompiledBatch` in a loop
-    (and as :class:`friday_env.env.FridayEnv`: both follow :mod:`friday_env.episode`)."""
+    """The envs on the reference engine, the same rules as `_CompiledBatch` in a loop
+    (and as [`friday_env.env.FridayEnv`][friday_env.env.FridayEnv]: both follow
+    [`friday_env.episode`][friday_env.episode])."""
 
     def __init__(self, num_envs: int, level: int, reward: str, illegal: str, out: _Buffers):
         self.level, self.reward, self.illegal = level, reward, illegal
@@ -191,8 +195,8 @@ class FridayVectorEnv(VectorEnv):
     - ``level``, ``reward``, ``illegal_action``: as for ``gymnasium.make("Friday-v0")``.
     - ``observation``: ``"flat"`` only (other encoders: ``vectorization_mode="sync"``).
     - ``core``: ``"c"`` (one C call per step) or ``"python"``; None is the default core
-      (:func:`friday_env.core.default_core`: ``FRIDAY_CORE``, else the compiled one where it
-      is built).
+      ([`friday_env.core.default_core`][friday_env.core.default_core]: ``FRIDAY_CORE``, else the
+      compiled one where it is built).
     - ``copy``: return copies of the observation and mask arrays (the default, as
       ``SyncVectorEnv``); ``copy=False`` returns the env's own arrays, overwritten by the
       next step.

@@ -2,12 +2,12 @@
 decision-point API.
 
 This package is one of the two cores and knows nothing of the other: the compiled core and
-the choice between them are in :mod:`friday_env.core`, whose ``friday_env.Game`` is the type
-of a game of either core and ``Game.new(level, seed, core=...)`` the door to both. Extend the
-rules by subclassing this package's ``Game``; such a subclass plays on this engine.
+the choice between them are in [`friday_env.core`][friday_env.core], whose ``friday_env.Game`` is
+the type of a game of either core and ``Game.new(level, seed, core=...)`` the door to both. Extend
+the rules by subclassing this package's ``Game``; such a subclass plays on this engine.
 
 A [`Game`][friday_env.engine.game.Game] is always waiting for one decision
-([`Game.phase`][friday_env.Game.phase]). ``legal_actions()`` lists the legal action ids (see
+(`Game.phase`). ``legal_actions()`` lists the legal action ids (see
 [`friday_env.actions`][friday_env.actions]), ``describe(action)`` names one in context, and
 ``apply(action)`` plays it. Nothing else changes the state. An illegal action raises
 [`IllegalActionError`][friday_env.errors.IllegalActionError] before anything is touched.

@@ -1,9 +1,10 @@
-"""The rules of *Friday*: :class:`Game`, a state that plays one legal action at a time.
+"""The rules of *Friday*: [`Game`][friday_env.engine.game.Game], a state that plays one legal action
+at a time.
 
 ``Game.new(level, seed)`` sets a game up (R24); ``apply(action)`` plays a legal action
 (R03-R23), one small method per rule. Read-only rules (fight values, score) live in
-:mod:`friday_env.engine.scoring`, legal actions in :mod:`friday_env.engine.legal`, the
-fields and seeded shuffles in :mod:`friday_env.engine.state`.
+[`friday_env.engine.scoring`][friday_env.engine.scoring], legal actions in
+`friday_env.engine.legal`, the fields and seeded shuffles in `friday_env.engine.state`.
 """
 
 from __future__ import annotations
@@ -49,7 +50,8 @@ MAX_SORT = act.SORT_SIZE
 
 
 class Game(LegalActions):
-    """One game of Friday. Create with :meth:`new` or :func:`friday_env.scenario.scenario`."""
+    """One game of Friday. Create with [`new`][friday_env.engine.game.Game.new] or
+    [`friday_env.scenario.scenario`][friday_env.scenario.scenario]."""
 
     # the read-only rules, as methods
     fight_value = scoring.fight_value
@@ -92,7 +94,8 @@ class Game(LegalActions):
         return game
 
     def apply(self, action: int) -> None:
-        """Play one legal action. Raises :class:`IllegalActionError` (state untouched)."""
+        """Play one legal action. Raises
+        [`IllegalActionError`][friday_env.errors.IllegalActionError] (state untouched)."""
         # an int is checked by the membership test alone; numpy integers become ints first
         a = action if type(action) is int else action_id_of(action)
         if a is None or a not in self.legal_actions():
@@ -108,7 +111,8 @@ class Game(LegalActions):
 
     def start_turn(self) -> None:
         """Start the first turn of a game whose piles were laid out by hand
-        (:func:`friday_env.scenario.scenario`); play itself goes through :meth:`apply`."""
+        ([`friday_env.scenario.scenario`][friday_env.scenario.scenario]); play itself goes through
+        [`apply`][friday_env.engine.game.Game.apply]."""
         self._next_turn()
 
     def _next_turn(self) -> None:

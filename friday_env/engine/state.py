@@ -137,7 +137,7 @@ class State:
         self.shuffles += 1
 
     def shuffled(self, cards: list[int]) -> list[int]:
-        """A shuffled copy of ``cards`` (see [`shuffle`][friday_env.Game.shuffle])."""
+        """A shuffled copy of ``cards`` (see `shuffle`)."""
         out = list(cards)
         self.shuffle(out)
         return out

@@ -6,7 +6,7 @@ moved between piles or duplicated, the phase, step or hazard changed, a counter 
 odd or extreme value, table flags changed, the table filled far past its 59 slots...) and
 hands it to the compiled core (``CompiledGame.from_python``). Then:
 
-- a refused state must raise :class:`~friday_env.errors.StateError` whose message names a
+- a refused state must raise [`StateError`][friday_env.errors.StateError] whose message names a
   state field;
 - an accepted state is resampled (``determinized``, a random seed) on both cores, which must
   give the same world, one the compiled core accepts; then it is played to its end on both

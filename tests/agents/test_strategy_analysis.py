@@ -1,6 +1,6 @@
-"""The strategy analysis (friday_agents.evaluation.strategy): events and counts of two tiny games worked
-out by hand, consistency with the engine on whole games, the command's bad input (exit 2),
-and the results the study's section is rendered from."""
+"""The strategy analysis (friday_agents.evaluation.strategy): events and counts of two tiny
+games worked out by hand, consistency with the engine on whole games, the command's bad
+input (exit 2), and the results the study's section is rendered from."""
 
 from __future__ import annotations
 

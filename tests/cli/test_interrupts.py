@@ -20,7 +20,6 @@ pytest.importorskip("torch")
 pytest.importorskip("sb3_contrib")
 
 
-
 def _start(*args: str, cwd: Path) -> subprocess.Popen:
     return popen_friday(
         *args,

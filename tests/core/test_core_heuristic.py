@@ -42,6 +42,7 @@ def kernel_test_hooks():
         "friday_agents.players._kernel_test_hooks", reason="the test hooks are not built"
     )
 
+
 LEVELS = (1, 2, 3, 4)
 
 #: Non-default settings: the tuner's neighbourhood, extremes, ints, the other pirate order.

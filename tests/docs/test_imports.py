@@ -24,9 +24,7 @@ ROOT = Path(__file__).resolve().parents[2]
 #: Import name -> folder (pyproject's package-dir maps friday_agents to agents/friday_agents).
 PACKAGES = {"friday_env": ROOT / "friday_env", "friday_agents": ROOT / "agents" / "friday_agents"}
 #: Compiled extension modules (no ``.py`` file): the ones setup.py builds.
-EXTENSIONS = frozenset(
-    re.findall(r'[Ee]xtension\(\s*"([\w.]+)"', (ROOT / "setup.py").read_text())
-)
+EXTENSIONS = frozenset(re.findall(r'[Ee]xtension\(\s*"([\w.]+)"', (ROOT / "setup.py").read_text()))
 
 
 def _modules(packages: dict[str, Path] = PACKAGES) -> dict[str, Path]:

@@ -149,7 +149,8 @@ def test_a_played_game_names_its_player(tmp_path, monkeypatch, capsys):
 
 def _pirate_scenario_record() -> GameRecord:
     """The golden pirate scenario (pirate/half and pirate/aging), played by the heuristic."""
-    header = (ROOT / "tests" / "rules" / "playthroughs" / "scenario-pirates.txt").read_text().splitlines()
+    golden = ROOT / "tests" / "rules" / "playthroughs" / "scenario-pirates.txt"
+    header = golden.read_text().splitlines()
     origin = ast.literal_eval(header[2].removeprefix("# origin: "))
     game = from_spec(origin["scenario"])
     while not game.done:

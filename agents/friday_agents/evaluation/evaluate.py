@@ -1,8 +1,8 @@
 """``friday eval``: benchmark agents on the evaluation deals of every level.
 
-Every agent plays the same deals (:mod:`friday_agents.seeds`: deal ``i`` of level ``L`` has seed
-``10_000_000 + L * 1_000_000 + i``; training never uses seeds that high). Results per agent and
-level — win rate with a 95% Wilson interval, mean and median score with 95% bootstrap
+Every agent plays the same deals ([`friday_agents.seeds`][friday_agents.seeds]: deal ``i`` of level
+``L`` has seed ``10_000_000 + L * 1_000_000 + i``; training never uses seeds that high). Results per
+agent and level — win rate with a 95% Wilson interval, mean and median score with 95% bootstrap
 intervals, game length, games/s — are printed as a table and written to ``--out``:
 ``results.json`` (``"complete": false`` while games are missing), ``results.csv``,
 ``winrate.png``, ``scores.png``, and ``games.jsonl`` with one line per game (with its
@@ -10,8 +10,9 @@ replayable record under ``--save-games``). The documentation's tables are render
 committed ``results.json`` by ``python tools/docs_sections.py``, not by this command.
 
 ``--deals validation`` plays the validation deals instead (training deals 900000 on, which no
-fit reads: :func:`friday_agents.seeds.validation_seed`), for choosing between variants
-without looking at the evaluation deals; such results never go into the README.
+fit reads: [`friday_agents.seeds.validation_seed`][friday_agents.seeds.validation_seed]), for
+choosing between variants without looking at the evaluation deals; such results never go into the
+README.
 
 Without ``--out`` each run gets a new folder under ``results/eval``, named by its agents,
 levels and start time (printed when the run starts), so runs never clash; an explicit
@@ -66,12 +67,14 @@ from friday_env.levels import parse_levels as levels_in
 DEFAULT_AGENTS = "random,heuristic,search,guided"
 DEFAULT_LEVELS = "1-4"
 DEFAULT_GAMES = "100,search=25,guided=25"
-#: Without --out, each run writes a new folder here (:func:`new_run_dir`).
+#: Without --out, each run writes a new folder here
+#: ([`new_run_dir`][friday_agents.evaluation.evaluate.new_run_dir]).
 DEFAULT_OUT = Path("results/eval")
 #: The run behind the full results table (docs/results.md, its headline in the README); a
 #: test checks it is the command stored in that run's committed results.json.
 FULL_TABLE_COMMAND = (
-    "friday eval --agents random,heuristic,ppo,search,guided,oracle,oracle:prior=guided-prior:value=guided-value-per-level"
+    "friday eval --agents random,heuristic,ppo,search,guided,oracle,"
+    "oracle:prior=guided-prior:value=guided-value-per-level"
     " --levels 1-4 --games 1000,search=200,oracle=200 --search-sims 32 --out results/readme"
 )
 FULL_TABLE_PAGE = "docs/results.md"
@@ -189,7 +192,7 @@ def parse_games(text: str, agents: tuple[str, ...], strict: bool = True) -> dict
 
 
 def parse_agents(text: str, sims: int) -> tuple[str, ...]:
-    """Agent specs, each checked by building it (:func:`build_agent`: the games played in
+    """Agent specs, each checked by building it (`build_agent`: the games played in
     this process, or in workers forked from it, reuse that agent instead of building it
     again)."""
     specs = tuple(s.strip() for s in text.split(",") if s.strip())

@@ -36,7 +36,7 @@ SEED_RULE = (
     f"deal i of level L has seed {EVAL_SEED_BASE:_} + L * {EVAL_SEEDS_PER_LEVEL:_} + i "
     "(friday_agents.seeds.evaluation_seed)"
 )
-#: The seed rule of each deal set (:data:`friday_agents.seeds.DEAL_SETS`).
+#: The seed rule of each deal set (`friday_agents.seeds.DEAL_SETS`).
 SEED_RULES = {
     "evaluation": SEED_RULE,
     "validation": f"validation deals: deal i of level L has seed L * 1_000_000 + "
@@ -46,7 +46,8 @@ SEED_RULES = {
 AGENT_NOTES = {
     "random": "uniform over the legal actions (`agents/friday_agents/players/random_agent.py`)",
     "heuristic": "hand-written rules: hazard choice, free draws, pay-or-lose lookahead, "
-    "deliberate losses destroying aging and bad cards, abilities (`agents/friday_agents/players/heuristic/`)",
+    "deliberate losses destroying aging and bad cards, abilities "
+    "(`agents/friday_agents/players/heuristic/`)",
     "search": "determinized Monte-Carlo over engine clones: every candidate action tried in "
     "the same sampled worlds, heuristic rollouts to the end of the fight, a value fitted on "
     "heuristic games (`agents/friday_agents/players/search/`)",
@@ -54,7 +55,8 @@ AGENT_NOTES = {
     "proposes one action and the search referees between it and the heuristic's choice; "
     "the leaf value, chosen per level on validation deals, is a linear model with a weight "
     "per card type Robinson holds, fitted on guided's and the search's games (levels 1-3), "
-    "or the search's refit (level 4) (`agents/friday_agents/players/search/guided.py`; see 'Stronger search')",
+    "or the search's refit (level 4) (`agents/friday_agents/players/search/guided.py`; "
+    "see 'Stronger search')",
     "oracle": "CHEATS, an upper bound and not ranked: the search planning on the true hidden "
     "state (the real stack orders; only future shuffles left to chance) "
     "(`agents/friday_agents/players/search/oracle.py`)",
@@ -124,7 +126,7 @@ def _summary(agent: str, level: int, games: list[dict], planned: int, seed: int)
 
 def compare(rows: list[dict], config: EvalConfig, summary: list[dict], seed: int = 0) -> list[dict]:
     """Each fair agent against the fair agent listed before it, per level, on their common
-    deals. Cheating agents (:data:`friday_agents.players.registry.CHEATING_AGENTS`) are not ranked."""
+    deals. Cheating agents (`friday_agents.players.registry.CHEATING_AGENTS`) are not ranked."""
     by_cell = {(s["agent"], s["level"]): s for s in summary}
     comparisons = []
     fair = [agent for agent in config.agents if not is_cheating(agent)]
@@ -245,7 +247,7 @@ def text_table(results: dict) -> str:
 
 def agent_description(spec: str, search_sims: int) -> str:
     """What the agent a spec names is, from the whole spec: the agent's note, then what each
-    of its options changes (:data:`OPTION_NOTES`), then its simulation budget if it searches
+    of its options changes (`OPTION_NOTES`), then its simulation budget if it searches
     (``sims=`` in the spec, else ``search_sims``)."""
     name, options = parse_spec(spec)
     parts = [AGENT_NOTES.get(name, "")]

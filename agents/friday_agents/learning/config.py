@@ -1,12 +1,12 @@
 """What the learning commands' configurations share.
 
 Each command's settings are one dataclass whose fields are its flags or file keys:
-``friday train``'s :class:`~friday_agents.learning.sb3.config.TrainConfig`, ``friday rl``'s
-:class:`~friday_agents.learning.rl.config.RLConfig`, ``friday distill``'s
-:class:`~friday_agents.learning.distill.config.ExitConfig`. They derive from
-:class:`LearningConfig`, which saves and reads them the one way (a dict of the fields; an
+``friday train``'s [`TrainConfig`][friday_agents.learning.sb3.config.TrainConfig], ``friday rl``'s
+[`RLConfig`][friday_agents.learning.rl.config.RLConfig], ``friday distill``'s
+[`ExitConfig`][friday_agents.learning.distill.config.ExitConfig]. They derive from
+`LearningConfig`, which saves and reads them the one way (a dict of the fields; an
 unknown key, or with ``complete`` a missing one, is refused naming it), and the two PPO
-trainers (SB3's and ours) declare the hyperparameters they share with :func:`ppo_field`, so
+trainers (SB3's and ours) declare the hyperparameters they share with `ppo_field`, so
 each has one meaning and one help text. No torch here: ``friday --help`` stays fast.
 """
 
@@ -30,7 +30,7 @@ PPO_HELP = {
 
 
 def ppo_field(name: str, default: float) -> Any:
-    """A dataclass field for the shared PPO hyperparameter ``name`` (see :data:`PPO_HELP`)."""
+    """A dataclass field for the shared PPO hyperparameter ``name`` (see `PPO_HELP`)."""
     return dataclasses.field(default=default, metadata={"help": PPO_HELP[name]})
 
 

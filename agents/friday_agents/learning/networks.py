@@ -1,21 +1,23 @@
 """The torch networks of every fit and trainer of ours, and their weights as numpy layers.
 
 One module for the three jobs that fit a network ``players/networks/`` then plays without
-torch (:mod:`friday_agents.players.networks.layers`' format):
+torch (`friday_agents.players.networks.layers`' format):
 
-- :func:`tanh_mlp` — the one builder: torch's default initialisation for the supervised
-  fits (``learning.fitting``' policy prior and value network, and the
-  expert iteration's rounds, ``friday distill``);
-- :class:`ActorCritic` — our own PPO's (``friday rl``) policy (actor) and value (critic),
-  separate tanh MLPs in orthogonal initialisation;
-- :func:`numpy_layers` / :func:`mlp_from_layers` — torch to numpy layers and back.
+- [`tanh_mlp`][friday_agents.learning.networks.tanh_mlp] — the one builder: torch's default
+  initialisation for the supervised fits (``learning.fitting``' policy prior and value network, and
+  the expert iteration's rounds, ``friday distill``);
+- [`ActorCritic`][friday_agents.learning.networks.ActorCritic] — our own PPO's (``friday rl``)
+  policy (actor) and value (critic), separate tanh MLPs in orthogonal initialisation;
+- [`numpy_layers`][friday_agents.learning.networks.numpy_layers] /
+  [`mlp_from_layers`][friday_agents.learning.networks.mlp_from_layers] — torch to numpy layers and
+  back.
 
 Imported only by code that trains: importing it imports torch.
 
 The actor and critic both read the flat observation (991 numbers). The actor gives one
 logit per action id and the logits of illegal actions are masked out before any probability
 is taken; the critic gives one number, the expected return from the state. The layout is
-exactly :class:`~friday_agents.players.networks.policy_net.PolicyNetwork`'s (tanh after
+exactly `PolicyNetwork`'s (tanh after
 every layer but the last), so a network loads from such an ``.npz`` (the actor from ``w0,
 b0, ...``, the critic from ``vw0, vb0, ...`` when the file has a value head) and exports
 back to one that the ``net`` agent plays.
@@ -76,7 +78,7 @@ def numpy_layers(model: nn.Module) -> Layers:
 
 def mlp_from_layers(layers: Layers) -> nn.Sequential:
     """A torch MLP holding ``layers`` (``(weights (in, out), bias)`` as PolicyNetwork keeps
-    them; :func:`numpy_layers` is its inverse)."""
+    them; [`numpy_layers`][friday_agents.learning.networks.numpy_layers] is its inverse)."""
     sizes = [layers[0][0].shape[0], *(w.shape[1] for w, _ in layers)]
     mlp = tanh_mlp(sizes, last_gain=1.0)
     linears = [m for m in mlp if isinstance(m, nn.Linear)]
@@ -126,7 +128,7 @@ class ActorCritic(nn.Module):
         return cls(actor, critic), False
 
     def masked_logits(self, obs: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
-        """The actor's logits with every illegal action's set to :data:`MASKED_LOGIT`."""
+        """The actor's logits with every illegal action's set to `MASKED_LOGIT`."""
         return self.actor(obs).masked_fill(~mask, MASKED_LOGIT)
 
     def value(self, obs: torch.Tensor) -> torch.Tensor:

@@ -7,13 +7,13 @@ this module lists every role: its file, which specs load it, what it is, and fro
 committed data and by which command it was fitted; ``docs/agents.md`` lists them for users.
 A file of one's own (a fit of one's own, a study's) is still named by its path.
 
-The wheel ships the files a default agent loads (:data:`CHECKOUT_ONLY` are not shipped: a
+The wheel ships the files a default agent loads (`CHECKOUT_ONLY` are not shipped: a
 role among them says, in an installed wheel, that its file comes with a source checkout).
 Models fitted for a study but loaded by no agent live with their study under ``experiments/``.
 
 Old names are refused with an error naming the new one: a word that meant another file
-(``value=net``, ``value=levels``: :data:`RENAMED_WORDS`), a model file named by its path in
-this folder (the role instead), and a path from before this folder (:data:`MOVED`).
+(``value=net``, ``value=levels``: `RENAMED_WORDS`), a model file named by its path in
+this folder (the role instead), and a path from before this folder (`MOVED`).
 """
 
 from __future__ import annotations
@@ -97,8 +97,8 @@ def moved_to(path: Path | str) -> str | None:
 
 
 def check_not_moved(path: Path | str) -> None:
-    """Raise :class:`ModelMovedError` naming the new location when ``path`` is a missing
-    model file at its old location."""
+    """Raise [`ModelMovedError`][friday_agents.models.ModelMovedError] naming the new location when
+    ``path`` is a missing model file at its old location."""
     if Path(path).exists():
         return
     new = moved_to(path)
@@ -115,7 +115,7 @@ class ModelNameError(ValueError):
 
 def model_file(name: str, option: str) -> Path:
     """The file a spec's ``option`` (``value``, ``prior``, ``rollout``, ``model``) names by
-    ``name``: a role (:data:`ROLES`), or the path of a file of one's own. An old word, a
+    ``name``: a role (`ROLES`), or the path of a file of one's own. An old word, a
     path into this folder or a path from before it raises an error naming the new name."""
     renamed = RENAMED_WORDS.get((option, name))
     if renamed is not None:

@@ -3,12 +3,12 @@
 Reads a games file (JSON lines, ``.jsonl`` or ``.jsonl.gz``: ``{"level", "seed",
 "actions", ...}`` per game, as ``friday imitate collect`` writes them; ``won`` and ``score``,
 when present, are checked against the replay), replays every game into its events
-(:mod:`friday_agents.evaluation.strategy.trace`), plays the heuristic live on the same deals (seeded as
-:func:`friday_agents.players.base.play_game` seeds it) and counts, per level and per player: which
-hazards are fought and which discarded in each step, the fights lost on purpose and with how
-much life, what is destroyed, which knowledge cards are won and still held at the pirates,
-and the life left when the pirates come. Per-game measures are also compared on the same
-deals (the recorded player minus the heuristic, 95% bootstrap intervals).
+(`friday_agents.evaluation.strategy.trace`), plays the heuristic live on the same deals (seeded as
+[`friday_agents.players.base.play_game`][friday_agents.players.base.play_game] seeds it) and counts,
+per level and per player: which hazards are fought and which discarded in each step, the fights lost
+on purpose and with how much life, what is destroyed, which knowledge cards are won and still held
+at the pirates, and the life left when the pirates come. Per-game measures are also compared on the
+same deals (the recorded player minus the heuristic, 95% bootstrap intervals).
 
     python -m friday_agents.evaluation.strategy.strategy --games FILE --out RESULTS.json
 
@@ -53,8 +53,8 @@ class AnalysisInputError(FridayError):
 
 
 def load_games(path: Path) -> list[dict[str, Any]]:
-    """The games of a games file (:mod:`friday_agents.games_file`), each checked to have a
-    level, a seed and actions."""
+    """The games of a games file ([`friday_agents.games_file`][friday_agents.games_file]), each
+    checked to have a level, a seed and actions."""
     try:
         found = read_games_file(path)
         games = [check_replayable(game, found.where(n)) for n, game in enumerate(found.games)]
@@ -66,7 +66,7 @@ def load_games(path: Path) -> list[dict[str, Any]]:
 
 
 def replay_trace(game: dict[str, Any]) -> Trace:
-    """The trace of a recorded game; :class:`AnalysisInputError` if it does not replay to
+    """The trace of a recorded game; `AnalysisInputError` if it does not replay to
     the end, or ends otherwise than its ``won``/``score`` say."""
     name = f"game level {game['level']} seed {game['seed']}"
     try:
@@ -109,8 +109,8 @@ def analyse(
     progress: bool = False,
 ) -> dict[str, Any]:
     """The analysis of ``games`` (the player called ``name``) against the heuristic on the
-    same deals: per level, each player's :func:`~friday_agents.evaluation.strategy.measures.summarise`
-    and the :func:`~friday_agents.evaluation.strategy.measures.paired` comparison."""
+    same deals: per level, each player's `summarise`
+    and the `paired` comparison."""
     if name == "heuristic":
         raise ValueError("the recorded player needs another name than 'heuristic'")
     bar = _progress_bar(len(games), progress)
@@ -151,7 +151,7 @@ def _progress_bar(total: int, enabled: bool) -> Any:
 
 
 def load_results(path: Path) -> dict[str, Any]:
-    """A results file this module wrote; :class:`AnalysisInputError` if it is not one."""
+    """A results file this module wrote; `AnalysisInputError` if it is not one."""
     if not path.is_file():
         raise AnalysisInputError(f"results file {str(path)!r} does not exist")
     try:

@@ -1,8 +1,8 @@
 """``friday distill``: expert iteration, round after round (see
-:mod:`friday_agents.learning.distill.rounds`). Each run gets a new folder unless ``--out``
-names one; run the same command with ``--out`` again and it goes on where it stopped (Ctrl-C
-prints that command). The project's own study: ``--out experiments/expert-iteration/results
---data data/expert-iteration``."""
+[`friday_agents.learning.distill.rounds`][friday_agents.learning.distill.rounds]). Each run gets a
+new folder unless ``--out`` names one; run the same command with ``--out`` again and it goes on
+where it stopped (Ctrl-C prints that command). The project's own study: ``--out
+experiments/expert-iteration/results --data data/expert-iteration``."""
 
 from __future__ import annotations
 

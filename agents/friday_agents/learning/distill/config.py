@@ -28,7 +28,7 @@ class ExitConfig(LearningConfig):
     - ``rounds`` — how many rounds to play.
     - ``levels`` — the levels played (one network for all of them).
     - ``first_prior`` — the network round 0's search and student start from: a model role
-      (``guided-prior``, :mod:`friday_agents.models`) or an ``.npz`` file.
+      (``guided-prior``, [`friday_agents.models`][friday_agents.models]) or an ``.npz`` file.
     - ``teacher_games`` / ``student_games`` — games per level and round played by the search
       (every searched decision labelled) and by the network alone (DAgger: the search labels
       every decision the network faces).
@@ -76,7 +76,9 @@ class ExitConfig(LearningConfig):
 
 
 def load_config(path: Path) -> ExitConfig:
-    """Read and check a study configuration (:class:`ExitConfigError` naming what is wrong)."""
+    """Read and check a study configuration
+    ([`ExitConfigError`][friday_agents.learning.distill.config.ExitConfigError] naming what is
+    wrong)."""
     try:
         data = json.loads(Path(path).read_text())
     except (OSError, ValueError) as err:

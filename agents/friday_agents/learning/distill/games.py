@@ -1,8 +1,8 @@
 """The games a round plays: the search's own (teacher) games, the network's own (student)
 games labelled by the search (DAgger), and validation games. Each is one job for
-:func:`~friday_agents.evaluation.backends.run_games`, so rounds run on a process pool or Ray.
+[`run_games`][friday_agents.evaluation.backends.run_games], so rounds run on a process pool or Ray.
 
-Games files are the imitation format (:mod:`friday_agents.learning.imitation.data`): one
+Games files are the imitation format (`friday_agents.learning.imitation.data`): one
 JSON line per game with its actions and, per searched decision, ``q``: ``[[action, mean
 rollout value], ...]`` for every action the search tried.
 """

@@ -1,10 +1,10 @@
 """Fit the search agent's value estimate: ``python -m friday_agents.learning.fitting.value_fit``.
 
-Plays the heuristic on training seeds (below :data:`friday_agents.seeds.TRAINING_SEED_LIMIT`,
+Plays the heuristic on training seeds (below `friday_agents.seeds.TRAINING_SEED_LIMIT`,
 never the evaluation seeds) — or, with ``--data``, replays recorded games such as the search
-agent's own (:mod:`friday_agents.learning.fitting.game_data`) — records the public
+agent's own (`friday_agents.learning.fitting.game_data`) — records the public
 features of every state at a turn's start
-(:func:`friday_agents.players.networks.linear_value.features`) with the score the game
+(`friday_agents.players.networks.linear_value.features`) with the score the game
 finally reached, and fits one ridge regression per level and step. The weights go to
 ``--out`` (default: the ``search_value.json`` the search agent loads); the printed R² says
 how much of the final score each model explains. Deterministic: the same arguments write the
@@ -63,8 +63,8 @@ def collect(
 def collect_replayed(
     paths: list[Path], level: int, win_bonus: float, feature_set: str = "basic"
 ) -> tuple[list[int], np.ndarray, np.ndarray]:
-    """Like :func:`collect`, from the recorded games of ``level`` in the files ``paths`` (see
-    :mod:`friday_agents.learning.fitting.game_data`) instead of new heuristic games."""
+    """Like `collect`, from the recorded games of ``level`` in the files ``paths`` (see
+    `friday_agents.learning.fitting.game_data`) instead of new heuristic games."""
     examples = [
         example for path in paths for example in turn_start_examples(path, ReplayCount(), level)
     ]

@@ -2,9 +2,9 @@
 ``python -m friday_agents.learning.fitting.value_net_fit --data GAMES.jsonl --out value_net.npz``.
 
 ``GAMES.jsonl`` holds one search game per line, played on training deals
-(:mod:`friday_agents.learning.fitting.game_data`: an evaluation seed is refused). Each game is
+(`friday_agents.learning.fitting.game_data`: an evaluation seed is refused). Each game is
 replayed with the engine; every state at a turn's start becomes one example, its inputs
-:func:`friday_agents.players.networks.value_net.network_inputs` and its target the game's
+`friday_agents.players.networks.value_net.network_inputs` and its target the game's
 final score plus ``--win-bonus`` for a win (the linear model's target). A game whose replay
 raises is skipped and counted. One game in ``--holdout`` (by deal) is held out: the printed
 report

@@ -3,18 +3,19 @@
 A CleanRL-style trainer (one rollout of every env, generalized advantage estimation, clipped
 policy updates over minibatches) whose policy and value networks are separate tanh MLPs
 over the flat observation, in the format of
-:class:`~friday_agents.players.networks.policy_net.PolicyNetwork`, so that ``net:model=FILE.npz``
+`PolicyNetwork`, so that ``net:model=FILE.npz``
 plays what it trains. Two uses (``docs/rl.md``):
 
 - fine-tuning a network (``--init FILE.npz``): a critic warm-up with the policy frozen,
   then PPO with a KL penalty towards the starting policy whose weight halves each time the
   held-out win rate holds at the start's;
 - learning from scratch: plain PPO, or PPO with a reverse curriculum from the agent's own
-  games (``--method reverse``, :mod:`friday_agents.learning.rl.curriculum`).
+  games (``--method reverse``,
+  [`friday_agents.learning.rl.curriculum`][friday_agents.learning.rl.curriculum]).
 
-Every game is a training deal (:mod:`friday_agents.learning.rl.deals`); runs are resumable and
-deterministic for a seed (:mod:`friday_agents.learning.rl.trainer`). Torch is imported by the
-modules that need it, never by this package's ``__init__``.
+Every game is a training deal (`friday_agents.learning.rl.deals`); runs are resumable and
+deterministic for a seed ([`friday_agents.learning.rl.trainer`][friday_agents.learning.rl.trainer]).
+Torch is imported by the modules that need it, never by this package's ``__init__``.
 """
 
 from friday_agents.learning.rl.config import RLConfig, RLConfigError

@@ -1,6 +1,6 @@
 """``friday rl``: masked PPO on Friday-v0's native vector env (see ``docs/rl.md``).
 
-Fine-tune a network:   friday rl --init agents/friday_agents/models/net.npz --level 1 --out runs/rl-ft
+Fine-tune a network:   friday rl --init agents/friday_agents/models/net.npz --out runs/rl-ft
 From scratch:          friday rl --method reverse --level 1 --frames 50000000 --out runs/rl-rev
 Continue a run:        friday rl --resume --out runs/rl-rev [--frames 100000000]
 

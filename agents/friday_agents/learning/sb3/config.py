@@ -32,7 +32,8 @@ OBSERVATIONS = tuple(ENCODERS)
 #: ``win_loss`` and ``score`` are the env's own rewards; ``score_delta`` pays the change of
 #: the R25 score after every decision (divided by 100), which sums to the final score / 100
 #: minus the starting score / 100: the same objective as ``score``, but dense.
-#: ``progress`` is ``win_loss`` plus 0.1 for every hazard beaten (see friday_agents.learning.sb3.envs).
+#: ``progress`` is ``win_loss`` plus 0.1 for every hazard beaten (see
+#: friday_agents.learning.sb3.envs).
 #: ``value_shaped`` is ``win_loss`` plus potential-based shaping with the fitted state value
 #: (friday_agents.learning.sb3.shaping).
 REWARDS = ("win_loss", "score", "score_delta", "progress", "value_shaped")

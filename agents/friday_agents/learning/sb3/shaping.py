@@ -1,8 +1,8 @@
 """Potential-based shaping with the fitted state value as potential (``reward="value_shaped"``).
 
 Reward after a decision = the env's ``win_loss`` reward + gamma * Phi(s') - Phi(s), with
-Phi = :func:`friday_agents.players.networks.linear_value.state_value` / 100 (the expected final score on the
-scale of the ``score`` reward) and Phi = 0 once the game is over. Shaping of this form leaves
+Phi = `friday_agents.players.networks.linear_value.state_value` / 100 (the expected final score on
+the scale of the ``score`` reward) and Phi = 0 once the game is over. Shaping of this form leaves
 the optimal policy unchanged (Ng, Harada & Russell, 1999): it only tells the learner sooner
 whether a decision made the position better, which ``win_loss`` says once, hundreds of
 decisions later.

@@ -1,13 +1,13 @@
 """``net``: a policy network that plays on its own, without search.
 
-:class:`NetAgent` reads the public flat observation (:mod:`friday_env.observation`, R26: no
-hidden order), runs a small tanh network in numpy and plays the legal action it rates
-highest. One network plays every level. By default it loads the model ``net``
-(``net.npz`` in :mod:`friday_agents.models`), the strongest committed network on the
-validation deals: an expert-iteration network (``friday distill``,
-``experiments/expert-iteration/``) fine-tuned by PPO (``friday rl``,
+[`NetAgent`][friday_agents.players.net.agent.NetAgent] reads the public flat observation
+([`friday_env.observation`][friday_env.observation], R26: no hidden order), runs a small tanh
+network in numpy and plays the legal action it rates highest. One network plays every level. By
+default it loads the model ``net`` (``net.npz`` in [`friday_agents.models`][friday_agents.models]),
+the strongest committed network on the validation deals: an expert-iteration network (``friday
+distill``, ``experiments/expert-iteration/``) fine-tuned by PPO (``friday rl``,
 ``experiments/rl/``); ``net:model=FILE.npz`` plays another network of the same format
-(:class:`~friday_agents.players.networks.policy_net.PolicyNetwork`, e.g. a round's network or one
+(`PolicyNetwork`, e.g. a round's network or one
 fine-tuned by RL). Torch is needed only to fit a network, never to play one.
 """
 

@@ -7,7 +7,7 @@
   policy (``PolicyNetwork``, ``PolicyPrior``);
 - ``layers`` — the numpy tanh layers both networks share.
 
-The files they load are named by role in :mod:`friday_agents.models`;
-:mod:`friday_agents.learning` fits them (torch builders in
-:mod:`friday_agents.learning.networks`).
+The files they load are named by role in [`friday_agents.models`][friday_agents.models];
+`friday_agents.learning` fits them (torch builders in
+[`friday_agents.learning.networks`][friday_agents.learning.networks]).
 """

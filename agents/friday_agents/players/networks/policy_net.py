@@ -3,14 +3,14 @@
 The search tries every legal action in ``max(1, sims // candidates)`` determinized worlds, so
 a decision with ten legal actions gets three worlds per action at 32 simulations. A policy
 network that ranks the legal actions lets the search try only the few it rates highest (and
-always the heuristic's own choice), each in more worlds. :class:`PolicyNetwork` is a tanh
+always the heuristic's own choice), each in more worlds. `PolicyNetwork` is a tanh
 multilayer perceptron over a public observation (an encoder of
-:mod:`friday_env.observation`, which reads only open information, R26) with one logit per
-action id, evaluated in numpy: playing needs no torch.
+[`friday_env.observation`][friday_env.observation], which reads only open information, R26) with one
+logit per action id, evaluated in numpy: playing needs no torch.
 
 The weights are stored as ``.npz`` (plain arrays, no pickle), named by role in
-:mod:`friday_agents.models`: ``guided-prior`` (``guided_prior.npz``) is guided's prior,
-fitted on the search's own action values by
+[`friday_agents.models`][friday_agents.models]: ``guided-prior`` (``guided_prior.npz``) is guided's
+prior, fitted on the search's own action values by
 ``python -m friday_agents.learning.fitting.policy_net_fit``; ``net`` (``net.npz``) is the
 ``net`` agent's network, which a search may use as its prior too (``guided:prior=net``).
 """
@@ -107,7 +107,7 @@ class PolicyPrior:
 
     ## Arguments
 
-    - ``network`` — the :class:`PolicyNetwork` (``load_policy_network`` reads one).
+    - ``network`` — the `PolicyNetwork` (``load_policy_network`` reads one).
     """
 
     def __init__(self, network: PolicyNetwork) -> None:
@@ -142,7 +142,7 @@ class PolicyPrior:
 
 def policy_prior(prior: str, option: str = "prior") -> PolicyPrior | None:
     """The network the spec option ``option`` names by ``prior`` (see
-    :class:`~friday_agents.players.search.agent.SearchAgent`): none for ``""``, else a
+    [`SearchAgent`][friday_agents.players.search.agent.SearchAgent]): none for ``""``, else a
     policy network's role (``guided-prior``, ``net``) or an ``.npz`` file of one's own."""
     if not isinstance(prior, str):
         raise ValueError(f"{option} must be '', a model role or an .npz file, got {prior!r}")

@@ -1,12 +1,12 @@
 """A value network for the search agent, evaluated in numpy (no torch needed to play).
 
-The same job as the linear :class:`friday_agents.players.networks.linear_value.ValueModel` —
+The same job as the linear `friday_agents.players.networks.linear_value.ValueModel` —
 the final score expected from a turn's start, plus a bonus for a win — with one small
 multilayer perceptron for every level and step instead of one linear model per (level,
 step), fitted on the search agent's own games (``python -m
 friday_agents.learning.fitting.value_net_fit``) rather than the heuristic's. Its inputs are
 the linear model's public features
-(:func:`friday_agents.players.networks.linear_value.features`, without the bias) and a
+(`friday_agents.players.networks.linear_value.features`, without the bias) and a
 one-hot level and step, so it reads only open information (R26).
 
 The weights are stored as ``.npz`` (plain arrays, no pickle): ``value_net.npz`` beside this
@@ -38,7 +38,7 @@ INPUT_NAMES: tuple[str, ...] = (
 
 
 def network_inputs(game: Game) -> np.ndarray:
-    """The raw (unscaled) input vector of ``game`` (see :data:`INPUT_NAMES`)."""
+    """The raw (unscaled) input vector of ``game`` (see `INPUT_NAMES`)."""
     level = np.zeros(len(LEVELS))
     level[game.level - 1] = 1.0
     step = np.zeros(len(STEP_NAMES))
@@ -72,7 +72,7 @@ class ValueNetwork:
         return float(self.predict(network_inputs(game)[None, :])[0])
 
     def arrays(self) -> dict[str, np.ndarray]:
-        """The network as named arrays (what :func:`save_value_network` writes)."""
+        """The network as named arrays (what `save_value_network` writes)."""
         return {
             "input_names": np.array(INPUT_NAMES),
             "centre": self.centre,

@@ -1,9 +1,9 @@
 """MaskablePPO checkpoints: checked loading, compact policy export, the encoder each records.
 
 A checkpoint names the observation encoder it was trained with: ``friday train`` sets the
-model attribute :data:`ENCODER_ATTRIBUTE` before anything is saved, and sb3 stores a model's
+model attribute `ENCODER_ATTRIBUTE` before anything is saved, and sb3 stores a model's
 attributes in the archive's ``data`` member, so every save (final model, exported policy,
-periodic checkpoints) carries it, and loading restores it. :func:`encoder_of` reads it back.
+periodic checkpoints) carries it, and loading restores it. `encoder_of` reads it back.
 
 Archives saved before the encoder was recorded (no such entry) are read by one fixed rule:
 the encoder whose observation space equals the checkpoint's exactly, and an error when no
@@ -46,7 +46,7 @@ class CheckpointError(FridayError):
 
 
 def check_checkpoint(path: str | Path) -> None:
-    """Raise :class:`CheckpointError` unless ``path`` looks like an sb3 model archive."""
+    """Raise `CheckpointError` unless ``path`` looks like an sb3 model archive."""
     file = Path(path)
     if not file.is_file():
         raise CheckpointError(f"checkpoint {str(path)!r} does not exist")

@@ -1,14 +1,15 @@
 """The search agent: determinized Monte-Carlo over engine clones, scored by a value model.
 
-- ``agent`` — :class:`SearchAgent` and its heuristic rollouts;
+- ``agent`` — [`SearchAgent`][friday_agents.players.search.agent.SearchAgent] and its heuristic
+  rollouts;
 - ``guided`` — the best fair agent: the search with the policy prior and per-level values;
 - ``oracle`` — the search planning on the true hidden state (cheats: an upper bound);
 - ``value_levels`` — loading a leaf value from a file, and one model per level;
 - ``compiled`` — the same search run inside the compiled core.
 
 The models it evaluates (linear value, value network, policy prior) are in
-:mod:`friday_agents.players.networks`, their files named by role in
-:mod:`friday_agents.models`; :mod:`friday_agents.learning.fitting` fits them.
+`friday_agents.players.networks`, their files named by role in
+[`friday_agents.models`][friday_agents.models]; `friday_agents.learning.fitting` fits them.
 """
 
 from friday_agents.players.search.agent import SearchAgent

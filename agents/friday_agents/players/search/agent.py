@@ -1,19 +1,19 @@
 """A planning agent: determinized Monte-Carlo search over engine clones.
 
 For each decision with more than one legal action, the agent samples ``worlds``
-determinizations of the game (:func:`friday_env.determinized`: every hidden order and unseen
-card resampled consistently with what the player knows, R26). In each world it tries every
-candidate action on a clone, lets the heuristic play on to the end of the current fight —
-through both pirate fights to the end of the game once the pirates are reached — and scores
-the result with a value model (the expected final score, plus a bonus for a win; a finished
+determinizations of the game ([`friday_env.determinized`][friday_env.information.determinized]:
+every hidden order and unseen card resampled consistently with what the player knows, R26). In each
+world it tries every candidate action on a clone, lets the heuristic play on to the end of the
+current fight — through both pirate fights to the end of the game once the pirates are reached — and
+scores the result with a value model (the expected final score, plus a bonus for a win; a finished
 game counts its real score and result): by default the linear model fitted on heuristic games
 (``search_value.json``). The action with the best mean wins; ties go to the heuristic's own
 choice. All candidates are tried in the same worlds (common random numbers), so their
 comparison is paired and far less noisy than independent samples. With a policy prior
-(``prior=``, :mod:`friday_agents.players.networks.policy_net`) only the actions it rates
+(``prior=``, `friday_agents.players.networks.policy_net`) only the actions it rates
 highest and the heuristic's choice are candidates, each tried in more worlds.
-:mod:`friday_agents.players.search.guided` is this search with the learned ingredients that
-measured best.
+[`friday_agents.players.search.guided`][friday_agents.players.search.guided] is this search with the
+learned ingredients that measured best.
 
 It never looks at hidden information: the real game is only cloned through
 ``determinized``, whose result does not depend on anything hidden, and the prior reads the
@@ -42,7 +42,7 @@ from friday_env.engine import PIRATES
 #: game is over. At the pirates' turn start they play on, through both pirate fights.
 ROLLOUT_STOPS = (TURN_START_PHASES - {Phase.CHOOSE_PIRATE}) | {Phase.GAME_OVER}
 #: The simulation budget per decision unless asked otherwise (the floor's
-#: :data:`~friday_agents.conventions.DEFAULT_SEARCH_SIMS`, which ``friday eval`` shares).
+#: `DEFAULT_SEARCH_SIMS`, which ``friday eval`` shares).
 DEFAULT_SIMS = DEFAULT_SEARCH_SIMS
 #: The pirates' step (the engine's): from here on rollouts play to the end of the game.
 PIRATE_STEP = PIRATES
@@ -64,7 +64,8 @@ class LeafValue(Protocol):
 
 
 def leaf_value_model(value: str) -> LeafValue:
-    """The value model ``value`` names (see :class:`SearchAgent`'s ``value`` argument)."""
+    """The value model ``value`` names (see
+    [`SearchAgent`][friday_agents.players.search.agent.SearchAgent]'s ``value`` argument)."""
     if not isinstance(value, str):
         raise ValueError(f"value must be '', a model role or a file path, got {value!r}")
     return load_leaf_value(WEIGHTS_FILE if value == "" else model_file(value, "value"))
@@ -117,35 +118,35 @@ class SearchAgent:
     ## Arguments
 
     - ``sims`` — simulation budget per decision: ``max(1, sims // candidates)`` worlds, each
-      playing every candidate action once (default :data:`DEFAULT_SIMS`, the setting of the
+      playing every candidate action once (default `DEFAULT_SIMS`, the setting of the
       headline results and of ``friday eval``).
     - ``value`` — what scores a rollout's end, a model named by its role
-      (:mod:`friday_agents.models`): ``""`` (default) or ``search-value``, the linear model
-      fitted on heuristic games; ``guided-value-per-level`` one linear model per level, chosen
-      on the validation deals (``guided-value-cards`` on levels 1-3, ``guided-value-level4``
+      ([`friday_agents.models`][friday_agents.models]): ``""`` (default) or ``search-value``, the
+      linear model fitted on heuristic games; ``guided-value-per-level`` one linear model per level,
+      chosen on the validation deals (``guided-value-cards`` on levels 1-3, ``guided-value-level4``
       on level 4; see the search study, ``experiments/search-strength/REPORT.md``);
       ``value-net`` the value network; or a file of one's own: a ``.json`` from
       ``python -m friday_agents.learning.fitting.value_fit``, an ``.npz`` from
       ``python -m friday_agents.learning.fitting.value_net_fit``, or a per-level ``.json``
-      (:mod:`friday_agents.players.search.value_levels`).
+      (`friday_agents.players.search.value_levels`).
     - ``horizon`` — how many fights a rollout plays before it is valued: 1 (default) ends
       at the end of the current fight; 2 plays the next fight too (about twice the time).
     - ``prior`` — a policy network that prunes the candidates
-      (:mod:`friday_agents.players.networks.policy_net`): ``""`` (default) none, every legal
+      (`friday_agents.players.networks.policy_net`): ``""`` (default) none, every legal
       action is tried; ``guided-prior`` the network fitted on the search's own action values
       (guided's); ``net`` the ``net`` agent's network; or an ``.npz`` of one's own from
       ``python -m friday_agents.learning.fitting.policy_net_fit``. With a prior, only the
       ``top`` actions it rates highest and the heuristic's choice are tried, so each gets
       more worlds.
     - ``top`` — how many of the prior's best actions are tried (default
-      :data:`DEFAULT_TOP`, 1: the search then only referees between the network's choice and
+      `DEFAULT_TOP`, 1: the search then only referees between the network's choice and
       the heuristic's, and does not search where they agree; only with ``prior``).
     - ``rollout`` — what plays the rollouts: ``""`` (default) the heuristic; a policy
       network named as for ``prior`` (``guided-prior``, ``net`` or an ``.npz``), playing its
       best-rated action (about three times the time; it did not play better, see the search study,
       ``experiments/search-strength/REPORT.md``).
     - ``finish`` — from which step on rollouts play to the end of the game instead of the end
-      of the fight: 3 (default, :data:`PIRATE_STEP`) the pirates; 2 the red step too. Earlier
+      of the fight: 3 (default, `PIRATE_STEP`) the pirates; 2 the red step too. Earlier
       is not better: ``finish=0`` (every rollout to the game's end) won 0 of 20 level-1
       validation deals, where the heuristic won 2 and the default search 13 (``friday eval
       --agents heuristic,search,search:finish=0 --levels 1 --games 20 --deals validation``).
@@ -219,7 +220,7 @@ class SearchAgent:
     def rollout_totals(self, game: Game, actions: list[int], seeds: list[int]) -> np.ndarray:
         """Each action's summed rollout values over the worlds ``seeds`` (common to all
         actions). On the compiled core, in one C call where every ingredient has a C version
-        (:mod:`friday_agents.players.search.compiled`: the same floats as the Python loop below)."""
+        (`friday_agents.players.search.compiled`: the same floats as the Python loop below)."""
         compiled = compiled_search(self, game)
         if compiled is not None:
             return compiled.totals(game, actions, seeds)

@@ -1,16 +1,16 @@
 """The search's simulations on the compiled core: one C call per decision.
 
-:meth:`SearchAgent.act <friday_agents.players.search.agent.SearchAgent.act>` plays, for each world
+`SearchAgent.act` plays, for each world
 seed and each candidate action, a determinized world, the action and a heuristic rollout,
 and values where the rollout ends. When the game is a compiled-core game and every
-ingredient has a C version, :func:`compiled_search` returns a :class:`CompiledSearch` that
+ingredient has a C version, `compiled_search` returns a `CompiledSearch` that
 does all of it in ``friday_agents.players._kernels.search_rollouts`` (``search.c`` beside
 this file) except the last step: C reports
 each rollout's end (game over or not, level, step, score, result) and the leaf value's
-feature row, computed as :func:`friday_agents.players.networks.linear_value.features` /
-:func:`~friday_agents.players.networks.linear_value.card_features` compute them, and Python
+feature row, computed as `friday_agents.players.networks.linear_value.features` /
+`card_features` compute them, and Python
 values each end exactly as ``ValueModel.value``
-(:mod:`friday_agents.players.networks.linear_value`) does
+(`friday_agents.players.networks.linear_value`) does
 (``float(row @ weights)``: numpy's own dot product on the same numbers). So the totals are
 the same floats, and the agent the same choices, on either core.
 
@@ -50,7 +50,7 @@ ROW_ALIGN = 8
 def leaf_layout(feature_set: str) -> tuple[bytes, int]:
     """The layout bytes ``search_rollouts`` reads for a feature set, and its row length:
     flags and column counts, then per card its ability group, deck type and pirate type
-    columns (-1: none), all taken from :mod:`friday_agents.players.networks.linear_value`'s
+    columns (-1: none), all taken from `friday_agents.players.networks.linear_value`'s
     own tables."""
     cards = feature_set == "cards"
     groups = value_module._GROUP_OF
@@ -115,7 +115,7 @@ class CompiledSearch:
         return totals
 
     def values(self, ends: np.ndarray, rows: np.ndarray) -> list[float]:
-        """Each end's leaf value, as :meth:`ValueModel.value` computes it."""
+        """Each end's leaf value, as `ValueModel.value` computes it."""
         weights, bonus = self.model.models, self.model.win_bonus
         values = []
         for k, (done, level, step, score, won) in enumerate(ends.tolist()):

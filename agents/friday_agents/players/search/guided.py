@@ -1,7 +1,8 @@
 """The strongest fair player: the search guided by what it learned from its own games.
 
-:class:`GuidedSearchAgent` is :class:`~friday_agents.players.search.agent.SearchAgent` with the two
-learned ingredients that measured best on the evaluation deals (the search study,
+[`GuidedSearchAgent`][friday_agents.players.search.guided.GuidedSearchAgent] is
+[`SearchAgent`][friday_agents.players.search.agent.SearchAgent] with the two learned ingredients
+that measured best on the evaluation deals (the search study,
 ``experiments/search-strength/REPORT.md``):
 
 - a **policy prior** (``prior="guided-prior"``, ``top=1``): a small network fitted on the
@@ -29,9 +30,9 @@ class GuidedSearchAgent(SearchAgent):
 
     ## Arguments
 
-    The same as :class:`~friday_agents.players.search.agent.SearchAgent`, with other defaults:
-    ``prior="guided-prior"`` and ``value="guided-value-per-level"`` (model roles,
-    :mod:`friday_agents.models`). ``guided:prior=:top=...`` is not allowed
+    The same as [`SearchAgent`][friday_agents.players.search.agent.SearchAgent], with other
+    defaults: ``prior="guided-prior"`` and ``value="guided-value-per-level"`` (model roles,
+    [`friday_agents.models`][friday_agents.models]). ``guided:prior=:top=...`` is not allowed
     (``top`` needs a prior); ``guided:value=`` gives back the heuristic-fitted value.
     """
 
