@@ -115,14 +115,17 @@ class FridayEnv(gym.Env[Any, np.int64]):
     ``Discrete(199)``, the same at every level: the engine's flat action codec
     ([`friday_env.actions`][friday_env.actions]; table in ``docs/environment.md``): hazard and
     pirate choices, free and paid draws, ending the fight, the "+2 cards" and "sort 3 cards"
-    sub-decisions, and per table slot (59 slots, every fighting card of the game) "use the ability",
+    sub-decisions, and per table slot (59 slots, every fighting card of the game) "use the
+    ability",
     "target this card" and "destroy this card". Only some are legal at each step: the mask
     is ``env.action_masks()`` (sb3-contrib's contract) and ``info["action_mask"]``, both
     exactly ``game.legal_actions()`` as 0/1 ``int8`` (Gymnasium's mask dtype, so
     ``env.action_space.sample(mask=info["action_mask"])`` draws a legal action), never all
-    zero before the episode ends and all zero after it. Both are the same read-only array,
-    built once per step. In a vector env with Gymnasium's default next-step autoreset, the
-    step after an episode ends only resets that env and ignores its action.
+    zero before the episode ends and all zero after it. Each is a writable copy of the mask
+    the env builds once per step: changing it changes nothing in the env, and torch reads it
+    without its warning about non-writable arrays. In a vector env with Gymnasium's default
+    next-step autoreset, the step after an episode ends only resets that env and ignores its
+    action.
     ``action_names()`` names every id; ``describe_action(a)`` names it in context.
 
     ## Observation Space
@@ -273,7 +276,8 @@ class FridayEnv(gym.Env[Any, np.int64]):
 
     def action_masks(self) -> np.ndarray:
         """The legal actions as a 0/1 ``int8`` array (sb3-contrib's ``MaskablePPO`` contract,
-        Gymnasium's mask dtype); all zero once the episode is over."""
+        Gymnasium's mask dtype); all zero once the episode is over. A new writable copy on
+        every call (the env keeps its own, built once per step)."""
         game = self.game
         if self._over or game is None:
             return _no_actions()
@@ -281,9 +285,8 @@ class FridayEnv(gym.Env[Any, np.int64]):
         state = (game, len(game.history))
         if state != self._mask_state:
             self._mask = action_mask(game, MASK_DTYPE)
-            self._mask.flags.writeable = False
             self._mask_state = state
-        return self._mask
+        return self._mask.copy()
 
     def __copy__(self) -> FridayEnv:
         """An independent env, as ``copy.deepcopy`` gives: a shallow copy would share the
