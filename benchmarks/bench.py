@@ -30,13 +30,13 @@ the median and the range.
 Without ``--out`` a run goes to a new folder under results/bench/: no run writes over the
 committed results unless it names them. The project's committed run is
 
-    friday bench --repeats 3 --note "shared 2-core machine, other jobs running" \
+    friday bench --repeats 3 --note "2-core machine, no other jobs" \
         --out benchmarks/results.json
 
 and a second run of the groups that take ratios, to show how far a run moves, is
 
     friday bench --repeats 3 --only env,core,vector,search \
-        --note "shared 2-core machine, other jobs running" --out benchmarks/results-check.json
+        --note "2-core machine, no other jobs" --out benchmarks/results-check.json
 
 ``--from-json FILE`` prints a saved run's table and measures nothing. The docs' performance
 sections are rendered from benchmarks/results.json by tools/sections/bench.py.
@@ -69,14 +69,13 @@ from friday_agents.conventions import MissingExtraError, add_progress, plain, re
 COMMITTED = "benchmarks/results.json"
 #: The command that measures the committed run.
 COMMITTED_COMMAND = (
-    'friday bench --repeats 3 --note "shared 2-core machine, other jobs running" '
-    "--out benchmarks/results.json"
+    'friday bench --repeats 3 --note "2-core machine, no other jobs" --out benchmarks/results.json'
 )
 #: A second run of the groups that take ratios, after the committed one: how far a run moves.
 COMMITTED_CHECK = "benchmarks/results-check.json"
 COMMITTED_CHECK_COMMAND = (
     "friday bench --repeats 3 --only env,core,vector,search "
-    '--note "shared 2-core machine, other jobs running" --out benchmarks/results-check.json'
+    '--note "2-core machine, no other jobs" --out benchmarks/results-check.json'
 )
 #: Without ``--out``, each run writes a new folder here.
 DEFAULT_PARENT = Path("results/bench")
