@@ -63,7 +63,14 @@ from typing import Any
 
 from bench_report import format_spread, text_table
 
-from friday_agents.conventions import MissingExtraError, add_progress, plain, require
+from friday_agents.conventions import (
+    MissingExtraError,
+    add_progress,
+    check_out_path,
+    new_run_folder,
+    plain,
+    require,
+)
 
 #: The committed run, written only when ``--out`` names it.
 COMMITTED = "benchmarks/results.json"
@@ -644,29 +651,7 @@ def new_run_file(
     """``results.json`` in a new folder for a run without ``--out``:
     ``parent/<quick|full>__<groups>__<YYYYmmdd-HHMMSS>`` (``-2``, ``-3``... if taken)."""
     chosen = "all" if groups == list(GROUPS) else "+".join(groups)
-    stem = f"{'quick' if args.quick else 'full'}__{chosen}__{time.strftime('%Y%m%d-%H%M%S')}"
-    parent.mkdir(parents=True, exist_ok=True)
-    for attempt in range(1, 1000):
-        folder = parent / (stem if attempt == 1 else f"{stem}-{attempt}")
-        try:
-            folder.mkdir()
-        except FileExistsError:
-            continue
-        return folder / "results.json"
-    raise OSError(f"could not create a new run folder in {parent}")
-
-
-def _check_out(out: Path) -> None:
-    """Refuse an ``--out`` that cannot take a file, before anything is measured."""
-    if out.is_dir():
-        raise ValueError(f"--out {out}: is a folder; name the JSON file to write")
-    for folder in out.parents:
-        if folder.exists():
-            if not folder.is_dir():
-                raise ValueError(f"--out {out}: {folder} is a file, not a folder")
-            if not os.access(folder, os.W_OK):
-                raise ValueError(f"--out {out}: cannot write in {folder}")
-            return
+    return new_run_folder(parent, f"{'quick' if args.quick else 'full'}__{chosen}") / "results.json"
 
 
 #: What a saved run holds (``--from-json`` checks it before printing anything).
@@ -769,7 +754,7 @@ def _validate(args: argparse.Namespace) -> list[str]:
             raise ValueError("--from-json measures and writes nothing: drop --out")
         return groups
     if args.out:
-        _check_out(Path(args.out))
+        check_out_path(args.out, folder=False)  # refused before anything is measured
     for group in groups:
         require(f"friday bench ({group})", *GROUP_LIBRARIES.get(group, ()))
     if args.progress:
