@@ -29,9 +29,15 @@ PPO_HELP = {
 }
 
 
+def setting(help_text: str, default: Any, **metadata: Any) -> Any:
+    """A dataclass field of a learning command's settings: its default and the help text
+    its flag shows (more ``metadata`` where a command reads some)."""
+    return dataclasses.field(default=default, metadata={"help": help_text, **metadata})
+
+
 def ppo_field(name: str, default: float) -> Any:
     """A dataclass field for the shared PPO hyperparameter ``name`` (see `PPO_HELP`)."""
-    return dataclasses.field(default=default, metadata={"help": PPO_HELP[name]})
+    return setting(PPO_HELP[name], default)
 
 
 class LearningConfig:

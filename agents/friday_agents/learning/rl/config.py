@@ -9,10 +9,9 @@ started with (only ``--frames`` may grow). No torch here: ``friday --help`` stay
 from __future__ import annotations
 
 import dataclasses
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass
 
-from friday_agents.learning.config import LearningConfig, ppo_field
+from friday_agents.learning.config import LearningConfig, ppo_field, setting
 from friday_env.errors import FridayError
 
 METHODS = ("ppo", "reverse")
@@ -25,91 +24,93 @@ class RLConfigError(FridayError):
     """A ``friday rl`` option that is out of range, unknown or inconsistent."""
 
 
-def _opt(help_text: str, default: Any) -> Any:
-    return field(default=default, metadata={"help": help_text})
-
-
 @dataclass
 class RLConfig(LearningConfig):
     """Everything a ``friday rl`` run needs (each field is the flag of the same name)."""
 
     Error = RLConfigError
 
-    out: str = _opt("run folder: config.json, checkpoint.pt, curve.jsonl, policy.npz", "")
-    level: int = _opt("level to train on (1-4)", 1)
-    frames: int = _opt("total env steps of the run (warm-up included)", 1_000_000)
-    method: str = _opt(
+    out: str = setting("run folder: config.json, checkpoint.pt, curve.jsonl, policy.npz", "")
+    level: int = setting("level to train on (1-4)", 1)
+    frames: int = setting("total env steps of the run (warm-up included)", 1_000_000)
+    method: str = setting(
         "ppo (plain) or reverse (episodes started late in the agent's own best games)", "ppo"
     )
-    init: str = _opt("start from this PolicyNetwork .npz (fine-tuning); empty = from scratch", "")
-    init_temperature: str = _opt(
+    init: str = setting(
+        "start from this PolicyNetwork .npz (fine-tuning); empty = from scratch", ""
+    )
+    init_temperature: str = setting(
         "with --init: divide the start policy's logits by this before training (its greedy "
         "play is unchanged, its sampled play sharper); auto: the largest of 1, 0.5, 0.2, "
         "0.1, 0.05, 0.02 whose sampled win rate on training deals is within 90 %% of the best",
         "auto",
     )
-    reward: str = _opt(
+    reward: str = setting(
         "the env's reward: win_loss (+1/-1) or score (final score / 100); empty: win_loss "
         "with --init, score without (from scratch a policy wins no game for a long time)",
         "",
     )
-    shaping: str = _opt(
+    shaping: str = setting(
         "potential-based shaping added to the reward: none, or fights (a bonus of "
         "--shaping-coef / 50 for each fight finished, all taken back when the game ends, "
         "so every game's shaped return is its plain return: the best policy is unchanged)",
         "none",
     )
-    shaping_coef: float = _opt("--shaping fights: the potential of 50 finished fights", 1.0)
-    bonus: str = _opt(
+    shaping_coef: float = setting("--shaping fights: the potential of 50 finished fights", 1.0)
+    bonus: str = setting(
         "exploration bonus: none, or counts (each finished fight pays --bonus-coef / "
         "sqrt(n), n the visits so far, this one included, of the cell (fights finished, "
         "step, pirates beaten) it leads to: rarely reached parts of the game pay, "
         "common ones stop paying)",
         "none",
     )
-    bonus_coef: float = _opt("--bonus counts: the bonus of a cell's first visit", 0.05)
-    seed: int = _opt("seed of everything random in the run", 1)
-    num_envs: int = _opt("games played side by side", 64)
-    num_steps: int = _opt("steps per env per rollout (batch = num_envs x num_steps)", 128)
-    hidden: str = _opt("hidden sizes of a new network (ignored with --init)", "256,256")
+    bonus_coef: float = setting("--bonus counts: the bonus of a cell's first visit", 0.05)
+    seed: int = setting("seed of everything random in the run", 1)
+    num_envs: int = setting("games played side by side", 64)
+    num_steps: int = setting("steps per env per rollout (batch = num_envs x num_steps)", 128)
+    hidden: str = setting("hidden sizes of a new network (ignored with --init)", "256,256")
     learning_rate: float = ppo_field("learning_rate", 2.5e-4)
     gamma: float = ppo_field("gamma", 1.0)
     gae_lambda: float = ppo_field("gae_lambda", 0.95)
-    num_minibatches: int = _opt("minibatches per epoch", 4)
-    update_epochs: int = _opt("passes over each rollout", 4)
-    clip_coef: float = _opt("PPO clip range", 0.2)
+    num_minibatches: int = setting("minibatches per epoch", 4)
+    update_epochs: int = setting("passes over each rollout", 4)
+    clip_coef: float = setting("PPO clip range", 0.2)
     ent_coef: float = ppo_field("ent_coef", 0.01)
     vf_coef: float = ppo_field("vf_coef", 0.5)
     max_grad_norm: float = ppo_field("max_grad_norm", 0.5)
-    warmup_frames: int = _opt(
+    warmup_frames: int = setting(
         "critic warm-up: frames with the policy frozen and only the value loss "
         "(-1: 200000 with --init, 0 without)",
         -1,
     )
-    kl_coef: float = _opt(
+    kl_coef: float = setting(
         "weight of KL(start policy || policy) (-1: 1.0 with --init; needs --init)", -1.0
     )
-    kl_decay: float = _opt(
+    kl_decay: float = setting(
         "the KL weight is multiplied by this at each held-out evaluation whose win rate "
         "holds at or above the start's",
         0.5,
     )
-    reverse_share: float = _opt(
+    reverse_share: float = setting(
         "--method reverse: share of episodes started from stored states", 0.5
     )
-    reverse_start: int = _opt("--method reverse: first k (decisions before the end)", 5)
-    reverse_step: int = _opt("--method reverse: how far k moves back each time", 5)
-    reverse_threshold: float = _opt("--method reverse: success rate from k that moves k back", 0.5)
-    reverse_window: int = _opt("--method reverse: episodes from k that measure it", 200)
-    reverse_archive: int = _opt("--method reverse: best games kept to start from", 1000)
-    eval_every: int = _opt("held-out evaluation every this many updates (0: only at the ends)", 10)
-    eval_deals: int = _opt("validation deals of the held-out evaluation, per level", 200)
-    eval_levels: str = _opt(
+    reverse_start: int = setting("--method reverse: first k (decisions before the end)", 5)
+    reverse_step: int = setting("--method reverse: how far k moves back each time", 5)
+    reverse_threshold: float = setting(
+        "--method reverse: success rate from k that moves k back", 0.5
+    )
+    reverse_window: int = setting("--method reverse: episodes from k that measure it", 200)
+    reverse_archive: int = setting("--method reverse: best games kept to start from", 1000)
+    eval_every: int = setting(
+        "held-out evaluation every this many updates (0: only at the ends)", 10
+    )
+    eval_deals: int = setting("validation deals of the held-out evaluation, per level", 200)
+    eval_levels: str = setting(
         "levels of the held-out evaluation, e.g. 1,2,3,4 (empty: the trained level; it is "
         "always measured)",
         "",
     )
-    checkpoint_every: int = _opt("checkpoint every this many updates", 10)
+    checkpoint_every: int = setting("checkpoint every this many updates", 10)
 
     def resolved(self) -> RLConfig:
         """The configuration with the -1 defaults that depend on ``--init`` filled in."""

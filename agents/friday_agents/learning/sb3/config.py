@@ -17,12 +17,12 @@ import dataclasses
 import json
 import tomllib
 from collections.abc import Callable
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
 
 from friday_agents.conventions import add_deprecated, add_progress, parse_bool
-from friday_agents.learning.config import LearningConfig, ppo_field
+from friday_agents.learning.config import LearningConfig, ppo_field, setting
 from friday_env.errors import FridayError, InvalidLevelError
 from friday_env.levels import LEVELS, level_sequence
 from friday_env.observation import ENCODERS
@@ -44,70 +44,66 @@ class TrainConfigError(FridayError):
     """A training configuration value that is out of range, unknown or inconsistent."""
 
 
-def _help(text: str, default: Any, **extra: Any) -> Any:
-    return field(default=default, metadata={"help": text, **extra})
-
-
 @dataclass
 class TrainConfig(LearningConfig):
     """Everything ``friday train`` needs; each field is a ``--flag`` of the same name."""
 
     Error = TrainConfigError
 
-    level: int = _help("level to train on (1-4); ignored when --curriculum is given", 1)
-    curriculum: str = _help(
+    level: int = setting("level to train on (1-4); ignored when --curriculum is given", 1)
+    curriculum: str = setting(
         'levels trained one after another, e.g. "1,2,3,4" (timesteps split evenly); '
         "empty = just --level",
         "",
     )
-    observation: str = _help(f"observation encoder: {', '.join(OBSERVATIONS)}", "flat")
-    reward: str = _help(
+    observation: str = setting(f"observation encoder: {', '.join(OBSERVATIONS)}", "flat")
+    reward: str = setting(
         "reward: win_loss (+1/-1 at the end), score (final R25 score / 100), "
         "score_delta (score change after every decision / 100: dense, same total), "
         "progress (win_loss + 0.1 per hazard beaten), "
         "value_shaped (win_loss + gamma*V(s')-V(s), V the fitted state value / 100)",
         "progress",
     )
-    total_timesteps: int = _help("environment steps to train for (all stages together)", 200_000)
-    n_envs: int = _help("parallel environments", 8)
-    vec_env: str = _help("vectorisation: dummy (one process) or subproc (one per env)", "dummy")
-    seed: int = _help("seed of the policy, the optimiser and the training deals", 0)
+    total_timesteps: int = setting("environment steps to train for (all stages together)", 200_000)
+    n_envs: int = setting("parallel environments", 8)
+    vec_env: str = setting("vectorisation: dummy (one process) or subproc (one per env)", "dummy")
+    seed: int = setting("seed of the policy, the optimiser and the training deals", 0)
     learning_rate: float = ppo_field("learning_rate", 3e-4)
-    n_steps: int = _help("steps per env per rollout", 256)
-    batch_size: int = _help("minibatch size", 256)
-    n_epochs: int = _help("optimisation epochs per rollout", 4)
+    n_steps: int = setting("steps per env per rollout", 256)
+    batch_size: int = setting("minibatch size", 256)
+    n_epochs: int = setting("optimisation epochs per rollout", 4)
     gamma: float = ppo_field("gamma", 0.995)
     gae_lambda: float = ppo_field("gae_lambda", 0.95)
-    clip_range: float = _help("PPO clipping", 0.2)
+    clip_range: float = setting("PPO clipping", 0.2)
     ent_coef: float = ppo_field("ent_coef", 0.01)
     vf_coef: float = ppo_field("vf_coef", 0.5)
     max_grad_norm: float = ppo_field("max_grad_norm", 0.5)
-    vf_warmup: int = _help(
+    vf_warmup: int = setting(
         "timesteps at the start during which only the value head learns (the policy is "
         "frozen): for fine-tuning a policy from --init",
         0,
     )
-    net_arch: str = _help("hidden layer sizes of the policy and value nets, e.g. 64,64", "64,64")
-    eval_freq: int = _help(
+    net_arch: str = setting("hidden layer sizes of the policy and value nets, e.g. 64,64", "64,64")
+    eval_freq: int = setting(
         "evaluate on held-out deals every this many timesteps (0 = never)", 20_000
     )
-    eval_games: int = _help("held-out deals per evaluation", 100)
-    checkpoint_freq: int = _help(
+    eval_games: int = setting("held-out deals per evaluation", 100)
+    checkpoint_freq: int = setting(
         "save a checkpoint every this many timesteps (0 = only at the end)", 50_000
     )
-    out_dir: str = _help(
+    out_dir: str = setting(
         "run directory: checkpoints, config, logs, curve CSV and PNG; empty = "
         "runs/<level>__<reward>__<seed>__<unix time> (CleanRL-style, a new one per run)",
         "",
     )
-    resume: str = _help("checkpoint (.zip) to continue training from", "")
-    init: str = _help(
+    resume: str = setting("checkpoint (.zip) to continue training from", "")
+    init: str = setting(
         "policy (.zip, e.g. from `friday imitate fit`) whose weights start a new run with "
         "this config's settings (unlike --resume, which keeps the checkpoint's settings)",
         "",
     )
-    torch_threads: int = _help("torch CPU threads (1 keeps runs reproducible)", 1)
-    progress_bar: bool = _help("show a progress bar", True)
+    torch_threads: int = setting("torch CPU threads (1 keeps runs reproducible)", 1)
+    progress_bar: bool = setting("show a progress bar", True)
 
     # ------------------------------------------------------------------ derived
 
