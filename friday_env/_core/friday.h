@@ -82,7 +82,9 @@ typedef struct {
     uint32_t mt[624];
     int32_t next, twisted;
 } fr_mt_state;
-#define FR_RNG_CACHE_SIZE 40
+/* The shuffles fr_game_new makes: the aging piles, the stack, the hazards, the pirates. */
+#define FR_SETUP_SHUFFLES 5
+#define FR_RNG_CACHE_SIZE 48 /* two wide batches (rng.c) */
 typedef struct {
     int32_t count;                         /* entries filled by the last fr_rng_prefetch */
     uint64_t seed[FR_RNG_CACHE_SIZE];
@@ -99,6 +101,25 @@ void fr_rng_use(fr_rng_cache *cache);
 /* Precomputes the generator's fixed starting state; called when the module loads (fr_shuffle
  * also calls it, but calling it first keeps threads from racing to fill the table). */
 void fr_rng_prepare(void);
+/* A few generators seeded together on the caller's stack for shuffles it knows are coming
+ * (fr_game_new's five setup shuffles): fr_rng_batch_begin seeds shuffles k_first ..
+ * k_first+count-1 of `seed` (count at most FR_SHUFFLE_LANES) and installs the batch for the
+ * thread, unless a cache is installed (whose owner prefetched what it needs): it returns 1
+ * if it installed the batch, and then fr_rng_batch_end must uninstall it. */
+typedef struct {
+    uint64_t seed;
+    int64_t k_first;
+    int32_t count;
+    uint8_t unused[FR_SHUFFLE_LANES];
+    fr_mt_state state[FR_SHUFFLE_LANES];
+} fr_rng_batch;
+int fr_rng_batch_begin(fr_rng_batch *batch, uint64_t seed, int64_t k_first, int32_t count);
+void fr_rng_batch_end(void);
+/* Wide seeding (rng.c): up to 24 generators in AVX2 registers where the processor has them.
+ * fr_rng_wide_available says whether it does; fr_rng_wide_seeding turns the wide path off or
+ * back on (a test hook: results are identical either way) and returns the previous setting. */
+int fr_rng_wide_available(void);
+int fr_rng_wide_seeding(int on);
 
 /* ---- game.c ---- */
 void fr_game_init(fr_game *g);                  /* an empty state (no history buffer) */

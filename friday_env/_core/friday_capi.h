@@ -16,7 +16,7 @@
 #include "friday.h"
 
 #define FRIDAY_CAPI_CAPSULE "friday_env._core.compiled._C_API"
-#define FRIDAY_CAPI_VERSION 1
+#define FRIDAY_CAPI_VERSION 2 /* 2: fr_rng_cache holds FR_RNG_CACHE_SIZE = 48 */
 
 typedef struct {
     int version;      /* FRIDAY_CAPI_VERSION */

@@ -785,6 +785,10 @@ int fr_game_new(fr_game *g, int level, uint64_t seed) {
         pile_push(FR_DIFFICULT[card] ? &difficult : &normal, card);
     }
     if (level < 3) pile_push(&g->box, FR_VERY_STUPID_ID);
+    /* the five setup shuffles' generators, seeded side by side before the first (which
+     * pile the third shuffles depends on the first two, the generators do not) */
+    fr_rng_batch setup;
+    int batched = fr_rng_batch_begin(&setup, seed, 0, FR_SETUP_SHUFFLES);
     shuffle(g, &normal);
     shuffle(g, &difficult);
     g->aging = difficult; /* normal cards on top of the difficult ones */
@@ -801,6 +805,7 @@ int fr_game_new(fr_game *g, int level, uint64_t seed) {
     fr_pile pirates = {0};
     for (int i = 0; i < FR_NUM_PIRATE_CARDS; i++) pile_push(&pirates, FR_PIRATE_IDS[i]);
     shuffle(g, &pirates);
+    if (batched) fr_rng_batch_end();
     pile_push(&g->pirates, pirates.c[0]);
     pile_push(&g->pirates, pirates.c[1]);
     pile_sort(&g->pirates);

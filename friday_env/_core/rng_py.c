@@ -114,7 +114,79 @@ static PyObject *py_shuffle_many(PyObject *self, PyObject *args) {
     return out;
 }
 
+/* _prefetched_shuffles(seeds, ks, piles, wide) -> new lists: pile i shuffled by shuffle
+ * (seeds[i], ks[i]), each generator seeded beforehand into one prefetch cache
+ * (fr_rng_prefetch: batches of equal key length, the wide AVX2 seeding where `wide` is true
+ * and the processor has it) and taken from it by fr_shuffle. */
+static PyObject *py_prefetched_shuffles(PyObject *self, PyObject *args) {
+    PyObject *seeds_obj, *ks_obj, *piles_obj;
+    int wide;
+    if (!PyArg_ParseTuple(args, "OOOp:_prefetched_shuffles", &seeds_obj, &ks_obj, &piles_obj,
+                          &wide))
+        return NULL;
+    PyObject *seeds_t = PySequence_Tuple(seeds_obj), *ks_t = PySequence_Tuple(ks_obj),
+             *piles_t = PySequence_Tuple(piles_obj);
+    PyObject *out = NULL;
+    fr_rng_cache *cache = NULL;
+    if (seeds_t == NULL || ks_t == NULL || piles_t == NULL) goto done;
+    Py_ssize_t count = PyTuple_GET_SIZE(piles_t);
+    if (count > FR_RNG_CACHE_SIZE || PyTuple_GET_SIZE(seeds_t) != count ||
+        PyTuple_GET_SIZE(ks_t) != count) {
+        PyErr_Format(PyExc_ValueError,
+                     "_prefetched_shuffles: as many seeds, ks and piles, at most %d",
+                     FR_RNG_CACHE_SIZE);
+        goto done;
+    }
+    static int8_t cards[FR_RNG_CACHE_SIZE][SHUFFLE_MAX_CARDS]; /* under the GIL */
+    int32_t sizes[FR_RNG_CACHE_SIZE];
+    uint64_t seeds[FR_RNG_CACHE_SIZE];
+    int64_t ks[FR_RNG_CACHE_SIZE];
+    for (Py_ssize_t i = 0; i < count; i++) {
+        PyObject *triple = PyTuple_Pack(3, PyTuple_GET_ITEM(seeds_t, i), PyTuple_GET_ITEM(ks_t, i),
+                                        PyTuple_GET_ITEM(piles_t, i));
+        PyObject *pile;
+        int rc = triple == NULL ? -1 : parse_args(triple, "OOO:_prefetched_shuffles", &seeds[i], &ks[i], &pile);
+        if (rc == 0) rc = read_cards(pile, cards[i], &sizes[i], i);
+        Py_XDECREF(triple);
+        if (rc < 0) goto done;
+    }
+    cache = PyMem_Malloc(sizeof *cache);
+    if (cache == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    int was_wide = fr_rng_wide_seeding(wide);
+    fr_rng_prefetch(cache, seeds, ks, (int32_t)count);
+    fr_rng_wide_seeding(was_wide);
+    fr_rng_use(cache);
+    for (Py_ssize_t i = 0; i < count; i++) fr_shuffle(seeds[i], ks[i], cards[i], sizes[i]);
+    fr_rng_use(NULL);
+    out = PyList_New(count);
+    for (Py_ssize_t i = 0; out != NULL && i < count; i++) {
+        PyObject *pile = cards_list(cards[i], sizes[i]);
+        if (pile == NULL) Py_CLEAR(out);
+        else PyList_SET_ITEM(out, i, pile);
+    }
+done:
+    PyMem_Free(cache);
+    Py_XDECREF(seeds_t);
+    Py_XDECREF(ks_t);
+    Py_XDECREF(piles_t);
+    return out;
+}
+
+/* _wide_seeding_available() -> bool: whether this processor runs the wide (AVX2) seeding. */
+static PyObject *py_wide_seeding_available(PyObject *self, PyObject *unused) {
+    return PyBool_FromLong(fr_rng_wide_available());
+}
+
 static PyMethodDef rng_methods[] = {
+    {"_prefetched_shuffles", py_prefetched_shuffles, METH_VARARGS,
+     "_prefetched_shuffles(seeds, ks, piles, wide) -> list of lists: pile i shuffled by "
+     "shuffle (seeds[i], ks[i]) from generators prefetched into one cache (a test hook of "
+     "fr_rng_prefetch; wide: allow the AVX2 seeding)."},
+    {"_wide_seeding_available", py_wide_seeding_available, METH_NOARGS,
+     "_wide_seeding_available() -> bool: whether the wide (AVX2) seeding runs here."},
     {"_shuffle", py_shuffle, METH_VARARGS,
      "_shuffle(seed, k, cards) -> list: cards shuffled as random.Random(f'{seed}:{k}').shuffle "
      "would (a test hook of the compiled shuffle)."},

@@ -73,7 +73,7 @@ static int new_game(fr_vecenv *v, int32_t i, uint64_t seed) {
     return fr_game_new(&v->games[i], v->level, seed) == 0 ? 0 : FR_VEC_NO_MEMORY;
 }
 
-enum { SETUP_SHUFFLES = 5, GAMES_PER_PREFETCH = FR_RNG_CACHE_SIZE / SETUP_SHUFFLES };
+enum { GAMES_PER_PREFETCH = FR_RNG_CACHE_SIZE / FR_SETUP_SHUFFLES };
 
 /* Seeds the setup shuffles (k = 0..4, fr_game_new's) of up to GAMES_PER_PREFETCH games
  * together into the installed cache (see fr_rng_prefetch). */
@@ -82,7 +82,7 @@ static void prefetch_setups(fr_rng_cache *cache, const uint64_t *game_seeds, int
     int64_t ks[FR_RNG_CACHE_SIZE];
     int32_t count = 0;
     for (int32_t g = 0; g < games && g < GAMES_PER_PREFETCH; g++)
-        for (int32_t k = 0; k < SETUP_SHUFFLES; k++) seeds[count] = game_seeds[g], ks[count++] = k;
+        for (int32_t k = 0; k < FR_SETUP_SHUFFLES; k++) seeds[count] = game_seeds[g], ks[count++] = k;
     fr_rng_prefetch(cache, seeds, ks, count);
 }
 

@@ -89,3 +89,29 @@ def test_batched_bad_arguments_are_named() -> None:
         core._shuffle_many(0, 0, [[1, 2]] * 17)
     with pytest.raises(ValueError, match="card 0 of pile 1"):
         core._shuffle_many(0, 0, [[1, 2], [500]])
+
+
+@pytest.mark.parametrize("wide", [True, False], ids=["wide seeding", "eight scalar lanes"])
+def test_prefetched_generators_shuffle_as_python(wide: bool) -> None:
+    """fr_rng_prefetch seeds up to 48 generators at once: in batches of equal key length,
+    up to 24 in AVX2 registers where the processor has them (``wide``), else eight scalar
+    lanes at a time. Each shuffle taken from the cache must be CPython's, whatever the mix of
+    key lengths (seed and k digit counts) and batch sizes."""
+    draw = random.Random(29 + wide)
+    for _ in range(150):
+        count = draw.choice((1, 8, 9, 23, 24, 25, 40, 48, draw.randrange(49)))
+        base = draw.choice((0, 9, 99_999, 2**64 - 30, draw.randrange(2**40)))
+        seeds = [min(base + draw.randrange(3), 2**64 - 1) for _ in range(count)]
+        ks = [draw.choice((0, 4, 9, 10, draw.randrange(200))) for _ in range(count)]
+        piles = [[draw.randrange(128) for _ in range(draw.randrange(71))] for _ in range(count)]
+        expected = [python_shuffle(s, k, p) for s, k, p in zip(seeds, ks, piles)]
+        assert core._prefetched_shuffles(seeds, ks, piles, wide) == expected, (seeds, ks)
+
+
+def test_prefetch_bad_arguments_are_named() -> None:
+    with pytest.raises(ValueError, match="at most 48"):
+        core._prefetched_shuffles([0] * 49, [0] * 49, [[1]] * 49, True)
+    with pytest.raises(ValueError, match="as many seeds, ks and piles"):
+        core._prefetched_shuffles([0, 1], [0], [[1], [2]], True)
+    with pytest.raises(ValueError, match="card 0 of pile 1"):
+        core._prefetched_shuffles([0, 0], [0, 1], [[1, 2], [500]], False)
