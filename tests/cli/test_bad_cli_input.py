@@ -59,6 +59,26 @@ CASES = {
         {},
         "not an .npz archive of plain arrays",
     ),
+    "search prior garbage npz": (
+        (*EVAL, "--agents", "search:prior=garbage.npz", "--out", "new"),
+        {},
+        "prior= file garbage.npz is not an .npz archive of plain arrays",
+    ),
+    "search prior missing npz": (
+        (*EVAL, "--agents", "search:prior=missing.npz", "--out", "new"),
+        {},
+        "prior= file missing.npz does not exist",
+    ),
+    "guided value garbage npz": (
+        (*EVAL, "--agents", "guided:value=garbage.npz", "--out", "new"),
+        {},
+        "value file garbage.npz is not an .npz archive of plain arrays",
+    ),
+    "guided value missing json": (
+        (*EVAL, "--agents", "guided:value=missing.json", "--out", "new"),
+        {},
+        "value file missing.json does not exist",
+    ),
     "rl init truncated": (
         ("rl", "--init", "truncated.npz", "--out", "new", "--no-progress"),
         {},

@@ -104,7 +104,7 @@ def test_prefetched_generators_shuffle_as_python(wide: bool) -> None:
         seeds = [min(base + draw.randrange(3), 2**64 - 1) for _ in range(count)]
         ks = [draw.choice((0, 4, 9, 10, draw.randrange(200))) for _ in range(count)]
         piles = [[draw.randrange(128) for _ in range(draw.randrange(71))] for _ in range(count)]
-        expected = [python_shuffle(s, k, p) for s, k, p in zip(seeds, ks, piles)]
+        expected = [python_shuffle(s, k, p) for s, k, p in zip(seeds, ks, piles, strict=True)]
         assert core._prefetched_shuffles(seeds, ks, piles, wide) == expected, (seeds, ks)
 
 

@@ -23,6 +23,7 @@ from pathlib import Path
 
 import numpy as np
 
+from friday_agents.conventions import read_model_file
 from friday_agents.models import GUIDED_PRIOR, check_not_moved, model_file
 from friday_agents.players.networks.layers import Layers, forward, layer_arrays, read_layers
 from friday_env import Game
@@ -153,4 +154,4 @@ def policy_prior(prior: str, option: str = "prior") -> PolicyPrior | None:
         raise ValueError(
             f"{option}={prior} must be an .npz policy network (or a role: guided-prior, net)"
         )
-    return PolicyPrior(load_policy_network(path))
+    return PolicyPrior(read_model_file(load_policy_network, path, f"{option}= file"))

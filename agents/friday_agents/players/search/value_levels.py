@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
+from friday_agents.conventions import read_model_file
 from friday_agents.models import GUIDED_VALUE_PER_LEVEL, check_not_moved
 from friday_agents.players.networks.linear_value import ValueModel, load_value_model
 from friday_agents.players.networks.value_net import LEVELS, ValueNetwork, load_value_network
@@ -49,7 +50,14 @@ def load_leaf_value(path: Path | str) -> ValueModel | ValueNetwork | PerLevelVal
     file (``.json``; see the module docstring)."""
     path = Path(path)
     check_not_moved(path)
-    if path.suffix == ".json" and path.exists() and _read_json(path).get("format") == FORMAT:
+    if path.suffix not in (".json", ".npz"):
+        raise ValueError(f"value file {str(path)!r} must be a .json (linear) or .npz (network)")
+    # missing, truncated or pickled files, each said in one line
+    return read_model_file(_load_value_file, path, "value file")
+
+
+def _load_value_file(path: Path) -> ValueModel | ValueNetwork | PerLevelValue:
+    if path.suffix == ".json" and _read_json(path).get("format") == FORMAT:
         return load_per_level(path)
     return _load_one_model(path)
 
