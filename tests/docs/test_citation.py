@@ -49,7 +49,7 @@ def test_citation_agrees_with_pyproject():
     citation = _citation()
     assert citation["title"] == project["name"]
     assert citation["version"] == project["version"]
-    assert citation["license"] == project["license"]["text"]
+    assert citation["license"] == project["license"]
     datetime.date.fromisoformat(citation["date-released"])
 
 

@@ -186,7 +186,7 @@ def test_readme_citation_matches_the_project_and_citation_cff():
     assert fields == {
         "title": project["name"],
         "version": project["version"],
-        "license": project["license"]["text"],
+        "license": project["license"],
     }
     assert f"title   = {{{fields['title']}}}" in cite
     assert f"license = {{{fields['license']}}}" in cite

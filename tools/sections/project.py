@@ -15,7 +15,7 @@ def cite_section(repo: Path) -> str:
         f"  title   = {{{project['name']}}},",
         "  author  = {{The friday-env developers}},",
         f"  version = {{{project['version']}}},",
-        f"  license = {{{project['license']['text']}}},",
+        f"  license = {{{project['license']}}},",
         "}",
         "```",
     ]
