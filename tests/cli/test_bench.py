@@ -464,7 +464,7 @@ def test_readme_rows_say_whether_the_second_run_is_within_the_range():
     assert "| 5.20× | 5.00–5.40× | 5.30× | yes | ≥ 5× | yes |" in api
     assert "| 20.50× | 20.00–21.00× | 19.50× | **no** | ≥ 20× | yes |" in in_core
     assert "| 25.00× | 24.00–26.00× |  | not in the second run | ≥ 8× | yes |" in vector
-    assert "1 of 3 rows here do, and 1 is not in the second run" in text
+    assert "it reproduces 1 of the 3 rows judged here; 1 is not in the second run" in text
     assert "in the second run 97.0 %, **outside** that range" in text
     assert "over the 3 rounds of `friday bench 2026-01-01 10:00 UTC`" in text
     assert "The spread of a row is its range" in text

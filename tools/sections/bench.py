@@ -398,11 +398,11 @@ def _rerun_rule(doc: dict[str, Any], check: dict[str, Any], verdicts: list[bool 
         f"rounds. The second run, `{check['meta']['command']}`, made after it on the same "
         "machine, reproduces a row when its median lies within that range (the rule of "
         "[`docs/performance.md`](docs/performance.md), fixed before the runs; a miss is shown "
-        f"as measured): {sum(judged)} of {len(judged)} rows here do"
+        f"as measured): it reproduces {sum(judged)} of the {len(judged)} rows judged here"
     )
     unjudged = len(verdicts) - len(judged)
     if unjudged:
-        text += f", and {unjudged} {'is' if unjudged == 1 else 'are'} not in the second run"
+        text += f"; {unjudged} {'is' if unjudged == 1 else 'are'} not in the second run"
     return text + "."
 
 
