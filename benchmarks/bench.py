@@ -1,4 +1,4 @@
-"""``friday bench``: how fast the engine and ``Friday-v0`` run on this machine, in one run.
+r"""``friday bench``: how fast the engine and ``Friday-v0`` run on this machine, in one run.
 
 Measured (every rate per second of this process's CPU time, except (h) and (l)):
 
@@ -20,8 +20,8 @@ observations and masks, random legal actions from rankings drawn before the cloc
 on each core, against Blackjack-v1 through gymnasium's ``SyncVectorEnv`` with as many envs;
 (l) the CleanRL-style recipe's training frames/s (wall-clock) on the native vector env
 (compiled core) and on a ``SyncVectorEnv`` of Python-core envs; (m) ``guided``'s CPU seconds
-per game on each core (group search), the same evaluation deals of levels 1 and 4, and how
-many games differ (none may).
+per game on each core (group search), the same evaluation deals of levels 1 and 4 in every
+round, and how many games differ (none may).
 
 Each group runs in rounds, one per repeat, its members taking turns in a rotating order
 (A, B, A, B...); every ratio is taken within its round, and the results keep every round,
@@ -30,13 +30,18 @@ the median and the range.
 Without ``--out`` a run goes to a new folder under results/bench/: no run writes over the
 committed results unless it names them. The project's committed run is
 
-    friday bench --repeats 3 --note "2-core machine, no other jobs" \
+    friday bench --repeats 9 --note "2-core machine, no other jobs" \
         --out benchmarks/results.json
 
-and a second run of the groups that take ratios, to show how far a run moves, is
+and a second run of every group the README shows, to check that a rerun's medians fall
+within the first run's range (docs/performance.md states the rule), is
 
-    friday bench --repeats 3 --only env,core,vector,search \
+    friday bench --repeats 9 --only env,ppo,core,vector,search \
         --note "2-core machine, no other jobs" --out benchmarks/results-check.json
+
+A run measures in a child process with one BLAS/OpenMP thread (OPENBLAS_NUM_THREADS,
+OMP_NUM_THREADS, MKL_NUM_THREADS = 1): idle BLAS worker threads spin and their CPU time
+would count in the process's CPU time.
 
 ``--from-json FILE`` prints a saved run's table and measures nothing. The docs' performance
 sections are rendered from benchmarks/results.json by tools/sections/bench.py.
@@ -76,12 +81,13 @@ from friday_agents.conventions import (
 COMMITTED = "benchmarks/results.json"
 #: The command that measures the committed run.
 COMMITTED_COMMAND = (
-    'friday bench --repeats 3 --note "2-core machine, no other jobs" --out benchmarks/results.json'
+    'friday bench --repeats 9 --note "2-core machine, no other jobs" --out benchmarks/results.json'
 )
-#: A second run of the groups that take ratios, after the committed one: how far a run moves.
+#: A second run, after the committed one, of every group whose rows the README shows: each
+#: of its medians must fall within the committed run's range (docs/performance.md).
 COMMITTED_CHECK = "benchmarks/results-check.json"
 COMMITTED_CHECK_COMMAND = (
-    "friday bench --repeats 3 --only env,core,vector,search "
+    "friday bench --repeats 9 --only env,ppo,core,vector,search "
     '--note "2-core machine, no other jobs" --out benchmarks/results-check.json'
 )
 #: Without ``--out``, each run writes a new folder here.
@@ -99,6 +105,13 @@ GROUPS = (
 #: Groups that compare the cores: measured only where the compiled core is built.
 CORE_GROUPS = ("core", "vector", "cleanrl", "search")
 WORKERS = (1, 2)
+#: BLAS/OpenMP thread counts of the measuring process. CPU time (``time.process_time``)
+#: counts every thread of the process, and numpy's OpenBLAS keeps worker threads that spin
+#: for a while after any BLAS call: their CPU time would land in whatever is timed next
+#: (random_play after one matrix product: 1.01-1.03 CPU s for 0.95-0.98 wall s with them,
+#: 0.95 for 0.95 without). They must be set before numpy loads, so a run measures in a
+#: child process that starts with them.
+SINGLE_THREADED = {"OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
 
 
 @dataclass(frozen=True)
@@ -142,7 +155,7 @@ def _train_defaults() -> dict[str, Any]:
 
 
 def full_budget(repeats: int) -> Budget:
-    """A few minutes in all with 3 repeats on a quiet 2-core machine."""
+    """About 4 minutes in all with 9 repeats on a quiet 2-core machine."""
     return Budget(
         repeats=repeats,
         engine_actions=200_000,
@@ -154,7 +167,7 @@ def full_budget(repeats: int) -> Budget:
         memory_steps=50,
         vec_iterations=3_000,
         ppo_rollouts=1,
-        ppo_pairs=2 * repeats,  # the ratios are the noisiest measurements here
+        ppo_pairs=repeats,  # as many rounds as every other row: one stated sample size
         ppo=_train_defaults(),
         core_actions=100_000,
         core_random_play_actions=2_000_000,
@@ -162,7 +175,7 @@ def full_budget(repeats: int) -> Budget:
         vector_iterations=300,
         cleanrl_envs=8,
         cleanrl_timesteps=8 * 128 * 4,
-        search_games=6,
+        search_games=4,  # 8 guided games per core and round, ~5 CPU s on the Python core
     )
 
 
@@ -495,25 +508,43 @@ SEARCH_LEVELS = (1, 4)
 
 
 def bench_search(budget: Budget, results: Results) -> None:
-    """(m) ``guided``'s CPU seconds per game on each core over the same evaluation deals of
-    levels 1 and 4 (the cores take turns deal by deal), their ratio, and how many of those
-    games differ between the cores (they must not). One pass: the games are the repeats."""
+    """(m) ``guided``'s CPU seconds per game on each core, in rounds: every round plays the
+    same evaluation deals of levels 1 and 4 on both cores (the cores taking turns deal by
+    deal), and its ratio is the Python core's CPU over the compiled core's for the round's
+    games of both levels. How many games differ between the cores (none may) is summed over
+    the rounds."""
     from core_timing import compare_cores
 
-    compared = [compare_cores("guided", level, budget.search_games) for level in SEARCH_LEVELS]
-    for core, label in (("python", "Python engine"), ("c", "compiled core")):
-        per_game = [r["cpu_seconds_per_game"][core] for r in compared]
-        results.add(f"search_guided_{core}", f"(m) guided, {label}", "s/game", per_game)
+    games = budget.search_games
+    per_round = games * len(SEARCH_LEVELS)
+    python, compiled, differing = [], [], 0
+    for _ in range(budget.repeats):
+        compared = [compare_cores("guided", level, games) for level in SEARCH_LEVELS]
+        python.append(sum(r["cpu_seconds_per_game"]["python"] for r in compared) * games)
+        compiled.append(sum(r["cpu_seconds_per_game"]["c"] for r in compared) * games)
+        differing += sum(len(r["differing_deals"]) for r in compared)
+    for core, label, spent in (
+        ("python", "Python engine", python),
+        ("c", "compiled core", compiled),
+    ):
+        per_game = [seconds / per_round for seconds in spent]
+        results.add(
+            f"search_guided_{core}",
+            f"(m) guided, {label}",
+            "s/game",
+            per_game,
+            deals_per_round=per_round,
+        )
     results.add(
         "search_guided_ratio",
-        "(m) guided, Python / compiled CPU per game",
+        "(m) guided, Python / compiled CPU per game, per round",
         "×",
-        [r["speedup"] for r in compared],
+        ratios(python, compiled),
+        deals_per_round=per_round,
     )
-    differing = sum(len(r["differing_deals"]) for r in compared)
     results.add(
         "search_guided_differing",
-        "(m) guided games that differ between the cores",
+        "(m) guided games that differ between the cores, all rounds",
         "games",
         [float(differing)],
     )
@@ -590,6 +621,37 @@ def command_line(args: argparse.Namespace) -> str:
     return " ".join(parts)
 
 
+def script_arguments(args: argparse.Namespace) -> list[str]:
+    """The options of ``args`` as a command line of this script (for the measuring child)."""
+    argv = ["--quick"] if args.quick else []
+    if args.repeats is not None:
+        argv += ["--repeats", str(args.repeats)]
+    if args.only:
+        argv += ["--only", args.only]
+    if args.note:
+        argv += ["--note", args.note]
+    if args.out:
+        argv += ["--out", args.out]
+    return [*argv, "--progress" if args.progress else "--no-progress"]
+
+
+def single_threaded() -> bool:
+    """Whether this process started with one BLAS/OpenMP thread (`SINGLE_THREADED`)."""
+    return all(os.environ.get(name) == value for name, value in SINGLE_THREADED.items())
+
+
+def measure_in_child(args: argparse.Namespace) -> int:
+    """Run this script again with ``args`` in a child process started with
+    `SINGLE_THREADED`; its output is passed on line by line. The child's exit status."""
+    env = {**os.environ, **SINGLE_THREADED}
+    command = [sys.executable, str(Path(__file__).resolve()), *script_arguments(args)]
+    with subprocess.Popen(command, env=env, stdout=subprocess.PIPE, text=True) as child:
+        assert child.stdout is not None
+        for line in child.stdout:
+            print(line, end="", flush=True)
+    return child.returncode
+
+
 def _repeats(args: argparse.Namespace) -> int:
     return args.repeats or (2 if args.quick else 5)
 
@@ -617,6 +679,7 @@ def measure(args: argparse.Namespace, groups: list[str], out: Path) -> dict[str,
         "skipped": skipped,
         "budget": asdict(budget),
         "timing": "CPU time of this process (time.process_time), except (h) and (l): wall-clock",
+        "threads": {name: os.environ.get(name, "unset") for name in SINGLE_THREADED},
         "note": args.note,
         "python": platform.python_version(),
         "platform": platform.platform(),
@@ -769,6 +832,8 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as err:
         print(f"friday bench: {err}", file=sys.stderr)
         return 2
+    if doc is None and not single_threaded():
+        return measure_in_child(args)
     if doc is None:
         out = Path(args.out) if args.out else new_run_file(args, groups)
         budget = "quick" if args.quick else "full"

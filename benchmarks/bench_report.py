@@ -75,6 +75,19 @@ def rows(doc: dict[str, Any]) -> list[tuple[str, str, str, str, str]]:
     return found
 
 
+def within_first_range(
+    first: dict[str, Any], second: dict[str, Any] | None, key: str
+) -> bool | None:
+    """Whether the second run's median of measurement ``key`` lies within the range of the
+    first run's rounds (bounds included): the reproduction rule of docs/performance.md.
+    None where it cannot be judged: no second run, or a run without that measurement."""
+    if second is None or key not in first["results"] or key not in second["results"]:
+        return None
+    runs = first["results"][key]["runs"]
+    low, high = min(runs), max(runs)
+    return low <= second["results"][key]["median"] <= high
+
+
 HEADER = ("measurement", "median", "range", "target", "met")
 
 
