@@ -37,6 +37,7 @@ from friday_env.episode import (
 )
 from friday_env.errors import EnvOptionError, IllegalActionError, check_level
 from friday_env.observation import encoder_names, make_encoder
+from friday_env.observation.flat import COMPILED_GAMES
 from friday_env.scenario import scenario
 from friday_env.text import render_text
 
@@ -254,7 +255,8 @@ class FridayEnv(gym.Env[Any, np.int64]):
         game = self.game
         if game is None or self._over:
             raise ResetNeeded("the episode is over (or never began): call reset() first")
-        action = _scalar_action(action)
+        if isinstance(action, np.ndarray):
+            action = _scalar_action(action)
         try:
             naming = "" if self.render_mode is None else self._naming(game, action)
             game.apply(action)
@@ -266,10 +268,12 @@ class FridayEnv(gym.Env[Any, np.int64]):
         self._last_action = naming
         terminated = game.done
         self._over = terminated
-        reward = final_reward(game, self.reward_mode) if terminated else 0.0
-        info = self._info()
         if terminated:
-            info |= final_stats(game, self._steps)
+            reward = final_reward(game, self.reward_mode)
+            info = self._info() | final_stats(game, self._steps)
+        else:
+            reward = 0.0
+            info = {"action_mask": self.action_masks()}  # _info(), one call less per step
         if self.render_mode == "human":
             self.render()
         return self.encoder.encode(game), reward, terminated, False, info
@@ -281,6 +285,10 @@ class FridayEnv(gym.Env[Any, np.int64]):
         game = self.game
         if self._over or game is None:
             return _no_actions()
+        if isinstance(game, COMPILED_GAMES):
+            # written in C from the game's own cached legal list into a new array: cheaper
+            # than copying a mask kept here, and always the game's current one
+            return action_mask(game, MASK_DTYPE)
         # keyed on the game and its move count: a game changed outside step() gets a new mask
         state = (game, len(game.history))
         if state != self._mask_state:
