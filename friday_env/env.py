@@ -56,6 +56,10 @@ RENDER_MODES = ("ansi", "human", "rgb_array")
 RESET_OPTIONS = ("scenario", "deal")
 
 
+#: ``np.empty`` takes a dtype object faster than a type.
+_MASK_DTYPE = np.dtype(MASK_DTYPE)
+
+
 def _no_actions() -> np.ndarray:
     """The mask once an episode is over: all zero, a new array each time (infos of
     consecutive steps share no object, as Gymnasium's checker asks)."""
@@ -258,7 +262,12 @@ class FridayEnv(gym.Env[Any, np.int64]):
         if isinstance(action, np.ndarray):
             action = _scalar_action(action)
         try:
-            naming = "" if self.render_mode is None else self._naming(game, action)
+            if self.render_mode is None:
+                naming: str | tuple[Any, int] = ""
+            elif self.core == "c":  # every step of make_vec_env's envs: see _naming
+                naming = (game.clone(), action)  # named only if apply() takes it: a legal id
+            else:
+                naming = self._naming(game, action)
             game.apply(action)
         except IllegalActionError:
             if not illegal_action_ends_game(action, self.illegal_action):
@@ -280,15 +289,18 @@ class FridayEnv(gym.Env[Any, np.int64]):
 
     def action_masks(self) -> np.ndarray:
         """The legal actions as a 0/1 ``int8`` array (sb3-contrib's ``MaskablePPO`` contract,
-        Gymnasium's mask dtype); all zero once the episode is over. A new writable copy on
-        every call (the env keeps its own, built once per step)."""
+        Gymnasium's mask dtype); all zero once the episode is over. A new writable array on
+        every call (on the Python core a copy of the env's own, built once per step)."""
         game = self.game
         if self._over or game is None:
             return _no_actions()
         if isinstance(game, COMPILED_GAMES):
-            # written in C from the game's own cached legal list into a new array: cheaper
-            # than copying a mask kept here, and always the game's current one
-            return action_mask(game, MASK_DTYPE)
+            # action_mask's compiled case, inline (twice per step): written in C from the
+            # game's own cached legal list into a new array, cheaper than copying a mask kept
+            # here, and always the game's current one
+            mask = np.empty(NUM_ACTIONS, _MASK_DTYPE)
+            game._fill_legal_mask(mask)  # every entry
+            return mask
         # keyed on the game and its move count: a game changed outside step() gets a new mask
         state = (game, len(game.history))
         if state != self._mask_state:
@@ -339,13 +351,12 @@ class FridayEnv(gym.Env[Any, np.int64]):
         except TypeError as err:
             raise EnvOptionError(f"bad options['scenario']: {err}") from None
 
-    def _naming(self, game: Game, action: int) -> str | tuple[Any, int]:
-        """What names ``action`` in a later picture: on the Python core its description now;
-        on the compiled core the game before it and the action, since cloning there costs
-        an eighth of describing (every env made by ``make_vec_env`` has a render mode, so
-        this runs on every training step)."""
-        if self.core == "c":
-            return game.clone(), action  # named only if apply() takes it: a legal id
+    @staticmethod
+    def _naming(game: Game, action: int) -> str:
+        """What names ``action`` in a later picture, on the Python core: its description now.
+        On the compiled core ``step`` keeps the game before it and the action instead, named
+        only when a picture asks, since cloning there costs an eighth of describing (every
+        env made by ``make_vec_env`` has a render mode, so that runs on every training step)."""
         # only a legal id has a meaning now
         return game.describe(action) if action_id_of(action) is not None else ""
 

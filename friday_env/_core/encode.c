@@ -20,6 +20,7 @@
 _Static_assert(FR_FLAT_LAYOUT_SIZE == FR_FLAT_SIZE, "flat_data.h and cards_data.h disagree");
 _Static_assert(FR_FLAT_NUM_SCALARS == 23, "a flat scalar was added: set it in put_scalars");
 _Static_assert(FR_FLAT_TABLE_SLOTS <= FR_PILE_CAP, "more table slots than a pile holds");
+_Static_assert(2 * FR_PILE_CAP < 256, "a pile and the unseen cards counted in one byte (put_piles)");
 
 /* The raw scalars of friday_env.observation.layout.scalar_values, scaled and rounded. */
 static void put_scalars(const fr_game *g, const int32_t *values, float *out) {
@@ -126,11 +127,15 @@ static void put_table(const fr_game *g, const int32_t *values, float *out) {
 
 /* Adds `card` to the counts by type position of counted pile `which`, listing each position
  * in `touched` when it is first counted (so only those are written: most types are absent). */
-static void count_card(int which, int card, int32_t *counts, int8_t *touched, int *n_touched) {
+static void count_card(int which, int card, uint8_t *counts, int8_t *touched, int *n_touched) {
     if (!valid_card(card)) return;
     int position = FR_FLAT_PILE_POS[which * FR_NUM_CARDS + card];
     if (position < 0 || position >= FR_FLAT_PILE_POSITIONS) return;
-    if (counts[position]++ == 0) touched[(*n_touched)++] = (int8_t)position; /* once each */
+    /* without a branch (whether a type is new is a coin toss): written each time, kept the
+     * first; `touched` has room for one more than the positions */
+    touched[*n_touched] = (int8_t)position;
+    *n_touched += counts[position] == 0;
+    counts[position]++; /* a pile and the unseen cards at most: below 256 (asserted above) */
 }
 
 /* The piles counted by type (PILE_PIECES order): each type's share count / copies. */
@@ -142,8 +147,8 @@ static void put_piles(const fr_game *g, float *out) {
     for (int i = 0; i < g->unseen.n; i++)
         if (valid_card(g->unseen.c[i])) is_unseen[g->unseen.c[i]] = 1;
     for (int which = 0; which < FR_FLAT_NUM_PILES; which++) {
-        int32_t counts[FR_FLAT_PILE_POSITIONS] = {0};
-        int8_t touched[FR_FLAT_PILE_POSITIONS];
+        uint8_t counts[FR_FLAT_PILE_POSITIONS] = {0};
+        int8_t touched[FR_FLAT_PILE_POSITIONS + 1];
         int n_touched = 0;
         const fr_pile *pile = sources[which];
         for (int i = 0; i < pile->n; i++) {
