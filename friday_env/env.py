@@ -82,7 +82,8 @@ def _is_integer(value: object) -> bool:
 def _checked_reset_options(options: dict[str, Any] | None) -> dict[str, Any]:
     """``reset``'s options, refused with an [`EnvOptionError`][friday_env.errors.EnvOptionError]
     before anything changes when a key is unknown or a value has the wrong kind."""
-    options = options or {}
+    if not options:  # most resets (every autoreset of a vector env): nothing to check
+        return {}
     unknown = sorted(set(options) - set(RESET_OPTIONS))
     if unknown:
         raise EnvOptionError(f"unknown reset options {unknown}; known: {', '.join(RESET_OPTIONS)}")
