@@ -47,7 +47,9 @@ static int copy_instance_dict(PyObject *dst, PyObject *src) {
 }
 
 PyObject *fr_pygame_wrap(PyTypeObject *type, const fr_game *g, PyObject *origin_from) {
-    PyObject *obj = alloc_game(type);
+    /* no fr_game_init: the copy overwrites every field, and tp_alloc's zeroed memory is the
+     * empty history buffer fr_game_copy expects (clone() runs at every step of a rendering env) */
+    PyObject *obj = type->tp_alloc(type, 0);
     if (obj == NULL) return NULL;
     fr_pygame *self = (fr_pygame *)obj;
     if (fr_game_copy(&self->g, g) < 0) {
