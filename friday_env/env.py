@@ -127,9 +127,9 @@ class FridayEnv(gym.Env[Any, np.int64]):
     is ``env.action_masks()`` (sb3-contrib's contract) and ``info["action_mask"]``, both
     exactly ``game.legal_actions()`` as 0/1 ``int8`` (Gymnasium's mask dtype, so
     ``env.action_space.sample(mask=info["action_mask"])`` draws a legal action), never all
-    zero before the episode ends and all zero after it. Each is a writable copy of the mask
-    the env builds once per step: changing it changes nothing in the env, and torch reads it
-    without its warning about non-writable arrays. In a vector env with Gymnasium's default
+    zero before the episode ends and all zero after it. Each is a new writable array that
+    no other mask handed out shares: changing it changes nothing in the env, and torch reads
+    it without its warning about non-writable arrays. In a vector env with Gymnasium's default
     next-step autoreset, the step after an episode ends only resets that env and ignores its
     action.
     ``action_names()`` names every id; ``describe_action(a)`` names it in context.
@@ -300,7 +300,7 @@ class FridayEnv(gym.Env[Any, np.int64]):
             # game's own cached legal list into a new array, cheaper than copying a mask kept
             # here, and always the game's current one
             mask = np.empty(NUM_ACTIONS, _MASK_DTYPE)
-            game._fill_legal_mask(mask)  # every entry
+            game._fill_legal_mask(mask)  # type: ignore[attr-defined]  # every entry
             return mask
         # keyed on the game and its move count: a game changed outside step() gets a new mask
         state = (game, len(game.history))
@@ -362,10 +362,11 @@ class FridayEnv(gym.Env[Any, np.int64]):
         return game.describe(action) if action_id_of(action) is not None else ""
 
     def _last_action_text(self) -> str:
-        if isinstance(self._last_action, tuple):
-            before, action = self._last_action
-            self._last_action = before.describe(action)
-        return self._last_action
+        text = self._last_action
+        if isinstance(text, tuple):  # named now, once
+            before, action = text
+            text = self._last_action = before.describe(action)
+        return text
 
     def _require_game(self) -> Game:
         if self.game is None:
