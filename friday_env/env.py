@@ -37,6 +37,7 @@ from friday_env.episode import (
 )
 from friday_env.errors import EnvOptionError, IllegalActionError, check_level
 from friday_env.observation import encoder_names, make_encoder
+from friday_env.observation.flat import COMPILED_GAMES
 from friday_env.scenario import scenario
 from friday_env.text import render_text
 
@@ -53,6 +54,10 @@ __all__ = [
 
 RENDER_MODES = ("ansi", "human", "rgb_array")
 RESET_OPTIONS = ("scenario", "deal")
+
+
+#: ``np.empty`` takes a dtype object faster than a type.
+_MASK_DTYPE = np.dtype(MASK_DTYPE)
 
 
 def _no_actions() -> np.ndarray:
@@ -77,7 +82,8 @@ def _is_integer(value: object) -> bool:
 def _checked_reset_options(options: dict[str, Any] | None) -> dict[str, Any]:
     """``reset``'s options, refused with an [`EnvOptionError`][friday_env.errors.EnvOptionError]
     before anything changes when a key is unknown or a value has the wrong kind."""
-    options = options or {}
+    if not options:  # most resets (every autoreset of a vector env): nothing to check
+        return {}
     unknown = sorted(set(options) - set(RESET_OPTIONS))
     if unknown:
         raise EnvOptionError(f"unknown reset options {unknown}; known: {', '.join(RESET_OPTIONS)}")
@@ -121,9 +127,9 @@ class FridayEnv(gym.Env[Any, np.int64]):
     is ``env.action_masks()`` (sb3-contrib's contract) and ``info["action_mask"]``, both
     exactly ``game.legal_actions()`` as 0/1 ``int8`` (Gymnasium's mask dtype, so
     ``env.action_space.sample(mask=info["action_mask"])`` draws a legal action), never all
-    zero before the episode ends and all zero after it. Each is a writable copy of the mask
-    the env builds once per step: changing it changes nothing in the env, and torch reads it
-    without its warning about non-writable arrays. In a vector env with Gymnasium's default
+    zero before the episode ends and all zero after it. Each is a new writable array that
+    no other mask handed out shares: changing it changes nothing in the env, and torch reads
+    it without its warning about non-writable arrays. In a vector env with Gymnasium's default
     next-step autoreset, the step after an episode ends only resets that env and ignores its
     action.
     ``action_names()`` names every id; ``describe_action(a)`` names it in context.
@@ -254,9 +260,15 @@ class FridayEnv(gym.Env[Any, np.int64]):
         game = self.game
         if game is None or self._over:
             raise ResetNeeded("the episode is over (or never began): call reset() first")
-        action = _scalar_action(action)
+        if isinstance(action, np.ndarray):
+            action = _scalar_action(action)
         try:
-            naming = "" if self.render_mode is None else self._naming(game, action)
+            if self.render_mode is None:
+                naming: str | tuple[Any, int] = ""
+            elif self.core == "c":  # every step of make_vec_env's envs: see _naming
+                naming = (game.clone(), action)  # named only if apply() takes it: a legal id
+            else:
+                naming = self._naming(game, action)
             game.apply(action)
         except IllegalActionError:
             if not illegal_action_ends_game(action, self.illegal_action):
@@ -266,21 +278,30 @@ class FridayEnv(gym.Env[Any, np.int64]):
         self._last_action = naming
         terminated = game.done
         self._over = terminated
-        reward = final_reward(game, self.reward_mode) if terminated else 0.0
-        info = self._info()
         if terminated:
-            info |= final_stats(game, self._steps)
+            reward = final_reward(game, self.reward_mode)
+            info = self._info() | final_stats(game, self._steps)
+        else:
+            reward = 0.0
+            info = {"action_mask": self.action_masks()}  # _info(), one call less per step
         if self.render_mode == "human":
             self.render()
         return self.encoder.encode(game), reward, terminated, False, info
 
     def action_masks(self) -> np.ndarray:
         """The legal actions as a 0/1 ``int8`` array (sb3-contrib's ``MaskablePPO`` contract,
-        Gymnasium's mask dtype); all zero once the episode is over. A new writable copy on
-        every call (the env keeps its own, built once per step)."""
+        Gymnasium's mask dtype); all zero once the episode is over. A new writable array on
+        every call (on the Python core a copy of the env's own, built once per step)."""
         game = self.game
         if self._over or game is None:
             return _no_actions()
+        if isinstance(game, COMPILED_GAMES):
+            # action_mask's compiled case, inline (twice per step): written in C from the
+            # game's own cached legal list into a new array, cheaper than copying a mask kept
+            # here, and always the game's current one
+            mask = np.empty(NUM_ACTIONS, _MASK_DTYPE)
+            game._fill_legal_mask(mask)  # type: ignore[attr-defined]  # every entry
+            return mask
         # keyed on the game and its move count: a game changed outside step() gets a new mask
         state = (game, len(game.history))
         if state != self._mask_state:
@@ -331,21 +352,21 @@ class FridayEnv(gym.Env[Any, np.int64]):
         except TypeError as err:
             raise EnvOptionError(f"bad options['scenario']: {err}") from None
 
-    def _naming(self, game: Game, action: int) -> str | tuple[Any, int]:
-        """What names ``action`` in a later picture: on the Python core its description now;
-        on the compiled core the game before it and the action, since cloning there costs
-        an eighth of describing (every env made by ``make_vec_env`` has a render mode, so
-        this runs on every training step)."""
-        if self.core == "c":
-            return game.clone(), action  # named only if apply() takes it: a legal id
+    @staticmethod
+    def _naming(game: Game, action: int) -> str:
+        """What names ``action`` in a later picture, on the Python core: its description now.
+        On the compiled core ``step`` keeps the game before it and the action instead, named
+        only when a picture asks, since cloning there costs an eighth of describing (every
+        env made by ``make_vec_env`` has a render mode, so that runs on every training step)."""
         # only a legal id has a meaning now
         return game.describe(action) if action_id_of(action) is not None else ""
 
     def _last_action_text(self) -> str:
-        if isinstance(self._last_action, tuple):
-            before, action = self._last_action
-            self._last_action = before.describe(action)
-        return self._last_action
+        text = self._last_action
+        if isinstance(text, tuple):  # named now, once
+            before, action = text
+            text = self._last_action = before.describe(action)
+        return text
 
     def _require_game(self) -> Game:
         if self.game is None:

@@ -20,6 +20,7 @@
 _Static_assert(FR_FLAT_LAYOUT_SIZE == FR_FLAT_SIZE, "flat_data.h and cards_data.h disagree");
 _Static_assert(FR_FLAT_NUM_SCALARS == 23, "a flat scalar was added: set it in put_scalars");
 _Static_assert(FR_FLAT_TABLE_SLOTS <= FR_PILE_CAP, "more table slots than a pile holds");
+_Static_assert(2 * FR_PILE_CAP < 256, "a pile and the unseen cards counted in one byte (put_piles)");
 
 /* The raw scalars of friday_env.observation.layout.scalar_values, scaled and rounded. */
 static void put_scalars(const fr_game *g, const int32_t *values, float *out) {
@@ -124,21 +125,17 @@ static void put_table(const fr_game *g, const int32_t *values, float *out) {
             1.0f;
 }
 
-static int in_pile(const fr_pile *pile, int card) {
-    for (int i = 0; i < pile->n; i++)
-        if (pile->c[i] == card) return 1;
-    return 0;
-}
-
-/* Adds the cards of `pile` to the counts by type position of counted pile `which`;
- * `unless` (may be NULL): cards in it are left out (the unseen aging cards of the stack). */
-static void count_cards(int which, const fr_pile *pile, const fr_pile *unless, int32_t *counts) {
-    for (int i = 0; i < pile->n; i++) {
-        int card = pile->c[i];
-        if (!valid_card(card) || (unless != NULL && in_pile(unless, card))) continue;
-        int position = FR_FLAT_PILE_POS[which * FR_NUM_CARDS + card];
-        if (position >= 0) counts[position]++;
-    }
+/* Adds `card` to the counts by type position of counted pile `which`, listing each position
+ * in `touched` when it is first counted (so only those are written: most types are absent). */
+static void count_card(int which, int card, uint8_t *counts, int8_t *touched, int *n_touched) {
+    if (!valid_card(card)) return;
+    int position = FR_FLAT_PILE_POS[which * FR_NUM_CARDS + card];
+    if (position < 0 || position >= FR_FLAT_PILE_POSITIONS) return;
+    /* without a branch (whether a type is new is a coin toss): written each time, kept the
+     * first; `touched` has room for one more than the positions */
+    touched[*n_touched] = (int8_t)position;
+    *n_touched += counts[position] == 0;
+    counts[position]++; /* a pile and the unseen cards at most: below 256 (asserted above) */
 }
 
 /* The piles counted by type (PILE_PIECES order): each type's share count / copies. */
@@ -146,14 +143,26 @@ static void put_piles(const fr_game *g, float *out) {
     const fr_pile *sources[FR_FLAT_NUM_PILES] = {&g->stack,          &g->discard,
                                                  &g->destroyed,      &g->hazard_discard,
                                                  &g->hazard_stack,   &g->aging};
+    uint8_t is_unseen[FR_NUM_CARDS] = {0};
+    for (int i = 0; i < g->unseen.n; i++)
+        if (valid_card(g->unseen.c[i])) is_unseen[g->unseen.c[i]] = 1;
     for (int which = 0; which < FR_FLAT_NUM_PILES; which++) {
-        int32_t counts[FR_FLAT_PILE_POSITIONS] = {0};
-        /* the stack without its unseen aging cards; the aging pool with them (R26) */
-        count_cards(which, sources[which], which == 0 ? &g->unseen : NULL, counts);
-        if (which == FR_FLAT_NUM_PILES - 1) count_cards(which, &g->unseen, NULL, counts);
-        for (int position = 0; position < FR_FLAT_PILE_POSITIONS; position++) {
+        uint8_t counts[FR_FLAT_PILE_POSITIONS] = {0};
+        int8_t touched[FR_FLAT_PILE_POSITIONS + 1];
+        int n_touched = 0;
+        const fr_pile *pile = sources[which];
+        for (int i = 0; i < pile->n; i++) {
+            int card = pile->c[i];
+            /* the stack without its unseen aging cards; the aging pool with them (R26) */
+            if (which == 0 && valid_card(card) && is_unseen[card]) continue;
+            count_card(which, card, counts, touched, &n_touched);
+        }
+        if (which == FR_FLAT_NUM_PILES - 1)
+            for (int i = 0; i < g->unseen.n; i++)
+                count_card(which, g->unseen.c[i], counts, touched, &n_touched);
+        for (int k = 0; k < n_touched; k++) {
+            int position = touched[k];
             int row = which * FR_FLAT_PILE_POSITIONS + position, count = counts[position];
-            if (count == 0) continue;
             if (count > FR_FLAT_PILE_COPIES[row]) count = FR_FLAT_PILE_COPIES[row];
             out[FR_FLAT_PILE_OFF[which] + position] =
                 FR_FLAT_PILE_SHARE[row * (FR_FLAT_PILE_MAX_COUNT + 1) + count];

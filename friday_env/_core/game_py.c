@@ -7,6 +7,7 @@
  * action message is built in Python (friday_env.actions.names) on the error path only.
  */
 #include <stddef.h>
+#include <string.h>
 
 #include "pybind.h"
 
@@ -46,7 +47,9 @@ static int copy_instance_dict(PyObject *dst, PyObject *src) {
 }
 
 PyObject *fr_pygame_wrap(PyTypeObject *type, const fr_game *g, PyObject *origin_from) {
-    PyObject *obj = alloc_game(type);
+    /* no fr_game_init: the copy overwrites every field, and tp_alloc's zeroed memory is the
+     * empty history buffer fr_game_copy expects (clone() runs at every step of a rendering env) */
+    PyObject *obj = type->tp_alloc(type, 0);
     if (obj == NULL) return NULL;
     fr_pygame *self = (fr_pygame *)obj;
     if (fr_game_copy(&self->g, g) < 0) {
@@ -270,18 +273,60 @@ static PyObject *py_legal_actions(PyObject *o, PyObject *unused) {
     return Py_NewRef(self->legal_list);
 }
 
+/* Writes the legal actions of `g` as FR_A_NUM_ACTIONS 0/1 bytes into `flags`. */
+static void write_legal_flags(fr_game *g, char *flags) {
+    int n = fr_legal(g);
+    memset(flags, 0, FR_A_NUM_ACTIONS);
+    for (int i = 0; i < n && i < FR_A_NUM_ACTIONS; i++)
+        if (g->legal[i] < FR_A_NUM_ACTIONS) flags[g->legal[i]] = 1; /* bounded, whatever the state */
+}
+
 /* The legal actions as a bytearray of FR_A_NUM_ACTIONS 0/1 bytes: the env's mask without
  * a Python loop over the legal list. */
 static PyObject *py_legal_mask(PyObject *o, PyObject *unused) {
-    fr_pygame *self = (fr_pygame *)o;
-    int n = fr_legal(&self->g);
     PyObject *out = PyByteArray_FromStringAndSize(NULL, FR_A_NUM_ACTIONS);
     if (out == NULL) return NULL;
-    char *flags = PyByteArray_AS_STRING(out);
-    memset(flags, 0, FR_A_NUM_ACTIONS);
-    for (int i = 0; i < n && i < FR_A_NUM_ACTIONS; i++)
-        if (self->g.legal[i] < FR_A_NUM_ACTIONS) flags[self->g.legal[i]] = 1; /* bounded, whatever the state */
+    write_legal_flags(FR_GAME(o), PyByteArray_AS_STRING(out));
     return out;
+}
+
+/* 1 if a buffer format names a one-byte integer or bool (numpy's int8, uint8, bool). */
+static int is_byte_format(const char *format) {
+    if (format == NULL) return 1; /* PyBUF_FORMAT asked: NULL means bytes ("B") */
+    if (format[0] != '\0' && strchr("@=<>!|", format[0]) != NULL) format++;
+    return strcmp(format, "b") == 0 || strcmp(format, "B") == 0 || strcmp(format, "?") == 0;
+}
+
+/* _fill_legal_mask(out): the legal actions as 0/1 written into `out`, a writable C-contiguous
+ * array of FR_A_NUM_ACTIONS one-byte items (int8, uint8 or bool): the env's mask straight
+ * into a fresh numpy array, with no bytearray between. `out` is refused, untouched, with an
+ * error naming what is wrong if it is anything else. */
+static PyObject *py_fill_legal_mask(PyObject *o, PyObject *out) {
+    Py_buffer view;
+    if (PyObject_GetBuffer(out, &view, PyBUF_WRITABLE | PyBUF_FORMAT | PyBUF_ND) < 0) {
+        PyErr_Clear();
+        return PyErr_Format(PyExc_TypeError,
+                            "_fill_legal_mask: out must be a writable C-contiguous int8 array of "
+                            "shape (%d,), got %.200s (not a writable contiguous buffer)",
+                            FR_A_NUM_ACTIONS, Py_TYPE(out)->tp_name);
+    }
+    const char *problem = NULL;
+    if (view.itemsize != 1 || !is_byte_format(view.format))
+        problem = "its items are not one-byte integers";
+    else if (view.ndim != 1 || view.shape[0] != FR_A_NUM_ACTIONS)
+        problem = "its shape is wrong";
+    if (problem != NULL) {
+        PyErr_Format(PyExc_ValueError,
+                     "_fill_legal_mask: out must be a C-contiguous int8 array of shape (%d,): %s "
+                     "(format %.20s, item size %zd, %d dimension(s), first %zd)",
+                     FR_A_NUM_ACTIONS, problem, view.format ? view.format : "B", view.itemsize,
+                     view.ndim, view.ndim > 0 ? view.shape[0] : (Py_ssize_t)0);
+        PyBuffer_Release(&view);
+        return NULL;
+    }
+    write_legal_flags(FR_GAME(o), (char *)view.buf);
+    PyBuffer_Release(&view);
+    Py_RETURN_NONE;
 }
 
 /* The action id `action` stands for, as Python's _action_id: ints and numpy integers (not
@@ -646,6 +691,9 @@ static PyMethodDef game_methods[] = {
      "The legal action ids, ascending (cached: the same list until the next action)."},
     {"_legal_mask", py_legal_mask, METH_NOARGS,
      "The legal actions as a bytearray of 0/1 flags, one per action id."},
+    {"_fill_legal_mask", py_fill_legal_mask, METH_O,
+     "_fill_legal_mask(out): write the legal actions as 0/1 flags, one per action id, into\n"
+     "`out`, a writable C-contiguous int8 (or uint8, bool) array of shape (NUM_ACTIONS,)."},
     {"apply", py_apply, METH_O, "Play one legal action; IllegalActionError leaves the state untouched."},
     {"clone", py_clone, METH_NOARGS, "An independent copy, hidden order and future shuffles included."},
     {"__copy__", py_clone, METH_NOARGS, NULL},

@@ -18,6 +18,7 @@ import pytest
 
 from friday_agents.players.heuristic.agent import heuristic_action
 from friday_env import Game, available_cores
+from friday_env import actions as act
 from friday_env.actions import action_mask
 from friday_env.core import to_core
 from friday_env.observation import FLAT_SIZE, FlatEncoder, FlatMaskEncoder
@@ -157,3 +158,52 @@ def test_encode_flat_refuses_a_read_only_array_and_a_python_game():
         encode_flat(Game.new(1, 0, core="python"), np.zeros(FLAT_SIZE, np.float32))
     with pytest.raises(TypeError, match="2 arguments"):
         encode_flat(Game.new(1, 0, core="c"))
+
+
+def test_fill_legal_mask_writes_the_python_mask_into_every_entry_in_many_states():
+    """``_fill_legal_mask`` (the env's masks on the compiled core) against the Python
+    core's mask, over random and heuristic games from new games and random deals: every
+    entry written, whatever the array held, in each one-byte dtype it takes."""
+    compared = 0
+    for level in (1, 2, 3, 4):
+        # an even seed starts from a new game, an odd one from a random deal
+        plays = ((2 * level, "random"), (10 + level, "heuristic"), (21 + level, "random"))
+        for seed, policy in plays:
+            for compiled, python in twin_games(level, seed, policy):
+                expected = action_mask(python)  # the Python core's loop over legal_actions()
+                for dtype in (np.int8, np.uint8, np.bool_):
+                    out = np.ones(act.NUM_ACTIONS, dtype)  # 1 everywhere: zeros must be written
+                    compiled._fill_legal_mask(out)
+                    assert np.array_equal(out.astype(np.int8), expected), (level, seed)
+                compared += 1
+    assert compared > 400
+
+
+@pytest.mark.parametrize(
+    ("out", "error", "words"),
+    [
+        (np.zeros(act.NUM_ACTIONS, np.int16), ValueError, "not one-byte integers"),
+        (np.zeros(act.NUM_ACTIONS, np.float32), ValueError, "not one-byte integers"),
+        (np.zeros(act.NUM_ACTIONS - 1, np.int8), ValueError, "shape is wrong"),
+        (np.zeros((1, act.NUM_ACTIONS), np.int8), ValueError, "shape is wrong"),
+        (np.zeros((act.NUM_ACTIONS, 2), np.int8)[:, 0], TypeError, "not a writable contiguous"),
+        (bytes(act.NUM_ACTIONS), TypeError, "not a writable contiguous"),
+        ([0] * act.NUM_ACTIONS, TypeError, "not a writable contiguous"),
+        (None, TypeError, "not a writable contiguous"),
+    ],
+)
+def test_fill_legal_mask_refuses_a_wrong_output_with_a_clear_error(out, error, words):
+    before = np.array(out, copy=True) if isinstance(out, np.ndarray) else None
+    with pytest.raises(error, match=words) as raised:
+        Game.new(1, 0, core="c")._fill_legal_mask(out)
+    assert f"({act.NUM_ACTIONS},)" in str(raised.value)
+    if before is not None:
+        assert np.array_equal(out, before), "a refused output was written to"
+
+
+def test_fill_legal_mask_refuses_a_read_only_array():
+    frozen = np.zeros(act.NUM_ACTIONS, np.int8)
+    frozen.flags.writeable = False
+    with pytest.raises(TypeError, match="writable"):
+        Game.new(1, 0, core="c")._fill_legal_mask(frozen)
+    assert not frozen.any()

@@ -290,6 +290,27 @@ def test_the_mask_cannot_be_changed_through_what_the_env_hands_out():
     assert np.flatnonzero(info["action_mask"]).tolist() != env.game.legal_actions()
 
 
+@pytest.mark.parametrize("core", friday_env.available_cores())
+def test_every_handed_out_mask_is_a_new_writable_int8_array_on_both_cores(core):
+    """The compiled core writes a new mask at every call, the Python core copies the one it
+    keeps: either way no two masks handed out (by action_masks() or in an info) share memory."""
+    env = FridayEnv(core=core, render_mode="rgb_array")
+    _, info = env.reset(seed=4)
+    masks = [info["action_mask"]]
+    terminated = False
+    while not terminated:
+        masks += [env.action_masks(), env.action_masks()]
+        assert np.flatnonzero(masks[-1]).tolist() == env.game.legal_actions()
+        _, _, terminated, _, info = env.step(int(np.flatnonzero(masks[-1])[-1]))
+        masks.append(info["action_mask"])
+    masks.append(env.action_masks())
+    assert len(masks) > 20
+    for mask in masks:
+        assert mask.dtype == np.int8 and mask.shape == (act.NUM_ACTIONS,)
+        assert mask.flags.writeable and mask.flags.c_contiguous
+    assert not any(np.shares_memory(a, b) for i, a in enumerate(masks) for b in masks[:i])
+
+
 def test_torch_reads_the_handed_out_masks_without_a_warning():
     """sb3-contrib turns the mask into a tensor; torch warns about a non-writable array (it
     did while the env handed out its read-only cached mask)."""
