@@ -47,7 +47,9 @@ def fine_tuned_candidates(runs: Path) -> dict[str, tuple[float, Path]]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--results", type=Path, default=HERE / "results")
-    parser.add_argument("--install", type=Path, default=REPO / "agents/friday_agents/models/net.npz")
+    parser.add_argument(
+        "--install", type=Path, default=REPO / "agents/friday_agents/models/net.npz"
+    )
     parser.add_argument("--rl-runs", type=Path, default=REPO / "experiments/rl")
     args = parser.parse_args(argv)
     summaries = [
