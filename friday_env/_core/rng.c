@@ -216,7 +216,7 @@ static void mt_init_by_array(mt_state *st, const uint32_t (*key_plus_index)[FR_S
  * 24 generators whose keys have one length is seeded here, about 2.5x faster per generator
  * than eight scalar lanes. The caches of fr_rng_prefetch (random play, the vector env's
  * resets) are what fill such batches. */
-#if (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__)
+#if (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__) && !defined(_WIN32) /* aligned_alloc */
 #define MT_WIDE 1
 enum { MT_VECTOR = 8, MT_CHAINS = 3, MT_WIDE_LANES = MT_VECTOR * MT_CHAINS };
 typedef uint32_t mt_vector __attribute__((vector_size(4 * MT_VECTOR)));
