@@ -56,10 +56,6 @@ RENDER_MODES = ("ansi", "human", "rgb_array")
 RESET_OPTIONS = ("scenario", "deal")
 
 
-#: ``np.empty`` takes a dtype object faster than a type.
-_MASK_DTYPE = np.dtype(MASK_DTYPE)
-
-
 def _no_actions() -> np.ndarray:
     """The mask once an episode is over: all zero, a new array each time (infos of
     consecutive steps share no object, as Gymnasium's checker asks)."""
@@ -260,15 +256,9 @@ class FridayEnv(gym.Env[Any, np.int64]):
         game = self.game
         if game is None or self._over:
             raise ResetNeeded("the episode is over (or never began): call reset() first")
-        if isinstance(action, np.ndarray):
-            action = _scalar_action(action)
+        action = _scalar_action(action)
         try:
-            if self.render_mode is None:
-                naming: str | tuple[Any, int] = ""
-            elif self.core == "c":  # every step of make_vec_env's envs: see _naming
-                naming = (game.clone(), action)  # named only if apply() takes it: a legal id
-            else:
-                naming = self._naming(game, action)
+            naming = "" if self.render_mode is None else self._naming(game, action)
             game.apply(action)
         except IllegalActionError:
             if not illegal_action_ends_game(action, self.illegal_action):
@@ -278,12 +268,10 @@ class FridayEnv(gym.Env[Any, np.int64]):
         self._last_action = naming
         terminated = game.done
         self._over = terminated
+        reward = final_reward(game, self.reward_mode) if terminated else 0.0
+        info = self._info()
         if terminated:
-            reward = final_reward(game, self.reward_mode)
-            info = self._info() | final_stats(game, self._steps)
-        else:
-            reward = 0.0
-            info = {"action_mask": self.action_masks()}  # _info(), one call less per step
+            info |= final_stats(game, self._steps)
         if self.render_mode == "human":
             self.render()
         return self.encoder.encode(game), reward, terminated, False, info
@@ -296,12 +284,9 @@ class FridayEnv(gym.Env[Any, np.int64]):
         if self._over or game is None:
             return _no_actions()
         if isinstance(game, COMPILED_GAMES):
-            # action_mask's compiled case, inline (twice per step): written in C from the
-            # game's own cached legal list into a new array, cheaper than copying a mask kept
-            # here, and always the game's current one
-            mask = np.empty(NUM_ACTIONS, _MASK_DTYPE)
-            game._fill_legal_mask(mask)  # type: ignore[attr-defined]  # every entry
-            return mask
+            # written in C into a new array at each call (cheaper than copying a mask kept
+            # here), and always the game's current one
+            return action_mask(game, MASK_DTYPE)
         # keyed on the game and its move count: a game changed outside step() gets a new mask
         state = (game, len(game.history))
         if state != self._mask_state:
@@ -352,12 +337,13 @@ class FridayEnv(gym.Env[Any, np.int64]):
         except TypeError as err:
             raise EnvOptionError(f"bad options['scenario']: {err}") from None
 
-    @staticmethod
-    def _naming(game: Game, action: int) -> str:
-        """What names ``action`` in a later picture, on the Python core: its description now.
-        On the compiled core ``step`` keeps the game before it and the action instead, named
-        only when a picture asks, since cloning there costs an eighth of describing (every
-        env made by ``make_vec_env`` has a render mode, so that runs on every training step)."""
+    def _naming(self, game: Game, action: int) -> str | tuple[Any, int]:
+        """What names ``action`` in a later picture: on the Python core its description now;
+        on the compiled core the game before it and the action, since cloning there costs
+        an eighth of describing (every env made by ``make_vec_env`` has a render mode, so
+        this runs on every training step)."""
+        if self.core == "c":
+            return game.clone(), action  # named only if apply() takes it: a legal id
         # only a legal id has a meaning now
         return game.describe(action) if action_id_of(action) is not None else ""
 
