@@ -605,33 +605,30 @@ def _versions() -> dict[str, str]:
     return found
 
 
-def command_line(args: argparse.Namespace) -> str:
-    """The command that reproduces this run (``--out`` only when it was given)."""
-    parts = ["friday bench"]
-    if args.quick:
-        parts.append("--quick")
+def _options(args: argparse.Namespace) -> list[tuple[str, str | None]]:
+    """The options that reproduce this run, as (flag, value or None) (``--out`` only when
+    it was given)."""
+    given: list[tuple[str, str | None]] = [("--quick", None)] if args.quick else []
     if args.repeats is not None:
-        parts.append(f"--repeats {args.repeats}")
-    if args.only:
-        parts.append(f"--only {args.only}")
-    if args.note:
-        parts.append(f"--note {json.dumps(args.note)}")
-    if args.out:
-        parts.append(f"--out {args.out}")
+        given.append(("--repeats", str(args.repeats)))
+    for flag, value in (("--only", args.only), ("--note", args.note), ("--out", args.out)):
+        if value:
+            given.append((flag, value))
+    return given
+
+
+def command_line(args: argparse.Namespace) -> str:
+    """The command that reproduces this run, the note quoted."""
+    parts = ["friday bench"]
+    for flag, value in _options(args):
+        shown = json.dumps(value) if flag == "--note" else value
+        parts.append(flag if value is None else f"{flag} {shown}")
     return " ".join(parts)
 
 
 def script_arguments(args: argparse.Namespace) -> list[str]:
     """The options of ``args`` as a command line of this script (for the measuring child)."""
-    argv = ["--quick"] if args.quick else []
-    if args.repeats is not None:
-        argv += ["--repeats", str(args.repeats)]
-    if args.only:
-        argv += ["--only", args.only]
-    if args.note:
-        argv += ["--note", args.note]
-    if args.out:
-        argv += ["--out", args.out]
+    argv = [part for flag, value in _options(args) for part in (flag, value) if part is not None]
     return [*argv, "--progress" if args.progress else "--no-progress"]
 
 

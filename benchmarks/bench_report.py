@@ -83,9 +83,8 @@ def within_first_range(
     None where it cannot be judged: no second run, or a run without that measurement."""
     if second is None or key not in first["results"] or key not in second["results"]:
         return None
-    runs = first["results"][key]["runs"]
-    low, high = min(runs), max(runs)
-    return low <= second["results"][key]["median"] <= high
+    rounds = first["results"][key]
+    return rounds["min"] <= second["results"][key]["median"] <= rounds["max"]
 
 
 HEADER = ("measurement", "median", "range", "target", "met")
