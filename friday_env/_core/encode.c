@@ -21,6 +21,7 @@ _Static_assert(FR_FLAT_LAYOUT_SIZE == FR_FLAT_SIZE, "flat_data.h and cards_data.
 _Static_assert(FR_FLAT_NUM_SCALARS == 23, "a flat scalar was added: set it in put_scalars");
 _Static_assert(FR_FLAT_TABLE_SLOTS <= FR_PILE_CAP, "more table slots than a pile holds");
 _Static_assert(2 * FR_PILE_CAP < 256, "a pile and the unseen cards counted in one byte (put_piles)");
+_Static_assert(FR_FLAT_PILE_POSITIONS < 128, "a type position fits put_piles' int8 list");
 
 /* The raw scalars of friday_env.observation.layout.scalar_values, scaled and rounded. */
 static void put_scalars(const fr_game *g, const int32_t *values, float *out) {

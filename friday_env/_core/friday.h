@@ -67,7 +67,8 @@ typedef struct fr_game {
 void fr_shuffle(uint64_t seed, int64_t k, int8_t *cards, int32_t n);
 /* The shuffles k_first .. k_first+count-1 of game seed `seed`, of piles[i][0:sizes[i]], in one
  * call: the same result as fr_shuffle on each in turn, about 2.5x faster per shuffle when
- * several are known at once (a game's setup shuffles five piles). */
+ * several piles are ready at once (fr_game_new's are not: the stack takes a card from the
+ * shuffled aging pile, so it seeds its generators ahead with fr_rng_batch_begin). */
 #define FR_SHUFFLE_LANES 8
 void fr_shuffle_many(uint64_t seed, int64_t k_first, int32_t count, int8_t *const *piles,
                      const int32_t *sizes);

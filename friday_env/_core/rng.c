@@ -138,8 +138,8 @@ static void mt_prepare_base(void) {
     mt_base_ready = 1;
 }
 
-/* 1 where the wide seeding below runs (AVX2 found when the module loads); a test hook
- * turns it off to test the other path on the same machine. */
+/* Non-zero where the wide seeding below runs (AVX2 found when the module loads); a test
+ * hook turns it off to test the other path on the same machine. */
 static int wide_seeding = 0;
 
 void fr_rng_prepare(void) {
