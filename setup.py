@@ -75,13 +75,6 @@ kernel_hooks = extension(
 )
 TEST_HOOKS = {core_hooks.name, kernel_hooks.name}
 
-#: Modules only the build uses: the writers of the generated headers.
-BUILD_ONLY_MODULES = {
-    "friday_env._core.generate",
-    "friday_env._core.flat_tables",
-    "friday_env._core.c_text",
-}
-
 
 class BuildExt(build_ext):
     """Builds the test hooks only in place or when FRIDAY_TEST_HOOKS=1 (see TEST_HOOKS)."""
@@ -94,12 +87,8 @@ class BuildExt(build_ext):
 
 
 class BuildPy(build_py):
-    """What runs, not what builds: no C sources or headers (the sdist keeps them, see
-    MANIFEST.in) and no generators in the wheel."""
-
-    def find_package_modules(self, package: str, package_dir: str) -> list:
-        modules = super().find_package_modules(package, package_dir)
-        return [m for m in modules if f"{m[0]}.{m[1]}" not in BUILD_ONLY_MODULES]
+    """What runs, not what builds: no C sources or headers in the wheel (the sdist keeps
+    them, see MANIFEST.in; the header generators live in tools/, outside the package)."""
 
     def exclude_data_files(self, package: str, src_dir: str, files: list) -> list:
         files = super().exclude_data_files(package, src_dir, files)

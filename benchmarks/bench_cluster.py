@@ -5,7 +5,7 @@ the performance report, ``experiments/performance/REPORT.md``).
 
 
 For each workload (an agent playing evaluation deals of levels 1-4), games are played
-through ``friday_agents.evaluation.backends.run_games``: in this process (the
+through ``friday_agents.harness.parallel.run_games``: in this process (the
 baseline), then as Ray tasks on a local Ray with 1 and with 2 CPUs. Ray's start-up and its
 workers' first imports are not timed (a warm-up task runs first); each run's per-worker
 setup (building the agent) is. A projection per node follows from the measurements: a node
@@ -47,7 +47,7 @@ def _tasks(spec: str, games: int) -> tuple[Any, list[Any]]:
 
 def _timed(config: Any, tasks: list, backend: str) -> float:
     from friday_agents.evaluation import runner
-    from friday_agents.evaluation.backends import run_games
+    from friday_agents.harness.parallel import run_games
 
     start = time.perf_counter()
     played = sum(
@@ -67,7 +67,7 @@ def _timed(config: Any, tasks: list, backend: str) -> float:
 
 def measure(spec: str, games: int, ray_cpus: tuple[int, ...] = (1, 2)) -> list[dict[str, Any]]:
     """Games/s of ``spec`` in this process and on local Rays of each size in ``ray_cpus``."""
-    from friday_agents.evaluation.backends import connect_ray, import_ray
+    from friday_agents.harness.parallel import connect_ray, import_ray
 
     ray = import_ray()
     config, tasks = _tasks(spec, games)

@@ -15,8 +15,8 @@ import json
 import sys
 import time
 
+from friday_agents.harness.deals import evaluation_seed
 from friday_agents.players.registry import make_agent
-from friday_agents.seeds import evaluation_seed
 from friday_env import Game
 
 CORES = ("python", "c")

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from friday_agents.harness.deals import evaluation_seed
 from friday_agents.players.base import play_game
 from friday_agents.players.registry import make_agent
-from friday_agents.seeds import evaluation_seed
 from friday_env import Game, GameRecord
 from friday_env.cards import KEY, KIND, Kind
 from friday_env.engine import DOUBLED, DOWN, LEFT, STEP_NAMES, USED

@@ -5,9 +5,10 @@ imports torch, and only where a network is trained or a MaskablePPO policy is lo
 Arranged by role; each part imports only those listed before it (checked by
 ``tests/docs/test_imports.py``):
 
-- the floor — ``conventions`` (what every ``friday`` subcommand shares: flags, help text,
-  missing extras, the search-sims default), ``seeds`` (evaluation, validation and training
-  deals), ``games_file`` (the one reader of games files);
+- the floor — ``harness/`` (``deals``: evaluation, validation and training deals;
+  ``games_file``: the one reader of games files; ``parallel``: the parallel game runner;
+  ``stats``: confidence intervals) and ``conventions`` (what every ``friday`` subcommand
+  shares: flags, help text, missing extras, the search-sims default);
 - ``models/`` — every model file an agent loads, named by role (``guided-prior``, ``net``,
   ...), with ``manifest.json``;
 - ``players/`` — ``base`` (the ``Agent`` protocol, ``play_game``), ``registry`` (agents by
@@ -15,8 +16,8 @@ Arranged by role; each part imports only those listed before it (checked by
   ``heuristic/``, ``search/`` (``search``, ``guided``, ``oracle``), ``ppo/`` (MaskablePPO
   policies), ``net/`` (a policy network alone) and ``networks/`` (the linear value, value and
   policy networks the players evaluate in numpy);
-- ``evaluation/`` — ``friday eval`` (``evaluate``, ``runner``, ``backends``, ``stats``,
-  ``report``, ``plots``) and ``strategy/`` (the strategy analysis of a games file);
+- ``evaluation/`` — ``friday eval`` (``evaluate``, ``runner``, ``progress``, ``report``,
+  ``plots``) and ``strategy/`` (the strategy analysis of a games file);
 - ``learning/`` — one stack per job: ``sb3/`` (``friday train``, MaskablePPO),
   ``imitation/`` (``friday imitate``, into the same SB3 policy), ``distill/`` (``friday
   distill``, expert iteration), ``rl/`` (``friday rl``, our own masked PPO), ``fitting/``

@@ -15,9 +15,9 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from friday_agents.harness.deals import evaluation_seed
 from friday_agents.players import _kernels as core
 from friday_agents.players.heuristic.agent import python_heuristic_action
-from friday_agents.seeds import evaluation_seed
 from friday_env import Game
 from friday_env.core import CompiledGame
 

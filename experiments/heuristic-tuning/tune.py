@@ -1,7 +1,7 @@
 """Measure heuristic settings on training deals: ``python experiments/heuristic-tuning/tune.py``.
 
 Each setting plays ``--games`` games per level on training seeds
-(:func:`friday_agents.seeds.training_seed`, never an evaluation deal) and prints win rate,
+(:func:`friday_agents.harness.deals.training_seed`, never an evaluation deal) and prints win rate,
 mean score and how often Robinson reached the red step and the pirates. A grid is given as
 ``name=v1,v2`` pairs over the fields of
 :class:`friday_agents.players.heuristic.rules.HeuristicParams`, e.g.::
@@ -19,9 +19,9 @@ import sys
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import fields
 
+from friday_agents.harness.deals import training_seed
 from friday_agents.players.heuristic.agent import heuristic_action
 from friday_agents.players.heuristic.rules import HeuristicParams
-from friday_agents.seeds import training_seed
 from friday_env import Game
 from friday_env.engine import PIRATES, RED
 from friday_env.errors import InvalidLevelError

@@ -32,7 +32,7 @@ import numpy as np
 
 from friday_agents.evaluation.evaluate import DEFAULT_SEARCH_SIMS
 from friday_agents.evaluation.runner import play_deals
-from friday_agents.games_file import read_games
+from friday_agents.harness.games_file import read_games
 
 #: The study's result files, beside this script (whatever the working directory).
 RESULTS = Path(__file__).resolve().parent / "results"

@@ -16,8 +16,8 @@ import json
 from collections import Counter
 from pathlib import Path
 
+from friday_agents.harness.deals import validation_seed
 from friday_agents.players.registry import make_agent
-from friday_agents.seeds import validation_seed
 from friday_env import Game
 
 HERE = Path(__file__).resolve().parent

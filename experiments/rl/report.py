@@ -14,7 +14,7 @@ import argparse
 import json
 from pathlib import Path
 
-from friday_agents.evaluation.stats import wilson_interval
+from friday_agents.harness.stats import wilson_interval
 
 HERE = Path(__file__).resolve().parent
 

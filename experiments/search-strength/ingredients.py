@@ -23,10 +23,10 @@ import numpy as np
 
 from friday_agents.conventions import README_GONE, add_removed
 from friday_agents.evaluation.report import agent_label, aligned_table
-from friday_agents.evaluation.stats import paired_difference_interval
-from friday_agents.games_file import GAMES_FILE, read_games
+from friday_agents.harness.deals import is_evaluation_seed
+from friday_agents.harness.games_file import GAMES_FILE, read_games
+from friday_agents.harness.stats import paired_difference_interval
 from friday_agents.players.registry import is_cheating
-from friday_agents.seeds import is_evaluation_seed
 
 
 def pooled_rows(directories: list[Path]) -> dict[tuple[str, int, int], dict]:

@@ -21,10 +21,10 @@ import sys
 import time
 from pathlib import Path
 
+from friday_agents.harness.deals import evaluation_seed, training_seed
 from friday_agents.players.base import play_game
 from friday_agents.players.heuristic.agent import heuristic_action
 from friday_agents.players.registry import make_agent
-from friday_agents.seeds import evaluation_seed, training_seed
 from friday_env import Game
 
 

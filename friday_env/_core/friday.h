@@ -10,7 +10,7 @@
  * determinized), encode.c (the flat observation), vecenv.c (N games stepped in one call);
  * the *_py.c files bind them to Python (module.c is the extension module, capi.c its C API
  * for other extensions: friday_capi.h). cards_data.h and flat_data.h are generated from
- * the Python tables by `python -m friday_env._core.generate` (a test checks them). The
+ * the Python tables by `python tools/generate_headers.py` (a test checks them). The
  * agents' kernels (heuristic, search, random play) live beside their Python twins in
  * agents/friday_agents/players/ and reach games through friday_capi.h.
  */

@@ -7,6 +7,13 @@ import random
 import numpy as np
 import pytest
 
+from friday_agents.harness.deals import (
+    TRAINING_SEED_LIMIT,
+    evaluation_seed,
+    evaluation_seeds,
+    is_evaluation_seed,
+    training_seed,
+)
 from friday_agents.learning.fitting.value_fit import ridge_fit
 from friday_agents.players.base import Agent, outcome_of, play_game
 from friday_agents.players.heuristic.agent import HeuristicAgent, heuristic_action
@@ -26,13 +33,6 @@ from friday_agents.players.registry import (
 )
 from friday_agents.players.search import agent as agent_module
 from friday_agents.players.search.agent import ROLLOUT_STOPS, SearchAgent, rollout, rollout_policy
-from friday_agents.seeds import (
-    TRAINING_SEED_LIMIT,
-    evaluation_seed,
-    evaluation_seeds,
-    is_evaluation_seed,
-    training_seed,
-)
 from friday_env import Game, determinized
 from friday_env.record import state_digest
 from friday_env.testing.games import random_deal

@@ -12,7 +12,8 @@ import pytest
 from studies import study_module
 
 from friday_agents.cli import main
-from friday_agents.games_file import read_games_file
+from friday_agents.harness.deals import evaluation_seed, training_seed
+from friday_agents.harness.games_file import read_games_file
 from friday_agents.learning.distill.config import ExitConfigError, load_config
 from friday_agents.learning.distill.dataset import read_decisions
 from friday_agents.learning.distill.games import student_job
@@ -20,7 +21,6 @@ from friday_agents.players.base import play_game
 from friday_agents.players.net.agent import NetAgent
 from friday_agents.players.networks.policy_net import load_policy_network
 from friday_agents.players.registry import make_agent
-from friday_agents.seeds import evaluation_seed, training_seed
 from friday_env import Game
 
 TINY = {

@@ -12,6 +12,7 @@ from rendered import provider
 from studies import study_module
 
 from friday_agents.cli import main
+from friday_agents.harness.deals import TRAINING_SEED_LIMIT, training_seed
 from friday_agents.learning.imitation.data import (
     encode_games,
     load_dataset,
@@ -24,7 +25,6 @@ from friday_agents.learning.sb3.train import CheckpointError, init_weights, load
 from friday_agents.players.base import play_game
 from friday_agents.players.ppo import PPOAgent
 from friday_agents.players.search import SearchAgent
-from friday_agents.seeds import TRAINING_SEED_LIMIT, training_seed
 from friday_env import Game
 
 FIT = ["--epochs", "1", "--net-arch", "16"]

@@ -16,13 +16,13 @@ import pytest
 
 from friday_agents.evaluation.report import build_results, compare, summarize, text_table
 from friday_agents.evaluation.runner import EvalConfig
+from friday_agents.harness.deals import training_seed
 from friday_agents.players.heuristic.agent import HeuristicAgent, heuristic_action
 from friday_agents.players.net.agent import NetAgent
 from friday_agents.players.registry import AGENTS, CHEATING_AGENTS, is_cheating, make_agent
 from friday_agents.players.search.agent import SearchAgent
 from friday_agents.players.search.guided import GuidedSearchAgent
 from friday_agents.players.search.oracle import OracleSearchAgent
-from friday_agents.seeds import training_seed
 from friday_env import Game, determinized, public_view
 from friday_env.scenario import from_spec
 from friday_env.testing.games import random_deal

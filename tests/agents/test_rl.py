@@ -16,6 +16,7 @@ torch = pytest.importorskip("torch")
 from studies import study_module  # noqa: E402
 
 from friday_agents.cli import main as friday_main  # noqa: E402
+from friday_agents.harness.deals import validation_seed  # noqa: E402
 from friday_agents.learning.networks import ActorCritic  # noqa: E402
 from friday_agents.learning.rl.config import RLConfig  # noqa: E402
 from friday_agents.learning.rl.curriculum import ReverseCurriculum, Start, replay  # noqa: E402
@@ -27,7 +28,6 @@ from friday_agents.players.networks.policy_net import (  # noqa: E402
     load_policy_network,
     save_policy_network,
 )
-from friday_agents.seeds import validation_seed  # noqa: E402
 from friday_env.engine import Game  # noqa: E402
 from friday_env.observation import FLAT_SIZE, FlatEncoder  # noqa: E402
 from friday_env.vector import FridayVectorEnv  # noqa: E402

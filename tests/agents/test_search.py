@@ -14,6 +14,7 @@ from rendered import provider
 from studies import study_module
 
 from friday_agents.evaluation.evaluate import DEFAULT_SEARCH_SIMS
+from friday_agents.harness.deals import evaluation_seed, training_seed
 from friday_agents.learning.fitting import value_net_fit
 from friday_agents.learning.fitting.game_data import ReplayCount, turn_start_examples
 from friday_agents.learning.imitation.data import collect
@@ -26,7 +27,6 @@ from friday_agents.players.networks.value_net import (
 )
 from friday_agents.players.registry import make_agent
 from friday_agents.players.search.agent import DEFAULT_SIMS, ROLLOUT_STOPS, SearchAgent, rollout
-from friday_agents.seeds import evaluation_seed, training_seed
 from friday_env import Game, determinized
 
 ingredients = study_module("search-strength", "ingredients")

@@ -11,6 +11,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from friday_agents.harness.deals import evaluation_seed, training_seed
 from friday_agents.learning.fitting import policy_net_fit
 from friday_agents.learning.imitation.data import collect
 from friday_agents.players.heuristic.agent import heuristic_action
@@ -23,7 +24,6 @@ from friday_agents.players.networks.policy_net import (
 )
 from friday_agents.players.registry import AgentSpecError, make_agent
 from friday_agents.players.search.agent import SearchAgent
-from friday_agents.seeds import evaluation_seed, training_seed
 from friday_env import NUM_ACTIONS, Game, determinized
 from friday_env.observation import make_encoder
 

@@ -7,7 +7,7 @@ import math
 import numpy as np
 import pytest
 
-from friday_agents.evaluation.stats import (
+from friday_agents.harness.stats import (
     bootstrap_interval,
     paired_difference_interval,
     wilson_interval,

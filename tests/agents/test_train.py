@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 from friday_agents.cli import main, parse_args
+from friday_agents.harness.deals import TRAINING_SEED_LIMIT, evaluation_seeds
 from friday_agents.learning.sb3.config import (
     TrainConfig,
     TrainConfigError,
@@ -26,7 +27,6 @@ from friday_agents.learning.sb3.envs import (
 )
 from friday_agents.learning.sb3.train import read_curve, replot, train
 from friday_agents.players.ppo.checkpoint import CheckpointError, load_model, recorded_encoder
-from friday_agents.seeds import TRAINING_SEED_LIMIT, evaluation_seeds
 from friday_env import Game
 from friday_env.env import EnvOptionError
 from friday_env.observation import FlatEncoder

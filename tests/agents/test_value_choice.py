@@ -14,6 +14,14 @@ from studies import study_module
 from friday_agents.cli import main
 from friday_agents.evaluation.evaluate import command_line
 from friday_agents.evaluation.runner import EvalConfig, EvaluationError
+from friday_agents.harness.deals import (
+    deal_seed,
+    evaluation_seed,
+    is_evaluation_seed,
+    is_validation_seed,
+    training_seed,
+    validation_seed,
+)
 from friday_agents.learning.fitting import value_fit
 from friday_agents.learning.fitting.game_data import ReplayCount, turn_start_examples
 from friday_agents.players.base import play_game
@@ -37,14 +45,6 @@ from friday_agents.players.search.value_levels import (
     FORMAT,
     PerLevelValue,
     load_leaf_value,
-)
-from friday_agents.seeds import (
-    deal_seed,
-    evaluation_seed,
-    is_evaluation_seed,
-    is_validation_seed,
-    training_seed,
-    validation_seed,
 )
 from friday_env import Game
 from friday_env.cards import TYPE_BY_KEY

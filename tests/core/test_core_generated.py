@@ -2,20 +2,15 @@
 
 Each is regenerated in memory from the Python tables and compared with the committed file,
 so a change to ``friday_env.cards``, the action codec, the engine's enums or the flat
-encoder that is not regenerated fails here (``python -m friday_env._core.generate`` and a
+encoder that is not regenerated fails here (``python tools/generate_headers.py`` and a
 rebuild fix it). No compiled core is needed: the check reads text only.
 """
 
 from __future__ import annotations
 
-from pathlib import Path
-
+import generate_headers as generate
 import pytest
-
-from friday_env._core import generate
-from friday_env._core.c_text import WIDTH
-
-CORE_DIR = Path(generate.__file__).parent
+from c_text import CORE_DIR, WIDTH
 
 
 def stale_lines(name: str, committed: str) -> list[str]:
@@ -36,7 +31,7 @@ def stale_lines(name: str, committed: str) -> list[str]:
 def test_each_generated_header_matches_its_generator(name):
     committed = (CORE_DIR / name).read_text()
     assert not stale_lines(name, committed), (
-        f"{name} is stale: run `python -m friday_env._core.generate` and rebuild\n"
+        f"{name} is stale: run `python tools/generate_headers.py` and rebuild\n"
         + "\n".join(stale_lines(name, committed))
     )
 

@@ -20,11 +20,11 @@ import sys
 import pytest
 from c_calls import run_with_memory_checks
 
+from friday_agents.harness.deals import evaluation_seed
 from friday_agents.players.heuristic import HeuristicAgent
 from friday_agents.players.heuristic.agent import heuristic_action, python_heuristic_action
 from friday_agents.players.heuristic.card_worth import FIGHT_POINTS, WORTH
 from friday_agents.players.heuristic.rules import DEFAULT_PARAMS, HeuristicParams
-from friday_agents.seeds import evaluation_seed
 from friday_env import Game
 from friday_env.cards import HAZARD_IDS, KEY, PIRATE_IDS, STARTING_IDS
 from friday_env.core import CompiledGame

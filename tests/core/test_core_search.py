@@ -16,6 +16,7 @@ import numpy as np
 import pytest
 from c_calls import assert_interrupted_promptly, run_with_memory_checks
 
+from friday_agents.harness.deals import evaluation_seed, training_seed
 from friday_agents.players.heuristic.agent import heuristic_action
 from friday_agents.players.networks.linear_value import FEATURE_SETS, load_value_model
 from friday_agents.players.search import compiled
@@ -23,7 +24,6 @@ from friday_agents.players.search.agent import SearchAgent
 from friday_agents.players.search.guided import GuidedSearchAgent
 from friday_agents.players.search.oracle import OracleSearchAgent
 from friday_agents.players.search.value_levels import DEFAULT_VALUE_FILE, load_leaf_value
-from friday_agents.seeds import evaluation_seed, training_seed
 from friday_env import Game
 
 pytestmark = pytest.mark.skipif(

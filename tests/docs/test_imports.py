@@ -305,7 +305,11 @@ def test_the_floor_imports_no_part_of_the_agents():
         for layer in layers
         if (PACKAGES["friday_agents"] / f"{layer.split('.')[1]}.py").is_file()
     }
-    assert {"friday_agents.conventions", "friday_agents.seeds", "friday_agents.games_file"} <= floor
+    assert {
+        "friday_agents.conventions",
+        "friday_agents.harness.deals",
+        "friday_agents.harness.games_file",
+    } <= floor
     for layer in floor:
         assert layers[layer] <= floor | {"friday_agents.models"}, layer
 
@@ -314,8 +318,7 @@ def test_the_floor_imports_no_part_of_the_agents():
 #: only parts before it.
 PARTS_BOTTOM_UP = (
     "conventions",
-    "seeds",
-    "games_file",
+    "harness",
     "models",
     "players",
     "evaluation",

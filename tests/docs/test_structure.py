@@ -20,7 +20,7 @@ from friday_agents.evaluation.report import agent_description
 from friday_agents.evaluation.runner import EvalConfig, EvaluationError, load_rows
 from friday_agents.evaluation.strategy.strategy import AnalysisInputError
 from friday_agents.evaluation.strategy.strategy import load_games as strategy_games
-from friday_agents.games_file import GamesFileError, read_games, read_games_file
+from friday_agents.harness.games_file import GamesFileError, read_games, read_games_file
 from friday_agents.learning.fitting.game_data import recorded_games
 from friday_agents.learning.imitation.data import ImitationDataError, done_games
 from friday_agents.learning.imitation.data import read_games as imitation_games

@@ -95,17 +95,15 @@ def test_wheel_ships_the_data_files_the_agents_load(wheel):
 
 def test_wheel_ships_built_extensions_and_no_build_sources(wheel):
     """The wheel carries the compiled core and the agents' kernels built, and none of what
-    builds them (C sources, headers, the header generators) nor the test-only modules; the
-    sdist keeps the sources (MANIFEST.in, tests/docs/test_packaging.py)."""
+    builds them (C sources, headers; the header generators live in tools/) nor the test-only
+    modules; the sdist keeps the sources (MANIFEST.in, tests/docs/test_packaging.py)."""
     names = _names(wheel)
     modules = {Path(name).name.split(".")[0] for name in names if name.endswith(".so")}
     assert {"compiled", "_kernels"} <= modules, names
     assert not modules & {"_test_hooks", "_kernel_test_hooks"}, modules
     assert not [name for name in names if name.endswith((".c", ".h"))]
-    generators = ("generate.py", "flat_tables.py", "c_text.py")
-    assert not [
-        name for name in names if name.startswith("friday_env/_core/") and name.endswith(generators)
-    ]
+    core_python = [n for n in names if n.startswith("friday_env/_core/") and n.endswith(".py")]
+    assert core_python == ["friday_env/_core/__init__.py"]
 
 
 def _run(*args: str, cwd: Path, timeout: float = 900) -> subprocess.CompletedProcess:

@@ -14,7 +14,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from friday_agents.evaluation.stats import paired_difference_interval, wilson_interval
+from friday_agents.harness.stats import paired_difference_interval, wilson_interval
 from sections import COMMAND
 
 #: The study's result files.

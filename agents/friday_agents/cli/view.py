@@ -20,7 +20,12 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from friday_agents.games_file import GAMES_FILE, GamesFileError, games_from_text, read_games_file
+from friday_agents.harness.games_file import (
+    GAMES_FILE,
+    GamesFileError,
+    games_from_text,
+    read_games_file,
+)
 from friday_env import GameRecord, RecordError
 from friday_env.viewer import ViewerGame, write_viewer
 

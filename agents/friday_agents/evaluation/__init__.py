@@ -2,7 +2,6 @@
 
 - ``evaluate`` — the command (arguments, resume, output files);
 - ``runner`` — `EvalConfig` and the games, run in parallel and resumable;
-- ``stats`` — Wilson and bootstrap intervals, paired differences;
 - ``report`` — results JSON/CSV/Markdown and the README results section;
 - ``plots`` — win-rate and score charts.
 """

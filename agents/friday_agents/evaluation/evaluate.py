@@ -1,7 +1,8 @@
 """``friday eval``: benchmark agents on the evaluation deals of every level.
 
-Every agent plays the same deals ([`friday_agents.seeds`][friday_agents.seeds]: deal ``i`` of level
-``L`` has seed ``10_000_000 + L * 1_000_000 + i``; training never uses seeds that high). Results per
+Every agent plays the same deals ([`friday_agents.harness.deals`][friday_agents.harness.deals]: deal
+``i`` of level ``L`` has seed ``10_000_000 + L * 1_000_000 + i``; training never uses seeds that
+high). Results per
 agent and level — win rate with a 95% Wilson interval, mean and median score with 95% bootstrap
 intervals, game length, games/s — are printed as a table and written to ``--out``:
 ``results.json`` (``"complete": false`` while games are missing), ``results.csv``,
@@ -10,7 +11,8 @@ replayable record under ``--save-games``). The documentation's tables are render
 committed ``results.json`` by ``python tools/docs_sections.py``, not by this command.
 
 ``--deals validation`` plays the validation deals instead (training deals 900000 on, which no
-fit reads: [`friday_agents.seeds.validation_seed`][friday_agents.seeds.validation_seed]), for
+fit reads:
+[`friday_agents.harness.deals.validation_seed`][friday_agents.harness.deals.validation_seed]), for
 choosing between variants without looking at the evaluation deals; such results never go into the
 README.
 
@@ -48,7 +50,6 @@ from friday_agents.conventions import (
     plain,
     require,
 )
-from friday_agents.evaluation.backends import BACKENDS, RAY_INSTALL, BackendError
 from friday_agents.evaluation.runner import (
     EvalConfig,
     EvaluationError,
@@ -59,8 +60,9 @@ from friday_agents.evaluation.runner import (
     run_tasks,
     start_run,
 )
+from friday_agents.harness.deals import DEAL_SETS
+from friday_agents.harness.parallel import BACKENDS, RAY_INSTALL, BackendError
 from friday_agents.players.registry import AgentSpecError, parse_spec
-from friday_agents.seeds import DEAL_SETS
 from friday_env.errors import InvalidLevelError
 from friday_env.levels import parse_levels as levels_in
 
@@ -116,7 +118,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         choices=DEAL_SETS,
         help="which deals: the evaluation deals (default) or the validation deals, training "
         "deals 900000 on that no fitting reads, for choosing a variant without looking at "
-        "the evaluation deals (friday_agents.seeds.validation_seed)",
+        "the evaluation deals (friday_agents.harness.deals.validation_seed)",
     )
     parser.add_argument(
         "--workers",

@@ -24,23 +24,23 @@ from typing import Any
 import numpy as np
 
 from friday_agents.evaluation.runner import EvalConfig
-from friday_agents.evaluation.stats import (
+from friday_agents.harness.deals import EVAL_SEED_BASE, EVAL_SEEDS_PER_LEVEL, VALIDATION_FIRST_INDEX
+from friday_agents.harness.stats import (
     bootstrap_interval,
     paired_difference_interval,
     wilson_interval,
 )
 from friday_agents.players.registry import is_cheating, parse_spec
-from friday_agents.seeds import EVAL_SEED_BASE, EVAL_SEEDS_PER_LEVEL, VALIDATION_FIRST_INDEX
 
 SEED_RULE = (
     f"deal i of level L has seed {EVAL_SEED_BASE:_} + L * {EVAL_SEEDS_PER_LEVEL:_} + i "
-    "(friday_agents.seeds.evaluation_seed)"
+    "(friday_agents.harness.deals.evaluation_seed)"
 )
-#: The seed rule of each deal set (`friday_agents.seeds.DEAL_SETS`).
+#: The seed rule of each deal set (`friday_agents.harness.deals.DEAL_SETS`).
 SEED_RULES = {
     "evaluation": SEED_RULE,
     "validation": f"validation deals: deal i of level L has seed L * 1_000_000 + "
-    f"{VALIDATION_FIRST_INDEX:_} + i (friday_agents.seeds.validation_seed)",
+    f"{VALIDATION_FIRST_INDEX:_} + i (friday_agents.harness.deals.validation_seed)",
 }
 #: One line per known agent, to describe it beside its results; other agents are listed by spec.
 AGENT_NOTES = {

@@ -1,12 +1,13 @@
 """Play an evaluation's games on every core, saving each result the moment it is known.
 
 An evaluation is a fixed list of games — every agent on the same evaluation deals
-([`friday_agents.seeds`][friday_agents.seeds]) — described by an `EvalConfig` stored as ``run.json``
-in the output directory. Each finished game is appended as one JSON line to ``games.jsonl`` (with
+([`friday_agents.harness.deals`][friday_agents.harness.deals]) — described by an `EvalConfig` stored
+as ``run.json`` in the output directory. Each finished game is appended as one JSON line to
+``games.jsonl`` (with
 its replayable [`friday_env.GameRecord`][friday_env.record.GameRecord] when ``save_games`` is on),
 so an interrupted run (Ctrl-C, a killed worker, a crash) loses only the games in flight and
 ``--resume`` plays just the missing ones. Results do not depend on the backend (a process pool or
-Ray, [`friday_agents.evaluation.backends`][friday_agents.evaluation.backends]), the number of
+Ray, [`friday_agents.harness.parallel`][friday_agents.harness.parallel]), the number of
 workers or interruptions: each game is seeded by its deal alone.
 """
 
@@ -19,16 +20,16 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from friday_agents.evaluation.backends import GamesInterrupted, run_games
-from friday_agents.games_file import (
+from friday_agents.harness.deals import DEAL_SETS, deal_seed
+from friday_agents.harness.games_file import (
     GAMES_FILE,
     GamesFileError,
     drop_cut_short_line,
     read_games_file,
 )
+from friday_agents.harness.parallel import GamesInterrupted, run_games
 from friday_agents.players.base import Agent, outcome_of, play_game
 from friday_agents.players.registry import make_agent
-from friday_agents.seeds import DEAL_SETS, deal_seed
 from friday_env import GameRecord
 
 CONFIG_FILE = "run.json"
@@ -52,7 +53,7 @@ class EvalConfig:
     games: dict[str, int]
     search_sims: int
     save_games: bool = False
-    #: Which deals are played (`friday_agents.seeds.DEAL_SETS`): the evaluation deals,
+    #: Which deals are played (`friday_agents.harness.deals.DEAL_SETS`): the evaluation deals,
     #: or the validation deals for choosing between variants without looking at them.
     deals: str = "evaluation"
 
@@ -204,8 +205,9 @@ def start_run(out: Path, config: EvalConfig, resume: bool) -> EvalConfig:
 
 def load_rows(out: Path, config: EvalConfig) -> list[dict[str, Any]]:
     """The finished games in ``out/games.jsonl`` (read by
-    [`friday_agents.games_file`][friday_agents.games_file]): a last line cut short by a kill is
-    dropped, and the file rewritten without it so appending stays valid; any other bad line, or a
+    [`friday_agents.harness.games_file`][friday_agents.harness.games_file]): a last line cut short
+    by a kill is dropped, and the file rewritten without it so appending stays valid; any other bad
+    line, or a
     game the configuration does not contain, is an error."""
     path = out / GAMES_FILE
     try:
@@ -240,7 +242,7 @@ def run_tasks(
     backend: str = "process",
     address: str | None = None,
 ) -> None:
-    """Play ``tasks`` on ``backend`` ([`run_games`][friday_agents.evaluation.backends.run_games]),
+    """Play ``tasks`` on ``backend`` ([`run_games`][friday_agents.harness.parallel.run_games]),
     appending each result to ``games.jsonl`` as it arrives. Raises
     `EvaluationInterrupted` after Ctrl-C or a dead worker (finished games kept)."""
     games = run_games(

@@ -11,7 +11,6 @@ from typing import Any
 
 import numpy as np
 
-from friday_agents.evaluation.stats import paired_difference_interval
 from friday_agents.evaluation.strategy.trace import (
     LOST_FIGHT,
     ON_PURPOSE,
@@ -20,6 +19,7 @@ from friday_agents.evaluation.strategy.trace import (
     Trace,
     hazard_kind,
 )
+from friday_agents.harness.stats import paired_difference_interval
 from friday_env.cards import CARD_TYPES, TYPE_BY_KEY
 from friday_env.engine import STEP_NAMES
 

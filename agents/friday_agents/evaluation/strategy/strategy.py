@@ -37,7 +37,7 @@ from friday_agents.conventions import (
 from friday_agents.evaluation.report import aligned_table
 from friday_agents.evaluation.strategy.measures import paired, summarise
 from friday_agents.evaluation.strategy.trace import Trace, trace_game
-from friday_agents.games_file import GamesFileError, check_replayable, read_games_file
+from friday_agents.harness.games_file import GamesFileError, check_replayable, read_games_file
 from friday_agents.players.base import play_game
 from friday_agents.players.heuristic.agent import HeuristicAgent
 from friday_env.errors import FridayError
@@ -53,8 +53,9 @@ class AnalysisInputError(FridayError):
 
 
 def load_games(path: Path) -> list[dict[str, Any]]:
-    """The games of a games file ([`friday_agents.games_file`][friday_agents.games_file]), each
-    checked to have a level, a seed and actions."""
+    """The games of a games file
+    ([`friday_agents.harness.games_file`][friday_agents.harness.games_file]), each checked to have a
+    level, a seed and actions."""
     try:
         found = read_games_file(path)
         games = [check_replayable(game, found.where(n)) for n, game in enumerate(found.games)]

@@ -50,7 +50,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from friday_agents.evaluation.backends import GamesInterrupted
+    from friday_agents.harness.parallel import GamesInterrupted
     from friday_agents.learning.distill.config import ExitConfigError, load_config
     from friday_agents.learning.distill.report import write_curve
     from friday_agents.learning.distill.rounds import run_rounds

@@ -1,6 +1,6 @@
 """The games a round plays: the search's own (teacher) games, the network's own (student)
 games labelled by the search (DAgger), and validation games. Each is one job for
-[`run_games`][friday_agents.evaluation.backends.run_games], so rounds run on a process pool or Ray.
+[`run_games`][friday_agents.harness.parallel.run_games], so rounds run on a process pool or Ray.
 
 Games files are the imitation format (`friday_agents.learning.imitation.data`): one
 JSON line per game with its actions and, per searched decision, ``q``: ``[[action, mean
@@ -12,8 +12,8 @@ from __future__ import annotations
 import time
 from typing import Any
 
+from friday_agents.harness.deals import training_seed, validation_seed
 from friday_agents.players.registry import make_agent
-from friday_agents.seeds import training_seed, validation_seed
 from friday_env import Game
 
 #: Agents are built once per worker process (loading networks costs more than a game).

@@ -34,9 +34,9 @@ from typing import Any
 
 import numpy as np
 
-from friday_agents.evaluation.backends import run_games
-from friday_agents.evaluation.stats import wilson_interval
-from friday_agents.games_file import read_games_file
+from friday_agents.harness.games_file import read_games_file
+from friday_agents.harness.parallel import run_games
+from friday_agents.harness.stats import wilson_interval
 from friday_agents.learning.distill.config import ExitConfig
 from friday_agents.learning.distill.dataset import read_decisions
 from friday_agents.learning.distill.fit import fit_network, held_out_report, split_by_deal

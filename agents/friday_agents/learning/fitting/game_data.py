@@ -4,8 +4,8 @@ A data file (``.jsonl``, or ``.jsonl.gz`` compressed) holds one game per line,
 ``{"level", "seed", "actions", "won", "score", ...}`` (extra keys are ignored), played on
 training deals. `turn_start_examples` replays each game with the engine and yields
 the states at a turn's start — what the value models are fitted on — with the game's
-outcome. An evaluation or validation deal ([`friday_agents.seeds`][friday_agents.seeds]) is refused;
-a game whose replay fails
+outcome. An evaluation or validation deal
+([`friday_agents.harness.deals`][friday_agents.harness.deals]) is refused; a game whose replay fails
 (an illegal action, or an ending other than the recorded one) is skipped and counted.
 """
 
@@ -15,9 +15,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from friday_agents.games_file import check_replayable, read_games_file
+from friday_agents.harness.deals import is_evaluation_seed, is_validation_seed
+from friday_agents.harness.games_file import check_replayable, read_games_file
 from friday_agents.players.networks.linear_value import TURN_START_PHASES
-from friday_agents.seeds import is_evaluation_seed, is_validation_seed
 from friday_env import Game
 
 
@@ -51,8 +51,8 @@ def turn_start_examples(
 
 def recorded_games(path: Path) -> Iterator[dict]:
     """The games of ``path`` (``.jsonl`` or ``.jsonl.gz``, read by
-    [`friday_agents.games_file`][friday_agents.games_file]), each checked to name a level, a seed
-    and actions."""
+    [`friday_agents.harness.games_file`][friday_agents.harness.games_file]), each checked to name a
+    level, a seed and actions."""
     found = read_games_file(path)
     for position, game in enumerate(found.games):
         yield check_replayable(game, found.where(position))

@@ -1,6 +1,6 @@
 """Fit the search agent's value estimate: ``python -m friday_agents.learning.fitting.value_fit``.
 
-Plays the heuristic on training seeds (below `friday_agents.seeds.TRAINING_SEED_LIMIT`,
+Plays the heuristic on training seeds (below `friday_agents.harness.deals.TRAINING_SEED_LIMIT`,
 never the evaluation seeds) — or, with ``--data``, replays recorded games such as the search
 agent's own (`friday_agents.learning.fitting.game_data`) — records the public
 features of every state at a turn's start
@@ -21,6 +21,7 @@ from pathlib import Path
 
 import numpy as np
 
+from friday_agents.harness.deals import training_seed
 from friday_agents.learning.fitting.game_data import ReplayCount, target, turn_start_examples
 from friday_agents.players.heuristic.agent import heuristic_action
 from friday_agents.players.networks.linear_value import (
@@ -28,7 +29,6 @@ from friday_agents.players.networks.linear_value import (
     TURN_START_PHASES,
     WEIGHTS_FILE,
 )
-from friday_agents.seeds import training_seed
 from friday_env import Game
 from friday_env.engine import STEP_NAMES
 

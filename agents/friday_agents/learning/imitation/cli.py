@@ -9,8 +9,9 @@ Steps (each resumable or cheap to redo):
       --games 500 --games-file data/dagger-l1.jsonl --data data/heuristic.jsonl \\
       --out runs/dagger-l1/policy.zip
 
-``collect`` plays the teacher on training deals only (friday_agents.seeds.training_seed) and appends
-one line per game; running it again plays only the missing games. ``fit`` writes a policy that
+``collect`` plays the teacher on training deals only (friday_agents.harness.deals.training_seed) and
+appends one line per game; running it again plays only the missing games. ``fit`` writes a policy
+that
 ``friday eval --agents ppo:model=PATH`` plays and ``friday train --init PATH`` fine-tunes, plus
 ``fit.json`` (settings, per-epoch losses and held-out agreement, CPU seconds) beside it.
 
@@ -24,7 +25,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from friday_agents.evaluation.backends import BACKENDS, RAY_INSTALL, GamesInterrupted
+from friday_agents.harness.parallel import BACKENDS, RAY_INSTALL, GamesInterrupted
 from friday_agents.learning.imitation.data import ImitationDataError
 from friday_agents.learning.sb3.config import TrainConfigError
 from friday_agents.players.registry import AgentSpecError

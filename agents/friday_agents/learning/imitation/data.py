@@ -4,8 +4,9 @@ Two files, one per stage:
 
 - a **games file** (JSON lines, appended game by game, so collection resumes where it
   stopped): ``{"level", "seed", "index", "teacher", "actions", "won", "score", "seconds",
-  "q"}``; ``seed`` is [`friday_agents.seeds.training_seed`][friday_agents.seeds.training_seed]
-  ``(level, index)`` and the teacher is reset with the deal seed, exactly as
+  "q"}``; ``seed`` is
+  [`friday_agents.harness.deals.training_seed`][friday_agents.harness.deals.training_seed] ``(level,
+  index)`` and the teacher is reset with the deal seed, exactly as
   [`friday_agents.players.base.play_game`][friday_agents.players.base.play_game] plays it, so a game
   is reproducible from its line. ``q`` maps a decision's index in the history to the teacher's
   ``[[action, value], ...]`` when the teacher reports values (the search agent's mean rollout value
@@ -28,11 +29,11 @@ from typing import Any
 
 import numpy as np
 
-from friday_agents.evaluation.backends import run_games
-from friday_agents.games_file import GamesFileError, drop_cut_short_line, read_games_file
+from friday_agents.harness.deals import training_seed
+from friday_agents.harness.games_file import GamesFileError, drop_cut_short_line, read_games_file
+from friday_agents.harness.parallel import run_games
 from friday_agents.learning.sb3.envs import PROGRESS_PER_HAZARD, knowledge_cards
 from friday_agents.players.registry import make_agent
-from friday_agents.seeds import training_seed
 from friday_env import Game
 from friday_env.errors import FridayError
 from friday_env.observation import action_mask, make_encoder
@@ -87,7 +88,7 @@ def parallel_map(
     backend: str = "process",
     address: str | None = None,
 ) -> Iterator[Any]:
-    """``function`` over ``jobs`` through [`run_games`][friday_agents.evaluation.backends.run_games]
+    """``function`` over ``jobs`` through [`run_games`][friday_agents.harness.parallel.run_games]
     (a process pool, or Ray tasks with ``backend="ray"``), results in the order of ``jobs``
     (for code that pairs them with the jobs; writers of games files use ``run_games``
     itself, which yields each game as it finishes)."""
@@ -137,7 +138,7 @@ def collect(
 ) -> int:
     """Append the teacher's games on ``indices`` of each level to ``out`` (levels
     interleaved; games already there are skipped), each as it finishes, on ``backend``
-    ([`run_games`][friday_agents.evaluation.backends.run_games]: a process pool, or Ray tasks on a
+    ([`run_games`][friday_agents.harness.parallel.run_games]: a process pool, or Ray tasks on a
     local Ray or the cluster at ``address``). Returns the number of games played."""
     make_agent(spec)  # a bad spec fails here, before any process starts
     done = done_games(out)
@@ -154,8 +155,9 @@ def collect(
 
 
 def read_games(path: Path, missing_ok: bool = False) -> list[dict[str, Any]]:
-    """The games of a games file ([`friday_agents.games_file`][friday_agents.games_file]: a last
-    line cut short by a killed run is skipped)."""
+    """The games of a games file
+    ([`friday_agents.harness.games_file`][friday_agents.harness.games_file]: a last line cut short
+    by a killed run is skipped)."""
     try:
         return read_games_file(path, missing_ok).games
     except GamesFileError as err:

@@ -30,10 +30,10 @@ from typing import Any
 
 import numpy as np
 
+from friday_agents.harness.deals import training_seed
 from friday_agents.learning.imitation.data import Dataset, _line
 from friday_agents.learning.sb3.config import TrainConfig
 from friday_agents.players.registry import make_agent
-from friday_agents.seeds import training_seed
 from friday_env import Game
 
 

@@ -3,15 +3,16 @@
 The vector env's own autoreset draws 63-bit seeds, which could land on an evaluation deal
 (every seed from 10,000,000 on is one). The trainer instead chooses every game it starts:
 training deal ``index`` of its level with ``index`` drawn uniformly from
-``0 .. VALIDATION_FIRST_INDEX - 1`` ([`friday_agents.seeds`][friday_agents.seeds]), so the held-out
-curve, measured on validation deals, and every evaluation stay on deals the policy never played.
+``0 .. VALIDATION_FIRST_INDEX - 1`` ([`friday_agents.harness.deals`][friday_agents.harness.deals]),
+so the held-out curve, measured on validation deals, and every evaluation stay on deals the policy
+never played.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from friday_agents.seeds import (
+from friday_agents.harness.deals import (
     VALIDATION_FIRST_INDEX,
     is_evaluation_seed,
     is_validation_seed,

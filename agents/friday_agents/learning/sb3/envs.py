@@ -2,8 +2,9 @@
 
 The env deals each game from a seed it draws itself (any 63-bit number), so on its own it
 cannot promise what the project's seed discipline asks
-([`friday_agents.seeds`][friday_agents.seeds]): training on deals below 10,000,000 only and
-evaluating on the fixed evaluation deals, the same ``Game.new(level, seed)`` deals ``friday eval``
+([`friday_agents.harness.deals`][friday_agents.harness.deals]): training on deals below 10,000,000
+only and evaluating on the fixed evaluation deals, the same ``Game.new(level, seed)`` deals ``friday
+eval``
 plays. [`Deals`][friday_agents.learning.sb3.envs.Deals] does that: it lets the env reset as usual,
 then puts the chosen deal in its place and answers with the observation and mask of that deal.
 
@@ -23,7 +24,7 @@ import numpy as np
 from gymnasium.error import ResetNeeded
 
 import friday_env  # noqa: F401  (registers Friday-v0)
-from friday_agents.seeds import TRAINING_SEED_LIMIT, evaluation_seed, training_seed
+from friday_agents.harness.deals import TRAINING_SEED_LIMIT, evaluation_seed, training_seed
 from friday_env import Game
 from friday_env.cards import KIND, Kind
 from friday_env.env import SCORE_SCALE, EnvOptionError, FridayEnv

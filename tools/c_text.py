@@ -1,6 +1,6 @@
 """C text for the generated headers: arrays and enums wrapped to readable lines.
 
-Used by the generators (``generate.py``, ``flat_tables.py``) only; not part of the
+Used by the generators (``generate_headers.py``, ``flat_tables.py``) only; not part of the
 installed package.
 """
 
@@ -8,6 +8,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from enum import IntEnum
+from pathlib import Path
+
+#: Where the generated headers live: beside the compiled core's C that includes them.
+CORE_DIR = Path(__file__).resolve().parents[1] / "friday_env" / "_core"
 
 #: Longest line a generated header holds.
 WIDTH = 100

@@ -1,6 +1,6 @@
 """Where games are played: in this process, in a pool of processes, or as Ray tasks.
 
-[`run_games`][friday_agents.evaluation.backends.run_games] is the one interface every collector
+[`run_games`][friday_agents.harness.parallel.run_games] is the one interface every collector
 calls (``friday eval``, imitation and expert-iteration data collection): it plays ``play(job)`` for
 every job and yields the results *as they finish*, in whatever order that is. ``play`` and ``setup``
 must be module-level functions (they travel to other processes and machines by name), jobs and
@@ -19,7 +19,7 @@ Backends:
   cluster, with a second game queued for each). Needs ``pip install "friday-env[ray]"``.
 
 Ctrl-C, or a worker or node that dies, raises
-[`GamesInterrupted`][friday_agents.evaluation.backends.GamesInterrupted] after stopping the games in
+[`GamesInterrupted`][friday_agents.harness.parallel.GamesInterrupted] after stopping the games in
 flight; every result yielded before it is final, so a caller that saved them can resume with the
 jobs that are left.
 """
@@ -158,7 +158,7 @@ def _ray_job(run: str, setup, setup_args: tuple, play, job):
 
 
 def import_ray():
-    """The ``ray`` module, or a [`BackendError`][friday_agents.evaluation.backends.BackendError]
+    """The ``ray`` module, or a [`BackendError`][friday_agents.harness.parallel.BackendError]
     saying what to install."""
     try:
         import ray

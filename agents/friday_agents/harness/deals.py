@@ -6,8 +6,9 @@ across runs and machines. Training, tuning and fitting use seeds below
 `TRAINING_SEED_LIMIT` = 10,000,000 only, so no evaluation deal is ever trained on.
 
 Validation deal ``i`` of level ``L`` is the training deal ``900_000 + i`` of that level
-([`validation_seed`][friday_agents.seeds.validation_seed]): a training-range seed that no value or
-policy fitting of the search reads (recorded games on these deals are refused as fitting data), kept
+([`validation_seed`][friday_agents.harness.deals.validation_seed]): a training-range seed that no
+value or policy fitting of the search reads (recorded games on these deals are refused as fitting
+data), kept
 for choosing between variants (``friday eval --deals validation``) without looking at the evaluation
 deals. PPO's endless training stream draws training indices at random and may meet them.
 """

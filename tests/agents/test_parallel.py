@@ -1,10 +1,10 @@
-"""friday_agents.evaluation.backends.run_games, the interface every collector plays through."""
+"""friday_agents.harness.parallel.run_games, the interface every collector plays through."""
 
 from __future__ import annotations
 
 import pytest
 
-from friday_agents.evaluation.backends import BackendError, run_games
+from friday_agents.harness.parallel import BackendError, run_games
 from friday_agents.learning.imitation.data import parallel_map
 
 _SETUP: list[int] = []

@@ -12,13 +12,13 @@ value and prior fits all read them here, with one tolerance policy:
 - a last line without its newline that is not valid JSON is a write cut short by a kill
   (every writer ends each line with a newline): it is dropped, and
   `GamesFile.cut_short` says so, so a writer can repair the file before appending
-  ([`drop_cut_short_line`][friday_agents.games_file.drop_cut_short_line]);
+  ([`drop_cut_short_line`][friday_agents.harness.games_file.drop_cut_short_line]);
 - any other line that is not a JSON object is an error naming the file and the line;
 - a missing or unreadable file is an error (or no games, with ``missing_ok``).
 
 What a line must hold is the caller's to check;
-[`check_replayable`][friday_agents.games_file.check_replayable] checks what a replay needs (a level,
-a seed and the actions).
+[`check_replayable`][friday_agents.harness.games_file.check_replayable] checks what a replay needs
+(a level, a seed and the actions).
 """
 
 from __future__ import annotations
@@ -89,7 +89,8 @@ def games_from_text(text: str, path: Path) -> GamesFile:
 
 
 def read_games(path: Path | str, missing_ok: bool = False) -> list[dict[str, Any]]:
-    """The games of ``path`` (see [`read_games_file`][friday_agents.games_file.read_games_file])."""
+    """The games of ``path`` (see
+    [`read_games_file`][friday_agents.harness.games_file.read_games_file])."""
     return read_games_file(path, missing_ok).games
 
 
@@ -104,8 +105,8 @@ def drop_cut_short_line(path: Path) -> None:
 
 def check_replayable(game: dict[str, Any], where: str) -> dict[str, Any]:
     """``game`` itself if it names a level (1-4), a non-negative integer seed and a list of
-    integer actions; else a [`GamesFileError`][friday_agents.games_file.GamesFileError] naming
-    ``where`` (``file:line``)."""
+    integer actions; else a [`GamesFileError`][friday_agents.harness.games_file.GamesFileError]
+    naming ``where`` (``file:line``)."""
     level, seed, actions = game.get("level"), game.get("seed"), game.get("actions")
     if level not in (1, 2, 3, 4) or isinstance(level, bool):
         raise GamesFileError(f"{where}: 'level' must be 1, 2, 3 or 4, got {level!r}")
