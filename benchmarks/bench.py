@@ -68,14 +68,9 @@ from typing import Any
 
 from bench_report import format_spread, text_table
 
-from friday_agents.conventions import (
-    MissingExtraError,
-    add_progress,
-    check_out_path,
-    new_run_folder,
-    plain,
-    require,
-)
+from friday_agents.cli.arguments import add_progress, plain
+from friday_agents.harness.errors import MissingExtraError, require
+from friday_agents.harness.files import check_out_path, new_run_folder
 
 #: The committed run, written only when ``--out`` names it.
 COMMITTED = "benchmarks/results.json"

@@ -5,10 +5,11 @@ imports torch, and only where a network is trained or a MaskablePPO policy is lo
 Arranged by role; each part imports only those listed before it (checked by
 ``tests/docs/test_imports.py``):
 
-- the floor — ``harness/`` (``deals``: evaluation, validation and training deals;
-  ``games_file``: the one reader of games files; ``parallel``: the parallel game runner;
-  ``stats``: confidence intervals) and ``conventions`` (what every ``friday`` subcommand
-  shares: flags, help text, missing extras, the search-sims default);
+- the floor — ``harness/``: ``deals`` (evaluation, validation and training deals),
+  ``games_file`` (the one reader of games files), ``parallel`` (the parallel game runner),
+  ``stats`` (confidence intervals), ``progress`` (the bar format, durations), ``files``
+  (output paths, run folders, model files, atomic writes), ``interrupts`` (Ctrl-C) and
+  ``errors`` (bad input, missing extras);
 - ``models/`` — every model file an agent loads, named by role (``guided-prior``, ``net``,
   ...), with ``manifest.json``;
 - ``players/`` — ``base`` (the ``Agent`` protocol, ``play_game``), ``registry`` (agents by
@@ -22,8 +23,8 @@ Arranged by role; each part imports only those listed before it (checked by
   ``imitation/`` (``friday imitate``, into the same SB3 policy), ``distill/`` (``friday
   distill``, expert iteration), ``rl/`` (``friday rl``, our own masked PPO), ``fitting/``
   (the search's models), and ``networks`` (the torch networks our own fits share);
-- ``cli/`` — the ``friday`` entry point (``friday_agents.cli:main``), ``replay``, ``view``
-  and ``bench`` (which runs the source checkout's ``benchmarks/bench.py``).
+- ``cli/`` — the ``friday`` entry point (``friday_agents.cli:main``), ``arguments`` (the
+  flags and help text every subcommand shares), ``replay``, ``view`` and ``bench`` (which runs the source checkout's ``benchmarks/bench.py``).
 
 The studies that reproduce this project's own results (tuning the heuristic, the search's
 ingredients, expert iteration, RL, the imitation study) are scripts under

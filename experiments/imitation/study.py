@@ -30,9 +30,9 @@ from typing import Any
 
 import numpy as np
 
-from friday_agents.evaluation.evaluate import DEFAULT_SEARCH_SIMS
 from friday_agents.evaluation.runner import play_deals
 from friday_agents.harness.games_file import read_games
+from friday_agents.players.search import DEFAULT_SIMS
 
 #: The study's result files, beside this script (whatever the working directory).
 RESULTS = Path(__file__).resolve().parent / "results"
@@ -44,7 +44,7 @@ def evaluate(spec: str, level: int, games: int, workers: int, first: int = 0) ->
     written before the runner was used record ``eval_cpu_seconds`` (process CPU time); these
     record ``eval_seconds``, the wall-clock seconds of the games as ``friday eval`` times them."""
     rows = play_deals(
-        spec, level, range(first, first + games), search_sims=DEFAULT_SEARCH_SIMS, workers=workers
+        spec, level, range(first, first + games), search_sims=DEFAULT_SIMS, workers=workers
     )
     wins = [int(row["won"]) for row in rows]
     scores = [row["score"] for row in rows]

@@ -13,7 +13,6 @@ import pytest
 from rendered import provider
 from studies import study_module
 
-from friday_agents.evaluation.evaluate import DEFAULT_SEARCH_SIMS
 from friday_agents.harness.deals import evaluation_seed, training_seed
 from friday_agents.learning.fitting import value_net_fit
 from friday_agents.learning.fitting.game_data import ReplayCount, turn_start_examples
@@ -26,6 +25,7 @@ from friday_agents.players.networks.value_net import (
     network_inputs,
 )
 from friday_agents.players.registry import make_agent
+from friday_agents.players.search import DEFAULT_SIMS as DEFAULT_SEARCH_SIMS
 from friday_agents.players.search.agent import DEFAULT_SIMS, ROLLOUT_STOPS, SearchAgent, rollout
 from friday_env import Game, determinized
 

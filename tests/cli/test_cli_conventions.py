@@ -191,6 +191,6 @@ def test_readme_env_and_engine_snippets_run(tmp_path, index):
      (3000, "50.0 min"), (5400, "1.5 h")],
 )  # fmt: skip
 def test_durations_are_shown_in_a_unit_that_fits(seconds, shown):
-    from friday_agents.conventions import format_duration
+    from friday_agents.harness.progress import format_duration
 
     assert format_duration(seconds) == shown

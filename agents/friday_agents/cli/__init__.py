@@ -15,13 +15,9 @@ import os
 import sys
 
 import friday_env
-from friday_agents.conventions import (
-    BadInputError,
-    MissingExtraError,
-    check_out_path,
-    missing_extra,
-    plain,
-)
+from friday_agents.cli.arguments import plain
+from friday_agents.harness.errors import BadInputError, MissingExtraError, missing_extra
+from friday_agents.harness.files import check_out_path
 from friday_env.core import CoreError, core_in_use, default_core
 
 Subcommand = tuple[str, str]  # (module, one-line help)

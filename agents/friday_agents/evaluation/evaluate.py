@@ -34,22 +34,11 @@ from __future__ import annotations
 import argparse
 import contextlib
 import os
-import signal
 import sys
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 
-from friday_agents.conventions import (
-    DEFAULT_SEARCH_SIMS,
-    README_GONE,
-    add_progress,
-    add_removed,
-    new_run_folder,
-    path_safe,
-    plain,
-    require,
-)
+from friday_agents.cli.arguments import README_GONE, add_progress, add_removed, plain
 from friday_agents.evaluation.runner import (
     EvalConfig,
     EvaluationError,
@@ -61,8 +50,12 @@ from friday_agents.evaluation.runner import (
     start_run,
 )
 from friday_agents.harness.deals import DEAL_SETS
+from friday_agents.harness.errors import require
+from friday_agents.harness.files import new_run_folder, path_safe
+from friday_agents.harness.interrupts import stop_at_a_boundary
 from friday_agents.harness.parallel import BACKENDS, RAY_INSTALL, BackendError
 from friday_agents.players.registry import AgentSpecError, parse_spec
+from friday_agents.players.search import DEFAULT_SIMS
 from friday_env.errors import InvalidLevelError
 from friday_env.levels import parse_levels as levels_in
 
@@ -108,7 +101,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--search-sims",
         type=int,
-        help=f"simulations per decision for agents that search (default {DEFAULT_SEARCH_SIMS})",
+        help=f"simulations per decision for agents that search (default {DEFAULT_SIMS})",
     )
     parser.add_argument(
         "--save-games", action="store_true", default=None, help="store every game's record"
@@ -208,7 +201,7 @@ def parse_agents(text: str, sims: int) -> tuple[str, ...]:
 
 
 def config_from_args(args: argparse.Namespace) -> EvalConfig:
-    sims = DEFAULT_SEARCH_SIMS if args.search_sims is None else args.search_sims
+    sims = DEFAULT_SIMS if args.search_sims is None else args.search_sims
     if sims < 1:
         raise UsageError(f"--search-sims must be positive, got {sims}")
     # an empty --agents is an error, not the default agents
@@ -451,26 +444,10 @@ def _stopped_in_report(args: argparse.Namespace, written: list[str]) -> int:
 @contextlib.contextmanager
 def _whole_files() -> Iterator[None]:
     """Within: a Ctrl-C waits until the block is done (then raises), so the files it writes
-    are never cut short; a further Ctrl-C stops at once. Only where Python handles Ctrl-C:
-    on the main thread, with SIGINT not ignored (a shell's background job ignores it)."""
-    if threading.current_thread() is not threading.main_thread() or signal.getsignal(
-        signal.SIGINT
-    ) in (signal.SIG_IGN, None):
+    are never cut short; a further Ctrl-C stops at once (`stop_at_a_boundary`)."""
+    with stop_at_a_boundary() as ctrl_c:
         yield
-        return
-    pending: list[int] = []
-
-    def remember(signum: int, frame: object) -> None:
-        if pending:
-            raise KeyboardInterrupt
-        pending.append(signum)
-
-    previous = signal.signal(signal.SIGINT, remember)
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGINT, previous)
-    if pending:
+    if ctrl_c.requested:
         raise KeyboardInterrupt
 
 

@@ -16,14 +16,11 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
-from friday_agents.conventions import format_duration
 from friday_agents.evaluation.runner import Task
+from friday_agents.harness.progress import BAR_FORMAT, format_duration
 
 #: Finished games of an agent on a level before its cost counts as known.
 MIN_GAMES = 2
-#: The bar: games done of all, elapsed time and the weighted estimate (no tqdm estimate).
-#: (tqdm puts ", " before a postfix that is not empty.)
-BAR_FORMAT = "{desc}: {percentage:3.0f}%|{bar}| {n_fmt}/{total_fmt} [{elapsed}{postfix}]"
 
 
 class EtaEstimator:

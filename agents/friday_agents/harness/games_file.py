@@ -25,11 +25,11 @@ from __future__ import annotations
 
 import gzip
 import json
-import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from friday_agents.harness.files import replace_atomically
 from friday_env.errors import FridayError
 
 #: The games file in an output directory of ``friday eval``.
@@ -97,10 +97,8 @@ def read_games(path: Path | str, missing_ok: bool = False) -> list[dict[str, Any
 def drop_cut_short_line(path: Path) -> None:
     """Rewrite ``path`` without its last line (a write cut short), atomically, so that
     appending to it stays valid."""
-    lines = _text(path).splitlines()
-    temporary = path.with_name(path.name + ".tmp")
-    temporary.write_text("".join(line + "\n" for line in lines[:-1]))
-    os.replace(temporary, path)
+    kept = "".join(line + "\n" for line in _text(path).splitlines()[:-1])
+    replace_atomically(path, lambda temporary: temporary.write_text(kept))
 
 
 def check_replayable(game: dict[str, Any], where: str) -> dict[str, Any]:

@@ -18,7 +18,8 @@ from collections.abc import Callable
 
 import numpy as np
 
-from friday_agents.conventions import check_out_path, plain
+from friday_agents.cli.arguments import plain
+from friday_agents.harness.files import check_out_path
 from friday_env import Game, GameRecord, Phase
 from friday_env import actions as act
 from friday_env.cards import ABILITY_NAMES, CARD_TYPE, CARD_TYPES, Ability

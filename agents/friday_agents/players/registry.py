@@ -20,7 +20,7 @@ import inspect
 import re
 from typing import Any
 
-from friday_agents.conventions import parse_bool
+from friday_agents.cli.arguments import parse_bool
 from friday_agents.players.base import Agent
 
 #: name -> "module:Class". The class is imported only when the agent is made.

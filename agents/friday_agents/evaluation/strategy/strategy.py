@@ -26,17 +26,11 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from friday_agents.conventions import (
-    README_GONE,
-    MissingExtraError,
-    add_progress,
-    add_removed,
-    plain,
-    require,
-)
+from friday_agents.cli.arguments import README_GONE, add_progress, add_removed, plain
 from friday_agents.evaluation.report import aligned_table
 from friday_agents.evaluation.strategy.measures import paired, summarise
 from friday_agents.evaluation.strategy.trace import Trace, trace_game
+from friday_agents.harness.errors import MissingExtraError, require
 from friday_agents.harness.games_file import GamesFileError, check_replayable, read_games_file
 from friday_agents.players.base import play_game
 from friday_agents.players.heuristic.agent import HeuristicAgent

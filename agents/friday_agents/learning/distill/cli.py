@@ -13,7 +13,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from friday_agents.conventions import new_run_folder, path_safe, plain
+from friday_agents.cli.arguments import plain
+from friday_agents.harness.files import new_run_folder, path_safe
 
 DEFAULT_CONFIG = Path("experiments/expert-iteration/config.json")
 #: Where a run without ``--out`` gets its own new folder.

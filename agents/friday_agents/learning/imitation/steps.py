@@ -10,8 +10,8 @@ from pathlib import Path
 
 import numpy as np
 
-from friday_agents.conventions import format_duration
 from friday_agents.harness.parallel import run_games
+from friday_agents.harness.progress import format_duration
 from friday_agents.learning.imitation.data import (
     ImitationDataError,
     collect,

@@ -16,7 +16,8 @@ import dataclasses
 import sys
 from pathlib import Path
 
-from friday_agents.conventions import add_progress, plain, require
+from friday_agents.cli.arguments import add_progress, plain
+from friday_agents.harness.errors import require
 from friday_agents.learning.rl.config import RLConfig, RLConfigError
 
 

@@ -21,7 +21,6 @@ from __future__ import annotations
 import copy
 import dataclasses
 import json
-import os
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -33,13 +32,10 @@ import torch
 from torch import nn
 
 import friday_env  # noqa: F401  (registers Friday-v0)
-from friday_agents.conventions import (
-    BadInputError,
-    format_duration,
-    read_model_file,
-    stop_at_a_boundary,
-)
-from friday_agents.evaluation.progress import BAR_FORMAT
+from friday_agents.harness.errors import BadInputError
+from friday_agents.harness.files import read_model_file, replace_atomically
+from friday_agents.harness.interrupts import stop_at_a_boundary
+from friday_agents.harness.progress import BAR_FORMAT, format_duration
 from friday_agents.learning.networks import (
     MASKED_LOGIT,
     ActorCritic,
@@ -605,9 +601,9 @@ class Trainer:
             "next_deals": torch.from_numpy(self.next_deals.copy()),
             "visits": torch.from_numpy(self.visits.copy()),
         }
-        temporary = self.out / (CHECKPOINT_FILE + ".tmp")
-        torch.save(state, temporary)
-        os.replace(temporary, self.out / CHECKPOINT_FILE)
+        replace_atomically(
+            self.out / CHECKPOINT_FILE, lambda temporary: torch.save(state, temporary)
+        )
         self.model.save_npz(self.out / POLICY_FILE)
 
 

@@ -21,7 +21,7 @@ from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
 
-from friday_agents.conventions import add_deprecated, add_progress, parse_bool
+from friday_agents.cli.arguments import add_deprecated, add_progress, parse_bool
 from friday_agents.learning.config import LearningConfig, ppo_field, setting
 from friday_env.errors import FridayError, InvalidLevelError
 from friday_env.levels import LEVELS, level_sequence

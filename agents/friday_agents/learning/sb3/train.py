@@ -40,7 +40,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from friday_agents.conventions import BadInputError, check_out_path, children_ignore_ctrl_c, require
+from friday_agents.harness.errors import BadInputError, require
+from friday_agents.harness.files import check_out_path
+from friday_agents.harness.interrupts import children_ignore_ctrl_c
 from friday_agents.learning.sb3.config import (
     TrainConfig,
     TrainConfigError,

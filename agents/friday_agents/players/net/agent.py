@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from friday_agents.conventions import read_model_file
+from friday_agents.harness.files import read_model_file
 from friday_agents.models import NET, model_file
 from friday_agents.players.networks.policy_net import PolicyPrior, load_policy_network
 from friday_env import Game

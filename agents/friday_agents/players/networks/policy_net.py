@@ -23,7 +23,7 @@ from pathlib import Path
 
 import numpy as np
 
-from friday_agents.conventions import read_model_file
+from friday_agents.harness.files import read_model_file
 from friday_agents.models import GUIDED_PRIOR, check_not_moved, model_file
 from friday_agents.players.networks.layers import Layers, forward, layer_arrays, read_layers
 from friday_env import Game

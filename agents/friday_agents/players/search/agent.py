@@ -27,7 +27,6 @@ from typing import Protocol
 
 import numpy as np
 
-from friday_agents.conventions import DEFAULT_SEARCH_SIMS
 from friday_agents.models import model_file
 from friday_agents.players.heuristic.agent import heuristic_action
 from friday_agents.players.heuristic.rules import DEFAULT_PARAMS
@@ -41,9 +40,9 @@ from friday_env.engine import PIRATES
 #: Where rollouts stop and are valued: a hazard fight is over and the next turn waits, or the
 #: game is over. At the pirates' turn start they play on, through both pirate fights.
 ROLLOUT_STOPS = (TURN_START_PHASES - {Phase.CHOOSE_PIRATE}) | {Phase.GAME_OVER}
-#: The simulation budget per decision unless asked otherwise (the floor's
-#: `DEFAULT_SEARCH_SIMS`, which ``friday eval`` shares).
-DEFAULT_SIMS = DEFAULT_SEARCH_SIMS
+#: The simulation budget per decision unless asked otherwise: the search agents' default,
+#: ``friday eval --search-sims``' default and the headline results table's setting.
+DEFAULT_SIMS = 32
 #: The pirates' step (the engine's): from here on rollouts play to the end of the game.
 PIRATE_STEP = PIRATES
 #: A rollout longer than this many actions per fight is cut and scored where it stands (a

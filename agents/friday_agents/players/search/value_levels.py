@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-from friday_agents.conventions import read_model_file
+from friday_agents.harness.files import read_model_file
 from friday_agents.models import GUIDED_VALUE_PER_LEVEL, check_not_moved
 from friday_agents.players.networks.linear_value import ValueModel, load_value_model
 from friday_agents.players.networks.value_net import LEVELS, ValueNetwork, load_value_network

@@ -1,0 +1,102 @@
+"""Files a run reads and writes: output paths checked before anything is written, new run
+folders, model files a user named, and files replaced whole (atomically).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import tempfile
+import time
+import zipfile
+import zlib
+from collections.abc import Callable
+from pathlib import Path
+from typing import TypeVar
+
+from friday_agents.harness.errors import BadInputError
+
+T = TypeVar("T")
+
+
+def check_out_path(path: str | os.PathLike[str], folder: bool, flag: str = "--out") -> None:
+    """Raise `BadInputError` unless ``path`` can be written as an output ``folder``
+    (or, with ``folder=False``, a file), checked without leaving anything behind: an
+    existing path must be of that kind, and the folder that will hold the new entries (the
+    nearest existing one) must take one (tried by making a folder there and removing it)."""
+    out = Path(path)
+    kind = "folder" if folder else "file"
+    try:
+        if out.exists() and out.is_dir() != folder:
+            raise BadInputError(
+                f"{flag} {out} is {'a file' if folder else 'a folder'}, not a {kind}"
+            )
+        if out.exists():  # new entries go into the folder, or beside the file
+            holder = out if folder else out.absolute().parent
+        else:
+            holder = next(p for p in out.absolute().parents if p.exists())
+        if not holder.is_dir():
+            raise BadInputError(f"{flag} {out} cannot be made: {holder} is a file")
+        os.rmdir(tempfile.mkdtemp(prefix=".friday-write-test-", dir=holder))
+    except (OSError, ValueError) as err:  # unwritable, or a name the system refuses
+        if isinstance(err, BadInputError):
+            raise
+        reason = err.strerror if isinstance(err, OSError) and err.strerror else str(err)
+        raise BadInputError(f"{flag} {out} cannot be written: {reason}") from None
+
+
+def read_model_file(load: Callable[[Path], T], path: str | os.PathLike[str], what: str) -> T:
+    """``load(path)`` for a model file a user named, each way it can be wrong said in one
+    line (`BadInputError`): missing, truncated, not the expected format, lacking an
+    array, or holding pickled objects (which numpy's ``allow_pickle=False`` never loads)."""
+    file = Path(path)
+    if not file.is_file():
+        raise BadInputError(
+            f"{what} {file} does not exist" + (" (it is a folder)" if file.is_dir() else "")
+        )
+    try:
+        return load(file)
+    except KeyError as err:  # numpy: "'x' is not a file in the archive"
+        missing = err.args[0] if err.args else err
+        raise BadInputError(
+            f"{what} {file} is not a model file this version wrote: {missing}"
+        ) from None
+    except (EOFError, OSError, zipfile.BadZipFile, zlib.error) as err:
+        raise BadInputError(f"{what} {file} is truncated or not an .npz archive ({err})") from None
+    except ValueError as err:
+        if "pickle" in str(err):  # numpy's advice to load it anyway is the wrong one here
+            raise BadInputError(
+                f"{what} {file} is not an .npz archive of plain arrays (reading it would mean "
+                "unpickling it, which could run code: refused)"
+            ) from None
+        raise BadInputError(f"{what} {file}: {str(err).splitlines()[0]}") from None
+
+
+def new_run_folder(parent: Path, name: str) -> Path:
+    """Create and return a new folder for a run without ``--out``, CleanRL-style:
+    ``parent/<name>__<YYYYmmdd-HHMMSS>`` (``-2``, ``-3``... if two runs start in the same
+    second). ``name`` must be safe in a folder name (`path_safe`)."""
+    stem = f"{name}__{time.strftime('%Y%m%d-%H%M%S')}"
+    parent.mkdir(parents=True, exist_ok=True)
+    for attempt in range(1, 1000):
+        path = parent / (stem if attempt == 1 else f"{stem}-{attempt}")
+        try:
+            path.mkdir()
+        except FileExistsError:
+            continue
+        return path
+    raise BadInputError(f"could not create a new run folder in {parent}")
+
+
+def path_safe(text: str) -> str:
+    """``text`` usable in a folder name on every system: agent specs hold ``:``, ``/``..."""
+    return re.sub(r"[^A-Za-z0-9.=+-]+", "-", text).strip("-") or "run"
+
+
+def replace_atomically(path: Path, write: Callable[[Path], object]) -> None:
+    """Write ``path`` whole or not at all: ``write`` fills a temporary file beside it, which
+    then replaces ``path`` in one step, so a kill mid-write leaves the old file, never half
+    of the new one (a resumed run reads either)."""
+    temporary = path.with_name(path.name + ".tmp")
+    write(temporary)
+    os.replace(temporary, path)
