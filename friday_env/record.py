@@ -31,7 +31,7 @@ def state_digest(game: Game) -> str:
         game.budget, game.known_top, game.pirate_value, game.aging_total, game.fights,
         game.source, int(game.resolving), game.exchanges_left, game.sort_placed,
     ]  # fmt: skip
-    parts += [getattr(game, name) for name in Game._LIST_FIELDS if name != "history"]
+    parts += [getattr(game, name) for name in Game.LIST_FIELDS if name != "history"]
     return hashlib.sha256(repr(parts).encode()).hexdigest()[:16]
 
 

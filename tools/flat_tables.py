@@ -57,13 +57,13 @@ def _defines() -> list[str]:
 
 def _hot_tables() -> list[str]:
     """Flat indices of one-hot entries by card or ability (-1: never set)."""
-    resolving = [flat._RESOLVING_HOT.get(a, -1) for a in Ability]
+    resolving = [flat.RESOLVING_HOT.get(a, -1) for a in Ability]
     return [
         "/* FR_FLAT_OFFER_HOT[k][card], FR_FLAT_PIRATE_HOT[k][card]: the k-th offered hazard's",
         " * (undefeated pirate's) one-hot index; FR_FLAT_FIGHT_HOT[card]: the fought card's */",
-        c_array_2d("int16_t", "FR_FLAT_OFFER_HOT", flat._OFFER_HOT),
-        c_array_2d("int16_t", "FR_FLAT_PIRATE_HOT", flat._PIRATE_HOT),
-        _array("int16_t", "FR_FLAT_FIGHT_HOT", flat._FIGHT_HOT),
+        c_array_2d("int16_t", "FR_FLAT_OFFER_HOT", flat.OFFER_HOT),
+        c_array_2d("int16_t", "FR_FLAT_PIRATE_HOT", flat.PIRATE_HOT),
+        _array("int16_t", "FR_FLAT_FIGHT_HOT", flat.FIGHT_HOT),
         "/* FR_FLAT_RESOLVING_HOT[ability]: its index in TARGET, -1 for other abilities */",
         _array("int16_t", "FR_FLAT_RESOLVING_HOT", resolving),
     ]
@@ -71,9 +71,9 @@ def _hot_tables() -> list[str]:
 
 def _value_tables() -> list[str]:
     """Scalar scales, card feature rows and offered hazards' values."""
-    scales = [float(s).hex() for s in flat._SCALAR_SCALES]
+    scales = [float(s).hex() for s in flat.SCALAR_SCALES]
     rows = flat.CARD_ROWS
-    offer = [_float32(v) for step in flat._OFFER_VALUES for card in step for v in card]
+    offer = [_float32(v) for step in flat.OFFER_VALUES for card in step for v in card]
     return [
         "/* FR_FLAT_SCALE[i]: 1 / divisor of scalar i as a float32 value held in a double;",
         " * the entry is (float)(raw * scale), the Python encoder's rounding */",
@@ -89,7 +89,7 @@ def _value_tables() -> list[str]:
 def _pile_tables() -> list[str]:
     """Per counted pile (PILE_PIECES order): each card's type position and the encoded
     share of every count of every position."""
-    index = flat._PILE_INDEX
+    index = flat.PILE_INDEX
     max_count = max(len(s) for _, shares in index for s in shares)
     max_positions = max(len(shares) for _, shares in index)
     positions = [p for pile_positions, _ in index for p in pile_positions]

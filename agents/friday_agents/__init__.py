@@ -24,7 +24,8 @@ Arranged by role; each part imports only those listed before it (checked by
   distill``, expert iteration), ``rl/`` (``friday rl``, our own masked PPO), ``fitting/``
   (the search's models), and ``networks`` (the torch networks our own fits share);
 - ``cli/`` — the ``friday`` entry point (``friday_agents.cli:main``), ``arguments`` (the
-  flags and help text every subcommand shares), ``replay``, ``view`` and ``bench`` (which runs the source checkout's ``benchmarks/bench.py``).
+  flags and help text every subcommand shares), ``replay``, ``view`` and ``bench`` (which
+  runs the source checkout's ``benchmarks/bench.py``).
 
 The studies that reproduce this project's own results (tuning the heuristic, the search's
 ingredients, expert iteration, RL, the imitation study) are scripts under

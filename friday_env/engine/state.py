@@ -64,7 +64,7 @@ class State:
     [`friday_env.scenario.scenario`][friday_env.scenario.scenario]."""
 
     # Everything a clone must copy; lists are copied, the rest is immutable.
-    _LIST_FIELDS = (
+    LIST_FIELDS = (
         "stack", "discard", "hazard_stack", "hazard_discard", "aging", "destroyed", "box",
         "pirates", "beaten", "offer", "table", "flags", "sort_taken", "unseen", "history",
         "spent",
@@ -121,7 +121,7 @@ class State:
         cls = type(self)
         other = cls.__new__(cls)
         other.__dict__.update(self.__dict__)
-        for name in self._LIST_FIELDS:
+        for name in self.LIST_FIELDS:
             setattr(other, name, getattr(self, name)[:])
         return other
 

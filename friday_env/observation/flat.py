@@ -124,21 +124,21 @@ _OFF = FLAT_LAYOUT.offsets
 _FLOAT32 = np.dtype(np.float32)
 _TARGET_PHASE = int(Phase.TARGET)
 #: Flat indices of one-hot entries, by card (or ability): looked up, not computed, per step.
-_OFFER_HOT = [
+OFFER_HOT = [
     [_OFF["offer"] + k * NUM_HAZARD_TYPES + max(_HAZARD_POS[c], 0) for c in range(NUM_CARDS)]
     for k in range(2)
 ]
-_PIRATE_HOT = [
+PIRATE_HOT = [
     [_OFF["pirates"] + k * NUM_PIRATE_TYPES + max(_PIRATE_CARD_POS[c], 0) for c in range(NUM_CARDS)]
     for k in range(2)
 ]
-_FIGHT_HOT = [
+FIGHT_HOT = [
     _OFF["fight_pirate"] + _PIRATE_CARD_POS[c]
     if KIND[c] == Kind.PIRATE
     else _OFF["fight_hazard"] + max(_HAZARD_POS[c], 0)
     for c in range(NUM_CARDS)
 ]
-_RESOLVING_HOT = {a: _OFF["resolving"] + i for i, a in enumerate(TARGET_ABILITIES)}
+RESOLVING_HOT = {a: _OFF["resolving"] + i for i, a in enumerate(TARGET_ABILITIES)}
 _OFFER_VALUE_INDEX = [
     [_OFF["offer_values"] + 2 * k, _OFF["offer_values"] + 2 * k + 1] for k in range(2)
 ]
@@ -155,8 +155,8 @@ def _offer_values(step: int) -> list[list[float]]:
     ]
 
 
-#: ``_OFFER_VALUES[step][card]`` for the green, yellow and red steps.
-_OFFER_VALUES = [_offer_values(step) for step in range(3)]
+#: ``OFFER_VALUES[step][card]`` for the green, yellow and red steps.
+OFFER_VALUES = [_offer_values(step) for step in range(3)]
 
 
 def _pile_index(types: slice) -> tuple[list[int], list[list[float]]]:
@@ -179,7 +179,7 @@ _ROBINSON_INDEX = _pile_index(slice(0, NUM_FIGHTING))
 _HAZARD_INDEX = _pile_index(HAZARD_SLICE)
 _AGING_INDEX = _pile_index(AGING_SLICE)
 #: Counted piles in `PILE_PIECES` order: their card-position and share tables.
-_PILE_INDEX = (
+PILE_INDEX = (
     _ROBINSON_INDEX,
     _ROBINSON_INDEX,
     _ROBINSON_INDEX,
@@ -192,7 +192,7 @@ _SCALAR_BYTE = 4 * FLAT_LAYOUT.offsets[FLAT_SCALARS[0].name]
 _SCALAR_STRUCT = struct.Struct(f"={len(FLAT_SCALARS)}f")
 #: ``1 / divisor`` as float32 values: ``raw * scale`` (an int times a float32, exact in a
 #: Python float) rounds to float32 once, as a float32 multiplication would.
-_SCALAR_SCALES = [float(np.float32(1.0 / s.divisor)) for s in FLAT_SCALARS]
+SCALAR_SCALES = [float(np.float32(1.0 / s.divisor)) for s in FLAT_SCALARS]
 #: Where the table starts: the pieces before it are rewritten at every encoding.
 _TABLE_START = FLAT_LAYOUT.offsets["table"]
 _VOLATILE_ZEROS = array("f", bytes(4 * _TABLE_START))
@@ -254,7 +254,7 @@ class FlatEncoder:
         self._pile_offsets = [off[name] for name in PILE_PIECES]
         self._pile_lists: list[list[int] | None] = [None] * len(PILE_PIECES)
         self._unseen: list[int] | None = None
-        self._counts = [[0] * len(shares) for _, shares in _PILE_INDEX]
+        self._counts = [[0] * len(shares) for _, shares in PILE_INDEX]
 
     def __getstate__(self) -> dict[str, Any]:
         # the numpy view cannot travel: a copy of it would no longer see the array it views,
@@ -295,11 +295,11 @@ class FlatEncoder:
         values = game.card_values() if game.table else []
         total, value = fight_numbers(game, values)
         raw = scalar_values(game, total, value, values)
-        _SCALAR_STRUCT.pack_into(entries, _SCALAR_BYTE, *map(operator.mul, raw, _SCALAR_SCALES))
+        _SCALAR_STRUCT.pack_into(entries, _SCALAR_BYTE, *map(operator.mul, raw, SCALAR_SCALES))
         for index in self._hot_entries(game):
             entries[index] = 1.0
         if game.offer:
-            values_now = _OFFER_VALUES[min(game.step, 2)]
+            values_now = OFFER_VALUES[min(game.step, 2)]
             for k, card in enumerate(game.offer):
                 first, second = _OFFER_VALUE_INDEX[k]
                 entries[first], entries[second] = values_now[card]
@@ -313,12 +313,12 @@ class FlatEncoder:
         """Indices of the one-hot entries that are 1 (from per-card tables, not computed)."""
         off = self._off
         hot = [off["level"] + game.level - 1, off["step"] + game.step, off["phase"] + game.phase]
-        hot += [_OFFER_HOT[k][card] for k, card in enumerate(game.offer)]
-        hot += [_PIRATE_HOT[k][card] for k, card in enumerate(game.pirates)]
+        hot += [OFFER_HOT[k][card] for k, card in enumerate(game.offer)]
+        hot += [PIRATE_HOT[k][card] for k, card in enumerate(game.pirates)]
         if game.phase == _TARGET_PHASE:
-            hot.append(_RESOLVING_HOT[game.resolving])
+            hot.append(RESOLVING_HOT[game.resolving])
         if game.hazard >= 0:
-            hot.append(_FIGHT_HOT[game.hazard])
+            hot.append(FIGHT_HOT[game.hazard])
         return hot
 
     def _cards(self, cards: list[int], start: int, slots: int) -> None:
@@ -383,7 +383,7 @@ class FlatEncoder:
                 self._recount(pile, _pile_cards(game, pile))
 
     def _recount(self, pile: int, cards: list[int]) -> None:
-        positions, shares = _PILE_INDEX[pile]
+        positions, shares = PILE_INDEX[pile]
         counts = [0] * len(shares)
         for card in cards:
             counts[positions[card]] += 1
@@ -394,7 +394,7 @@ class FlatEncoder:
         self._counts[pile] = counts
 
     def _adjust(self, pile: int, cards: list[int], change: int) -> None:
-        positions, shares = _PILE_INDEX[pile]
+        positions, shares = PILE_INDEX[pile]
         entries, start, counts = self._entries, self._pile_offsets[pile], self._counts[pile]
         for card in cards:
             position = positions[card]

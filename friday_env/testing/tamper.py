@@ -33,6 +33,7 @@ from typing import Any
 import numpy as np
 
 from friday_env.actions import Phase
+from friday_env.actions.mask import action_mask
 from friday_env.core import STATE_FIELDS, CompiledGame, python_copy
 from friday_env.engine import Game
 from friday_env.errors import StateError
@@ -217,13 +218,6 @@ def full_state(game: Any) -> dict[str, Any]:
     return state
 
 
-def _mask_of(legal: list[int]) -> bytes:
-    mask = bytearray(199)
-    for action in legal:
-        mask[action] = 1
-    return bytes(mask)
-
-
 def _compare(python: Game, compiled: Any, encoder: FlatEncoder) -> str | None:
     # one encoder follows the reference game (it keeps caches between its states); the
     # compiled game is encoded by the C encoder whatever encoder is called
@@ -232,7 +226,7 @@ def _compare(python: Game, compiled: Any, encoder: FlatEncoder) -> str | None:
     if mine != theirs:
         wrong = [name for name in theirs if mine[name] != theirs[name]]
         return f"fields differ: {', '.join(wrong)}"
-    if bytes(compiled._legal_mask()) != _mask_of(theirs["legal"]):
+    if not np.array_equal(action_mask(compiled), action_mask(python)):
         return "the legal mask differs from the legal actions"
     if not np.array_equal(encoder.encode(compiled), encoder.encode(python)):
         return "the flat observation differs"

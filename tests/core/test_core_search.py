@@ -183,17 +183,30 @@ def test_an_illegal_candidate_is_a_clear_error_and_leaves_the_game_untouched():
 
 def test_ingredients_without_a_c_version_take_the_python_path():
     game = Game.new(1, evaluation_seed(1, 0), core="c")
-    assert compiled.compiled_search(SearchAgent(), game) is not None
-    assert compiled.compiled_search(GuidedSearchAgent(), game) is not None
-    assert compiled.compiled_search(SearchAgent(value="value-net"), game) is None
-    assert compiled.compiled_search(SearchAgent(rollout="guided-prior"), game) is None
-    assert compiled.compiled_search(SearchAgent(), Game.new(1, 1, core="python")) is None
+    assert SearchAgent().compiled_search(game) is not None
+    assert GuidedSearchAgent().compiled_search(game) is not None
+    assert OracleSearchAgent().compiled_search(game).oracle
+    assert not SearchAgent().compiled_search(game).oracle
+    assert SearchAgent(value="value-net").compiled_search(game) is None
+    assert SearchAgent(rollout="guided-prior").compiled_search(game) is None
+    assert SearchAgent().compiled_search(Game.new(1, 1, core="python")) is None
 
     class OtherWorlds(SearchAgent):
         def world(self, game, seed):
             return game.clone()
 
-    assert compiled.compiled_search(OtherWorlds(), game) is None
+    assert OtherWorlds.c_world is None and OtherWorlds().compiled_search(game) is None
+
+
+def test_the_compiled_search_is_told_its_world_and_refuses_an_unknown_one():
+    game = Game.new(1, evaluation_seed(1, 0), core="c")
+    told = {"leaf_value": SearchAgent().model, "horizon": 1, "finish": 0, "limits": (400, 40)}
+    fair = compiled.compiled_search(game, world="determinized", heuristic_rollouts=True, **told)
+    oracle = compiled.compiled_search(game, world="true", heuristic_rollouts=True, **told)
+    assert (fair.oracle, oracle.oracle) == (False, True)
+    assert compiled.compiled_search(game, world=None, heuristic_rollouts=True, **told) is None
+    with pytest.raises(ValueError, match="unknown world 'dreamt'"):
+        compiled.compiled_search(game, world="dreamt", heuristic_rollouts=True, **told)
 
 
 @pytest.mark.parametrize(

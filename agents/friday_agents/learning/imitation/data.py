@@ -64,10 +64,10 @@ def teacher_game(spec: str, level: int, index: int) -> dict[str, Any]:
         if values is not None:
             q[str(len(game.history))] = [[a, round(v, 3)] for a, v in values]
         game.apply(action)
-    return _line(spec, level, index, game, time.process_time() - started, q=q)
+    return game_line(spec, level, index, game, time.process_time() - started, q=q)
 
 
-def _line(spec: str, level: int, index: int, game: Game, seconds: float, **extra: Any) -> dict:
+def game_line(spec: str, level: int, index: int, game: Game, seconds: float, **extra: Any) -> dict:
     return {
         "level": level,
         "seed": training_seed(level, index),

@@ -31,7 +31,7 @@ from typing import Any
 import numpy as np
 
 from friday_agents.harness.deals import training_seed
-from friday_agents.learning.imitation.data import Dataset, _line
+from friday_agents.learning.imitation.data import Dataset, game_line
 from friday_agents.learning.sb3.config import TrainConfig
 from friday_agents.players.registry import make_agent
 from friday_env import Game
@@ -189,7 +189,7 @@ def dagger_game(job: tuple[str, str, int, int, float]) -> dict[str, Any]:
                 q[step] = [[a, round(v, 3)] for a, v in values]
         game.apply(student.act(game))
     seconds = time.process_time() - started
-    return _line(spec, level, index, game, seconds, q=q, labels=labels, student=student_path)
+    return game_line(spec, level, index, game, seconds, q=q, labels=labels, student=student_path)
 
 
 def save_policy(model: Any, path: Path) -> None:

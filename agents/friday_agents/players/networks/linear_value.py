@@ -56,7 +56,7 @@ ABILITY_GROUPS: dict[str, tuple[Ability, ...]] = {
     "life": (Ability.LIFE_1, Ability.LIFE_2),
     "step_down": (Ability.STEP_DOWN,),
 }
-_GROUP_OF = {ability: i for i, group in enumerate(ABILITY_GROUPS.values()) for ability in group}
+GROUP_OF = {ability: i for i, group in enumerate(ABILITY_GROUPS.values()) for ability in group}
 
 FEATURE_NAMES: tuple[str, ...] = (
     "bias",
@@ -90,8 +90,8 @@ CARD_FEATURE_NAMES: tuple[str, ...] = (
     *(f"holds {CARD_TYPES[t].key}" for t in DECK_TYPES),
     *(f"faces {CARD_TYPES[t].key}" for t in PIRATE_TYPES),
 )
-_DECK_COLUMN = {t: i for i, t in enumerate(DECK_TYPES)}
-_PIRATE_COLUMN = {t: i for i, t in enumerate(PIRATE_TYPES)}
+DECK_COLUMN = {t: i for i, t in enumerate(DECK_TYPES)}
+PIRATE_COLUMN = {t: i for i, t in enumerate(PIRATE_TYPES)}
 
 
 def known_cards(game: Game) -> list[int]:
@@ -105,10 +105,10 @@ def card_features(game: Game) -> np.ndarray:
     known = known_cards(game)
     holds = np.zeros(len(DECK_TYPES))
     for card in known:
-        holds[_DECK_COLUMN[CARD_TYPE[card]]] += 1.0
+        holds[DECK_COLUMN[CARD_TYPE[card]]] += 1.0
     faces = np.zeros(len(PIRATE_TYPES))
     for pirate in game.pirates + game.beaten:
-        faces[_PIRATE_COLUMN[CARD_TYPE[pirate]]] = 1.0
+        faces[PIRATE_COLUMN[CARD_TYPE[pirate]]] = 1.0
     return np.concatenate([_summary(game, known), holds, faces])
 
 
@@ -124,7 +124,7 @@ def _summary(game: Game, known: list[int]) -> np.ndarray:
     groups = [0.0] * len(ABILITY_GROUPS)
     aging = 0
     for card in known:
-        group = _GROUP_OF.get(ABILITY[card])
+        group = GROUP_OF.get(ABILITY[card])
         if group is not None:
             groups[group] += 1.0
         aging += IS_AGING[card]

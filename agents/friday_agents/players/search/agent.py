@@ -32,7 +32,7 @@ from friday_agents.players.heuristic.agent import heuristic_action
 from friday_agents.players.heuristic.rules import DEFAULT_PARAMS
 from friday_agents.players.networks.linear_value import TURN_START_PHASES, WEIGHTS_FILE
 from friday_agents.players.networks.policy_net import policy_prior
-from friday_agents.players.search.compiled import compiled_search
+from friday_agents.players.search.compiled import CompiledSearch, compiled_search
 from friday_agents.players.search.value_levels import load_leaf_value
 from friday_env import Game, Phase, determinized
 from friday_env.engine import PIRATES
@@ -156,6 +156,15 @@ class SearchAgent:
     """
 
     name = "search"
+    #: The world the compiled search samples for `world`, one of
+    #: `friday_agents.players.search.compiled.WORLDS` (None: no C version, the Python loop
+    #: plays). A subclass that overrides `world` names its own, or gets None.
+    c_world: str | None = "determinized"
+
+    def __init_subclass__(cls, **kwargs: object) -> None:
+        super().__init_subclass__(**kwargs)
+        if "world" in vars(cls) and "c_world" not in vars(cls):
+            cls.c_world = None  # a new world has no C sampler until the subclass names one
 
     def __init__(
         self,
@@ -220,7 +229,7 @@ class SearchAgent:
         """Each action's summed rollout values over the worlds ``seeds`` (common to all
         actions). On the compiled core, in one C call where every ingredient has a C version
         (`friday_agents.players.search.compiled`: the same floats as the Python loop below)."""
-        compiled = compiled_search(self, game)
+        compiled = self.compiled_search(game)
         if compiled is not None:
             return compiled.totals(game, actions, seeds)
         totals = np.zeros(len(actions))
@@ -233,6 +242,19 @@ class SearchAgent:
                     trial, self.model, self.horizon, self.rollout_policy, self.finish
                 )
         return totals
+
+    def compiled_search(self, game: Game) -> CompiledSearch | None:
+        """This decision's simulations in one C call, or None where one of this agent's
+        ingredients has no C version (`friday_agents.players.search.compiled`)."""
+        return compiled_search(
+            game,
+            world=self.c_world,
+            leaf_value=self.model,
+            horizon=self.horizon,
+            finish=self.finish,
+            heuristic_rollouts=self.rollout_policy is heuristic_policy,
+            limits=(MAX_ROLLOUT_ACTIONS, MAX_FIGHTS_LEFT),
+        )
 
     def world(self, game: Game, seed: int) -> Game:
         """One world to plan in: ``game`` with every hidden order resampled (the fair search

@@ -14,10 +14,12 @@ values each end exactly as ``ValueModel.value``
 (``float(row @ weights)``: numpy's own dot product on the same numbers). So the totals are
 the same floats, and the agent the same choices, on either core.
 
+The agent tells `compiled_search` which world to sample (``WORLDS``: the fair search's or
+the oracle's) and whether its rollouts are the heuristic's; this module imports no agent.
 What has no C version keeps the Python path, by an explicit test here (never a silently
 different result): a value network (``value=value-net``, or a per-level file naming one for the
-game's level), a network rollout policy (``rollout=guided-prior``), an agent whose ``world`` is
-neither the fair search's nor the oracle's, and games of the Python core.
+game's level), a network rollout policy (``rollout=guided-prior``), a world with no C sampler
+(``world=None``), and games of the Python core.
 """
 
 from __future__ import annotations
@@ -38,6 +40,10 @@ try:
 except ImportError:  # the compiled core is not built: every game plays in Python
     _kernels = None
 
+#: The worlds the C rollouts sample, by the name an agent passes as ``world``: the fair
+#: search's (every hidden order resampled, as `friday_env.determinized` does) and the
+#: oracle's (the true state, with a fresh seed for the shuffles to come).
+WORLDS = ("determinized", "true")
 #: Columns of the leaf row that C writes before the ability groups (value._summary's list).
 SUMMARY_FIXED = 15
 #: Rows are padded to a multiple of this many float64s, so each row starts 16-byte aligned
@@ -53,9 +59,9 @@ def leaf_layout(feature_set: str) -> tuple[bytes, int]:
     columns (-1: none), all taken from `friday_agents.players.networks.linear_value`'s
     own tables."""
     cards = feature_set == "cards"
-    groups = value_module._GROUP_OF
-    deck = value_module._DECK_COLUMN
-    pirate = value_module._PIRATE_COLUMN
+    groups = value_module.GROUP_OF
+    deck = value_module.DECK_COLUMN
+    pirate = value_module.PIRATE_COLUMN
     n_groups = len(value_module.ABILITY_GROUPS)
     if len(value_module.FEATURE_NAMES) != SUMMARY_FIXED + n_groups:
         raise RuntimeError("value.FEATURE_NAMES changed: update search.c and SUMMARY_FIXED")
@@ -126,26 +132,26 @@ class CompiledSearch:
         return values
 
 
-def compiled_search(agent: object, game: Game) -> CompiledSearch | None:
-    """The compiled simulations for ``agent`` (a SearchAgent) deciding in ``game``, or None
-    where an ingredient has no C version (the Python path then plays; see the module
-    docstring)."""
-    from .agent import MAX_FIGHTS_LEFT, MAX_ROLLOUT_ACTIONS, SearchAgent, heuristic_policy
-    from .oracle import OracleSearchAgent
-
-    if not is_compiled_game(game) or agent.rollout_policy is not heuristic_policy:
+def compiled_search(
+    game: Game,
+    *,
+    world: str | None,
+    leaf_value: object,
+    horizon: int,
+    finish: int,
+    heuristic_rollouts: bool,
+    limits: tuple[int, int],
+) -> CompiledSearch | None:
+    """The compiled simulations of a search deciding in ``game``, sampling ``world`` (one of
+    `WORLDS`; None: the agent's worlds have no C sampler), valuing rollout ends with
+    ``leaf_value`` and playing rollouts with the heuristic (``heuristic_rollouts``) within
+    ``limits`` (actions per fight, fights); or None where an ingredient has no C version
+    (the Python path then plays; see the module docstring)."""
+    if world is not None and world not in WORLDS:
+        raise ValueError(f"unknown world {world!r} for the compiled search: one of {WORLDS}")
+    if world is None or not heuristic_rollouts or not is_compiled_game(game):
         return None
-    world = type(agent).world
-    if world not in (SearchAgent.world, OracleSearchAgent.world):
-        return None
-    model = linear_model(agent.model, game.level)
+    model = linear_model(leaf_value, game.level)
     if model is None:
         return None
-    return CompiledSearch(
-        model,
-        agent.horizon,
-        agent.finish,
-        world is OracleSearchAgent.world,
-        MAX_ROLLOUT_ACTIONS,
-        MAX_FIGHTS_LEFT,
-    )
+    return CompiledSearch(model, horizon, finish, world == "true", *limits)

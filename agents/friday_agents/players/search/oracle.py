@@ -33,6 +33,8 @@ class OracleSearchAgent(SearchAgent):
     name = "oracle"
     #: Reads hidden information: excluded from fair rankings.
     cheats = True
+    #: The compiled search samples the true state too.
+    c_world = "true"
 
     def world(self, game: Game, seed: int) -> Game:
         """The real game, hidden order included, with a fresh seed for future shuffles.
