@@ -12,8 +12,11 @@ same ``core=`` is on ``friday_env.scenario.scenario``, ``replay`` and
 ``gym.make("Friday-v0", core=...)``; ``None`` means the default core, the compiled one where
 it is built. The environment variable ``FRIDAY_CORE=python`` makes the reference core the
 default everywhere (``FRIDAY_CORE=c`` insists on the compiled one and fails clearly when it
-is not built). This module is the only one that picks a core: the
-reference engine (``friday_env.engine``) knows nothing of the compiled one.
+is not built). This module is the only one that picks a core, and the only one that imports
+the compiled extension: the encoder, the vector env and the testing tools reach it through
+the names below (``COMPILED_CLASSES``, ``encode_flat``, ``VecEnvCore``); the reference
+engine (``friday_env.engine``) knows nothing of the compiled one. Every ``core=`` option
+is checked by `check_core`, which raises one error type, `CoreError`.
 """
 
 from __future__ import annotations
@@ -29,9 +32,17 @@ from friday_env.engine.state import State, seed_from
 from friday_env.errors import FridayError, StateError, check_level
 
 try:
-    from friday_env._core import compiled as _compiled
+    import friday_env._core.compiled as _compiled
 except ImportError:  # no C compiler at install time: the reference engine plays
     _compiled = None
+
+#: The compiled core's game type, as a tuple for ``isinstance`` (empty where it is not built).
+COMPILED_CLASSES: tuple[type, ...] = () if _compiled is None else (_compiled.CoreGame,)
+#: The compiled core's parts that other modules use (None where it is not built): its flat
+#: encoder (``encode_flat(game, out)``), its native vector env, its extension's file.
+encode_flat: Any = None if _compiled is None else _compiled.encode_flat
+VecEnvCore: Any = None if _compiled is None else _compiled.VecEnvCore
+COMPILED_FILE: str | None = None if _compiled is None else _compiled.__file__
 
 CORES = ("c", "python")
 ENV_VAR = "FRIDAY_CORE"
@@ -57,12 +68,16 @@ def available_cores() -> list[str]:
     return ["c", "python"] if _compiled is not None else ["python"]
 
 
-def check_core(core: object) -> str:
-    """``core`` if it names an available core; ``None`` gives the default core."""
+def check_core(core: object, given_by: str = "") -> str:
+    """``core`` if it names an available core; ``None`` gives the default core. The one
+    check of every ``core=`` option (``Game.new``, ``scenario``, ``replay``, both envs) and
+    of ``$FRIDAY_CORE`` (``given_by`` names where the value came from)."""
     if core is None:
         return default_core()
-    if core not in CORES:
-        raise CoreError(f"unknown core {core!r}: choose one of {', '.join(map(repr, CORES))}")
+    if not isinstance(core, str) or core not in CORES:
+        raise CoreError(
+            f"unknown core {core!r}{given_by}: choose one of {', '.join(map(repr, CORES))}"
+        )
     if core == "c" and _compiled is None:
         raise CoreError(
             "the compiled core is not built in this installation (no C compiler at install "
@@ -76,15 +91,13 @@ def default_core() -> str:
     where it is built, else the reference one."""
     forced = os.environ.get(ENV_VAR, "")
     if forced:
-        if forced not in CORES:
-            raise CoreError(f"{ENV_VAR}={forced!r} names no core: choose one of {', '.join(CORES)}")
-        return check_core(forced)
+        return check_core(forced, given_by=f" (from ${ENV_VAR})")
     return "c" if _compiled is not None else "python"
 
 
 def core_of(game: object) -> str:
     """Which core plays ``game``: ``"c"`` or ``"python"``."""
-    return "c" if _compiled is not None and isinstance(game, _compiled.CoreGame) else "python"
+    return "c" if isinstance(game, COMPILED_CLASSES) else "python"
 
 
 def is_game(obj: object) -> bool:

@@ -19,7 +19,7 @@ from gymnasium import spaces
 from gymnasium.error import ResetNeeded
 
 from friday_env.actions import ACTION_NAMES, NUM_ACTIONS, action_id_of, action_mask
-from friday_env.core import new_game
+from friday_env.core import COMPILED_CLASSES, check_core, new_game
 from friday_env.engine import Game
 from friday_env.episode import (
     ILLEGAL_ACTION_MODES,
@@ -27,7 +27,6 @@ from friday_env.episode import (
     REWARD_MODES,
     SCORE_SCALE,
     check_choice,
-    check_core_option,
     check_illegal_action_mode,
     check_reward_mode,
     draw_game_seed,
@@ -37,7 +36,6 @@ from friday_env.episode import (
 )
 from friday_env.errors import EnvOptionError, IllegalActionError, check_level
 from friday_env.observation import encoder_names, make_encoder
-from friday_env.observation.flat import COMPILED_GAMES
 from friday_env.scenario import scenario
 from friday_env.text import render_text
 
@@ -214,7 +212,7 @@ class FridayEnv(gym.Env[Any, np.int64]):
         core: str | None = None,
     ) -> None:
         self.level = check_level(level)
-        self.core = check_core_option(core)
+        self.core = check_core(core)
         self.observation_name = check_choice("observation encoder", observation, encoder_names())
         self.reward_mode = check_reward_mode(reward)
         self.illegal_action, self._warn_illegal = check_illegal_action_mode(illegal_action)
@@ -283,7 +281,7 @@ class FridayEnv(gym.Env[Any, np.int64]):
         game = self.game
         if self._over or game is None:
             return _no_actions()
-        if isinstance(game, COMPILED_GAMES):
+        if isinstance(game, COMPILED_CLASSES):
             # written in C into a new array at each call (cheaper than copying a mask kept
             # here), and always the game's current one
             return action_mask(game, MASK_DTYPE)

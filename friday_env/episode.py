@@ -5,7 +5,8 @@ The single env (``FridayEnv``) and the vector env's Python path (``FridayVectorE
 (``friday_env/_core/vecenv.c``) implements the same rules in C for speed and names the
 function here that defines each one. What they define:
 
-- the option checks shared by both envs (``core``, ``reward``, ``illegal_action``);
+- the option checks shared by both envs (``reward``, ``illegal_action``; ``core`` is
+  checked by `friday_env.core.check_core`, as everywhere);
 - the seed rule: each game's seed is one draw from the env's generator;
 - rewards: 0 until the game ends, then +1/-1 (``"win_loss"``) or the score / 100
   (``"score"``);
@@ -23,7 +24,6 @@ from typing import Any
 import numpy as np
 
 from friday_env.actions import action_id_of
-from friday_env.core import CORES, CoreError, available_cores, default_core
 from friday_env.engine import Game
 from friday_env.errors import EnvOptionError
 
@@ -44,11 +44,6 @@ STATS = ("final_score", "won", "level", "fights", "steps", "illegal_action")
 GAME_SEED_BOUND = 2**63 - 1
 
 
-class CoreOptionError(EnvOptionError, CoreError):
-    """A ``core=`` env option that names no core, or one not built here: an env option error
-    and a core error at once."""
-
-
 # ------------------------------------------------------------------ option checks
 
 
@@ -59,20 +54,6 @@ def check_choice(
     if not isinstance(value, str) or value not in allowed:
         raise error(f"unknown {name} {value!r}; choose one of {', '.join(allowed)}")
     return value
-
-
-def check_core_option(core: object) -> str:
-    """The env option ``core``: ``"c"`` or ``"python"`` where built; None gives the default
-    core. Both envs check it with this function."""
-    if core is None:
-        return default_core()
-    core = check_choice("core", core, CORES, CoreOptionError)
-    if core not in available_cores():
-        raise CoreOptionError(
-            f"core {core!r} is not built in this installation; choose one of "
-            f"{', '.join(available_cores())}"
-        )
-    return core
 
 
 def check_reward_mode(reward: object) -> str:

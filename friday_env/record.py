@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from friday_env.core import MAX_SEED, new_game
+from friday_env.core import MAX_SEED, check_core, new_game
 from friday_env.engine import Game
 from friday_env.errors import FridayError, RecordError
 
@@ -105,6 +105,10 @@ def start(origin: dict[str, Any], core: str | None = None) -> Game:
     record made on the reference core may hold)."""
     from friday_env.scenario import from_spec
 
+    if core is not None:
+        check_core(
+            core
+        )  # a core that is unknown or not built is the caller's error, not the record's
     try:
         if "scenario" in origin:
             spec = origin["scenario"]

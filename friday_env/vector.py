@@ -49,14 +49,13 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
 from friday_env.actions import NUM_ACTIONS, action_mask, action_name
-from friday_env.core import is_game, python_copy, to_core
+from friday_env.core import VecEnvCore, check_core, is_game, python_copy, to_core
 from friday_env.engine import Game
 from friday_env.episode import (
     ILLEGAL_ACTION_MODES,
     MASK_DTYPE,
     REWARD_MODES,
     STATS,
-    check_core_option,
     check_illegal_action_mode,
     check_reward_mode,
     draw_game_seed,
@@ -92,9 +91,7 @@ class _CompiledBatch:
     """The envs on the compiled core: one ``VecEnvCore`` call per reset or step."""
 
     def __init__(self, num_envs: int, level: int, reward: str, illegal: str, out: _Buffers):
-        from friday_env._core import compiled as _compiled  # present: check_core_option said so
-
-        self.core = _compiled.VecEnvCore(
+        self.core = VecEnvCore(  # present: check_core said so
             num_envs,
             level,
             REWARD_MODES.index(reward),
@@ -230,7 +227,7 @@ class FridayVectorEnv(VectorEnv):
             )
         self.reward_mode = check_reward_mode(reward)
         self.illegal_action, self._warn_illegal = check_illegal_action_mode(illegal_action)
-        self.core = check_core_option(core)
+        self.core = check_core(core)
         self.copy = copy
         self.num_envs = num_envs
         self.render_mode = None

@@ -38,6 +38,7 @@ from friday_env.cards import (
     Ability,
     Kind,
 )
+from friday_env.core import COMPILED_CLASSES, encode_flat
 from friday_env.engine import DOUBLED, DOWN, LEFT, USED, Game
 from friday_env.information import known_top_cards, stack_known_cards, unknown_aging_pool
 from friday_env.observation.layout import (
@@ -64,15 +65,6 @@ from friday_env.observation.layout import (
     scalar_values,
 )
 from friday_env.observation.registry import register_encoder
-
-try:  # the compiled core is optional: without it every game is a Python game
-    from friday_env._core.compiled import CoreGame as _CoreGame
-    from friday_env._core.compiled import encode_flat as _encode_flat
-
-    #: Game types the compiled encoder takes (none when the compiled core is not built).
-    COMPILED_GAMES: tuple[type, ...] = (_CoreGame,)
-except ImportError:
-    COMPILED_GAMES = ()
 
 # ------------------------------------------------------------------ lookup tables
 
@@ -271,18 +263,18 @@ class FlatEncoder:
         return copy.deepcopy(self)  # a shallow copy would share the array and the caches
 
     def encode(self, game: Game) -> np.ndarray:
-        if isinstance(game, COMPILED_GAMES):
+        if isinstance(game, COMPILED_CLASSES):
             encoding = np.empty(FLAT_SIZE, _FLOAT32)
-            _encode_flat(game, encoding)  # every entry
+            encode_flat(game, encoding)  # every entry
             return encoding
         self._update(game)
         return self._view.copy()
 
     def encode_into(self, game: Game, out: np.ndarray) -> None:
         """Overwrite ``out`` (shape ``(FLAT_SIZE,)``, float32) with the encoding of ``game``."""
-        if isinstance(game, COMPILED_GAMES):
+        if isinstance(game, COMPILED_CLASSES):
             try:
-                _encode_flat(game, out)  # straight into ``out`` if it is float32, contiguous
+                encode_flat(game, out)  # straight into ``out`` if it is float32, contiguous
             except (TypeError, ValueError):  # refused, untouched: convert through a copy
                 out[:] = self.encode(game)
             return

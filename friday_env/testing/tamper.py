@@ -34,7 +34,7 @@ import numpy as np
 
 from friday_env.actions import Phase
 from friday_env.actions.mask import action_mask
-from friday_env.core import STATE_FIELDS, CompiledGame, python_copy
+from friday_env.core import COMPILED_FILE, STATE_FIELDS, CompiledGame, python_copy
 from friday_env.engine import Game
 from friday_env.errors import StateError
 from friday_env.information import determinized
@@ -326,9 +326,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.states < 1:
         parser.error("--states must be at least 1")
     report = run(args.states, args.seed)
-    from friday_env._core import compiled
-
-    print(f"tampered states, seed {args.seed}, compiled core {compiled.__file__}")
+    print(f"tampered states, seed {args.seed}, compiled core {COMPILED_FILE}")
     print(report.summary())
     return 1 if report.disagreements else 0
 
