@@ -1,24 +1,30 @@
-"""The package layering, read from the tree: every import of friday_env and friday_agents
-resolves; no import circle in friday_env (module level, and with the imports deferred into
-functions) nor in friday_agents (module by module, and between its parts, deferred imports
-included); the search is imported by no other part; and the engine side of friday_env
-(engine, scenario, records, open information, text, testing tools) runs with numpy alone,
-gymnasium, torch and Pillow blocked.
+"""The package layering. The import rules are import-linter contracts (pyproject.toml's
+``[tool.importlinter]``, run here and by ``lint-imports``): no circle between sibling modules or
+packages, friday_env in layers from the cards up and without the agents, only
+``friday_env.core`` importing the compiled extension, friday_agents by role, the search
+imported by no other part. Deferred imports (inside functions) count; each contract is shown
+to fail on a planted fault. Beside them, what the contracts cannot say: no circle module by
+module (a package's ``__init__`` and its own modules included), no module reading another's
+private names, every import resolving, and the engine side of friday_env (engine, scenario,
+records, open information, text, testing tools) running with numpy alone, gymnasium, torch and
+Pillow blocked.
 
-The graph is built from the files, not by importing them: friday_env lives in
-``friday_env/`` and friday_agents in ``agents/friday_agents/``, so a file's path below its
-package folder is its module path (``agents/friday_agents/players/search/agent.py`` is
-``friday_agents.players.search.agent``)."""
+A file's path below its package folder is its module path
+(``agents/friday_agents/players/search/agent.py`` is ``friday_agents.players.search.agent``)."""
 
 from __future__ import annotations
 
 import ast
+import os
 import re
 import shutil
 import subprocess
 import sys
 import textwrap
 from pathlib import Path
+
+import grimp
+import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 #: Import name -> folder (pyproject's package-dir maps friday_agents to agents/friday_agents).
@@ -63,11 +69,6 @@ def _imports(tree: ast.Module, deferred: bool) -> list[ast.Import | ast.ImportFr
     return found
 
 
-def _ancestors(name: str) -> list[str]:
-    parts = name.split(".")
-    return [".".join(parts[:k]) for k in range(1, len(parts) + 1)]
-
-
 def _base(module: str, node: ast.ImportFrom, modules: dict[str, Path]) -> str:
     """The absolute module an ``from ... import`` reads from (relative ones resolved)."""
     base = node.module or ""
@@ -76,83 +77,6 @@ def _base(module: str, node: ast.ImportFrom, modules: dict[str, Path]) -> str:
     is_package = modules[module].name == "__init__.py"
     parent = module.split(".")[: len(module.split(".")) - node.level + is_package]
     return ".".join([*parent, base] if base else parent)
-
-
-def _targets(module: str, node: ast.Import | ast.ImportFrom, modules: dict) -> set[str]:
-    """The package modules an import statement runs: the named module and its parents
-    (those not already being imported as parents of ``module``)."""
-    if isinstance(node, ast.Import):
-        names = [alias.name for alias in node.names]
-    else:
-        base = _base(module, node, modules)
-        names = [base] + [f"{base}.{alias.name}" for alias in node.names]
-    own = set(_ancestors(module)) - {module}
-    return {a for name in names for a in _ancestors(name) if a in modules and a not in own}
-
-
-def import_graph(
-    packages: dict[str, Path] = PACKAGES, deferred: bool = False
-) -> dict[str, set[str]]:
-    """Module -> the package modules importing it runs (with ``deferred``, also those its
-    functions import when they run)."""
-    modules = _modules(packages)
-    graph = {}
-    for name, path in modules.items():
-        tree = ast.parse(path.read_text(encoding="utf-8"))
-        graph[name] = set().union(*(_targets(name, n, modules) for n in _imports(tree, deferred)))
-        graph[name].discard(name)
-    return graph
-
-
-def _within(graph: dict[str, set[str]], package: str) -> dict[str, set[str]]:
-    """The part of ``graph`` inside one package."""
-    inside = {m for m in graph if m.split(".")[0] == package}
-    return {m: graph[m] & inside for m in inside}
-
-
-def _layer(module: str) -> str:
-    """The part of friday_agents a module belongs to: its subpackage
-    (``friday_agents.players``, ``friday_agents.learning``), or the top-level module itself
-    (``friday_agents.conventions``)."""
-    return ".".join(module.split(".")[:2])
-
-
-def package_graph(packages: dict[str, Path] = PACKAGES) -> dict[str, set[str]]:
-    """friday_agents' parts (subpackages and top-level modules) -> those they import,
-    counting every import, also those inside functions (a deferred import still makes one
-    part depend on the other)."""
-    graph: dict[str, set[str]] = {}
-    for module, targets in _within(import_graph(packages, deferred=True), "friday_agents").items():
-        if module == "friday_agents":
-            continue
-        graph.setdefault(_layer(module), set())
-        graph[_layer(module)] |= {_layer(t) for t in targets if t != "friday_agents"}
-    for layer, targets in graph.items():
-        targets.discard(layer)
-    return graph
-
-
-def find_cycle(graph: dict[str, set[str]]) -> list[str] | None:
-    """One import cycle as a list of modules (first repeated at the end), or None."""
-    state: dict[str, int] = {}  # 1 = on the current path, 2 = done
-    path: list[str] = []
-
-    def visit(node: str) -> list[str] | None:
-        state[node] = 1
-        path.append(node)
-        for nxt in sorted(graph.get(node, ())):
-            if state.get(nxt) == 1:
-                return [*path[path.index(nxt) :], nxt]
-            if nxt not in state and (cycle := visit(nxt)):
-                return cycle
-        path.pop()
-        state[node] = 2
-        return None
-
-    for node in sorted(graph):
-        if node not in state and (cycle := visit(node)):
-            return cycle
-    return None
 
 
 def _defined_names(tree: ast.Module) -> set[str] | None:
@@ -223,7 +147,7 @@ def test_the_reader_resolves_every_import_of_both_packages():
 
 
 def test_the_reader_finds_an_import_that_does_not_resolve(tmp_path):
-    packages = _agents_copy(tmp_path)
+    packages = _copy(tmp_path)
     agent = packages["friday_agents"] / "players" / "net" / "agent.py"
     stale = "from friday_agents.players.search.policy_net import PolicyPrior"
     agent.write_text(agent.read_text() + f"\n\ndef f():\n    {stale}\n")
@@ -237,177 +161,221 @@ def test_the_reader_finds_an_import_that_does_not_resolve(tmp_path):
     assert len(missing) == 2
 
 
-def test_the_graph_sees_the_package_layers():
-    graph = import_graph()
-    assert "friday_env.engine.state" in graph["friday_env.engine.game"]
-    assert "friday_env.engine" in graph["friday_env.information"]
-    assert not any(m.startswith("friday_env.engine") for m in graph["friday_env.actions.names"])
-    assert "friday_env.actions.codec" in graph["friday_env.actions.phases"]
+# ------------------------------------------------------------------ the import rules
+# The rules themselves are import-linter contracts in pyproject.toml ([tool.importlinter]):
+# no circle between sibling modules or packages, friday_env in layers from the cards up and
+# without the agents, one door to the compiled extension, friday_agents by role. grimp, which
+# builds their graph, reads the imports inside functions too.
 
 
-def test_the_graph_sees_the_agents_imports_by_their_installed_name():
-    graph = import_graph()
-    assert "agents" not in {m.split(".")[0] for m in graph}
-    assert "friday_agents.players.search.agent" in graph["friday_agents.players.search.guided"]
-    assert "friday_agents.evaluation.runner" in graph["friday_agents.evaluation.evaluate"]
-    inside = sum(len(targets) for targets in _within(graph, "friday_agents").values())
-    assert inside > 100, inside  # the agents' imports of each other are all seen
-    layers = package_graph()
-    assert "friday_agents.players" in layers["friday_agents.evaluation"]
-    assert "friday_agents.conventions" in layers["friday_agents.evaluation"]
-    assert "friday_agents.players" in layers["friday_agents.learning"]
+def _copy(tmp_path: Path) -> dict[str, Path]:
+    """A copy of both packages' Python files and of pyproject.toml, to plant a fault in."""
+    copies = {}
+    for package, folder in PACKAGES.items():
+        for path in folder.rglob("*.py"):
+            target = tmp_path / package / path.relative_to(folder)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy(path, target)
+        copies[package] = tmp_path / package
+    shutil.copy(ROOT / "pyproject.toml", tmp_path / "pyproject.toml")
+    return copies
 
 
-def test_deferred_imports_are_seen_only_when_asked_for():
-    """``friday eval`` imports its report inside a function: a deferred edge."""
-    evaluate = "friday_agents.evaluation.evaluate"
-    assert "friday_agents.evaluation.report" not in import_graph()[evaluate]
-    assert "friday_agents.evaluation.report" in import_graph(deferred=True)[evaluate]
+def _plant(path: Path, line: str) -> None:
+    """Add a deferred import to ``path``: one inside a function, which runs only if called."""
+    path.write_text(path.read_text() + f"\n\ndef _planted():\n    {line}\n")
 
 
-def test_finding_a_cycle():
-    assert find_cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == ["a", "b", "c", "a"]
-    assert find_cycle({"a": {"b"}, "b": set()}) is None
+def lint_imports(root: Path = ROOT, packages: Path | None = None) -> subprocess.CompletedProcess:
+    """``lint-imports`` with ``root``'s pyproject.toml, on the packages found in ``packages``
+    (default: as installed)."""
+    environ = dict(os.environ)
+    if packages is not None:
+        environ["PYTHONPATH"] = os.pathsep.join([str(packages), environ.get("PYTHONPATH", "")])
+    command = "from importlinter.cli import lint_imports_command; lint_imports_command()"
+    return subprocess.run(
+        [sys.executable, "-c", command, "--config", str(root / "pyproject.toml"), "--no-cache"],
+        capture_output=True,
+        text=True,
+        cwd=root,
+        env=environ,
+        timeout=120,
+    )
 
 
-# ------------------------------------------------------------------ no circles
+def _graph(packages: Path | None = None):
+    """grimp's import graph of both packages (from ``packages`` if given), deferred imports
+    included, ``if TYPE_CHECKING`` ones not."""
+    if packages is not None:
+        sys.path.insert(0, str(packages))
+    try:
+        return grimp.build_graph(*PACKAGES, exclude_type_checking_imports=True, cache_dir=None)
+    finally:
+        if packages is not None:
+            sys.path.remove(str(packages))
+            for name in [m for m in sys.modules if m.split(".")[0] in PACKAGES]:
+                del sys.modules[name]  # the copies must not stand in for the real packages
 
 
-def test_no_module_level_import_circle_in_friday_env():
-    assert find_cycle(_within(import_graph(), "friday_env")) is None
+def circles(graph) -> list[list[str]]:
+    """Every import that closes a circle, as the circle: module by module, a package's
+    ``__init__`` and its own modules included (which sibling contracts do not compare)."""
+    found = []
+    for importer in sorted(graph.modules):
+        for imported in sorted(graph.find_modules_directly_imported_by(importer)):
+            back = graph.find_shortest_chain(importer=imported, imported=importer)
+            if back:
+                found.append([importer, *back])
+    return found
 
 
-def test_no_import_circle_in_friday_env_deferred_imports_included():
-    cycle = find_cycle(_within(import_graph(deferred=True), "friday_env"))
-    assert cycle is None, " -> ".join(cycle or [])
+def test_the_import_contracts_hold():
+    result = lint_imports()
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
+    assert "Contracts: 6 kept, 0 broken." in result.stdout
 
 
-def test_no_module_level_import_circle_in_friday_agents():
-    cycle = find_cycle(_within(import_graph(), "friday_agents"))
-    assert cycle is None, " -> ".join(cycle or [])
+def test_the_graph_sees_deferred_imports():
+    """``friday eval`` imports its report inside a function: grimp counts it."""
+    graph = _graph()
+    details = graph.get_import_details(
+        importer="friday_agents.evaluation.evaluate", imported="friday_agents.evaluation.report"
+    )
+    assert details and all(d["line_number"] > 400 for d in details)  # in functions
+    assert graph.find_modules_that_directly_import("friday_env._core") == {"friday_env.core"}
 
 
-def test_no_cycle_between_the_agents_parts():
-    """players, learning, evaluation, cli and the floor (conventions, seeds, games
-    files...) depend on each other one way only, deferred imports included: cli/view reads
-    games with games_file, not the evaluation's runner; the subcommands share conventions
-    outside cli; evaluation takes the search budget from the floor, not the search."""
-    cycle = find_cycle(package_graph())
-    assert cycle is None, " -> ".join(cycle or [])
+def test_no_import_circle_module_by_module():
+    assert circles(_graph()) == []
 
 
-def test_the_floor_imports_no_part_of_the_agents():
-    """The shared floor (the top-level modules) imports only friday_env and other floor
-    modules (and models, the files by role)."""
-    layers = package_graph()
-    floor = {
-        layer
-        for layer in layers
-        if (PACKAGES["friday_agents"] / f"{layer.split('.')[1]}.py").is_file()
-    }
-    assert {
-        "friday_agents.conventions",
-        "friday_agents.harness.deals",
-        "friday_agents.harness.games_file",
-    } <= floor
-    for layer in floor:
-        assert layers[layer] <= floor | {"friday_agents.models"}, layer
+def test_a_planted_circle_breaks_the_contracts(tmp_path):
+    """A circle closed by a deferred import, between two modules of the harness."""
+    packages = _copy(tmp_path)
+    _plant(
+        packages["friday_agents"] / "harness" / "stats.py",
+        "from friday_agents.harness import deals",
+    )
+    _plant(
+        packages["friday_agents"] / "harness" / "deals.py",
+        "from friday_agents.harness import stats",
+    )
+    result = lint_imports(tmp_path, tmp_path)
+    assert result.returncode == 1, result.stdout[-3000:] + result.stderr[-3000:]
+    assert "no circle between siblings BROKEN" in (
+        result.stdout
+    )
+    assert any(
+        {"friday_agents.harness.deals", "friday_agents.harness.stats"} <= set(c)
+        for c in circles(_graph(tmp_path))
+    )
 
 
-#: friday_agents' parts from the bottom up (the package docstring's order): each imports
-#: only parts before it.
-PARTS_BOTTOM_UP = (
-    "conventions",
-    "harness",
-    "models",
-    "players",
-    "evaluation",
-    "learning",
-    "cli",
+def test_a_circle_through_a_package_init_is_found(tmp_path):
+    """A module importing its own package's ``__init__``, which imports it: no sibling
+    contract compares the two; the module-by-module check does."""
+    packages = _copy(tmp_path)
+    _plant(
+        packages["friday_agents"] / "players" / "search" / "agent.py",
+        "import friday_agents.players.search",
+    )
+    found = circles(_graph(tmp_path))
+    assert [
+        "friday_agents.players.search",
+        "friday_agents.players.search.agent",
+        "friday_agents.players.search",
+    ] in found
+
+
+@pytest.mark.parametrize(
+    ("file", "line", "contract"),
+    [
+        (
+            "friday_agents/harness/stats.py",
+            "from friday_agents.evaluation import runner",
+            "friday_agents layers",
+        ),
+        (
+            "friday_agents/players/base.py",
+            "from friday_agents.learning import networks",
+            "friday_agents layers",
+        ),
+        ("friday_env/engine/game.py", "from friday_env import env", "friday_env layers"),
+        ("friday_env/cards.py", "import friday_agents.harness.deals", "friday_env without the agents"),
+        (
+            "friday_env/observation/flat.py",
+            "from friday_env._core import compiled",
+            "one door to the compiled core",
+        ),
+        (
+            "friday_agents/harness/files.py",
+            "from friday_agents.players.search import agent",
+            "the search imported by no other part",
+        ),
+    ],
+    ids=["harness-up", "players-up", "engine-up", "env-to-agents", "side-door", "search"],
 )
+def test_a_planted_upward_import_breaks_the_contracts(tmp_path, file, line, contract):
+    _copy(tmp_path)
+    _plant(tmp_path / file, line)
+    result = lint_imports(tmp_path, tmp_path)
+    assert result.returncode == 1, result.stdout[-3000:] + result.stderr[-3000:]
+    assert f"{contract} BROKEN" in result.stdout, result.stdout[-3000:]
 
 
-def test_each_agents_part_imports_only_the_parts_below_it():
-    layers = package_graph()
-    order = [f"friday_agents.{part}" for part in PARTS_BOTTOM_UP]
-    assert set(order) == set(layers)  # every part has its place
-    for k, part in enumerate(order):
-        assert layers[part] <= set(order[:k]), part
+# ------------------------------------------------------------------ private names
 
 
-def test_no_part_outside_the_search_imports_it():
-    """The search is a player like the others: the registry names it by a string, and
-    the models it evaluates are in players.networks, so nothing else imports it."""
-    graph = import_graph(deferred=True)
-    search = "friday_agents.players.search"
-    importers = {
-        module
-        for module, targets in graph.items()
-        if not module.startswith(search) and any(t.startswith(search) for t in targets)
-    }
-    assert importers == set()
+def private_reads(packages: dict[str, Path] = PACKAGES) -> list[str]:
+    """Every place a module takes another module's private name (``_name``), by
+    ``from m import _name`` or ``m._name``; the compiled extensions' own modules (``_core``,
+    ``_kernels``...) are private modules of their package, imported through its door."""
+    modules = _modules(packages)
+    found = []
+    for name, path in modules.items():
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        aliases = {}
+        for node in _imports(tree, deferred=True):
+            if (
+                isinstance(node, ast.ImportFrom)
+                and _base(name, node, modules).split(".")[0] in PACKAGES
+            ):
+                for alias in node.names:
+                    full = f"{_base(name, node, modules)}.{alias.name}"
+                    if _private(alias.name) and full not in modules and full not in EXTENSIONS:
+                        found.append(f"{name}:{node.lineno}: {full}")
+                    aliases[alias.asname or alias.name] = full
+            elif isinstance(node, ast.Import):
+                aliases |= {(a.asname or a.name): a.name for a in node.names}
+        for node in ast.walk(tree):
+            if (
+                isinstance(node, ast.Attribute)
+                and _private(node.attr)
+                and isinstance(node.value, ast.Name)
+                and aliases.get(node.value.id, "").split(".")[0] in PACKAGES
+                and aliases[node.value.id] not in EXTENSIONS
+            ):
+                found.append(f"{name}:{node.lineno}: {aliases[node.value.id]}.{node.attr}")
+    return found
 
 
-def _agents_copy(tmp_path: Path) -> dict[str, Path]:
-    """A copy of friday_agents' Python files to inject a fault into."""
-    copy = tmp_path / "friday_agents"
-    for path in PACKAGES["friday_agents"].rglob("*.py"):
-        target = copy / path.relative_to(PACKAGES["friday_agents"])
-        target.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copy(path, target)
-    return {"friday_env": PACKAGES["friday_env"], "friday_agents": copy}
+def _private(name: str) -> bool:
+    return name.startswith("_") and not name.startswith("__")
 
 
-def test_an_injected_cycle_is_found(tmp_path):
-    """The checks fail when a cycle is there: the registry importing ``friday eval``'s
-    runner, which imports the registry: a cycle between the modules and between players
-    and evaluation."""
-    packages = _agents_copy(tmp_path)
-    assert find_cycle(package_graph(packages)) is None
-    registry = packages["friday_agents"] / "players" / "registry.py"
-    back = "from friday_agents.evaluation.runner import EvalConfig"
-    registry.write_text(registry.read_text() + f"\n{back}\n")
-    cycle = find_cycle(package_graph(packages))
-    assert cycle is not None
-    assert {"friday_agents.players", "friday_agents.evaluation"} <= set(cycle)
-    module_cycle = find_cycle(_within(import_graph(packages), "friday_agents"))
-    assert module_cycle is not None and "friday_agents.players.registry" in module_cycle
+def test_no_module_reads_another_modules_private_names():
+    assert private_reads() == []
 
 
-def test_an_injected_deferred_cycle_is_found_only_with_deferred_imports(tmp_path):
-    """A circle closed by an import inside a function: invisible module by module, found
-    once deferred imports count (what the friday_env check with deferred imports reads)."""
-    package = tmp_path / "friday_env"
-    package.mkdir()
-    (package / "__init__.py").write_text("")
-    (package / "core.py").write_text("from friday_env import engine\n")
-    (package / "engine.py").write_text("def game():\n    from friday_env import core\n")
-    packages = {"friday_env": package}
-    assert find_cycle(_within(import_graph(packages), "friday_env")) is None
-    cycle = find_cycle(_within(import_graph(packages, deferred=True), "friday_env"))
-    assert cycle is not None and {"friday_env.core", "friday_env.engine"} <= set(cycle)
-
-
-def test_an_injected_search_import_is_found(tmp_path):
-    packages = _agents_copy(tmp_path)
-    evaluate = packages["friday_agents"] / "evaluation" / "evaluate.py"
-    back = "def sims():\n    from friday_agents.players.search.agent import DEFAULT_SIMS\n"
-    evaluate.write_text(evaluate.read_text() + f"\n\n{back}")
-    graph = import_graph(packages, deferred=True)
-    assert "friday_agents.players.search.agent" in graph["friday_agents.evaluation.evaluate"]
-
-
-def test_the_engine_imports_no_env_and_no_presentation():
-    graph = import_graph()
-    engine = {m for m in graph if m.startswith("friday_env.engine")}
-    reach = set(engine)
-    pending = list(engine)
-    while pending:
-        for nxt in graph[pending.pop()] - reach:
-            reach.add(nxt)
-            pending.append(nxt)
-    forbidden = ("friday_env.env", "friday_env.observation", "friday_env.render", "friday_env.text")
-    assert not {m for m in reach if m.startswith(forbidden)}
+def test_a_planted_private_read_is_found(tmp_path):
+    packages = _copy(tmp_path)
+    compiled = packages["friday_agents"] / "players" / "search" / "compiled.py"
+    _plant(compiled, "from friday_agents.players.networks.linear_value import _summary")
+    compiled.write_text(compiled.read_text() + "\nSTEPS = value_module._SECRET\n")
+    found = private_reads(packages)
+    assert len(found) == 2, found
+    assert any(f.endswith("linear_value._summary") for f in found)
+    assert any(f.endswith("linear_value._SECRET") for f in found)
 
 
 BLOCKED = textwrap.dedent(
