@@ -262,9 +262,7 @@ def test_a_planted_circle_breaks_the_contracts(tmp_path):
     )
     result = lint_imports(tmp_path, tmp_path)
     assert result.returncode == 1, result.stdout[-3000:] + result.stderr[-3000:]
-    assert "no circle between siblings BROKEN" in (
-        result.stdout
-    )
+    assert "no circle between siblings BROKEN" in (result.stdout)
     assert any(
         {"friday_agents.harness.deals", "friday_agents.harness.stats"} <= set(c)
         for c in circles(_graph(tmp_path))
@@ -301,7 +299,11 @@ def test_a_circle_through_a_package_init_is_found(tmp_path):
             "friday_agents layers",
         ),
         ("friday_env/engine/game.py", "from friday_env import env", "friday_env layers"),
-        ("friday_env/cards.py", "import friday_agents.harness.deals", "friday_env without the agents"),
+        (
+            "friday_env/cards.py",
+            "import friday_agents.harness.deals",
+            "friday_env without the agents",
+        ),
         (
             "friday_env/observation/flat.py",
             "from friday_env._core import compiled",
