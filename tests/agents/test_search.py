@@ -3,6 +3,7 @@ search games, played in numpy, reading public information only)."""
 
 from __future__ import annotations
 
+import argparse
 import inspect
 import json
 import subprocess
@@ -13,6 +14,7 @@ import pytest
 from rendered import provider
 from studies import study_module
 
+from friday_agents.evaluation import evaluate
 from friday_agents.harness.deals import evaluation_seed, training_seed
 from friday_agents.learning.fitting import value_net_fit
 from friday_agents.learning.fitting.game_data import ReplayCount, turn_start_examples
@@ -25,7 +27,6 @@ from friday_agents.players.networks.value_net import (
     network_inputs,
 )
 from friday_agents.players.registry import make_agent
-from friday_agents.players.search import DEFAULT_SIMS as DEFAULT_SEARCH_SIMS
 from friday_agents.players.search.agent import DEFAULT_SIMS, ROLLOUT_STOPS, SearchAgent, rollout
 from friday_env import Game, determinized
 
@@ -39,7 +40,11 @@ HEADLINE_RUN = Path(__file__).resolve().parents[2] / "experiments/results/readme
 def test_one_default_simulation_budget():
     """``friday eval``, ``SearchAgent`` and the committed headline run use one setting."""
     assert inspect.signature(SearchAgent).parameters["sims"].default == DEFAULT_SIMS
-    assert SearchAgent().sims == DEFAULT_SEARCH_SIMS == DEFAULT_SIMS
+    assert SearchAgent().sims == DEFAULT_SIMS
+    parser = argparse.ArgumentParser()
+    evaluate.add_arguments(parser)
+    config = evaluate.config_from_args(parser.parse_args(["--agents", "random"]))
+    assert config.search_sims == DEFAULT_SIMS
     headline = json.loads(HEADLINE_RUN.read_text())
     assert headline["config"]["search_sims"] == DEFAULT_SIMS
     assert f"--search-sims {DEFAULT_SIMS} " in headline["command"] + " "
