@@ -212,6 +212,21 @@ def test_the_api_reference_shows_inherited_members_and_the_vector_env(site):
     assert "friday_env.vector.FridayVectorEnv.set_next_deals" in env
 
 
+def test_the_api_page_of_game_lists_every_method_a_game_has(site):
+    """``friday_env.Game`` is the door to both cores: its entry lists what a game of every
+    core has (``legal_actions``, ``apply``, ``clone``, ``score``, ...), each with its docstring."""
+    from friday_env.core import Game, available_cores
+
+    games = [Game.new(1, 0, core=core) for core in available_cores()]
+    shared = set.intersection(*({n for n in dir(g) if not n.startswith("_")} for g in games))
+    methods = {name for name in shared if callable(getattr(games[0], name))}
+    assert {"legal_actions", "apply", "clone", "score", "describe"} <= methods
+    ids = _api_ids(site, "friday_env")
+    assert sorted(m for m in methods | {"done", "won"} if f"friday_env.Game.{m}" not in ids) == []
+    page = (site / "api" / "friday_env" / "index.html").read_text(encoding="utf-8")
+    assert "The legal action ids, ascending" in page  # legal_actions' docstring
+
+
 def _studies_hook():
     """``tools/mkdocs_studies.py``, the mkdocs hook (a script of the repository)."""
     spec = importlib.util.spec_from_file_location(
