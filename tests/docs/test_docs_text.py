@@ -1,5 +1,5 @@
 """What the README and the docs pages say holds as written: every Markdown table has the
-same number of columns in every row."""
+same number of columns in every row, and every ``friday COMMAND`` they name exists."""
 
 from __future__ import annotations
 
@@ -63,3 +63,22 @@ def test_the_table_check_finds_a_cut_row_and_a_missing_cell():
         "t.md:5: a row outside a table (no | --- | below a header)",
         "t.md:10: 1 columns, the header has 2",
     ]
+
+
+# ------------------------------------------------------------------ friday subcommands
+
+
+def friday_commands(text: str) -> set[str]:
+    """The subcommands ``friday NAME`` names in code (code blocks and code spans)."""
+    code = FENCE.findall(text) + re.findall(r"`([^`\n]+)`", FENCE.sub("", text))
+    return {name for span in code for name in re.findall(r"\bfriday ([a-z][a-z-]*)", span)}
+
+
+def test_every_friday_command_the_docs_name_exists():
+    from friday_agents.cli import build_parser
+
+    (commands,) = [a for a in build_parser()._actions if a.dest == "command"]
+    named = {_name(page): friday_commands(page.read_text("utf-8")) for page in PAGES}
+    unknown = {page: sorted(names - set(commands.choices)) for page, names in named.items()}
+    assert {page: names for page, names in unknown.items() if names} == {}
+    assert "eval" in named["README.md"]
