@@ -1,5 +1,6 @@
 """What the README and the docs pages say holds as written: every Markdown table has the
-same number of columns in every row, and every ``friday COMMAND`` they name exists."""
+same number of columns in every row, every ``friday COMMAND`` they name exists, and the
+README and the docs home give one install line."""
 
 from __future__ import annotations
 
@@ -82,3 +83,22 @@ def test_every_friday_command_the_docs_name_exists():
     unknown = {page: sorted(names - set(commands.choices)) for page, names in named.items()}
     assert {page: names for page, names in unknown.items() if names} == {}
     assert "eval" in named["README.md"]
+
+
+# ------------------------------------------------------------------------ installing
+
+
+def _steps(block: str) -> list[str]:
+    """The commands of a bash block, in order (``a && b`` is two), without comments."""
+    steps = [part.split("#")[0].strip() for line in block.splitlines() for part in line.split("&&")]
+    return [step for step in steps if step]
+
+
+def test_the_readme_and_the_docs_home_install_alike():
+    readme = README.read_text("utf-8").split("## The two commands", 1)[1]
+    home = (REPO / "docs" / "index.md").read_text("utf-8").split("## Install and play", 1)[1]
+    first_block = re.compile(r"```bash\n(.*?)```", re.DOTALL)
+    readme_first_command = first_block.search(readme).group(1).split("\n# 2.")[0]
+    home_steps = _steps(first_block.search(home).group(1))
+    assert home_steps[0].startswith("pip install torch"), home_steps
+    assert _steps(readme_first_command) == home_steps
