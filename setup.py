@@ -2,7 +2,8 @@
 the agents' C kernels, ``friday_agents.players._kernels``, from the ``*.c`` beside their Python
 twins in ``agents/friday_agents/players/``.
 
-Everything else about the package is in ``pyproject.toml``. The extensions are optional: a
+Everything else about the package is in ``pyproject.toml``, but for its long description:
+``README.md`` as a package index can show it (``long_description``). The extensions are optional: a
 machine without a C compiler still installs the package, which then plays on the
 pure-Python reference engine (``friday_env.available_cores()`` says which cores are there).
 
@@ -11,8 +12,10 @@ pure-Python reference engine (``friday_env.available_cores()`` says which cores 
 """
 
 import os
+import re
 import sys
 from glob import glob
+from pathlib import Path
 
 from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
@@ -95,7 +98,20 @@ class BuildPy(build_py):
         return [f for f in files if not f.endswith((".c", ".h"))]
 
 
+#: A Markdown link or image whose target is relative: a file of the repository or a heading.
+RELATIVE_LINK = re.compile(r"(!?)\[([^\]]*)\]\((?![a-z][a-z+.-]*:)[^)\s]+\)")
+
+
+def long_description(readme: str) -> str:
+    """The README as a package index shows it: the index hosts none of the repository's
+    files, so a relative link keeps its text and loses the link, and an image of the
+    repository is left out."""
+    return RELATIVE_LINK.sub(lambda m: "" if m[1] else m[2], readme)
+
+
 setup(
     ext_modules=[core, core_hooks, kernels, kernel_hooks],
     cmdclass={"build_ext": BuildExt, "build_py": BuildPy},
+    long_description=long_description(Path("README.md").read_text(encoding="utf-8")),
+    long_description_content_type="text/markdown",
 )

@@ -4,8 +4,9 @@
 ``friday_env.engine``) and ``Game.new(level, seed, core=None)`` starts one. The engine
 (``Game``, ``scenario``, ``GameRecord``, ``public_view``) needs numpy alone:
 ``import friday_env`` loads it and nothing of gymnasium. The env and the encoders load on
-first use (``friday_env.FridayEnv``, ``friday_env.FlatEncoder``); ``Friday-v0`` is registered
-with Gymnasium when gymnasium is installed. ``docs/`` documents the API and the card keys.
+first use ([`friday_env.FridayEnv`][friday_env.FridayEnv],
+[`friday_env.FlatEncoder`][friday_env.FlatEncoder]); ``Friday-v0`` is registered with
+Gymnasium when gymnasium is installed. ``docs/`` documents the API and the card keys.
 """
 
 from __future__ import annotations

@@ -4,11 +4,13 @@ Both cores play the same game, action by action: the same legal actions, the sam
 after every action (hidden piles and future shuffles included), the same scores. The
 compiled one, ``CompiledGame``, is an extension type built from ``friday_env/_core`` when
 the package is installed on a machine with a C compiler; the reference one is the
-pure-Python engine, ``friday_env.engine.Game``. ``docs/compiled-core.md`` says more.
+pure-Python engine, [`friday_env.engine.Game`][friday_env.engine.Game].
+``docs/compiled-core.md`` says more.
 
-``Game`` (``friday_env.Game``) is the type of a game of either core: ``isinstance(game,
-Game)`` holds for both, and ``Game.new(level, seed, core="c" | "python")`` starts one. The
-same ``core=`` is on ``friday_env.scenario.scenario``, ``replay`` and
+``Game`` ([`friday_env.Game`][friday_env.Game]) is the type of a game of either core:
+``isinstance(game, Game)`` holds for both, and ``Game.new(level, seed, core="c" | "python")``
+starts one. The same ``core=`` is on
+[`friday_env.scenario.scenario`][friday_env.scenario.scenario], ``replay`` and
 ``gym.make("Friday-v0", core=...)``; ``None`` means the default core, the compiled one where
 it is built. The environment variable ``FRIDAY_CORE=python`` makes the reference core the
 default everywhere (``FRIDAY_CORE=c`` insists on the compiled one and fails clearly when it
@@ -191,9 +193,9 @@ class Game(metaclass=ABCMeta):  # noqa: B024 - its members are registered, not i
     """A game of *Friday* on either core, and the door to both: ``Game.new``.
 
     Games are made by ``Game.new``, ``scenario`` or ``replay``, never by this class itself.
-    The reference engine's class (``friday_env.engine.Game``, its subclasses included) and
-    ``CompiledGame`` are registered as subclasses, so ``isinstance(game, Game)`` holds on
-    both cores; both have the reference's API. To extend
+    The reference engine's class ([`friday_env.engine.Game`][friday_env.engine.Game], its
+    subclasses included) and ``CompiledGame`` are registered as subclasses, so
+    ``isinstance(game, Game)`` holds on both cores; both have the reference's API. To extend
     the rules, subclass the reference engine's class (it plays on the reference core).
     """
 

@@ -4,7 +4,8 @@
 The engine's action ids are the env's actions and its legal actions are the mask; the env
 only adds seeding, observation encoding ([`friday_env.observation`][friday_env.observation]),
 rendering ([`friday_env.render`][friday_env.render]) and the rules of an episode (rewards, illegal
-actions, seeds and the option checks), which ``friday_env.episode`` defines for both envs.
+actions, seeds and the option checks), which [`friday_env.episode`][friday_env.episode]
+defines for both envs.
 """
 
 from __future__ import annotations
@@ -175,7 +176,7 @@ class FridayEnv(gym.Env[Any, np.int64]):
 
     - ``level``: 1-4 (R24).
     - ``observation``: ``"flat"``, ``"dict"``, ``"flat_mask"`` or another registered encoder
-      (``friday_env.observation.encoder_names()``).
+      ([`friday_env.observation.encoder_names()`][friday_env.observation.encoder_names]).
     - ``reward``: ``"win_loss"`` or ``"score"``.
     - ``illegal_action``: ``"loss"`` ends the episode as a lost game on an action the mask
       forbids: reward -1 (or the current score / 100 in score mode), ``terminated=True``,
@@ -188,8 +189,8 @@ class FridayEnv(gym.Env[Any, np.int64]):
     - ``render_mode``: ``"ansi"`` (text), ``"human"`` (prints the text) or ``"rgb_array"``
       (the table drawn as an image).
     - ``core``: the engine that plays, ``"c"`` (compiled) or ``"python"`` (the reference);
-      None is the default core (``friday_env.core``: the compiled one where it is built,
-      unless ``FRIDAY_CORE=python``). Both play the same games.
+      None is the default core ([`friday_env.core`][friday_env.core]: the compiled one where it
+      is built, unless ``FRIDAY_CORE=python``). Both play the same games.
 
     Unknown values raise [`EnvOptionError`][friday_env.errors.EnvOptionError] (or
     ``InvalidLevelError``) at ``make``.

@@ -33,7 +33,8 @@ observations and writes the masks.
 ``docs/compiled-core.md`` documents the options and errors. On the Python core
 (``core="python"``) the same class loops over reference-engine games: slower, identical
 results. The rules of an episode (rewards, illegal actions, seeds, the option checks) are
-``friday_env.episode``'s, as the single env's; ``vecenv.c`` implements them in C.
+[`friday_env.episode`][friday_env.episode]'s, as the single env's; ``vecenv.c`` implements them
+in C.
 """
 
 from __future__ import annotations

@@ -66,7 +66,7 @@ class Game(LegalActions):
     @classmethod
     def new(cls, level: int, seed: int | np.random.Generator) -> Self:
         """A new game at ``level`` (1-4) on this reference engine, set up as the rulebook
-        says (R24). ``friday_env.Game.new`` chooses between the cores;
+        says (R24). [`friday_env.Game.new`][friday_env.Game.new] chooses between the cores;
         a subclass of this class extends the reference engine and plays on it."""
         game = cls()
         game.level = check_level(level)

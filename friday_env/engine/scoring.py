@@ -102,7 +102,9 @@ def robinson_cards(game: State) -> list[int]:
 
 
 def score(game: State) -> int:
-    """R25, for wins and losses alike."""
+    """The score now (R25), for wins and losses alike: the values of Robinson's cards (aging
+    cards -5 each), plus 15 per beaten pirate, plus 5 per life point once won, minus 3 per
+    card in the hazard discard pile."""
     points = sum(SCORE_VALUE[c] for c in robinson_cards(game))
     points += 15 * len(game.beaten) - 3 * len(game.hazard_discard)
     if game.won:

@@ -10,6 +10,7 @@ import shutil
 import subprocess
 import sys
 import time
+import zlib
 from html.parser import HTMLParser
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
@@ -210,6 +211,95 @@ def test_the_api_reference_shows_inherited_members_and_the_vector_env(site):
         assert f"{game}.{member}" in engine, member
     assert "friday_env.vector.FridayVectorEnv" in env
     assert "friday_env.vector.FridayVectorEnv.set_next_deals" in env
+
+
+def test_the_api_page_of_game_lists_every_method_a_game_has(site):
+    """``friday_env.Game`` is the door to both cores: its entry lists what a game of every
+    core has (``legal_actions``, ``apply``, ``clone``, ``score``, ...), each with its docstring."""
+    from friday_env.core import Game, available_cores
+
+    games = [Game.new(1, 0, core=core) for core in available_cores()]
+    shared = set.intersection(*({n for n in dir(g) if not n.startswith("_")} for g in games))
+    methods = {name for name in shared if callable(getattr(games[0], name))}
+    assert {"legal_actions", "apply", "clone", "score", "describe"} <= methods
+    ids = _api_ids(site, "friday_env")
+    assert sorted(m for m in methods | {"done", "won"} if f"friday_env.Game.{m}" not in ids) == []
+    page = (site / "api" / "friday_env" / "index.html").read_text(encoding="utf-8")
+    assert "The legal action ids, ascending" in page  # legal_actions' docstring
+
+
+def inventory(site: Path) -> set[str]:
+    """The names of the objects the site documents, from its ``objects.inv`` (Sphinx's format:
+    four header lines, then zlib-compressed lines ``name domain:role priority uri label``)."""
+    body = (site / "objects.inv").read_bytes().split(b"\n", 4)[4]
+    return {line.split(" ", 1)[0] for line in zlib.decompress(body).decode().splitlines() if line}
+
+
+DOTTED = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+")
+
+
+class _CodeSpans(HTMLParser):
+    """The text of every inline ``<code>`` of a page that is not in a link, a code block or
+    a heading (an object's own heading names it), in order."""
+
+    VOID = frozenset({"br", "img", "input", "meta", "link", "hr", "wbr", "source"})
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.open: list[str] = []
+        self.text: list[str] | None = None
+        self.plain: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag not in self.VOID:
+            self.open.append(tag)
+        if tag == "code":
+            self.text = []
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag in self.VOID or tag not in self.open:
+            return
+        while self.open.pop() != tag:
+            pass
+        if tag == "code" and self.text is not None:
+            skip = {"a", "pre", "h1", "h2", "h3", "h4", "h5", "h6"} & set(self.open)
+            if not skip:
+                self.plain.append("".join(self.text).strip())
+            self.text = None
+
+    def handle_data(self, data: str) -> None:
+        if self.text is not None:
+            self.text.append(data)
+
+
+def unlinked_names(html: str, documented: set[str]) -> list[str]:
+    """The code spans of ``html`` that hold a dotted name of a documented object (a call's
+    ``()`` aside) and are not links."""
+    spans = _CodeSpans()
+    spans.feed(html)
+    names = (text.removesuffix("()") for text in spans.plain)
+    return [name for name in names if DOTTED.fullmatch(name) and name in documented]
+
+
+def test_dotted_names_of_documented_objects_are_links(site):
+    documented = inventory(site)
+    assert "friday_env.Game" in documented and "friday_env.Game.legal_actions" in documented
+    unlinked = [
+        f"{page.relative_to(site)}: {name}"
+        for page in sorted(site.rglob("*.html"))
+        for name in unlinked_names(page.read_text(encoding="utf-8"), documented)
+    ]
+    assert unlinked == []
+
+
+def test_the_unlinked_name_count_sees_plain_code_only():
+    html = (
+        "<p><code>friday_env.Game</code> <a href='x'><code>friday_env.Game</code></a> "
+        "<code>friday_env.Game()</code> <code>game.clone</code> <code>friday_env.nothing</code>"
+        "</p><h2><code>friday_env.Game</code></h2><pre><code>friday_env.Game</code></pre>"
+    )
+    found = unlinked_names(html, {"friday_env.Game"})
+    assert found == ["friday_env.Game", "friday_env.Game"]
 
 
 def _studies_hook():

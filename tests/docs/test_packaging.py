@@ -4,6 +4,7 @@ tests/docs/test_imports.py's."""
 from __future__ import annotations
 
 import os
+import re
 import runpy
 import tomllib
 from pathlib import Path
@@ -130,3 +131,20 @@ def test_a_wheel_build_leaves_out_c_sources_generators_and_test_hooks(monkeypatc
     assert {"friday_env._core.compiled", "friday_agents.players._kernels"} <= {
         ext.name for ext in build_ext.extensions
     }
+
+
+def test_the_long_description_is_the_readme_without_relative_links():
+    """A package index shows the wheel's long description but hosts none of the repository's
+    files: the README's relative links keep their text and lose the link, and its images of
+    the repository are left out."""
+    metadata = _setup().metadata
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    relative = re.compile(r"\]\((?![a-z][a-z+.-]*:)[^)\s]+\)")
+    assert len(relative.findall(readme)) > 20
+    assert metadata.long_description_content_type == "text/markdown"
+    shown = metadata.long_description
+    assert relative.findall(shown) == []
+    assert shown.startswith("# friday-env\n") and "## The two commands" in shown
+    assert "([`docs/rulings.md`](docs/rulings.md))" in readme
+    assert "(`docs/rulings.md`)" in shown  # the text of the link stays
+    assert "viewer.png" not in shown

@@ -11,6 +11,7 @@ nothing can come from the working tree. About a minute on the CI machine.
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -57,6 +58,17 @@ def wheel(tmp_path_factory) -> Path:
 def _names(wheel: Path) -> list[str]:
     with zipfile.ZipFile(wheel) as archive:
         return archive.namelist()
+
+
+def test_wheel_description_links_nothing_relative(wheel):
+    """The long description in the wheel's METADATA is the README with its relative links
+    reduced to their text (setup.py's long_description): an index could not follow them."""
+    with zipfile.ZipFile(wheel) as archive:
+        (name,) = [n for n in archive.namelist() if n.endswith(".dist-info/METADATA")]
+        metadata = archive.read(name).decode("utf-8")
+    assert "Description-Content-Type: text/markdown" in metadata
+    assert "# friday-env" in metadata
+    assert re.findall(r"\]\((?![a-z][a-z+.-]*:)[^)\s]+\)", metadata) == []
 
 
 def test_wheel_exposes_no_top_level_agents_package(wheel):

@@ -88,7 +88,8 @@ def env_options_section() -> str:
         [
             "`observation`",
             ", ".join(f'`"{n}"`' for n in encoder_names()),
-            "a registered encoder (`friday_env.observation.encoder_names()`)",
+            "a registered encoder ([`friday_env.observation.encoder_names()`]"
+            "[friday_env.observation.encoder_names])",
         ],
         [
             "`reward`",
@@ -110,8 +111,8 @@ def env_actions_section() -> str:
     """The action ids of ``Friday-v0`` (the engine's own)."""
     lines = [
         f"`Discrete({act.NUM_ACTIONS})` on every level: the engine's own action ids "
-        f"(`friday_env.actions`), with {act.MAX_SLOTS} table slots — every fighting card of "
-        "the game — so no legal move is ever inexpressible. The mask is "
+        f"([`friday_env.actions`][friday_env.actions]), with {act.MAX_SLOTS} table slots — "
+        "every fighting card of the game — so no legal move is ever inexpressible. The mask is "
         "`game.legal_actions()`.",
         "",
         *table(["ids", "constant", "name"], _action_rows()),

@@ -85,7 +85,25 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
         sub.set_defaults(_module=module)
         if command in (name, "*"):
             importlib.import_module(module).add_arguments(sub)
+            _plain_help(sub)
     return parser
+
+
+def _plain_help(parser: argparse.ArgumentParser) -> None:
+    """``parser``'s help texts, nested subcommands' included, without the docstrings' markup
+    (``plain``): a terminal would show ``x`` and [`x`][y] as they are written."""
+
+    def clean(text: str | None) -> str | None:
+        return plain(text) if text else text
+
+    parser.description, parser.epilog = clean(parser.description), clean(parser.epilog)
+    for action in parser._actions:
+        action.help = clean(action.help)
+        if isinstance(action, argparse._SubParsersAction):
+            for listed in action._choices_actions:
+                listed.help = clean(listed.help)
+            for sub in dict.fromkeys(action.choices.values()):
+                _plain_help(sub)
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
