@@ -48,6 +48,10 @@ SUBCOMMANDS = {
         "friday_agents.learning.rl.cli",
         "masked PPO on the native vector env (fine-tune or from scratch)",
     ),
+    "explore": (
+        "friday_agents.cli.explore",
+        "look for wins on training deals with a Go-Explore archive (no teacher)",
+    ),
     "bench": (
         "friday_agents.cli.bench",
         "measure engine and environment speed (a source checkout's benchmarks/bench.py)",

@@ -14,7 +14,7 @@ PyMODINIT_FUNC PyInit__kernels(void) {
     PyObject *module = PyModule_Create(&kernels_module);
     if (module == NULL) return NULL;
     if (fr_register_heuristic(module) < 0 || fr_register_search(module) < 0 ||
-        fr_register_random(module) < 0) {
+        fr_register_random(module) < 0 || fr_register_explore(module) < 0) {
         Py_DECREF(module);
         return NULL;
     }

@@ -2,7 +2,7 @@
  *
  * Each kernel sits beside its Python twin: heuristic/heuristic.c (agent.py's policy),
  * search/search.c (the search's rollouts), random_play.c (random_agent.py's uniform choice,
- * played in a loop for the bench); the *_py.c files bind them. They play on the env's
+ * played in a loop for the bench), explore.c (friday explore's archive, learning/explore/); the *_py.c files bind them. They play on the env's
  * compiled games through its C API (friday_env/_core/friday_capi.h): game_link.c forwards
  * friday.h's game functions to it, so the kernels call fr_legal, fr_apply, ... as the env's
  * own C does.
@@ -21,5 +21,6 @@ fr_game *fr_kernel_game(PyObject *obj, const char *function);
 int fr_register_heuristic(PyObject *module); /* heuristic/heuristic_py.c */
 int fr_register_search(PyObject *module);    /* search/search_py.c */
 int fr_register_random(PyObject *module);    /* random_play_py.c */
+int fr_register_explore(PyObject *module);   /* explore_py.c */
 
 #endif

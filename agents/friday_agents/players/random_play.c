@@ -8,15 +8,6 @@
  * alone, so the unused half of the reshuffles' costs less than the used half saves. */
 enum { SHUFFLES_AHEAD = FR_SETUP_SHUFFLES + 1, GAMES_PER_PREFETCH = FR_RNG_CACHE_SIZE / SHUFFLES_AHEAD };
 
-/* splitmix64: a small, fast generator for the random choices (any uniform source serves;
- * the Python engine replays the same choices in the tests). */
-static uint64_t splitmix64(uint64_t *state) {
-    uint64_t z = (*state += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-}
-
 /* Seeds the first shuffles of the next GAMES_PER_PREFETCH deals together (speed only). */
 static void prefetch_deals(fr_random_run *run) {
     uint64_t seeds[FR_RNG_CACHE_SIZE];
@@ -60,7 +51,7 @@ static int play_until(fr_random_run *run, int64_t until) {
             if (deal_game(run) != 0) return -1;
         }
         int n = fr_legal(g);
-        int pick = (int)((splitmix64(&run->choices) >> 33) % (uint64_t)n);
+        int pick = (int)((fr_splitmix64(&run->choices) >> 33) % (uint64_t)n);
         if (fr_apply(g, g->legal[pick]) != 0) return -1;
     }
     return 0;

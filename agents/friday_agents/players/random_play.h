@@ -5,6 +5,15 @@
 
 #include "friday.h"
 
+/* splitmix64: a small, fast generator for the random choices (any uniform source serves;
+ * the Python engine replays the same choices in the tests). Shared with explore.c. */
+static inline uint64_t fr_splitmix64(uint64_t *state) {
+    uint64_t z = (*state += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
 /* One run: consecutive games (levels 1-4 in turn, deals seed, seed+1, ..., as the bench's
  * Python loop), choices drawn uniformly from the legal actions with a generator seeded by
  * the run's seed. A run is played in pieces (fr_random_continue), so that a caller can
