@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 
 from friday_agents.cli import main
+from friday_agents.harness.deals import training_seed
 from friday_agents.learning.explore import run as explore_run
 from friday_agents.learning.explore.archive import LIFE_WEIGHT, Settings, cell_key, explore
-from friday_agents.seeds import training_seed
 from friday_env import Game
 from friday_env.record import state_digest
 

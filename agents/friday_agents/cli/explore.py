@@ -23,8 +23,10 @@ import argparse
 import sys
 from pathlib import Path
 
-from friday_agents.conventions import BadInputError, add_progress, format_duration, plain, require
-from friday_agents.seeds import VALIDATION_FIRST_INDEX
+from friday_agents.cli.arguments import add_progress, plain
+from friday_agents.harness.deals import VALIDATION_FIRST_INDEX
+from friday_agents.harness.errors import BadInputError, require
+from friday_agents.harness.progress import format_duration
 
 DEFAULTS = {"first_index": 0, "deals": 100, "budget": 5_000_000, "walk": 50, "seed": 0}
 #: The flags that make a run's results; --resume takes them from the run.
@@ -36,7 +38,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.formatter_class = argparse.RawDescriptionHelpFormatter
     parser.add_argument("--level", type=int, default=argparse.SUPPRESS, help="1-4 (required)")
     helps = {
-        "first_index": "the first training deal (index of friday_agents.seeds.training_seed)",
+        "first_index": "the first training deal (the index training_seed takes)",
         "deals": "how many consecutive training deals",
         "budget": "frames (actions applied) per deal before it stops unwon",
         "walk": "uniform random actions per exploration, at most",
@@ -106,7 +108,7 @@ def check_config(config) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from friday_agents.evaluation.backends import GamesInterrupted, run_games
+    from friday_agents.harness.parallel import GamesInterrupted, run_games
     from friday_agents.learning.explore import run as explore_run
 
     if args.progress:

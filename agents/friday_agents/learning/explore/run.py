@@ -26,10 +26,10 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from friday_agents.evaluation.stats import wilson_interval
-from friday_agents.games_file import drop_cut_short_line, read_games_file
+from friday_agents.harness.deals import training_seed
+from friday_agents.harness.games_file import drop_cut_short_line, read_games_file
+from friday_agents.harness.stats import wilson_interval
 from friday_agents.learning.explore.archive import DESIGN, Settings, explore
-from friday_agents.seeds import training_seed
 from friday_env import GameRecord
 from friday_env.core import new_game
 
