@@ -279,3 +279,17 @@ def test_ridge_fit_recovers_weights_and_tames_collinear_counts():
     w = ridge_fit(x, 2 * count + rng.normal(0, 1, 500), 1e-3)
     assert w[1] == pytest.approx(1.0, abs=0.05) and w[2] == pytest.approx(-1.0, abs=0.05)
     assert abs(w[3]) < 0.1
+
+
+def test_spec_options_are_read_by_their_annotated_types():
+    """Each option's text is read as the constructor's real type (typing.get_type_hints), not
+    guessed from the annotation's text: a float option takes "2" as 2.0, a text option keeps
+    "123" as text, and an int option refuses "2.5" naming the option."""
+    from friday_agents.players.registry import spec_options
+    from friday_agents.players.search.agent import SearchAgent
+
+    options = spec_options(SearchAgent)
+    assert options["sims"] == (int,)
+    assert make_agent("search:sims=12").sims == 12
+    with pytest.raises(AgentSpecError, match="option 'sims' is int, not '2.5'"):
+        make_agent("search:sims=2.5")

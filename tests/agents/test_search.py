@@ -14,7 +14,7 @@ import pytest
 from rendered import provider
 from studies import study_module
 
-from friday_agents.evaluation import evaluate
+from friday_agents.cli import eval as evaluate
 from friday_agents.harness.deals import evaluation_seed, training_seed
 from friday_agents.learning.fitting import value_net_fit
 from friday_agents.learning.fitting.game_data import ReplayCount, turn_start_examples

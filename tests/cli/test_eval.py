@@ -15,7 +15,7 @@ import pytest
 from friday_cli import friday
 
 from friday_agents.cli import main
-from friday_agents.evaluation.evaluate import (
+from friday_agents.cli.eval import (
     UsageError,
     command_line,
     parse_games,
@@ -216,7 +216,7 @@ def test_the_set_up_run_says_it_is_a_small_sample_and_where_the_full_table_is(
 ):
     """``friday eval`` with every default (the README's first command) is a small sample:
     its output says so, names the page of the full table and the command that made it."""
-    import friday_agents.evaluation.evaluate as evaluate
+    import friday_agents.cli.eval as evaluate
 
     monkeypatch.chdir(tmp_path)
     monkeypatch.setattr(evaluate, "DEFAULT_AGENTS", "random")  # the defaults, made fast

@@ -246,7 +246,7 @@ def test_the_graph_sees_deferred_imports():
     """``friday eval`` imports its report inside a function: grimp counts it."""
     graph = _graph()
     details = graph.get_import_details(
-        importer="friday_agents.evaluation.evaluate", imported="friday_agents.evaluation.report"
+        importer="friday_agents.cli.eval", imported="friday_agents.evaluation.report"
     )
     assert details and all(d["line_number"] > 400 for d in details)  # in functions
     assert graph.find_modules_that_directly_import("friday_env._core") == {"friday_env.core"}

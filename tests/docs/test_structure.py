@@ -351,12 +351,12 @@ def test_an_agent_is_described_by_its_whole_spec():
 # ------------------------------------------------------------------ the CLI imports lazily
 
 SUBCOMMAND_MODULES = (
-    "friday_agents.evaluation.evaluate",
+    "friday_agents.cli.eval",
     "friday_agents.players.human",
     "friday_agents.cli.replay",
     "friday_agents.cli.view",
     "friday_agents.learning.sb3.train",
-    "friday_agents.learning.imitation.cli",
+    "friday_agents.cli.imitate",
     "friday_agents.cli.bench",
 )
 
@@ -383,7 +383,7 @@ def test_friday_help_imports_no_subcommand():
 
 
 def test_friday_eval_imports_only_the_evaluation():
-    assert _imported_after("eval", "--help") == {"friday_agents.evaluation.evaluate"}
+    assert _imported_after("eval", "--help") == {"friday_agents.cli.eval"}
 
 
 def test_every_subcommand_still_has_its_help():

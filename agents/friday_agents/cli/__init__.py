@@ -26,26 +26,26 @@ RENAMED = {"exit": "distill"}
 
 SUBCOMMANDS = {
     "eval": (
-        "friday_agents.evaluation.evaluate",
+        "friday_agents.cli.eval",
         "benchmark agents on the four levels (win rate, score)",
     ),
-    "play": ("friday_agents.players.human", "play a game in the terminal"),
+    "play": ("friday_agents.cli.play", "play a game in the terminal"),
     "replay": ("friday_agents.cli.replay", "step through a saved game record"),
     "view": (
         "friday_agents.cli.view",
         "write a game viewer page (HTML) for a saved game or evaluation",
     ),
-    "train": ("friday_agents.learning.sb3.train", "train a MaskablePPO agent"),
+    "train": ("friday_agents.cli.train", "train a MaskablePPO agent"),
     "imitate": (
-        "friday_agents.learning.imitation.cli",
+        "friday_agents.cli.imitate",
         "learn a MaskablePPO policy from an agent's games",
     ),
     "distill": (
-        "friday_agents.learning.distill.cli",
+        "friday_agents.cli.distill",
         "expert iteration: the search is distilled into a network, round after round",
     ),
     "rl": (
-        "friday_agents.learning.rl.cli",
+        "friday_agents.cli.rl",
         "masked PPO on the native vector env (fine-tune or from scratch)",
     ),
     "explore": (

@@ -17,12 +17,10 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
+from friday_agents.harness import values
+
 #: The release that drops the deprecated spellings.
 REMOVAL = "0.3.0"
-#: The one writer of generated Markdown: it renders every section of the README, the docs
-#: pages and the study reports from the committed results files (a script of the repository).
-RENDERER = "python tools/docs_sections.py"
-
 _ROLE = re.compile(r":[a-z]+:`~?([^`]+)`")
 #: A cross-reference of the docs site, [`Title`][full.path] (or [Title][full.path]).
 _CROSS_REFERENCE = re.compile(r"\[`?([^`\]]+)`?\]\[[\w.]+\]")
@@ -106,21 +104,13 @@ def add_removed(parser: argparse.ArgumentParser, *flags: str, instead: str) -> N
     )
 
 
-#: What replaces ``--readme FILE``, for `add_removed`.
-README_GONE = (
-    "commands write results files only; render the Markdown sections from the committed "
-    f"results with {RENDERER}"
-)
-
-
 def parse_bool(text: str) -> bool:
-    """``true/false``, ``yes/no``, ``on/off``, ``1/0``."""
-    lowered = text.lower()
-    if lowered in ("1", "true", "yes", "on"):
-        return True
-    if lowered in ("0", "false", "no", "off"):
-        return False
-    raise argparse.ArgumentTypeError(f"expected true or false, got {text!r}")
+    """A ``BOOL`` flag's value (`friday_agents.harness.values.parse_bool`), refused as argparse
+    refuses a bad value: one line, exit 2."""
+    try:
+        return values.parse_bool(text)
+    except ValueError as err:
+        raise argparse.ArgumentTypeError(str(err)) from None
 
 
 def add_progress(

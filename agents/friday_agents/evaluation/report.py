@@ -288,6 +288,6 @@ def write_csv(results: dict, path: Path) -> None:
 if __name__ == "__main__":  # this module rendered the results section until 0.2
     import sys
 
-    from friday_agents.cli.arguments import README_GONE
+    from friday_agents.harness.errors import README_GONE
 
     sys.exit(f"python -m friday_agents.evaluation.report: error: gone: {README_GONE}")

@@ -22,6 +22,15 @@ EXTRA_OF = {
     "ray": "ray",
 }
 
+#: The one writer of generated Markdown: it renders every section of the README, the docs
+#: pages and the study reports from the committed results files (a script of the repository).
+RENDERER = "python tools/docs_sections.py"
+#: What replaces ``--readme FILE``, for the flag's refusal.
+README_GONE = (
+    "commands write results files only; render the Markdown sections from the committed "
+    f"results with {RENDERER}"
+)
+
 
 class BadInputError(FridayError):
     """Input a command refuses before it writes anything: ``friday`` prints the message as

@@ -2,10 +2,12 @@
 
 An agent is named on the command line by a *spec*: its name, optionally followed by
 ``:key=value`` options passed to its constructor, e.g. ``search:sims=200`` or
-``ppo:model=runs/ppo.zip``. Values that read as integers or floats become numbers; an option
-the constructor annotates ``bool`` takes exactly true/false, yes/no, on/off or 1/0 (anything
-else is an error naming the option). Only options of plain types (numbers, text, booleans)
-can be set from a spec; the others are for Python callers and are not listed.
+``ppo:model=runs/ppo.zip``. Each value is read as the type the constructor annotates
+(``typing.get_type_hints``): ``int``, ``float``, ``str``, and for ``bool`` exactly
+true/false, yes/no, on/off or 1/0; a value that is not of its type is an error naming the
+option. An option without annotation takes a number if the text reads as one. Only options
+of plain types (numbers, text, booleans) can be set from a spec; the others are for Python
+callers and are not listed.
 
 To add an agent, add one line to `AGENTS` (``"name": "module:Class"``); the class takes
 its options as keyword arguments and follows
@@ -14,13 +16,14 @@ its options as keyword arguments and follows
 
 from __future__ import annotations
 
-import argparse
 import importlib
 import inspect
-import re
+import types
+import typing
 from typing import Any
 
-from friday_agents.cli.arguments import parse_bool
+from friday_agents.harness.errors import BadInputError
+from friday_agents.harness.values import parse_bool
 from friday_agents.players.base import Agent
 
 #: name -> "module:Class". The class is imported only when the agent is made.
@@ -38,22 +41,29 @@ AGENTS: dict[str, str] = {
 CHEATING_AGENTS: frozenset[str] = frozenset({"oracle"})
 
 
-class AgentSpecError(ValueError):
+class AgentSpecError(BadInputError, ValueError):
     """An agent spec naming an unknown agent or an option the agent does not take."""
 
 
 def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
-    """Split ``"name:key=value:..."`` into the name and its options (numbers converted)."""
+    """Split ``"name:key=value:..."`` into the name and its options, numbers read as numbers
+    (before the agent's class is known; `make_agent` reads each by its annotated type)."""
+    name, options = _split(spec)
+    return name, {key: _number_or_text(value) for key, value in options.items()}
+
+
+def _split(spec: str) -> tuple[str, dict[str, str]]:
+    """The agent's name and its options' texts."""
     name, *parts = spec.strip().split(":")
     if name not in AGENTS:
         known = ", ".join(AGENTS)
         raise AgentSpecError(f"unknown agent {name!r}; known agents: {known}")
-    options: dict[str, Any] = {}
+    options: dict[str, str] = {}
     for part in parts:
         key, sep, value = part.partition("=")
         if not sep or not key:
             raise AgentSpecError(f"agent option {part!r} in {spec!r} is not of the form key=value")
-        options[key] = _number_or_text(value)
+        options[key] = value
     return name, options
 
 
@@ -84,19 +94,17 @@ def make_agent(spec: str, **defaults: Any) -> Agent:
     them; those the agent's constructor does not take are ignored (so one set of command-line
     defaults such as ``sims`` can serve every agent). Options written in the spec itself must
     be options a spec can set (`spec_options`)."""
-    name, options = parse_spec(spec)
+    name, texts = _split(spec)
     cls = agent_class(name)
     accepted = inspect.signature(cls).parameters
     settable = spec_options(cls)
-    unknown = [key for key in options if key not in settable]
+    unknown = [key for key in texts if key not in settable]
     if unknown:
         known = ", ".join(settable) or "none"
         raise AgentSpecError(
             f"agent {name!r} takes no option {', '.join(map(repr, unknown))}; its options: {known}"
         )
-    for key, value in options.items():
-        if _annotation(settable[key]) == "bool":
-            options[key] = _spec_bool(spec, key, value)
+    options = {key: _typed(spec, key, text, settable[key]) for key, text in texts.items()}
     merged = {k: v for k, v in defaults.items() if k in accepted}
     merged.update(options)
     try:
@@ -105,34 +113,43 @@ def make_agent(spec: str, **defaults: Any) -> Agent:
         raise AgentSpecError(f"agent spec {spec!r}: {err}") from None
 
 
-#: The types a spec's text can give an option.
-_PLAIN_TYPES = frozenset({"int", "float", "str", "bool", "None"})
+#: The types a spec's text can give an option (``None`` only as the default of an option).
+_PLAIN_TYPES = frozenset({int, float, str, bool, type(None)})
 
 
-def spec_options(cls: type) -> dict[str, inspect.Parameter]:
-    """The constructor options of ``cls`` a spec can set: those annotated with plain types
-    only (``int``, ``float``, ``str``, ``bool``, optionally ``| None``)."""
-    return {
-        key: parameter
-        for key, parameter in inspect.signature(cls).parameters.items()
-        if set(re.findall(r"\w+", _annotation(parameter))) <= _PLAIN_TYPES
-        and parameter.kind is parameter.POSITIONAL_OR_KEYWORD
-    }
+def spec_options(cls: type) -> dict[str, tuple[type, ...]]:
+    """The constructor options of ``cls`` a spec can set, each with its types: those annotated
+    with plain types only (``int``, ``float``, ``str``, ``bool``, optionally ``| None``), and
+    those without annotation (no types: a number or text)."""
+    hints = typing.get_type_hints(cls.__init__)
+    options = {}
+    for key, parameter in inspect.signature(cls).parameters.items():
+        kinds = _types_of(hints[key]) if key in hints else ()
+        if set(kinds) <= _PLAIN_TYPES and parameter.kind is parameter.POSITIONAL_OR_KEYWORD:
+            options[key] = kinds
+    return options
 
 
-def _annotation(parameter: inspect.Parameter) -> str:
-    """The parameter's annotation as written (``"int | None"``; ``"str"`` if it has none)."""
-    annotation = parameter.annotation
-    if annotation is parameter.empty:
-        return "str"
-    return annotation if isinstance(annotation, str) else getattr(annotation, "__name__", "")
+def _types_of(hint: Any) -> tuple[type, ...]:
+    """The types a hint allows (``int | None`` -> ``(int, NoneType)``)."""
+    if isinstance(hint, types.UnionType) or typing.get_origin(hint) is typing.Union:
+        return typing.get_args(hint)
+    return (hint,)
 
 
-def _spec_bool(spec: str, key: str, value: Any) -> bool:
-    try:
-        return parse_bool(str(value))
-    except argparse.ArgumentTypeError:
-        raise AgentSpecError(
-            f"agent spec {spec!r}: option {key!r} is true or false (true/false, yes/no, on/off, "
-            f"1/0), not {value!r}"
-        ) from None
+def _typed(spec: str, key: str, text: str, kinds: tuple[type, ...]) -> Any:
+    """``text`` read as the option's type: bool before int (``1`` is true), then int, float,
+    and str last; an error naming the option if none reads it."""
+    if not kinds:  # no annotation: a number if the text reads as one
+        return _number_or_text(text)
+    readers = [(bool, parse_bool), (int, int), (float, float), (str, str)]
+    for kind, read in readers:
+        if kind in kinds:
+            try:
+                return read(text)
+            except ValueError:
+                continue
+    wanted = " or ".join(k.__name__ for k in kinds if k is not type(None))
+    if bool in kinds:
+        wanted = "true or false (true/false, yes/no, on/off, 1/0)"
+    raise AgentSpecError(f"agent spec {spec!r}: option {key!r} is {wanted}, not {text!r}")

@@ -26,11 +26,10 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from friday_agents.cli.arguments import README_GONE, add_progress, add_removed, plain
 from friday_agents.evaluation.report import aligned_table
 from friday_agents.evaluation.strategy.measures import paired, summarise
 from friday_agents.evaluation.strategy.trace import Trace, trace_game
-from friday_agents.harness.errors import MissingExtraError, require
+from friday_agents.harness.errors import README_GONE, MissingExtraError, require
 from friday_agents.harness.games_file import GamesFileError, check_replayable, read_games_file
 from friday_agents.players.base import play_game
 from friday_agents.players.heuristic.agent import HeuristicAgent
@@ -164,17 +163,23 @@ def load_results(path: Path) -> dict[str, Any]:
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="python -m friday_agents.evaluation.strategy.strategy",
-        description=plain(__doc__ or ""),
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        # a study script, not a friday command: argparse as it comes, and its first line
+        # (the rest of the docstring is written for the API docs)
+        description=(__doc__ or "").split("\n", 1)[0],
     )
     parser.add_argument("--games", type=Path, required=True, help="games file (.jsonl[.gz])")
     parser.add_argument("--out", type=Path, required=True, help="results file to write (JSON)")
-    add_removed(parser, "--readme", instead=README_GONE)
+    parser.add_argument("--readme", help=argparse.SUPPRESS)  # refused in main, naming the renderer
     parser.add_argument("--name", default="search", help="the recorded player's name (search)")
     parser.add_argument(
         "--per-level", type=int, help="only the first N games of each level (default: all)"
     )
-    add_progress(parser)
+    parser.add_argument(
+        "--progress",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="show a progress bar (default: on)",
+    )
     return parser
 
 
@@ -190,7 +195,11 @@ def command_line(args: argparse.Namespace) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = _parser().parse_args(argv)
+    parser = _parser()
+    args = parser.parse_args(argv)
+    if args.readme is not None:
+        print(f"{parser.prog}: error: --readme is gone: {README_GONE}", file=sys.stderr)
+        raise SystemExit(2)
     if args.per_level is not None and args.per_level < 1:
         print("error: --per-level must be at least 1", file=sys.stderr)
         return 2

@@ -8,8 +8,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from friday_agents.harness.errors import BadInputError
 from friday_agents.learning.config import LearningConfig
-from friday_env.errors import FridayError
 
 #: First training deal index of round 0; round r plays from FIRST_INDEX + r * ROUND_STRIDE, so
 #: no round replays another's deals (and none of the earlier studies' deals, below 100,000).
@@ -17,7 +17,7 @@ FIRST_INDEX = 100_000
 ROUND_STRIDE = 20_000
 
 
-class ExitConfigError(FridayError):
+class ExitConfigError(BadInputError):
     """A study configuration that is missing, malformed or asks for something impossible."""
 
 

@@ -30,12 +30,12 @@ from typing import Any
 import numpy as np
 
 from friday_agents.harness.deals import training_seed
+from friday_agents.harness.errors import BadInputError
 from friday_agents.harness.games_file import GamesFileError, drop_cut_short_line, read_games_file
 from friday_agents.harness.parallel import run_games
 from friday_agents.learning.sb3.envs import PROGRESS_PER_HAZARD, knowledge_cards
 from friday_agents.players.registry import make_agent
 from friday_env import Game
-from friday_env.errors import FridayError
 from friday_env.observation import action_mask, make_encoder
 
 #: Discount of the returns stored for the value head (the ``friday train`` default).
@@ -43,7 +43,7 @@ RETURN_GAMMA = 0.995
 DATASET_FORMAT = "friday-imitation-v1"
 
 
-class ImitationDataError(FridayError):
+class ImitationDataError(BadInputError):
     """A games file or dataset that is missing, empty or does not fit what is asked of it."""
 
 

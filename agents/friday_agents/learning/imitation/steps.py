@@ -1,4 +1,4 @@
-"""The steps of ``friday imitate`` (see `friday_agents.learning.imitation.cli` for the command
+"""The steps of ``friday imitate`` (see `friday_agents.cli.imitate` for the command
 line)."""
 
 from __future__ import annotations

@@ -11,8 +11,8 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 
+from friday_agents.harness.errors import BadInputError
 from friday_agents.learning.config import LearningConfig, ppo_field, setting
-from friday_env.errors import FridayError
 
 METHODS = ("ppo", "reverse")
 REWARDS = ("win_loss", "score")
@@ -20,7 +20,7 @@ SHAPINGS = ("none", "fights")
 BONUSES = ("none", "counts")
 
 
-class RLConfigError(FridayError):
+class RLConfigError(BadInputError):
     """A ``friday rl`` option that is out of range, unknown or inconsistent."""
 
 

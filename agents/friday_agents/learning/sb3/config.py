@@ -12,18 +12,16 @@ No torch here: ``friday --help`` must stay fast.
 
 from __future__ import annotations
 
-import argparse
 import dataclasses
 import json
 import tomllib
-from collections.abc import Callable
 from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
 
-from friday_agents.cli.arguments import add_deprecated, add_progress, parse_bool
+from friday_agents.harness.errors import BadInputError
 from friday_agents.learning.config import LearningConfig, ppo_field, setting
-from friday_env.errors import FridayError, InvalidLevelError
+from friday_env.errors import InvalidLevelError
 from friday_env.levels import LEVELS, level_sequence
 from friday_env.observation import ENCODERS
 
@@ -40,7 +38,7 @@ REWARDS = ("win_loss", "score", "score_delta", "progress", "value_shaped")
 VEC_ENVS = ("dummy", "subproc")
 
 
-class TrainConfigError(FridayError):
+class TrainConfigError(BadInputError):
     """A training configuration value that is out of range, unknown or inconsistent."""
 
 
@@ -240,70 +238,3 @@ def load_config_file(path: str) -> dict[str, Any]:
     if not isinstance(data, dict):
         raise TrainConfigError(f"config file {path!r} must hold a table of settings")
     return data
-
-
-# ----------------------------------------------------------------------- argparse
-
-#: Fields whose flag follows the vocabulary shared by every friday command, with the old
-#: spelling (the field's own name) still accepted for one release.
-SHARED_FLAGS = {"out_dir": "--out", "progress_bar": "--progress"}
-
-
-def add_config_arguments(parser: argparse.ArgumentParser) -> None:
-    """One ``--flag`` per field, its help from the field's doc and default. Flags default to
-    None so that only the ones given override the config file."""
-    parser.add_argument("--config", help="JSON or TOML file of settings (flags override it)")
-    parsers: dict[str, Callable[[str], Any]] = {
-        "int": int,
-        "float": float,
-        "str": str,
-        "bool": parse_bool,
-    }
-    for spec in fields(TrainConfig):
-        kind = parsers[str(spec.type)]
-        flag = "--" + spec.name.replace("_", "-")
-        if spec.name in SHARED_FLAGS:
-            _add_shared_flag(parser, spec, kind)
-            continue
-        metavar = "BOOL" if spec.type == "bool" else None
-        parser.add_argument(
-            flag,
-            dest=spec.name,
-            type=kind,
-            default=None,
-            metavar=metavar,
-            help=f"{spec.metadata['help']} (default: {spec.default!r})",
-        )
-
-
-def _add_shared_flag(
-    parser: argparse.ArgumentParser, spec: dataclasses.Field, kind: Callable[[str], Any]
-) -> None:
-    """``--out DIR`` and ``--progress/--no-progress``, and their deprecated spellings."""
-    old = "--" + spec.name.replace("_", "-")
-    new = SHARED_FLAGS[spec.name]
-    if spec.type == "bool":
-        add_progress(parser, dest=spec.name, default=None)
-        add_deprecated(parser, old, "--progress/--no-progress", spec.name, "BOOL", kind)
-        return
-    parser.add_argument(
-        new,
-        dest=spec.name,
-        type=kind,
-        default=None,
-        metavar="DIR",
-        help=f"{spec.metadata['help']} (default: {spec.default!r})",
-    )
-    add_deprecated(parser, old, new, spec.name, "DIR", kind)
-
-
-def config_from_args(args: argparse.Namespace) -> TrainConfig:
-    """Defaults, then ``--config``, then explicit flags; validated."""
-    values: dict[str, Any] = {}
-    if getattr(args, "config", None):
-        values.update(load_config_file(args.config))
-    for spec in fields(TrainConfig):
-        given = getattr(args, spec.name, None)
-        if given is not None:
-            values[spec.name] = given
-    return TrainConfig.from_dict(values).validate()

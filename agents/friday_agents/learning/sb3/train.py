@@ -30,28 +30,20 @@ torch and sb3 are imported only inside functions, so ``friday --help`` stays fas
 
 from __future__ import annotations
 
-import argparse
 import csv
 import dataclasses
 import json
-import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from friday_agents.harness.errors import BadInputError, require
-from friday_agents.harness.files import check_out_path
 from friday_agents.harness.interrupts import children_ignore_ctrl_c
 from friday_agents.learning.sb3.config import (
     TrainConfig,
-    TrainConfigError,
-    add_config_arguments,
-    config_from_args,
 )
 from friday_agents.players.ppo.checkpoint import (
     CheckpointError,
-    check_checkpoint,
     encoder_of,
     export_policy,
     load_model,
@@ -62,45 +54,6 @@ from friday_env.observation import make_encoder
 #: Where runs without an ``--out-dir`` go (relative to the working directory).
 RUNS = Path("runs")
 CURVE_FIELDS = ("timesteps", "level", "games", "win_rate", "mean_score", "score_std", "mean_length")
-
-
-def add_arguments(parser: argparse.ArgumentParser) -> None:
-    add_config_arguments(parser)
-
-
-#: What training needs beyond friday-env's own dependencies.
-LIBRARIES = ("torch", "stable_baselines3", "sb3_contrib", "matplotlib")
-
-
-def run(args: argparse.Namespace) -> int:
-    try:
-        config = config_from_args(args)
-        require("friday train", *LIBRARIES, *(("tqdm",) if config.progress_bar else ()))
-        for checkpoint in (config.resume, config.init):
-            if checkpoint:
-                check_checkpoint(checkpoint)
-        if config.out_dir:
-            check_out_path(config.out_dir, folder=True)
-    except (TrainConfigError, CheckpointError, BadInputError) as err:
-        print(f"friday train: error: {err}", file=sys.stderr)
-        return 2
-    try:
-        result = train(config)
-    except CheckpointError as err:
-        print(f"friday train: error: {err}", file=sys.stderr)
-        return 2
-    except TrainingInterrupted as stop:
-        print(
-            f"\nfriday train: interrupted at {stop.timesteps} of {stop.config.total_timesteps} "
-            f"timesteps; saved {stop.checkpoint}. Continue with: {resume_command(stop)}",
-            file=sys.stderr,
-        )
-        return 130
-    print(
-        f"trained {result.timesteps} timesteps in {result.seconds:.0f} s ({result.fps:.0f} steps/s)"
-    )
-    print(f"policy: {result.policy}\ncurve:  {result.curve_png}")
-    return 0
 
 
 def init_weights(model: Any, path: str | Path) -> None:

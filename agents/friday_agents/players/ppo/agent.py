@@ -14,16 +14,16 @@ from typing import Any
 
 import numpy as np
 
+from friday_agents.harness.errors import BadInputError
 from friday_agents.models import MODELS_DIR, PPO_ALL_LEVELS, check_not_moved
 from friday_env import Game
-from friday_env.errors import FridayError
 from friday_env.observation import action_mask, make_encoder
 
 #: Where the committed default checkpoints live ([`friday_agents.models`][friday_agents.models]).
 CHECKPOINT_DIR = MODELS_DIR
 
 
-class PPOCheckpointError(FridayError):
+class PPOCheckpointError(BadInputError):
     """A PPO checkpoint that is missing or cannot be loaded."""
 
 

@@ -33,15 +33,15 @@ import zipfile
 from pathlib import Path
 from typing import Any
 
+from friday_agents.harness.errors import BadInputError
 from friday_env.actions import NUM_ACTIONS
-from friday_env.errors import FridayError
 from friday_env.observation import ENCODERS, make_encoder
 
 #: The model attribute (and key of the archive's ``data``) naming the observation encoder.
 ENCODER_ATTRIBUTE = "friday_encoder"
 
 
-class CheckpointError(FridayError):
+class CheckpointError(BadInputError):
     """A checkpoint that is missing, not a MaskablePPO model, or does not fit the config."""
 
 

@@ -38,7 +38,7 @@ import sys
 from collections.abc import Iterator
 from pathlib import Path
 
-from friday_agents.cli.arguments import README_GONE, add_progress, add_removed, plain
+from friday_agents.cli.arguments import add_progress, add_removed, plain
 from friday_agents.evaluation.runner import (
     EvalConfig,
     EvaluationError,
@@ -50,7 +50,7 @@ from friday_agents.evaluation.runner import (
     start_run,
 )
 from friday_agents.harness.deals import DEAL_SETS
-from friday_agents.harness.errors import require
+from friday_agents.harness.errors import README_GONE, require
 from friday_agents.harness.files import new_run_folder, path_safe
 from friday_agents.harness.interrupts import stop_at_a_boundary
 from friday_agents.harness.parallel import BACKENDS, RAY_INSTALL, BackendError
@@ -63,7 +63,7 @@ DEFAULT_AGENTS = "random,heuristic,search,guided"
 DEFAULT_LEVELS = "1-4"
 DEFAULT_GAMES = "100,search=25,guided=25"
 #: Without --out, each run writes a new folder here
-#: ([`new_run_dir`][friday_agents.evaluation.evaluate.new_run_dir]).
+#: ([`new_run_dir`][friday_agents.cli.eval.new_run_dir]).
 DEFAULT_OUT = Path("results/eval")
 #: The run behind the full results table (docs/results.md, its headline in the README); a
 #: test checks it is the command stored in that run's committed results.json.
