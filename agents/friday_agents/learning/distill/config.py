@@ -3,13 +3,13 @@ before the runs it decides (``experiments/expert-iteration/config.json``)."""
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from friday_agents.harness.errors import BadInputError
 from friday_agents.learning.config import LearningConfig
+from friday_env.json_text import JsonTextError, read_json
 
 #: First training deal index of round 0; round r plays from FIRST_INDEX + r * ROUND_STRIDE, so
 #: no round replays another's deals (and none of the earlier studies' deals, below 100,000).
@@ -80,9 +80,11 @@ def load_config(path: Path) -> ExitConfig:
     ([`ExitConfigError`][friday_agents.learning.distill.config.ExitConfigError] naming what is
     wrong)."""
     try:
-        data = json.loads(Path(path).read_text())
-    except (OSError, ValueError) as err:
+        data = read_json(path)
+    except JsonTextError as err:
         raise ExitConfigError(f"cannot read the configuration {str(path)!r}: {err}") from None
+    if not isinstance(data, dict):
+        raise ExitConfigError(f"the configuration {str(path)!r} must hold a JSON object")
     ExitConfig.check_keys(data, str(path), complete=True)
     data["levels"], data["hidden"] = tuple(data["levels"]), tuple(data["hidden"])
     config = ExitConfig(**data)

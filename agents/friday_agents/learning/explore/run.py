@@ -32,6 +32,7 @@ from friday_agents.harness.stats import wilson_interval
 from friday_agents.learning.explore.archive import DESIGN, Settings, explore
 from friday_env import GameRecord
 from friday_env.core import new_game
+from friday_env.json_text import JsonTextError, read_json
 
 CONFIG_FILE = "config.json"
 JOURNAL_FILE = "deals.jsonl"
@@ -78,16 +79,16 @@ def save_config(out: Path, config: RunConfig) -> None:
 
 def load_config(out: Path) -> RunConfig:
     """The configuration of the run in ``out``; ValueError when there is none."""
+    path = out / CONFIG_FILE
+    if not path.is_file():
+        raise ValueError(f"--resume: {out} holds no friday explore run (no {CONFIG_FILE})")
     try:
-        return RunConfig(**json.loads((out / CONFIG_FILE).read_text()))
-    except FileNotFoundError:
-        raise ValueError(
-            f"--resume: {out} holds no friday explore run (no {CONFIG_FILE})"
-        ) from None
-    except (TypeError, json.JSONDecodeError) as err:
-        raise ValueError(
-            f"--resume: {out / CONFIG_FILE} is not a friday explore config: {err}"
-        ) from None
+        data = read_json(path)
+        if not isinstance(data, dict):
+            raise TypeError("not a JSON object")
+        return RunConfig(**data)
+    except (JsonTextError, TypeError) as err:
+        raise ValueError(f"--resume: {path} is not a friday explore config: {err}") from None
 
 
 def finished_deals(out: Path) -> dict[int, dict[str, Any]]:

@@ -46,6 +46,7 @@ from friday_agents.learning.networks import (
 from friday_agents.learning.rl.config import RLConfig, RLConfigError
 from friday_agents.learning.rl.curriculum import ReverseCurriculum, Start, replay
 from friday_agents.learning.rl.deals import draw_training_deals, heldout_deals
+from friday_env.json_text import JsonTextError, read_json
 from friday_env.observation.layout import FLAT_LAYOUT, MAX_FIGHTS
 
 CONFIG_FILE, CHECKPOINT_FILE = "config.json", "checkpoint.pt"
@@ -716,4 +717,10 @@ def load_run_config(out: Path) -> RLConfig:
     path = Path(out) / CONFIG_FILE
     if not path.exists():
         raise RLConfigError(f"nothing to resume: {path} does not exist")
-    return RLConfig.from_dict(json.loads(path.read_text()))
+    try:
+        data = read_json(path)
+    except JsonTextError as err:
+        raise RLConfigError(f"cannot read {path}: {err}") from None
+    if not isinstance(data, dict):
+        raise RLConfigError(f"{path} must hold a JSON object of settings")
+    return RLConfig.from_dict(data)

@@ -22,6 +22,7 @@ from typing import Any
 from friday_agents.harness.errors import BadInputError
 from friday_agents.learning.config import LearningConfig, ppo_field, setting
 from friday_env.errors import InvalidLevelError
+from friday_env.json_text import JsonTextError, read_json, read_text
 from friday_env.levels import LEVELS, level_sequence
 from friday_env.observation import ENCODERS
 
@@ -225,16 +226,18 @@ def load_config_file(path: str) -> dict[str, Any]:
     file = Path(path)
     if not file.is_file():
         raise TrainConfigError(f"config file {path!r} does not exist")
+    if file.suffix not in (".json", ".toml"):
+        raise TrainConfigError(f"config file {path!r}: use a .json or .toml file")
     try:
         if file.suffix == ".toml":
-            data = tomllib.loads(file.read_text())
+            data = tomllib.loads(read_text(file))
             data = data.get("train", data)
-        elif file.suffix == ".json":
-            data = json.loads(file.read_text())
         else:
-            raise TrainConfigError(f"config file {path!r}: use a .json or .toml file")
-    except (json.JSONDecodeError, tomllib.TOMLDecodeError) as err:
-        raise TrainConfigError(f"config file {path!r} is malformed: {err}") from None
+            data = read_json(file)
+    except (JsonTextError, tomllib.TOMLDecodeError, RecursionError) as err:
+        # TOML nested past the parser's recursion limit raises RecursionError
+        why = "nested too deeply to read" if isinstance(err, RecursionError) else err
+        raise TrainConfigError(f"config file {path!r} is malformed: {why}") from None
     if not isinstance(data, dict):
         raise TrainConfigError(f"config file {path!r} must hold a table of settings")
     return data
