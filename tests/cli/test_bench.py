@@ -620,3 +620,20 @@ def test_outside_a_source_checkout_friday_bench_says_so_in_one_line(tmp_path, mo
     first, second = capsys.readouterr().err.splitlines()
     assert first == second == f"friday bench: {entry.MISSING}"
     assert "the source checkout's benchmarks/bench.py, which is not here" in first
+
+
+@pytest.mark.parametrize("args", [(), ("--quick",), ("--quick", "--out", "b.json")])
+def test_from_a_wheel_bench_says_it_needs_a_source_checkout(tmp_path, args):
+    """Installed from a wheel there is no benchmarks/bench.py: every option gets the line that
+    says so (not argparse's "unrecognized arguments"), exit 2, nothing written."""
+    from friday_cli import friday
+
+    wheel = (
+        "import friday_agents.cli.bench as bench, pathlib\n"
+        "bench.SCRIPT = pathlib.Path('/nonexistent/benchmarks/bench.py')\n"
+    )
+    done = friday("bench", *args, prelude=wheel, cwd=tmp_path)
+    assert done.returncode == 2
+    (line,) = done.stderr.splitlines()
+    assert line.startswith("friday bench: error: friday bench runs the source checkout's"), line
+    assert list(tmp_path.iterdir()) == []

@@ -14,6 +14,8 @@ import sys
 from pathlib import Path
 from types import ModuleType
 
+from friday_agents.harness.errors import BadInputError
+
 #: The script, in a source checkout (an editable install's package sits inside one).
 SCRIPT = Path(__file__).resolve().parents[3] / "benchmarks" / "bench.py"
 MISSING = (
@@ -43,8 +45,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     script = load_script()
     if script is None:
         parser.description = MISSING
-        # any option is unknown here: refuse with the one line that says why
-        parser.error = lambda message: parser.exit(2, f"friday bench: {MISSING}\n")  # type: ignore[method-assign]
+        # every option is unknown here: swallow them, so that run refuses with the line that
+        # says why (argparse hands a subcommand's unknown options to the top-level parser,
+        # which would stop with "unrecognized arguments" before run)
+        parse = parser.parse_known_args
+        parser.parse_known_args = lambda args=None, namespace=None: (parse([], namespace)[0], [])  # type: ignore[method-assign]
         return
     script.add_arguments(parser)
 
@@ -52,6 +57,5 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     script = load_script()
     if script is None:
-        print(f"friday bench: {MISSING}", file=sys.stderr)
-        return 2
+        raise BadInputError(MISSING)
     return int(script.run(args))
