@@ -1,6 +1,7 @@
 """Builds the compiled core, ``friday_env._core.compiled``, from ``friday_env/_core/*.c``, and
 the agents' C kernels, ``friday_agents.players._kernels``, from the ``*.c`` beside their Python
-twins in ``agents/friday_agents/players/``.
+twins in ``agents/friday_agents/players/``, and ``friday rl``'s sparse first layer,
+``friday_agents.learning.rl._sparse``.
 
 Everything else about the package is in ``pyproject.toml``. The extensions are optional: a
 machine without a C compiler still installs the package, which then plays on the
@@ -73,6 +74,10 @@ kernel_hooks = extension(
     [f"{PLAYERS}/game_link.c", f"{PLAYERS}/heuristic/heuristic.c", KERNEL_HOOKS],
     KERNEL_DIRS,
 )
+# friday rl's first layer over the non-zero inputs (sparse.py beside it is its numpy twin)
+sparse_layer = extension(
+    "friday_agents.learning.rl._sparse", ["agents/friday_agents/learning/rl/sparse.c"], []
+)
 TEST_HOOKS = {core_hooks.name, kernel_hooks.name}
 
 #: Modules only the build uses: the writers of the generated headers.
@@ -107,6 +112,6 @@ class BuildPy(build_py):
 
 
 setup(
-    ext_modules=[core, core_hooks, kernels, kernel_hooks],
+    ext_modules=[core, core_hooks, kernels, kernel_hooks, sparse_layer],
     cmdclass={"build_ext": BuildExt, "build_py": BuildPy},
 )

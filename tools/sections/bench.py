@@ -120,6 +120,28 @@ def _core_lines(budget: dict[str, Any], search_in_rounds: bool) -> list[str]:
         "thread; the recipe's own wall-clock frames/s): on the native vector env with the "
         "compiled core, and on a `SyncVectorEnv` of Python-core envs.",
         _search_line(budget.get("search_games", 0), search_in_rounds),
+        *_rl_lines(budget),
+    ]
+
+
+def _rl_lines(budget: dict[str, Any]) -> list[str]:
+    """What row (n) times (a run made before it existed has no budget for it)."""
+    rl = budget.get("rl")
+    if not rl:
+        return []
+    nets = "-".join(map(str, rl["net_arch"]))
+    return [
+        f"- (n) `friday rl` and SB3's MaskablePPO training with the same PPO on Friday-v0 level "
+        f"1: separate {nets} tanh actor and critic over the flat observation, {rl['n_envs']} "
+        f"envs x {rl['n_steps']} steps per rollout, {rl['n_epochs']} epochs of "
+        f"{rl['minibatches']} minibatches, one torch thread, each built and warmed up by one "
+        f"update before the clock starts; {budget['rl_updates']} rollouts and updates of each "
+        "per round. MaskablePPO steps a `DummyVecEnv` of `Friday-v0` envs from `make_vec_env` "
+        "(what a user of the library builds), `friday rl` its native vector env. The parts of "
+        "a `friday rl` frame are the medians over the rounds of its trainer's own CPU "
+        "accounts: env (the vector env's steps), acting (the networks' forward on the "
+        "observations' non-zeros and the action draws), learning (advantages and the PPO "
+        "updates), bookkeeping (the rest: buffers, game ends, the next deals)."
     ]
 
 
@@ -375,7 +397,32 @@ def core_speeds_section(doc: dict[str, Any], check: dict[str, Any] | None = None
         lines[-1] += f" Games of `guided` that differ between the cores: {differing['median']:.0f}."
     if "ppo_fps_ratio" in results:
         lines[-1] += " " + _ppo_sentence(doc, check)
+    if "rl_fps_ratio" in results:
+        lines[-1] += " " + _rl_sentence(doc, check)
     return "\n".join(lines)
+
+
+def _rl_sentence(doc: dict[str, Any], check: dict[str, Any] | None) -> str:
+    """``friday rl``'s training speed against SB3's MaskablePPO, same PPO (row (n))."""
+    ratio, target = doc["results"]["rl_fps_ratio"], doc["targets"].get("rl_fps_ratio")
+    wanted = ""
+    if target is not None:
+        missed_here = "" if target["met"] else ", missed in this run"
+        wanted = f" (target ≥ {target['bound']:g}×{missed_here})"
+    text = (
+        f"`friday rl` trains at {ratio['median']:.2f}× [{format_range(ratio)}] the frames per "
+        f"CPU-second of SB3's MaskablePPO with the same PPO and networks{wanted}"
+    )
+    if check is None:
+        return text + "."
+    second = check["results"].get("rl_fps_ratio")
+    if second is None:
+        return text + "; this ratio is not in the second run."
+    within = within_first_range(doc, check, "rl_fps_ratio")
+    return text + (
+        f"; in the second run {second['median']:.2f}×, "
+        f"{'within' if within else '**outside**'} that range."
+    )
 
 
 def _core_speeds_method(doc: dict[str, Any]) -> str:

@@ -45,11 +45,11 @@ from friday_agents.learning.networks import (
     ActorCritic,
     hidden_sizes,
     kl_to_reference,
-    masked_log_probs,
 )
 from friday_agents.learning.rl.config import RLConfig, RLConfigError
 from friday_agents.learning.rl.curriculum import ReverseCurriculum, Start, replay
 from friday_agents.learning.rl.deals import draw_training_deals, heldout_deals
+from friday_agents.learning.rl.sparse import SparseRows, actor_critic, after_first, first_layers
 from friday_env.observation.layout import FLAT_LAYOUT, MAX_FIGHTS
 
 CONFIG_FILE, CHECKPOINT_FILE = "config.json", "checkpoint.pt"
@@ -79,6 +79,37 @@ class Episodes:
     finished: list[tuple[bool, int]] = field(default_factory=list)  # this update's (won, score)
 
 
+class CpuParts:
+    """CPU seconds (``time.process_time``) spent in each named part of the work, added up
+    since the trainer started: ``env`` (the vector env's steps), ``acting`` (the networks'
+    forward and the action draws of the rollouts, the observations' non-zeros included),
+    ``learning`` (advantages and the PPO updates). The rest of an update is bookkeeping."""
+
+    def __init__(self) -> None:
+        self.seconds = {"env": 0.0, "acting": 0.0, "learning": 0.0}
+        self._parts = {name: _TimedPart(self.seconds, name) for name in self.seconds}
+
+    def part(self, name: str) -> _TimedPart:
+        """A context that adds its CPU time to part ``name`` (parts never nest)."""
+        return self._parts[name]
+
+
+class _TimedPart:
+    """One part's timer, reused at every step (a context manager class: a generator-based
+    one costs a few microseconds more per use, three uses per env step)."""
+
+    __slots__ = ("name", "seconds", "start")
+
+    def __init__(self, seconds: dict[str, float], name: str) -> None:
+        self.seconds, self.name, self.start = seconds, name, 0.0
+
+    def __enter__(self) -> None:
+        self.start = time.process_time()
+
+    def __exit__(self, *exc: object) -> None:
+        self.seconds[self.name] += time.process_time() - self.start
+
+
 class TrainingInterrupted(Exception):
     """Ctrl-C stopped a run after ``updates`` updates; its checkpoint was saved there."""
 
@@ -96,6 +127,10 @@ class Trainer:
         self.progress = progress
         torch.set_num_threads(1)  # small networks: more threads only add contention
         self.batch = self.config.num_envs * self.config.num_steps
+        # a rollout's observations as their non-zeros, and the one after its last step
+        self.rows = SparseRows(self.batch + self.config.num_envs)
+        self.cpu = CpuParts()  # where the CPU time of the updates goes (friday bench reads it)
+        self._obs_buffer: torch.Tensor | None = None
         self.envs = _make_envs(self.config, self.config.num_envs, self.config.level)
         # one vector env per level measured (a vector env plays one level)
         self.eval_envs = {
@@ -260,7 +295,8 @@ class Trainer:
         cpu, wall = time.process_time(), time.perf_counter()
         warmup = self.frames < self.config.warmup_frames
         rollout = self._rollout()
-        losses = self._update(rollout, warmup)
+        with self.cpu.part("learning"):
+            losses = self._update(rollout, warmup)
         self.frames += self.batch
         self.updates += 1
         periodic = self.config.eval_every > 0 and self.updates % self.config.eval_every == 0
@@ -283,45 +319,72 @@ class Trainer:
     # ------------------------------------------------------------------ rollout
 
     def _rollout(self) -> dict[str, torch.Tensor]:
+        """Every env plays ``num_steps`` steps. The observations go into ``self.rows`` as
+        their non-zeros (the update reads them there: rollout row ``t * num_envs + i`` is
+        env i's at step t); ``obs`` keeps them dense as well, for checks."""
         steps, n = self.config.num_steps, self.config.num_envs
         buffers = {
-            "obs": torch.zeros((steps, n, self.obs.shape[1])),
+            "obs": self._dense_obs(steps, n),
             "mask": torch.zeros((steps, n, self.mask.shape[1]), dtype=torch.bool),
             "action": torch.zeros((steps, n), dtype=torch.long),
             **{key: torch.zeros((steps, n)) for key in ("logp", "reward", "done", "value")},
         }
         self.episodes.finished = []
         self.finished_fights = []
+        self.rows.clear()
+        rows = self.rows.append(self.obs.numpy())
+        self._recorded = np.zeros(n, np.int64)
         done = torch.zeros(n)
         for t in range(steps):
             buffers["obs"][t], buffers["mask"][t], buffers["done"][t] = self.obs, self.mask, done
-            with torch.no_grad():
-                logits = self.model.masked_logits(self.obs, self.mask)
-                probs = torch.softmax(logits, -1)
-                action = torch.multinomial(probs, 1, generator=self.torch_rng).squeeze(1)
-                buffers["logp"][t] = torch.log(probs.gather(1, action[:, None]).squeeze(1))
-                buffers["value"][t] = self.model.value(self.obs)
+            with self.cpu.part("acting"), torch.no_grad():
+                logits, buffers["value"][t] = actor_critic(self.model, self.rows, rows)
+                action, buffers["logp"][t] = _sample(logits, self.mask, self.torch_rng)
             buffers["action"][t] = action
-            reward, done = self._step(action.numpy())
+            reward, done = self._step(action.numpy(), buffers["action"], t)
             buffers["reward"][t] = reward
-        with torch.no_grad():
-            next_value = self.model.value(self.obs)
-        buffers["advantage"], buffers["return"] = self._gae(buffers, next_value, done)
+            with self.cpu.part("acting"):
+                rows = self.rows.append(self.obs.numpy())
+        self._record_actions(np.arange(n), steps, buffers["action"])
+        with self.cpu.part("learning"), torch.no_grad():
+            next_value = _critic_only(self.model, self.rows, rows)
+            buffers["advantage"], buffers["return"] = self._gae(buffers, next_value, done)
         return buffers
 
-    def _step(self, actions: np.ndarray) -> tuple[torch.Tensor, torch.Tensor]:
+    def _dense_obs(self, steps: int, n: int) -> torch.Tensor:
+        """The rollout's dense observations, one buffer reused by every rollout (32 MB at
+        128 x 64 envs: allocating and zeroing it each time would cost more than it holds)."""
+        shape = (steps, n, self.obs.shape[1])
+        if self._obs_buffer is None or self._obs_buffer.shape != shape:
+            self._obs_buffer = torch.empty(shape)
+        return self._obs_buffer
+
+    def _record_actions(self, envs: np.ndarray, until: int, actions: torch.Tensor) -> None:
+        """Add the rollout's actions of ``envs`` up to step ``until`` (excluded) to their
+        games' action lists: one list operation per env when its game ends or the rollout
+        does, rather than one per env and step."""
+        taken = actions.numpy()
+        for i in envs.tolist():
+            self.episodes.actions[i].extend(taken[self._recorded[i] : until, i].tolist())
+            self._recorded[i] = until
+
+    def _step(
+        self, actions: np.ndarray, taken: torch.Tensor, t: int
+    ) -> tuple[torch.Tensor, torch.Tensor]:
+        """Step every env with ``actions`` (step ``t`` of the rollout, whose actions so far
+        are ``taken``): the shaped reward and the done flags."""
         obs_before = self.obs.numpy()
         potential_before = self._potential(obs_before)
-        obs, reward, terminated, truncated, info = self.envs.step(actions)
+        with self.cpu.part("env"):
+            obs, reward, terminated, truncated, info = self.envs.step(actions)
         masks = info["action_mask"]
         # gamma * phi(s') - phi(s) with no potential after the end (read before a new game
         # replaces the ended env's row)
         reward = reward + self._potential(obs) * (1.0 - terminated) - potential_before
         reward = reward + self._exploration_bonus(obs_before, obs, terminated)
-        for i, action in enumerate(actions.tolist()):
-            self.episodes.actions[i].append(action)
         ended = np.flatnonzero(terminated)
         if len(ended):
+            self._record_actions(ended, t + 1, taken)
             final = info["final_info"]
             for i in ended.tolist():
                 self._game_ended(i, bool(final["won"][i]), int(final["final_score"][i]))
@@ -408,12 +471,16 @@ class Trainer:
     # ------------------------------------------------------------------ update
 
     def _update(self, rollout: dict[str, torch.Tensor], warmup: bool) -> dict[str, float]:
-        flat = {key: value.reshape(self.batch, *value.shape[2:]) for key, value in rollout.items()}
-        if not warmup:  # the start policy's logits, once per rollout rather than per minibatch
-            with torch.no_grad():
-                flat["reference_logits"] = self.reference(flat["obs"]).masked_fill(
-                    ~flat["mask"], MASKED_LOGIT
-                )
+        # the observations are read from self.rows (a rollout row is its flat index)
+        flat = {
+            key: value.reshape(self.batch, *value.shape[2:])
+            for key, value in rollout.items()
+            if key != "obs"
+        }
+        flat["row"] = torch.arange(self.batch)
+        flat["illegal"] = ~flat.pop("mask")
+        if not warmup:
+            flat |= self._reference_terms(flat["row"], flat["illegal"])
         size = self.batch // self.config.num_minibatches
         sums: dict[str, float] = {}
         count = 0
@@ -432,13 +499,30 @@ class Trainer:
                 count += 1
         return {key: value / count for key, value in sums.items()}
 
+    def _reference_terms(
+        self, rows: torch.Tensor, illegal: torch.Tensor
+    ) -> dict[str, torch.Tensor]:
+        """The start policy's probabilities q on the rollout's states and each state's
+        sum of q log q: its part of the KL, once per rollout rather than per minibatch."""
+        with torch.no_grad():
+            hidden = first_layers([self.reference[0]], self.rows, rows)[0]
+            logits = after_first(self.reference, hidden).masked_fill(illegal, MASKED_LOGIT)
+            log_q = torch.log_softmax(logits, -1).masked_fill(illegal, 0.0)
+            q = log_q.exp().masked_fill(illegal, 0.0)
+            return {"reference_q": q, "reference_q_log_q": (q * log_q).sum(-1)}
+
     def _minibatch_loss(self, mb: dict[str, torch.Tensor], warmup: bool) -> dict[str, torch.Tensor]:
         config = self.config
-        value_loss = 0.5 * ((self.model.value(mb["obs"]) - mb["return"]) ** 2).mean()
-        if warmup:
+        if warmup:  # the actor is frozen: the critic alone
+            value = _critic_only(self.model, self.rows, mb["row"])
+            value_loss = 0.5 * ((value - mb["return"]) ** 2).mean()
             return {"loss": value_loss, "value_loss": value_loss}
-        logits = self.model.masked_logits(mb["obs"], mb["mask"])
-        log_probs = masked_log_probs(logits, mb["mask"])
+        logits, value = actor_critic(self.model, self.rows, mb["row"])
+        value_loss = 0.5 * ((value - mb["return"]) ** 2).mean()
+        illegal = mb["illegal"]
+        # masked_log_probs of the masked logits, with the mask inverted once per rollout
+        log_probs = torch.log_softmax(logits.masked_fill(illegal, MASKED_LOGIT), -1)
+        log_probs = log_probs.masked_fill(illegal, 0.0)
         new_logp = log_probs.gather(1, mb["action"][:, None]).squeeze(1)
         log_ratio = new_logp - mb["logp"]
         ratio = log_ratio.exp()
@@ -447,10 +531,11 @@ class Trainer:
         clipped = ratio.clamp(1 - config.clip_coef, 1 + config.clip_coef)
         policy_loss = torch.max(-adv * ratio, -adv * clipped).mean()
         entropy = -(log_probs.exp() * log_probs).sum(-1).mean()
-        reference_logits = mb["reference_logits"]
-        # without a KL weight the KL is only measured: no gradient through it
-        kl_logits = logits if self.kl_coef > 0 else logits.detach()
-        kl = kl_to_reference(kl_logits, reference_logits, mb["mask"]).mean()
+        # KL(start || policy) = sum q log q - sum q log p over the legal actions, log p being
+        # the log_probs above (kl_to_reference's terms); without a KL weight it is only
+        # measured: no gradient through it
+        kl_log_probs = log_probs if self.kl_coef > 0 else log_probs.detach()
+        kl = (mb["reference_q_log_q"] - (mb["reference_q"] * kl_log_probs).sum(-1)).mean()
         loss = policy_loss + config.vf_coef * value_loss - config.ent_coef * entropy
         loss = loss + self.kl_coef * kl
         with torch.no_grad():
@@ -679,6 +764,31 @@ def _curriculum(config: RLConfig) -> ReverseCurriculum | None:
         config.reverse_window,
         config.reverse_archive,
     )
+
+
+def _critic_only(model: ActorCritic, rows: SparseRows, which: torch.Tensor) -> torch.Tensor:
+    """The critic's values of rows ``which`` of ``rows``."""
+    hidden = first_layers([model.critic[0]], rows, which)[0]
+    return after_first(model.critic, hidden).squeeze(-1)
+
+
+def _sample(
+    logits: torch.Tensor, mask: torch.Tensor, generator: torch.Generator
+) -> tuple[torch.Tensor, torch.Tensor]:
+    """One legal action per row, drawn with probability softmax(masked logits), and its
+    log-probability. By the inverse of each row's cumulative distribution (a tenth of
+    ``torch.multinomial``'s cost at these sizes): the first action whose cumulative
+    probability exceeds a uniform draw scaled to the row's total."""
+    probs = torch.softmax(logits.masked_fill(~mask, MASKED_LOGIT), -1)
+    cdf = probs.cumsum(1)
+    draw = torch.rand((len(probs), 1), generator=generator) * cdf[:, -1:]
+    action = torch.searchsorted(cdf, draw, right=True).squeeze(1).clamp_(max=probs.shape[1] - 1)
+    chosen = probs.gather(1, action[:, None]).squeeze(1)
+    if not bool((chosen > 0).all()):  # a draw rounded up to the total: the last legal action
+        last = mask.shape[1] - 1 - mask.flip(1).to(torch.uint8).argmax(1)
+        action = torch.where(chosen > 0, action, last)
+        chosen = probs.gather(1, action[:, None]).squeeze(1)
+    return action, torch.log(chosen)
 
 
 def _tensors(obs: np.ndarray, masks: np.ndarray) -> tuple[torch.Tensor, torch.Tensor]:

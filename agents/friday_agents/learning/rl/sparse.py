@@ -1,0 +1,200 @@
+"""The first layer of ``friday rl``'s networks over the non-zero inputs only.
+
+A flat observation holds about 64 non-zeros of its 991 numbers, so a dense first layer
+multiplies ~15 times more than it needs to, and it is most of a PPO update's cost at the
+trainer's sizes. torch's own sparse paths (``EmbeddingBag``, a ``W[idx]`` gather) are slower
+than the dense layer on a CPU at this size, so the layer has its own kernel:
+``sparse.c`` beside this file (``friday_agents.learning.rl._sparse``), and a numpy/torch
+twin here that gives the same values where the kernel is not built.
+
+The observations are kept as `SparseRows` (CSR: each row's input indices and values);
+`first_layers` computes several first layers that read the same inputs (the actor's and the
+critic's) in one pass over them, as a torch autograd function: the forward is
+``bias + sum of value * weight column`` over a row's entries, the backward adds the weights'
+gradient into the rows of the inputs present only (no gradient for the inputs: they are
+data). Same function as ``nn.Linear`` on the dense rows, up to float rounding (the sums run
+in another order).
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+import torch
+from torch import nn
+
+_sparse: Any
+try:
+    _sparse = importlib.import_module("friday_agents.learning.rl._sparse")
+except ImportError:  # no C compiler at install: the numpy/torch twin below
+    _sparse = None
+
+#: Entries allocated per row at first (a flat observation holds ~64 non-zeros; the arrays
+#: grow when a rollout needs more).
+ENTRIES_PER_ROW = 96
+
+
+class SparseRows:
+    """Rows of inputs as (index, value) lists: row ``r``'s entries are
+    ``idx[ptr[r]:ptr[r + 1]]`` and ``val[...]`` alike. Filled by `append`, emptied by
+    `clear`; the arrays are kept and grown, never shrunk, so a rollout allocates nothing."""
+
+    def __init__(self, capacity_rows: int, entries_per_row: int = ENTRIES_PER_ROW) -> None:
+        self.ptr = np.zeros(capacity_rows + 1, np.int64)
+        self.idx = np.zeros(capacity_rows * entries_per_row, np.int32)
+        self.val = np.zeros(capacity_rows * entries_per_row, np.float32)
+        self.rows = 0
+
+    def clear(self) -> None:
+        self.rows = 0
+
+    def append(self, obs: np.ndarray) -> torch.Tensor:
+        """Add the rows of ``obs`` (float32, one observation per row); their row numbers."""
+        obs = np.ascontiguousarray(obs, np.float32)
+        first, count = self.rows, len(obs)
+        if first + count + 1 > len(self.ptr):
+            self.ptr = np.concatenate([self.ptr, np.zeros(count + len(self.ptr), np.int64)])
+        offset = int(self.ptr[first])
+        ends = self.ptr[first + 1 : first + 1 + count]
+        while _nonzeros(obs, ends, self.idx, self.val, offset) < 0:
+            self._grow(2 * len(self.idx))
+        self.rows += count
+        return torch.arange(first, first + count)
+
+    def _grow(self, entries: int) -> None:
+        self.idx = np.concatenate([self.idx, np.zeros(entries - len(self.idx), np.int32)])
+        self.val = np.concatenate([self.val, np.zeros(entries - len(self.val), np.float32)])
+
+    def dense(self, rows: torch.Tensor, width: int) -> torch.Tensor:
+        """The rows as dense observations again (tests and checks)."""
+        out = np.zeros((len(rows), width), np.float32)
+        for k, r in enumerate(rows.tolist()):
+            lo, hi = self.ptr[r], self.ptr[r + 1]
+            out[k, self.idx[lo:hi]] = self.val[lo:hi]
+        return torch.from_numpy(out)
+
+
+def _nonzeros(
+    obs: np.ndarray, ends: np.ndarray, idx: np.ndarray, val: np.ndarray, offset: int
+) -> int:
+    """Write the non-zeros of each row of ``obs`` from ``offset`` on and each row's end into
+    ``ends``; the end of the last row, or -1 if ``idx``/``val`` lack room (the kernel's
+    contract)."""
+    if _sparse is not None:
+        return int(_sparse.nonzeros(obs, ends, idx, val, offset))
+    rows, cols = np.nonzero(obs)
+    end = offset + len(rows)
+    if end > len(idx):
+        return -1
+    idx[offset:end], val[offset:end] = cols, obs[rows, cols]
+    ends[:] = offset + np.cumsum(np.bincount(rows, minlength=len(obs)))
+    return end
+
+
+def _positions(store: SparseRows, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The twin's view of ``rows``: each entry's position in ``store`` and its row's index
+    within ``rows``."""
+    starts, ends = store.ptr[rows], store.ptr[rows + 1]
+    lengths = ends - starts
+    owner = np.repeat(np.arange(len(rows)), lengths)
+    within = np.arange(lengths.sum()) - np.repeat(np.cumsum(lengths) - lengths, lengths)
+    return np.repeat(starts, lengths) + within, owner
+
+
+def _forward(weight_t: torch.Tensor, bias: torch.Tensor, store: SparseRows, rows: np.ndarray):
+    out = torch.empty(len(rows), weight_t.shape[1])
+    if _sparse is not None:
+        _sparse.forward(
+            weight_t.numpy(), bias.numpy(), store.ptr, store.idx, store.val, rows, out.numpy()
+        )
+        return out
+    at, owner = _positions(store, rows)
+    contributions = weight_t[store.idx[at]] * torch.from_numpy(store.val[at])[:, None]
+    return out.copy_(bias.expand_as(out)).index_add_(0, torch.from_numpy(owner), contributions)
+
+
+def _backward(grad: torch.Tensor, store: SparseRows, rows: np.ndarray, inputs: int):
+    grad_t = torch.zeros(inputs, grad.shape[1])
+    if _sparse is not None:
+        _sparse.backward(grad.numpy(), store.ptr, store.idx, store.val, rows, grad_t.numpy())
+        return grad_t
+    at, owner = _positions(store, rows)
+    contributions = grad[torch.from_numpy(owner)] * torch.from_numpy(store.val[at])[:, None]
+    return grad_t.index_add_(0, torch.from_numpy(store.idx[at]).long(), contributions)
+
+
+#: The last table `_table` built: its parameters (held, so that no other tensor can take
+#: their identities), their versions, and the table.
+_last_table: list[Any] = [(), (), None]
+
+
+def _table(params: Sequence[torch.Tensor]) -> tuple[torch.Tensor, torch.Tensor]:
+    """The layers' weights side by side and transposed (inputs x outputs, contiguous: each
+    input's weights one run) and their biases. Kept while the parameters are unchanged: a
+    rollout's steps all act with the same weights, and the transposed copy of a 991-input
+    layer costs more than its sparse forward on 64 rows. torch bumps a tensor's version at
+    every in-place change (an optimiser step, ``load_state_dict``, an in-place edit under
+    ``no_grad``), so a changed parameter is never missed (writes through ``.data`` would
+    be: nothing here makes them)."""
+    held, versions, table = _last_table
+    same = len(held) == len(params) and all(a is b for a, b in zip(held, params, strict=False))
+    if not same or versions != tuple(p._version for p in params):
+        weights, biases = params[0::2], params[1::2]
+        weight_t = torch.cat([w.detach().t() for w in weights], 1)
+        table = (weight_t, torch.cat([b.detach() for b in biases]))
+        _last_table[:] = [tuple(params), tuple(p._version for p in params), table]
+    return table
+
+
+class _FirstLayers(torch.autograd.Function):
+    """Several linear layers over the same sparse rows, in one pass over their entries
+    (their weights side by side as one transposed table)."""
+
+    @staticmethod
+    def forward(ctx: Any, store: SparseRows, rows: np.ndarray, *params: torch.Tensor) -> Any:
+        weights = params[0::2]
+        ctx.store, ctx.rows = store, rows
+        ctx.widths, ctx.inputs = [w.shape[0] for w in weights], weights[0].shape[1]
+        return _forward(*_table(params), store, rows)
+
+    @staticmethod
+    def backward(ctx: Any, grad: torch.Tensor) -> Any:
+        grad = grad.contiguous()
+        grad_t = _backward(grad, ctx.store, ctx.rows, ctx.inputs)
+        grads: list[torch.Tensor | None] = [None, None]
+        for grad_w, grad_b in zip(
+            grad_t.split(ctx.widths, 1), grad.sum(0).split(ctx.widths), strict=True
+        ):
+            grads += [grad_w.t(), grad_b]
+        return tuple(grads)
+
+
+def first_layers(
+    layers: Sequence[Any], store: SparseRows, rows: torch.Tensor
+) -> list[torch.Tensor]:
+    """Each of ``layers`` (same inputs) on rows ``rows`` of ``store``, as ``layer(dense
+    rows)`` would give them up to float rounding; differentiable in the layers' weights and
+    biases."""
+    params = [p for layer in layers for p in (layer.weight, layer.bias)]
+    rows_np = np.ascontiguousarray(rows.numpy(), np.int64)
+    out = _FirstLayers.apply(store, rows_np, *params)
+    return list(out.split([layer.out_features for layer in layers], 1))
+
+
+def actor_critic(model: Any, store: SparseRows, rows: torch.Tensor) -> tuple[torch.Tensor, ...]:
+    """An ``ActorCritic``'s actor outputs (the logits before masking) and critic values on
+    rows ``rows`` of ``store``; both first layers in one pass over the rows' entries."""
+    actor, critic = model.actor, model.critic
+    hidden_actor, hidden_critic = first_layers([actor[0], critic[0]], store, rows)
+    return after_first(actor, hidden_actor), after_first(critic, hidden_critic).squeeze(-1)
+
+
+def after_first(mlp: nn.Sequential, hidden: torch.Tensor) -> torch.Tensor:
+    """The rest of ``mlp`` (every module after its first layer) on the first layer's
+    output."""
+    for module in list(mlp)[1:]:
+        hidden = module(hidden)
+    return hidden
