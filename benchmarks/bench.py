@@ -590,8 +590,7 @@ def bench_rl(budget: Budget, results: Results) -> None:
     theirs.close()
     friday = [fps for fps, _ in runs["friday_rl"]]
     split = {
-        part: statistics.median(parts[part] for _, parts in runs["friday_rl"])
-        for part in RL_PARTS
+        part: statistics.median(parts[part] for _, parts in runs["friday_rl"]) for part in RL_PARTS
     }
     label = f"{'x'.join(map(str, setting['net_arch']))} nets, {setting['n_envs']} envs"
     results.add(

@@ -16,6 +16,17 @@
  *   backward(grad, ptr, idx, val, rows, grad_weight_t)   grad_weight_t[idx] += val * grad[m]
  *       over every row's entries (added to; rows of inputs no row holds stay untouched)
  *
+ * The policy's last layer over the legal actions only (about 2 of 199 in a state):
+ *
+ *   legal_ids(mask, ids) -> widest   each row's legal action ids (mask M x A, bytes) in
+ *       ascending order, padded with -1 (ids M x L); the widest row's count, or -1 when a
+ *       row has more than L (ids then incomplete: the caller widens it and calls again)
+ *   legal_forward(hidden, weight, bias, ids, fill, out)   out[m][l] = hidden[m] . weight[id]
+ *       + bias[id] for id = ids[m][l], fill where id is -1 (weight: nn.Linear's, A x D)
+ *   legal_backward(grad, hidden, weight, ids, grad_hidden, grad_weight, grad_bias)
+ *       grad_hidden = sum over a row's ids of grad * weight[id] (written); grad_weight[id]
+ *       += grad * hidden[m] and grad_bias[id] += grad (added to)
+ *
  * Every index is checked before it is used: a bad row, pointer or input index raises
  * ValueError and writes nothing outside the given buffers.
  */
@@ -37,10 +48,16 @@ static int get(PyObject *obj, Py_buffer *view, char kind, int ndim, int writable
         ok = strcmp(f, "f") == 0 && view->itemsize == 4;
     else if (kind == 'i')
         ok = (strcmp(f, "i") == 0 || strcmp(f, "l") == 0) && view->itemsize == 4;
+    else if (kind == 'b') /* a mask: int8, uint8 or bool */
+        ok = (strcmp(f, "b") == 0 || strcmp(f, "B") == 0 || strcmp(f, "?") == 0) &&
+             view->itemsize == 1;
     else /* numpy calls int64 'l' on LP64 systems and 'q' on Windows */
         ok = (strcmp(f, "q") == 0 || strcmp(f, "l") == 0) && view->itemsize == 8;
     if (!ok || view->ndim != ndim) {
-        const char *type = kind == 'f' ? "float32" : kind == 'i' ? "int32" : "int64";
+        const char *type = kind == 'f'   ? "float32"
+                           : kind == 'i' ? "int32"
+                           : kind == 'b' ? "byte"
+                                         : "int64";
         PyErr_Format(PyExc_ValueError, "%s must be a C-contiguous %d-D %s array", what, ndim,
                      type);
         PyBuffer_Release(view);
@@ -56,11 +73,23 @@ static PyObject *fail(const char *message) {
 
 /* ------------------------------------------------------------------ nonzeros */
 
+/* Whether the 8 floats at p are all +0.0 (their bits all zero): most runs of 8 in a flat
+ * observation are, and one test skips them (a -0.0 is looked at, and skipped, one by one). */
+static inline int all_zero_bits(const float *p) {
+    uint64_t w[4];
+    memcpy(w, p, sizeof w);
+    return (w[0] | w[1] | w[2] | w[3]) == 0;
+}
+
 static Py_ssize_t append_nonzeros(const float *obs, Py_ssize_t n, Py_ssize_t f, int64_t *ends,
                                   int32_t *idx, float *val, Py_ssize_t at, Py_ssize_t cap) {
     for (Py_ssize_t i = 0; i < n; i++) {
         const float *row = obs + i * f;
         for (Py_ssize_t j = 0; j < f; j++) {
+            if (j % 8 == 0 && j + 8 <= f && all_zero_bits(row + j)) {
+                j += 7;
+                continue;
+            }
             if (row[j] == 0.0f) continue;
             if (at == cap) return -1;
             idx[at] = (int32_t)j;
@@ -322,6 +351,176 @@ static PyObject *py_backward(PyObject *module, PyObject *args) {
     return result;
 }
 
+/* ------------------------------------------------------------- the legal head */
+
+static PyObject *py_legal_ids(PyObject *module, PyObject *args) {
+    PyObject *o[2];
+    if (!PyArg_ParseTuple(args, "OO:legal_ids", &o[0], &o[1])) return NULL;
+    Py_buffer mask, ids;
+    if (get(o[0], &mask, 'b', 2, 0, "mask") < 0) return NULL;
+    if (get(o[1], &ids, 'q', 2, 1, "ids") < 0) {
+        PyBuffer_Release(&mask);
+        return NULL;
+    }
+    PyObject *result = NULL;
+    Py_ssize_t rows = mask.shape[0], actions = mask.shape[1], width = ids.shape[1];
+    if (ids.shape[0] != rows) {
+        fail("legal_ids: ids needs a row per mask row");
+    } else {
+        const uint8_t *m = mask.buf;
+        int64_t *out = ids.buf;
+        Py_ssize_t widest = 0;
+        for (Py_ssize_t r = 0; r < rows && widest >= 0; r++) {
+            Py_ssize_t n = 0;
+            for (Py_ssize_t a = 0; a < actions; a++) {
+                if (!m[r * actions + a]) continue;
+                if (n == width) {
+                    widest = -1;
+                    break;
+                }
+                out[r * width + n++] = a;
+            }
+            for (Py_ssize_t l = n; l < width; l++) out[r * width + l] = -1;
+            if (widest >= 0 && n > widest) widest = n;
+        }
+        result = PyLong_FromSsize_t(widest);
+    }
+    PyBuffer_Release(&ids);
+    PyBuffer_Release(&mask);
+    return result;
+}
+
+/* The buffers of the legal head: hidden M x D, weight A x D, ids M x L, dense M x L. */
+typedef struct {
+    Py_buffer hidden, weight, ids, dense;
+    Py_ssize_t rows, depth, actions, width;
+} head_args;
+
+static void release_head(head_args *h, int held) {
+    Py_buffer *views[] = {&h->hidden, &h->weight, &h->ids, &h->dense};
+    for (int k = 0; k < held; k++) PyBuffer_Release(views[k]);
+}
+
+/* Fill `h` from (hidden, weight, ids, dense); `dense` is written by the forward, read by
+ * the backward. Checks the shapes and every id. */
+static int get_head_args(PyObject **o, head_args *h, int backward) {
+    if (get(o[0], &h->hidden, 'f', 2, 0, "hidden") < 0) return -1;
+    if (get(o[1], &h->weight, 'f', 2, 0, "weight") < 0) {
+        release_head(h, 1);
+        return -1;
+    }
+    if (get(o[2], &h->ids, 'q', 2, 0, "ids") < 0) {
+        release_head(h, 2);
+        return -1;
+    }
+    if (get(o[3], &h->dense, 'f', 2, !backward, backward ? "grad" : "out") < 0) {
+        release_head(h, 3);
+        return -1;
+    }
+    h->rows = h->hidden.shape[0];
+    h->depth = h->hidden.shape[1];
+    h->actions = h->weight.shape[0];
+    h->width = h->ids.shape[1];
+    int ok = h->weight.shape[1] == h->depth && h->ids.shape[0] == h->rows &&
+             h->dense.shape[0] == h->rows && h->dense.shape[1] == h->width;
+    const int64_t *ids = h->ids.buf;
+    for (Py_ssize_t k = 0; ok && k < h->rows * h->width; k++)
+        ok = ids[k] >= -1 && ids[k] < h->actions;
+    if (!ok) {
+        release_head(h, 4);
+        fail("legal head: hidden M x D, weight A x D, ids and the logits M x L, ids in -1..A-1");
+        return -1;
+    }
+    return 0;
+}
+
+static float dot(const float *a, const float *b, Py_ssize_t n) {
+    float sum = 0.0f;
+    for (Py_ssize_t k = 0; k < n; k++) sum += a[k] * b[k];
+    return sum;
+}
+
+static PyObject *py_legal_forward(PyObject *module, PyObject *args) {
+    PyObject *o[6];
+    float fill;
+    if (!PyArg_ParseTuple(args, "OOOOfO:legal_forward", &o[0], &o[1], &o[2], &o[3], &fill,
+                          &o[4]))
+        return NULL;
+    /* legal_forward(hidden, weight, bias, ids, fill, out) */
+    PyObject *shared[4] = {o[0], o[1], o[3], o[4]};
+    head_args h;
+    if (get_head_args(shared, &h, 0) < 0) return NULL;
+    Py_buffer bias;
+    if (get(o[2], &bias, 'f', 1, 0, "bias") < 0) {
+        release_head(&h, 4);
+        return NULL;
+    }
+    PyObject *result = NULL;
+    if (bias.shape[0] != h.actions) {
+        fail("legal_forward: a bias per action");
+    } else {
+        const float *hidden = h.hidden.buf, *weight = h.weight.buf, *b = bias.buf;
+        const int64_t *ids = h.ids.buf;
+        float *out = h.dense.buf;
+        for (Py_ssize_t m = 0; m < h.rows; m++)
+            for (Py_ssize_t l = 0; l < h.width; l++) {
+                int64_t a = ids[m * h.width + l];
+                out[m * h.width + l] =
+                    a < 0 ? fill : dot(hidden + m * h.depth, weight + a * h.depth, h.depth) + b[a];
+            }
+        result = Py_NewRef(Py_None);
+    }
+    PyBuffer_Release(&bias);
+    release_head(&h, 4);
+    return result;
+}
+
+static PyObject *py_legal_backward(PyObject *module, PyObject *args) {
+    PyObject *o[7];
+    if (!PyArg_ParseTuple(args, "OOOOOOO:legal_backward", &o[0], &o[1], &o[2], &o[3], &o[4],
+                          &o[5], &o[6]))
+        return NULL;
+    /* legal_backward(grad, hidden, weight, ids, grad_hidden, grad_weight, grad_bias) */
+    PyObject *shared[4] = {o[1], o[2], o[3], o[0]};
+    head_args h;
+    if (get_head_args(shared, &h, 1) < 0) return NULL;
+    Py_buffer gh, gw, gb;
+    int held = 0;
+    if (get(o[4], &gh, 'f', 2, 1, "grad_hidden") == 0) held = 1;
+    if (held == 1 && get(o[5], &gw, 'f', 2, 1, "grad_weight") == 0) held = 2;
+    if (held == 2 && get(o[6], &gb, 'f', 1, 1, "grad_bias") == 0) held = 3;
+    PyObject *result = NULL;
+    if (held == 3) {
+        if (gh.shape[0] != h.rows || gh.shape[1] != h.depth || gw.shape[0] != h.actions ||
+            gw.shape[1] != h.depth || gb.shape[0] != h.actions) {
+            fail("legal_backward: the gradients' shapes are hidden's, weight's and bias's");
+        } else {
+            const float *hidden = h.hidden.buf, *weight = h.weight.buf, *grad = h.dense.buf;
+            const int64_t *ids = h.ids.buf;
+            float *grad_hidden = gh.buf, *grad_weight = gw.buf, *grad_bias = gb.buf;
+            Py_ssize_t d = h.depth;
+            memset(grad_hidden, 0, (size_t)(h.rows * d) * sizeof(float));
+            for (Py_ssize_t m = 0; m < h.rows; m++)
+                for (Py_ssize_t l = 0; l < h.width; l++) {
+                    int64_t a = ids[m * h.width + l];
+                    if (a < 0) continue;
+                    float g = grad[m * h.width + l];
+                    for (Py_ssize_t k = 0; k < d; k++) {
+                        grad_hidden[m * d + k] += g * weight[a * d + k];
+                        grad_weight[a * d + k] += g * hidden[m * d + k];
+                    }
+                    grad_bias[a] += g;
+                }
+            result = Py_NewRef(Py_None);
+        }
+    }
+    if (held >= 3) PyBuffer_Release(&gb);
+    if (held >= 2) PyBuffer_Release(&gw);
+    if (held >= 1) PyBuffer_Release(&gh);
+    release_head(&h, 4);
+    return result;
+}
+
 static PyMethodDef sparse_methods[] = {
     {"nonzeros", py_nonzeros, METH_VARARGS,
      "nonzeros(obs, ends, idx, val, offset) -> end: append the non-zeros of each row of obs "
@@ -330,6 +529,14 @@ static PyMethodDef sparse_methods[] = {
      "forward(weight_t, bias, ptr, idx, val, rows, out): out = the layer on the rows."},
     {"backward", py_backward, METH_VARARGS,
      "backward(grad, ptr, idx, val, rows, grad_weight_t): add the weights' gradient."},
+    {"legal_ids", py_legal_ids, METH_VARARGS,
+     "legal_ids(mask, ids) -> widest: each row's legal action ids, padded with -1 (-1: ids "
+     "too narrow)."},
+    {"legal_forward", py_legal_forward, METH_VARARGS,
+     "legal_forward(hidden, weight, bias, ids, fill, out): the last layer's logits of the "
+     "listed actions, fill for the padding."},
+    {"legal_backward", py_legal_backward, METH_VARARGS,
+     "legal_backward(grad, hidden, weight, ids, grad_hidden, grad_weight, grad_bias)."},
     {NULL, NULL, 0, NULL},
 };
 

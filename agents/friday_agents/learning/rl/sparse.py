@@ -25,6 +25,7 @@ from typing import Any
 import numpy as np
 import torch
 from torch import nn
+from torch.nn import functional as F
 
 _sparse: Any
 try:
@@ -126,27 +127,16 @@ def _backward(grad: torch.Tensor, store: SparseRows, rows: np.ndarray, inputs: i
     return grad_t.index_add_(0, torch.from_numpy(store.idx[at]).long(), contributions)
 
 
-#: The last table `_table` built: its parameters (held, so that no other tensor can take
-#: their identities), their versions, and the table.
-_last_table: list[Any] = [(), (), None]
+Table = tuple[torch.Tensor, torch.Tensor]
 
 
-def _table(params: Sequence[torch.Tensor]) -> tuple[torch.Tensor, torch.Tensor]:
+def table_of(layers: Sequence[Any]) -> Table:
     """The layers' weights side by side and transposed (inputs x outputs, contiguous: each
-    input's weights one run) and their biases. Kept while the parameters are unchanged: a
-    rollout's steps all act with the same weights, and the transposed copy of a 991-input
-    layer costs more than its sparse forward on 64 rows. torch bumps a tensor's version at
-    every in-place change (an optimiser step, ``load_state_dict``, an in-place edit under
-    ``no_grad``), so a changed parameter is never missed (writes through ``.data`` would
-    be: nothing here makes them)."""
-    held, versions, table = _last_table
-    same = len(held) == len(params) and all(a is b for a, b in zip(held, params, strict=False))
-    if not same or versions != tuple(p._version for p in params):
-        weights, biases = params[0::2], params[1::2]
-        weight_t = torch.cat([w.detach().t() for w in weights], 1)
-        table = (weight_t, torch.cat([b.detach() for b in biases]))
-        _last_table[:] = [tuple(params), tuple(p._version for p in params), table]
-    return table
+    input's weights one run, as the kernel reads them) and their biases, copies taken now.
+    A rollout takes it once for all its steps (the weights do not change while it acts: the
+    copy costs more than the sparse forward on 64 rows); a fit takes it at each forward."""
+    weight_t = torch.cat([layer.weight.detach().t() for layer in layers], 1)
+    return weight_t, torch.cat([layer.bias.detach() for layer in layers])
 
 
 class _FirstLayers(torch.autograd.Function):
@@ -155,10 +145,11 @@ class _FirstLayers(torch.autograd.Function):
 
     @staticmethod
     def forward(ctx: Any, store: SparseRows, rows: np.ndarray, *params: torch.Tensor) -> Any:
-        weights = params[0::2]
+        weights, biases = params[0::2], params[1::2]
         ctx.store, ctx.rows = store, rows
         ctx.widths, ctx.inputs = [w.shape[0] for w in weights], weights[0].shape[1]
-        return _forward(*_table(params), store, rows)
+        weight_t = torch.cat([w.detach().t() for w in weights], 1)
+        return _forward(weight_t, torch.cat([b.detach() for b in biases]), store, rows)
 
     @staticmethod
     def backward(ctx: Any, grad: torch.Tensor) -> Any:
@@ -173,28 +164,131 @@ class _FirstLayers(torch.autograd.Function):
 
 
 def first_layers(
-    layers: Sequence[Any], store: SparseRows, rows: torch.Tensor
+    layers: Sequence[Any], store: SparseRows, rows: torch.Tensor, table: Table | None = None
 ) -> list[torch.Tensor]:
     """Each of ``layers`` (same inputs) on rows ``rows`` of ``store``, as ``layer(dense
     rows)`` would give them up to float rounding; differentiable in the layers' weights and
-    biases."""
-    params = [p for layer in layers for p in (layer.weight, layer.bias)]
+    biases. Without gradients, ``table`` (`table_of` the layers, taken since their last
+    change) saves copying the weights again."""
     rows_np = np.ascontiguousarray(rows.numpy(), np.int64)
-    out = _FirstLayers.apply(store, rows_np, *params)
+    if torch.is_grad_enabled():
+        params = [p for layer in layers for p in (layer.weight, layer.bias)]
+        out = _FirstLayers.apply(store, rows_np, *params)
+    else:  # acting: no graph to record, and autograd's bookkeeping costs more than the layer
+        out = _forward(*(table or table_of(layers)), store, rows_np)
     return list(out.split([layer.out_features for layer in layers], 1))
 
 
-def actor_critic(model: Any, store: SparseRows, rows: torch.Tensor) -> tuple[torch.Tensor, ...]:
-    """An ``ActorCritic``'s actor outputs (the logits before masking) and critic values on
-    rows ``rows`` of ``store``; both first layers in one pass over the rows' entries."""
+# ------------------------------------------------------------------ the legal head
+
+#: What a padding slot's logit is (`friday_agents.learning.networks.MASKED_LOGIT`'s value):
+#: far below any real logit, so its probability is exactly 0.
+PADDING_LOGIT = -1e9
+#: Slots per row tried first by `legal_ids` (a state has 2 legal actions on average).
+LEGAL_WIDTH = 16
+
+
+def legal_ids(mask: torch.Tensor) -> torch.Tensor:
+    """Each row's legal action ids in ascending order, padded with -1 to the widest row's
+    count (int64, contiguous)."""
+    masks = np.ascontiguousarray(mask.numpy())
+    if _sparse is None:
+        counts = masks.sum(1)
+        order = np.argsort(~masks.astype(bool), axis=1, kind="stable")[:, : max(counts.max(), 1)]
+        slots = np.arange(order.shape[1])
+        return torch.from_numpy(np.where(slots < counts[:, None], order, -1).astype(np.int64))
+    width = LEGAL_WIDTH
+    while True:
+        ids = np.empty((len(masks), width), np.int64)
+        widest = _sparse.legal_ids(masks, ids)
+        if widest >= 0:
+            return torch.from_numpy(np.ascontiguousarray(ids[:, : max(widest, 1)]))
+        width *= 2
+
+
+class _LegalHead(torch.autograd.Function):
+    """A linear layer's outputs for the listed ids of each row only (`legal_head`)."""
+
+    @staticmethod
+    def forward(ctx: Any, hidden: torch.Tensor, weight: torch.Tensor, bias: torch.Tensor,
+                ids: torch.Tensor) -> Any:  # fmt: skip
+        hidden = hidden.contiguous()
+        out = torch.empty(ids.shape)
+        weight_np, bias_np = weight.detach().numpy(), bias.detach().numpy()
+        _sparse.legal_forward(
+            hidden.detach().numpy(), weight_np, bias_np, ids.numpy(), PADDING_LOGIT, out.numpy()
+        )
+        if ctx is not None:
+            ctx.save_for_backward(hidden, weight, ids)
+        return out
+
+    @staticmethod
+    def backward(ctx: Any, grad: torch.Tensor) -> Any:
+        hidden, weight, ids = ctx.saved_tensors
+        grad_hidden = torch.empty_like(hidden)
+        grad_weight, grad_bias = torch.zeros_like(weight), torch.zeros(weight.shape[0])
+        _sparse.legal_backward(
+            grad.contiguous().numpy(),
+            hidden.detach().numpy(),
+            weight.detach().numpy(),
+            ids.numpy(),
+            grad_hidden.numpy(),
+            grad_weight.numpy(),
+            grad_bias.numpy(),
+        )
+        return grad_hidden, grad_weight, grad_bias, None
+
+
+def legal_head(layer: nn.Linear, hidden: torch.Tensor, ids: torch.Tensor) -> torch.Tensor:
+    """``layer(hidden)`` at the ids of each row (``ids``: `legal_ids`), `PADDING_LOGIT`
+    where an id is -1: the logits of the legal actions only, the same numbers as the whole
+    layer's up to float rounding, at a hundredth of its work (2 legal actions of 199, on
+    average). Differentiable in ``hidden`` and the layer."""
+    if _sparse is not None and torch.is_grad_enabled():
+        return _LegalHead.apply(hidden, layer.weight, layer.bias, ids)
+    if _sparse is not None:  # acting: the forward alone (see first_layers)
+        return _LegalHead.forward(None, hidden, layer.weight, layer.bias, ids)
+    listed = ids.clamp(min=0)
+    logits = (layer.weight[listed] * hidden[:, None, :]).sum(-1) + layer.bias[listed]
+    return logits.masked_fill(ids < 0, PADDING_LOGIT)
+
+
+def actor_critic(
+    model: Any, store: SparseRows, rows: torch.Tensor, ids: torch.Tensor, table: Table | None = None
+) -> tuple[torch.Tensor, torch.Tensor]:
+    """An ``ActorCritic``'s logits of the legal actions ``ids`` (`legal_head`) and its
+    critic's values on rows ``rows`` of ``store``; both first layers in one pass over the
+    rows' entries (``table``: as for `first_layers`, of `first_of` the model)."""
     actor, critic = model.actor, model.critic
-    hidden_actor, hidden_critic = first_layers([actor[0], critic[0]], store, rows)
-    return after_first(actor, hidden_actor), after_first(critic, hidden_critic).squeeze(-1)
+    hidden_actor, hidden_critic = first_layers(first_of(model), store, rows, table)
+    return policy_logits(actor, hidden_actor, ids), after_first(critic, hidden_critic).squeeze(-1)
+
+
+def first_of(model: Any) -> list[nn.Linear]:
+    """An ``ActorCritic``'s first layers, the actor's and the critic's."""
+    return [model.actor[0], model.critic[0]]
+
+
+def policy_logits(actor: nn.Sequential, hidden: torch.Tensor, ids: torch.Tensor) -> torch.Tensor:
+    """The logits of the legal actions ``ids``, from the actor's first layer's output."""
+    return legal_head(actor[-1], _through(list(actor)[1:-1], hidden), ids)
 
 
 def after_first(mlp: nn.Sequential, hidden: torch.Tensor) -> torch.Tensor:
     """The rest of ``mlp`` (every module after its first layer) on the first layer's
     output."""
-    for module in list(mlp)[1:]:
-        hidden = module(hidden)
+    return _through(list(mlp)[1:], hidden)
+
+
+def _through(modules: Sequence[nn.Module], hidden: torch.Tensor) -> torch.Tensor:
+    """``hidden`` through ``modules`` (linear layers and tanh, as `tanh_mlp` builds them),
+    called as functions: a module call's own overhead is a good part of a small layer's
+    cost on 64 rows."""
+    for module in modules:
+        if isinstance(module, nn.Linear):
+            hidden = F.linear(hidden, module.weight, module.bias)
+        elif isinstance(module, nn.Tanh):
+            hidden = torch.tanh(hidden)
+        else:
+            hidden = module(hidden)
     return hidden
