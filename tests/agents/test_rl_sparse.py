@@ -57,7 +57,8 @@ def test_rows_hold_the_observations_exactly(played, kernel):
     assert store.ptr[len(obs)] == np.count_nonzero(obs)
 
 
-def test_first_layers_equal_the_dense_layers_and_their_gradients(played, kernel):
+@pytest.mark.parametrize("tanh", [False, True])
+def test_first_layers_equal_the_dense_layers_and_their_gradients(played, kernel, tanh):
     obs, _ = played
     torch.manual_seed(0)
     model = ActorCritic.new([32, 16], [8])
@@ -74,16 +75,35 @@ def test_first_layers_equal_the_dense_layers_and_their_gradients(played, kernel)
         sum((o * w).sum() for o, w in zip(outputs, weights, strict=True)).backward()
         return [p.grad.clone() for layer in layers for p in (layer.weight, layer.bias)]
 
-    ours = sparse.first_layers(layers, store, rows)
-    theirs = [layer(dense) for layer in layers]
+    ours = sparse.first_layers(layers, store, rows, tanh=tanh)
+    theirs = [torch.tanh(layer(dense)) if tanh else layer(dense) for layer in layers]
     for a, b in zip(ours, theirs, strict=True):
         torch.testing.assert_close(a, b, rtol=1e-5, atol=1e-5)
     for a, b in zip(gradients(ours), gradients(theirs), strict=True):
         torch.testing.assert_close(a, b, rtol=1e-5, atol=1e-4)
     with torch.no_grad():  # acting: the same values from a table taken once
         table = sparse.table_of(layers)
-        for a, b in zip(sparse.first_layers(layers, store, rows, table), theirs, strict=True):
+        acted = sparse.first_layers(layers, store, rows, table, tanh)
+        for a, b in zip(acted, theirs, strict=True):
             torch.testing.assert_close(a, b, rtol=1e-5, atol=1e-5)
+
+
+def test_the_networks_on_sparse_rows_equal_the_dense_networks(played, kernel):
+    obs, masks = played
+    torch.manual_seed(3)
+    model = ActorCritic.new([32, 16])
+    store = sparse.SparseRows(len(obs))
+    rows = store.append(obs)
+    ids = sparse.legal_ids(masks)
+    dense = torch.from_numpy(obs)
+    logits, value = sparse.actor_critic(model, store, rows, ids)
+    whole = model.masked_logits(dense, masks)
+    expected = whole.gather(1, ids.clamp(min=0)).masked_fill(ids < 0, sparse.PADDING_LOGIT)
+    torch.testing.assert_close(logits, expected, rtol=1e-5, atol=1e-5)
+    torch.testing.assert_close(value, model.value(dense), rtol=1e-5, atol=1e-5)
+    torch.testing.assert_close(sparse.values(model.critic, store, rows), value)
+    alone = sparse.policy_logits(model.actor, store, rows, ids)
+    torch.testing.assert_close(alone, logits)
 
 
 def test_legal_ids_list_each_rows_legal_actions_in_order(played, kernel, monkeypatch):

@@ -141,21 +141,31 @@ def table_of(layers: Sequence[Any]) -> Table:
 
 class _FirstLayers(torch.autograd.Function):
     """Several linear layers over the same sparse rows, in one pass over their entries
-    (their weights side by side as one transposed table)."""
+    (their weights side by side as one transposed table), and the tanh after them when
+    ``tanh``: one graph node instead of a split and a tanh per layer."""
 
     @staticmethod
-    def forward(ctx: Any, store: SparseRows, rows: np.ndarray, *params: torch.Tensor) -> Any:
+    def forward(
+        ctx: Any, store: SparseRows, rows: np.ndarray, tanh: bool, *params: torch.Tensor
+    ) -> Any:
         weights, biases = params[0::2], params[1::2]
-        ctx.store, ctx.rows = store, rows
+        ctx.store, ctx.rows, ctx.tanh = store, rows, tanh
         ctx.widths, ctx.inputs = [w.shape[0] for w in weights], weights[0].shape[1]
         weight_t = torch.cat([w.detach().t() for w in weights], 1)
-        return _forward(weight_t, torch.cat([b.detach() for b in biases]), store, rows)
+        out = _forward(weight_t, torch.cat([b.detach() for b in biases]), store, rows)
+        if tanh:
+            torch.tanh_(out)
+            ctx.save_for_backward(out)
+        return out
 
     @staticmethod
     def backward(ctx: Any, grad: torch.Tensor) -> Any:
+        if ctx.tanh:
+            (out,) = ctx.saved_tensors
+            grad = grad * (1 - out * out)  # tanh' = 1 - tanh^2
         grad = grad.contiguous()
         grad_t = _backward(grad, ctx.store, ctx.rows, ctx.inputs)
-        grads: list[torch.Tensor | None] = [None, None]
+        grads: list[torch.Tensor | None] = [None, None, None]
         for grad_w, grad_b in zip(
             grad_t.split(ctx.widths, 1), grad.sum(0).split(ctx.widths), strict=True
         ):
@@ -164,19 +174,38 @@ class _FirstLayers(torch.autograd.Function):
 
 
 def first_layers(
-    layers: Sequence[Any], store: SparseRows, rows: torch.Tensor, table: Table | None = None
+    layers: Sequence[Any],
+    store: SparseRows,
+    rows: torch.Tensor,
+    table: Table | None = None,
+    tanh: bool = False,
 ) -> list[torch.Tensor]:
     """Each of ``layers`` (same inputs) on rows ``rows`` of ``store``, as ``layer(dense
-    rows)`` would give them up to float rounding; differentiable in the layers' weights and
-    biases. Without gradients, ``table`` (`table_of` the layers, taken since their last
-    change) saves copying the weights again."""
+    rows)`` would give them up to float rounding, with tanh applied when ``tanh``;
+    differentiable in the layers' weights and biases. Without gradients, ``table``
+    (`table_of` the layers, taken since their last change) saves copying the weights."""
     rows_np = np.ascontiguousarray(rows.numpy(), np.int64)
     if torch.is_grad_enabled():
         params = [p for layer in layers for p in (layer.weight, layer.bias)]
-        out = _FirstLayers.apply(store, rows_np, *params)
+        out = _FirstLayers.apply(store, rows_np, tanh, *params)
     else:  # acting: no graph to record, and autograd's bookkeeping costs more than the layer
         out = _forward(*(table or table_of(layers)), store, rows_np)
+        if tanh:
+            torch.tanh_(out)
     return list(out.split([layer.out_features for layer in layers], 1))
+
+
+def hidden_of(mlp: nn.Sequential, store: SparseRows, rows: torch.Tensor) -> torch.Tensor:
+    """``mlp`` on rows ``rows`` of ``store`` up to its last layer's input."""
+    tanh = starts_with_tanh(mlp)
+    hidden = first_layers([mlp[0]], store, rows, tanh=tanh)[0]
+    return _through(list(mlp)[1 + tanh : -1], hidden)
+
+
+def starts_with_tanh(mlp: nn.Sequential) -> bool:
+    """Whether a tanh follows ``mlp``'s first layer (`tanh_mlp` puts one after every layer
+    but the last): `first_layers` then applies it."""
+    return len(mlp) > 1 and isinstance(mlp[1], nn.Tanh)
 
 
 # ------------------------------------------------------------------ the legal head
@@ -260,8 +289,10 @@ def actor_critic(
     critic's values on rows ``rows`` of ``store``; both first layers in one pass over the
     rows' entries (``table``: as for `first_layers`, of `first_of` the model)."""
     actor, critic = model.actor, model.critic
-    hidden_actor, hidden_critic = first_layers(first_of(model), store, rows, table)
-    return policy_logits(actor, hidden_actor, ids), after_first(critic, hidden_critic).squeeze(-1)
+    tanh = starts_with_tanh(actor) and starts_with_tanh(critic)
+    hidden_actor, hidden_critic = first_layers(first_of(model), store, rows, table, tanh)
+    logits = legal_head(actor[-1], _through(list(actor)[1 + tanh : -1], hidden_actor), ids)
+    return logits, _through(list(critic)[1 + tanh :], hidden_critic).squeeze(-1)
 
 
 def first_of(model: Any) -> list[nn.Linear]:
@@ -269,15 +300,14 @@ def first_of(model: Any) -> list[nn.Linear]:
     return [model.actor[0], model.critic[0]]
 
 
-def policy_logits(actor: nn.Sequential, hidden: torch.Tensor, ids: torch.Tensor) -> torch.Tensor:
-    """The logits of the legal actions ``ids``, from the actor's first layer's output."""
-    return legal_head(actor[-1], _through(list(actor)[1:-1], hidden), ids)
+def policy_logits(actor: nn.Sequential, store: SparseRows, rows: torch.Tensor, ids: torch.Tensor):
+    """The actor's logits of the legal actions ``ids`` on rows ``rows`` of ``store``."""
+    return legal_head(actor[-1], hidden_of(actor, store, rows), ids)
 
 
-def after_first(mlp: nn.Sequential, hidden: torch.Tensor) -> torch.Tensor:
-    """The rest of ``mlp`` (every module after its first layer) on the first layer's
-    output."""
-    return _through(list(mlp)[1:], hidden)
+def values(critic: nn.Sequential, store: SparseRows, rows: torch.Tensor) -> torch.Tensor:
+    """The critic's values on rows ``rows`` of ``store``."""
+    return F.linear(hidden_of(critic, store, rows), critic[-1].weight, critic[-1].bias).squeeze(-1)
 
 
 def _through(modules: Sequence[nn.Module], hidden: torch.Tensor) -> torch.Tensor:

@@ -53,12 +53,11 @@ from friday_agents.learning.rl.sparse import (
     PADDING_LOGIT,
     SparseRows,
     actor_critic,
-    after_first,
-    first_layers,
     first_of,
     legal_ids,
     policy_logits,
     table_of,
+    values,
 )
 from friday_env.observation.layout import FLAT_LAYOUT, MAX_FIGHTS
 
@@ -519,9 +518,8 @@ class Trainer:
         states and each state's sum of q log q: its part of the KL, once per rollout rather
         than per minibatch."""
         with torch.no_grad():
-            hidden = first_layers([self.reference[0]], self.rows, rows)[0]
             padding = ids < 0
-            log_q = torch.log_softmax(policy_logits(self.reference, hidden, ids), -1)
+            log_q = torch.log_softmax(policy_logits(self.reference, self.rows, rows, ids), -1)
             log_q = log_q.masked_fill(padding, 0.0)
             q = log_q.exp().masked_fill(padding, 0.0)
             return {"reference_q": q, "reference_q_log_q": (q * log_q).sum(-1)}
@@ -788,8 +786,7 @@ def _adam(model: ActorCritic, learning_rate: float) -> torch.optim.Adam:
 
 def _critic_only(model: ActorCritic, rows: SparseRows, which: torch.Tensor) -> torch.Tensor:
     """The critic's values of rows ``which`` of ``rows``."""
-    hidden = first_layers([model.critic[0]], rows, which)[0]
-    return after_first(model.critic, hidden).squeeze(-1)
+    return values(model.critic, rows, which)
 
 
 def _sample(logits: torch.Tensor, generator: torch.Generator) -> tuple[torch.Tensor, torch.Tensor]:
