@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -402,29 +403,6 @@ def core_speeds_section(doc: dict[str, Any], check: dict[str, Any] | None = None
     return "\n".join(lines)
 
 
-def _rl_sentence(doc: dict[str, Any], check: dict[str, Any] | None) -> str:
-    """``friday rl``'s training speed against SB3's MaskablePPO, same PPO (row (n))."""
-    ratio, target = doc["results"]["rl_fps_ratio"], doc["targets"].get("rl_fps_ratio")
-    wanted = ""
-    if target is not None:
-        missed_here = "" if target["met"] else ", missed in this run"
-        wanted = f" (target ≥ {target['bound']:g}×{missed_here})"
-    text = (
-        f"`friday rl` trains at {ratio['median']:.2f}× [{format_range(ratio)}] the frames per "
-        f"CPU-second of SB3's MaskablePPO with the same PPO and networks{wanted}"
-    )
-    if check is None:
-        return text + "."
-    second = check["results"].get("rl_fps_ratio")
-    if second is None:
-        return text + "; this ratio is not in the second run."
-    within = within_first_range(doc, check, "rl_fps_ratio")
-    return text + (
-        f"; in the second run {second['median']:.2f}×, "
-        f"{'within' if within else '**outside**'} that range."
-    )
-
-
 def _core_speeds_method(doc: dict[str, Any]) -> str:
     """How the core-speeds rows were measured, and where every row is."""
     meta = doc["meta"]
@@ -455,23 +433,53 @@ def _rerun_rule(doc: dict[str, Any], check: dict[str, Any], verdicts: list[bool 
 
 def _ppo_sentence(doc: dict[str, Any], check: dict[str, Any] | None) -> str:
     """MaskablePPO's speed on Friday-v0 against a trivial env (and the second run's)."""
-    ppo, target = doc["results"]["ppo_fps_ratio"], doc["targets"].get("ppo_fps_ratio")
+    return _ratio_sentence(
+        doc,
+        check,
+        "ppo_fps_ratio",
+        (lambda v: f"{100 * v:.1f} %", lambda v: f"{100 * v:g} %"),
+        "MaskablePPO trains on `Friday-v0` at {median} [{range}] of its speed on a trivial env "
+        "with the same spaces{wanted}",
+    )
+
+
+def _rl_sentence(doc: dict[str, Any], check: dict[str, Any] | None) -> str:
+    """``friday rl``'s training speed against SB3's MaskablePPO, same PPO (row (n))."""
+    return _ratio_sentence(
+        doc,
+        check,
+        "rl_fps_ratio",
+        (lambda v: f"{v:.2f}×", lambda v: f"{v:g}×"),
+        "`friday rl` trains at {median} [{range}] the frames per CPU-second of SB3's "
+        "MaskablePPO with the same PPO and networks{wanted}",
+    )
+
+
+def _ratio_sentence(
+    doc: dict[str, Any],
+    check: dict[str, Any] | None,
+    key: str,
+    shown: tuple[Callable[[float], str], Callable[[float], str]],
+    claim: str,
+) -> str:
+    """``claim`` about the ratio ``key`` (its ``{median}``, ``{range}`` and ``{wanted}``,
+    the target, filled in; ``shown``: how a median and a bound are written), and the second
+    run's median beside it."""
+    show, show_bound = shown
+    result, target = doc["results"][key], doc["targets"].get(key)
     wanted = ""
     if target is not None:
         missed_here = "" if target["met"] else ", missed in this run"
-        wanted = f" (target ≥ {100 * target['bound']:g} %{missed_here})"
-    text = (
-        f"MaskablePPO trains on `Friday-v0` at {100 * ppo['median']:.1f} % "
-        f"[{format_range(ppo)}] of its speed on a trivial env with the same spaces{wanted}"
-    )
+        wanted = f" (target ≥ {show_bound(target['bound'])}{missed_here})"
+    text = claim.format(median=show(result["median"]), range=format_range(result), wanted=wanted)
     if check is None:
         return text + "."
-    second = check["results"].get("ppo_fps_ratio")
+    second = check["results"].get(key)
     if second is None:
         return text + "; this ratio is not in the second run."
-    within = within_first_range(doc, check, "ppo_fps_ratio")
+    within = within_first_range(doc, check, key)
     return text + (
-        f"; in the second run {100 * second['median']:.1f} %, "
+        f"; in the second run {show(second['median'])}, "
         f"{'within' if within else '**outside**'} that range."
     )
 

@@ -48,9 +48,11 @@ class SparseRows:
         self.idx = np.zeros(capacity_rows * entries_per_row, np.int32)
         self.val = np.zeros(capacity_rows * entries_per_row, np.float32)
         self.rows = 0
+        self.generation = 0  # how many times it was cleared: what a reader of old rows checks
 
     def clear(self) -> None:
         self.rows = 0
+        self.generation += 1
 
     def append(self, obs: np.ndarray) -> torch.Tensor:
         """Add the rows of ``obs`` (float32, one observation per row); their row numbers."""
@@ -72,9 +74,8 @@ class SparseRows:
     def dense(self, rows: torch.Tensor, width: int) -> torch.Tensor:
         """The rows as dense observations again (tests and checks)."""
         out = np.zeros((len(rows), width), np.float32)
-        for k, r in enumerate(rows.tolist()):
-            lo, hi = self.ptr[r], self.ptr[r + 1]
-            out[k, self.idx[lo:hi]] = self.val[lo:hi]
+        at, owner = _positions(self, rows.numpy())
+        out[owner, self.idx[at]] = self.val[at]
         return torch.from_numpy(out)
 
 

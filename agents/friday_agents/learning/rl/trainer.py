@@ -88,6 +88,26 @@ class Episodes:
     finished: list[tuple[bool, int]] = field(default_factory=list)  # this update's (won, score)
 
 
+class Rollout(dict):
+    """A rollout's tensors by name (steps x envs). Its observations are in the trainer's
+    sparse rows; ``obs`` gives them dense (steps x envs x 991), built when first read and
+    only while those rows still hold this rollout (until the next one starts): the update
+    never reads them dense, and a 32 MB copy per rollout would cost more than it shows."""
+
+    def __init__(self, rows: SparseRows, shape: tuple[int, int, int]) -> None:
+        super().__init__()
+        self.rows, self.shape, self.generation = rows, shape, rows.generation
+
+    def __missing__(self, key: str) -> torch.Tensor:
+        if key != "obs":
+            raise KeyError(key)
+        if self.rows.generation != self.generation:
+            raise RuntimeError("a later rollout has replaced this one's observations")
+        steps, n, width = self.shape
+        self["obs"] = self.rows.dense(torch.arange(steps * n), width).reshape(self.shape)
+        return self["obs"]
+
+
 class CpuParts:
     """CPU seconds (``time.process_time``) spent in each named part of the work, added up
     since the trainer started: ``env`` (the vector env's steps), ``acting`` (the networks'
@@ -139,7 +159,6 @@ class Trainer:
         # a rollout's observations as their non-zeros, and the one after its last step
         self.rows = SparseRows(self.batch + self.config.num_envs)
         self.cpu = CpuParts()  # where the CPU time of the updates goes (friday bench reads it)
-        self._obs_buffer: torch.Tensor | None = None
         self.envs = _make_envs(self.config, self.config.num_envs, self.config.level)
         # one vector env per level measured (a vector env plays one level)
         self.eval_envs = {
@@ -325,13 +344,14 @@ class Trainer:
 
     # ------------------------------------------------------------------ rollout
 
-    def _rollout(self) -> dict[str, torch.Tensor]:
+    def _rollout(self) -> Rollout:
         """Every env plays ``num_steps`` steps. The observations go into ``self.rows`` as
         their non-zeros (the update reads them there: rollout row ``t * num_envs + i`` is
-        env i's at step t); ``obs`` keeps them dense as well, for checks."""
+        env i's at step t); the rollout gives them dense, as ``obs``, when asked."""
         steps, n = self.config.num_steps, self.config.num_envs
-        buffers = {
-            "obs": self._dense_obs(steps, n),
+        self.rows.clear()
+        buffers = Rollout(self.rows, (steps, n, self.obs.shape[1]))
+        buffers |= {
             "mask": torch.zeros((steps, n, self.mask.shape[1]), dtype=torch.bool),
             "action": torch.zeros((steps, n), dtype=torch.long),
             # the action's place among its state's legal ids (ascending): the policy's
@@ -341,13 +361,12 @@ class Trainer:
         }
         self.episodes.finished = []
         self.finished_fights = []
-        self.rows.clear()
         rows = self.rows.append(self.obs.numpy())
         self._recorded = np.zeros(n, np.int64)
         table = table_of(first_of(self.model))  # the weights the whole rollout acts with
         done = torch.zeros(n)
         for t in range(steps):
-            buffers["obs"][t], buffers["mask"][t], buffers["done"][t] = self.obs, self.mask, done
+            buffers["mask"][t], buffers["done"][t] = self.mask, done
             with self.cpu.part("acting"), torch.no_grad():
                 ids = legal_ids(self.mask)
                 logits, buffers["value"][t] = actor_critic(self.model, self.rows, rows, ids, table)
@@ -363,14 +382,6 @@ class Trainer:
             next_value = _critic_only(self.model, self.rows, rows)
             buffers["advantage"], buffers["return"] = self._gae(buffers, next_value, done)
         return buffers
-
-    def _dense_obs(self, steps: int, n: int) -> torch.Tensor:
-        """The rollout's dense observations, one buffer reused by every rollout (32 MB at
-        128 x 64 envs: allocating and zeroing it each time would cost more than it holds)."""
-        shape = (steps, n, self.obs.shape[1])
-        if self._obs_buffer is None or self._obs_buffer.shape != shape:
-            self._obs_buffer = torch.empty(shape)
-        return self._obs_buffer
 
     def _record_actions(self, envs: np.ndarray, until: int, actions: torch.Tensor) -> None:
         """Add the rollout's actions of ``envs`` up to step ``until`` (excluded) to their
