@@ -495,7 +495,6 @@ class Trainer:
     # ------------------------------------------------------------------ update
 
     def _update(self, rollout: dict[str, torch.Tensor], warmup: bool) -> dict[str, float]:
-        # the observations are read from self.rows (a rollout row is its flat index)
         # what the loss reads, one row per frame (the observations are read from self.rows,
         # where a rollout row is its flat index)
         flat = {
