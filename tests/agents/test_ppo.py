@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from friday_agents.cli import main, parse_args
+from friday_agents.cli.train import config_from_args
 from friday_agents.harness.deals import evaluation_seeds
-from friday_agents.learning.sb3.config import config_from_args
 from friday_agents.learning.sb3.train import train
 from friday_agents.players.base import play_game
 from friday_agents.players.ppo.agent import PPOAgent, PPOCheckpointError, default_checkpoint

@@ -11,12 +11,9 @@ import numpy as np
 import pytest
 
 from friday_agents.cli import main, parse_args
+from friday_agents.cli.train import config_from_args
 from friday_agents.harness.deals import TRAINING_SEED_LIMIT, evaluation_seeds
-from friday_agents.learning.sb3.config import (
-    TrainConfig,
-    TrainConfigError,
-    config_from_args,
-)
+from friday_agents.learning.sb3.config import TrainConfig, TrainConfigError
 from friday_agents.learning.sb3.envs import (
     Deals,
     fixed_deals,

@@ -129,7 +129,8 @@ def test_bad_input_exits_2_in_one_line_and_creates_nothing(tmp_path, case):
     assert done.returncode == 2, done.stderr
     assert "Traceback" not in done.stderr
     assert len(done.stderr.strip().splitlines()) == 1, done.stderr
-    assert done.stderr.startswith(f"friday {args[0]}: error: ")
+    command = " ".join(args[:2]) if args[0] == "imitate" else args[0]  # its step too
+    assert done.stderr.startswith(f"friday {command}: error: ")
     assert text in done.stderr
     assert "allow_pickle" not in done.stderr  # numpy's advice to load it anyway
     assert _tree(tmp_path) == before

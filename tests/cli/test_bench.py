@@ -624,23 +624,6 @@ def test_a_missed_ppo_ratio_says_what_the_encoder_costs_and_what_is_left():
     )
 
 
-def test_outside_a_source_checkout_friday_bench_says_so_in_one_line(tmp_path, monkeypatch, capsys):
-    import argparse
-
-    from friday_agents.cli import bench as entry
-
-    monkeypatch.setattr(entry, "SCRIPT", tmp_path / "benchmarks" / "bench.py")
-    parser = argparse.ArgumentParser()
-    entry.add_arguments(parser)
-    assert entry.run(parser.parse_args([])) == 2
-    with pytest.raises(SystemExit) as refused:
-        parser.parse_args(["--quick"])
-    assert refused.value.code == 2
-    first, second = capsys.readouterr().err.splitlines()
-    assert first == second == f"friday bench: {entry.MISSING}"
-    assert "the source checkout's benchmarks/bench.py, which is not here" in first
-
-
 @pytest.mark.parametrize("args", [(), ("--quick",), ("--quick", "--out", "b.json")])
 def test_from_a_wheel_bench_says_it_needs_a_source_checkout(tmp_path, args):
     """Installed from a wheel there is no benchmarks/bench.py: every option gets the line that

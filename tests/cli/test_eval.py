@@ -16,13 +16,13 @@ from friday_cli import friday
 
 from friday_agents.cli import main
 from friday_agents.cli.eval import (
-    UsageError,
     command_line,
     parse_games,
     parse_levels,
 )
 from friday_agents.evaluation.report import beats_by
 from friday_agents.evaluation.runner import EvalConfig
+from friday_agents.harness.errors import BadInputError
 from friday_env import GameRecord, replay
 
 REPO = Path(__file__).resolve().parents[2]
@@ -133,7 +133,7 @@ def test_parsers():
     assert parse_levels("1-4") == (1, 2, 3, 4)
     assert parse_levels("3,1") == (1, 3)
     assert parse_levels("2-3,1") == (1, 2, 3)
-    with pytest.raises(UsageError, match="empty level range"):
+    with pytest.raises(BadInputError, match="empty level range"):
         parse_levels("3-2")
     agents = ("random", "heuristic", "search:sims=8")
     assert parse_games("10,search=2", agents) == {
@@ -141,7 +141,7 @@ def test_parsers():
         "heuristic": 10,
         "search:sims=8": 2,
     }
-    with pytest.raises(UsageError, match="no count for agent 'random'"):
+    with pytest.raises(BadInputError, match="no count for agent 'random'"):
         parse_games("search=2", agents)
     assert parse_games("7,search=2", ("random",), strict=False) == {"random": 7}
 

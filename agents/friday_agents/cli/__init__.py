@@ -132,12 +132,12 @@ def main(argv: list[str] | None = None) -> int:
         check_before_running(args)
         return int(importlib.import_module(args._module).run(args) or 0)
     except (BadInputError, CoreError, MissingExtraError) as err:
-        return _bad_input(args.command, err)
+        return _bad_input(args, err)
     except ModuleNotFoundError as err:
         extra = missing_extra(err, f"friday {args.command}")
         if extra is None:
             raise
-        return _bad_input(args.command, extra)
+        return _bad_input(args, extra)
     except BrokenPipeError:
         # the reader went away: send what is still buffered nowhere, and stop like a
         # program killed by SIGPIPE would
@@ -158,6 +158,9 @@ def check_before_running(args: argparse.Namespace) -> None:
         check_out_path(out, folder=getattr(args, "out_is_folder", False))
 
 
-def _bad_input(command: str, err: Exception) -> int:
+def _bad_input(args: argparse.Namespace, err: Exception) -> int:
+    """The one way a command refuses: one line naming the command (and its step, as in
+    ``friday imitate fit``), exit status 2."""
+    command = " ".join(filter(None, (args.command, getattr(args, "step", None))))
     print(f"friday {command}: error: {err}", file=sys.stderr)
     return 2

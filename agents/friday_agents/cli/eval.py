@@ -52,11 +52,11 @@ from friday_agents.evaluation.runner import (
     start_run,
 )
 from friday_agents.harness.deals import DEAL_SETS
-from friday_agents.harness.errors import README_GONE, require
+from friday_agents.harness.errors import README_GONE, BadInputError, require
 from friday_agents.harness.files import new_run_folder, path_safe
 from friday_agents.harness.interrupts import stop_at_a_boundary
 from friday_agents.harness.parallel import BACKENDS, RAY_INSTALL, BackendError
-from friday_agents.players.registry import AgentSpecError, parse_spec
+from friday_agents.players.registry import parse_spec
 from friday_agents.players.search import DEFAULT_SIMS
 from friday_env.errors import InvalidLevelError
 from friday_env.levels import parse_levels as levels_in
@@ -77,10 +77,6 @@ FULL_TABLE_COMMAND = (
 FULL_TABLE_PAGE = "docs/results.md"
 #: Optional libraries an agent needs beyond friday eval's own (tqdm, matplotlib).
 AGENT_LIBRARIES = {"ppo": ("torch", "stable_baselines3", "sb3_contrib")}
-
-
-class UsageError(ValueError):
-    """A command-line value that names something unknown or is malformed."""
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -155,7 +151,7 @@ def parse_levels(text: str) -> tuple[int, ...]:
     try:
         return levels_in(text)
     except InvalidLevelError as err:
-        raise UsageError(str(err)) from None
+        raise BadInputError(str(err)) from None
 
 
 def parse_games(text: str, agents: tuple[str, ...], strict: bool = True) -> dict[str, int]:
@@ -168,9 +164,9 @@ def parse_games(text: str, agents: tuple[str, ...], strict: bool = True) -> dict
         try:
             number = int(count)
         except ValueError:
-            raise UsageError(f"bad game count {part!r}: use N or name=N") from None
+            raise BadInputError(f"bad game count {part!r}: use N or name=N") from None
         if number < 1:
-            raise UsageError(f"game counts must be positive, got {part!r}")
+            raise BadInputError(f"game counts must be positive, got {part!r}")
         if sep:
             per_name[name] = number
         else:
@@ -178,12 +174,12 @@ def parse_games(text: str, agents: tuple[str, ...], strict: bool = True) -> dict
     names = {parse_spec(a)[0] for a in agents}
     unknown = sorted(set(per_name) - names)
     if unknown and strict:
-        raise UsageError(f"--games names agents not being evaluated: {', '.join(unknown)}")
+        raise BadInputError(f"--games names agents not being evaluated: {', '.join(unknown)}")
     games = {}
     for spec in agents:
         name = parse_spec(spec)[0]
         if name not in per_name and default is None:
-            raise UsageError(f"--games gives no count for agent {name!r}: add a plain N")
+            raise BadInputError(f"--games gives no count for agent {name!r}: add a plain N")
         games[spec] = per_name.get(name, default)  # type: ignore[assignment]
     return games
 
@@ -194,9 +190,9 @@ def parse_agents(text: str, sims: int) -> tuple[str, ...]:
     again)."""
     specs = tuple(s.strip() for s in text.split(",") if s.strip())
     if not specs:
-        raise UsageError("--agents is empty")
+        raise BadInputError("--agents is empty")
     if len(set(specs)) != len(specs):
-        raise UsageError(f"--agents lists an agent twice: {text}")
+        raise BadInputError(f"--agents lists an agent twice: {text}")
     for spec in specs:
         build_agent(spec, sims)
     return specs
@@ -205,7 +201,7 @@ def parse_agents(text: str, sims: int) -> tuple[str, ...]:
 def config_from_args(args: argparse.Namespace) -> EvalConfig:
     sims = DEFAULT_SIMS if args.search_sims is None else args.search_sims
     if sims < 1:
-        raise UsageError(f"--search-sims must be positive, got {sims}")
+        raise BadInputError(f"--search-sims must be positive, got {sims}")
     # an empty --agents is an error, not the default agents
     agents = parse_agents(DEFAULT_AGENTS if args.agents is None else args.agents, sims)
     return EvalConfig(
@@ -231,7 +227,7 @@ def check_resume_matches(args: argparse.Namespace, stored: EvalConfig) -> None:
     }
     for name, was_given in explicit.items():
         if was_given and getattr(given, name) != getattr(stored, name):
-            raise UsageError(
+            raise BadInputError(
                 f"--resume continues the stored run, whose {name} is {getattr(stored, name)!r}; "
                 f"got {getattr(given, name)!r}"
             )
@@ -290,17 +286,12 @@ def format_levels(levels: tuple[int, ...]) -> str:
 # ---------------------------------------------------------------- run
 
 
-def _fail(message: str) -> int:
-    print(f"friday eval: error: {message}", file=sys.stderr)
-    return 2
-
-
 def check_backend(args: argparse.Namespace) -> None:
     """The backend options make sense, and Ray is there when asked for."""
     if args.workers is not None and args.workers < 1:
-        raise UsageError(f"--workers must be at least 1, got {args.workers}")
+        raise BadInputError(f"--workers must be at least 1, got {args.workers}")
     if args.address is not None and args.backend != "ray":
-        raise UsageError("--address is for --backend ray (a Ray cluster)")
+        raise BadInputError("--address is for --backend ray (a Ray cluster)")
     if args.backend == "ray":
         require("friday eval --backend ray", "ray")
 
@@ -316,8 +307,8 @@ def run(args: argparse.Namespace) -> int:
         if args.resume:
             check_resume_matches(args, config)
         done = load_rows(args.out, config)
-    except (UsageError, AgentSpecError, EvaluationError, BackendError) as err:
-        return _fail(str(err))
+    except (EvaluationError, BackendError) as err:  # a stored run or a backend refused
+        raise BadInputError(str(err)) from None
     finished = {(r["agent"], r["level"], r["index"]) for r in done}
     todo = [t for t in config.tasks() if t.key not in finished]
     print(f"friday eval: {announce(config, len(todo))}; writing to {args.out}", flush=True)
@@ -377,7 +368,7 @@ def _choose_out(args: argparse.Namespace, config: EvalConfig) -> None:
     if args.out is not None:
         return
     if args.resume:
-        raise UsageError(
+        raise BadInputError(
             f"--resume needs --out DIR, the run to continue (each run without --out has its "
             f"own folder under {DEFAULT_OUT}; the interrupted run printed its --resume command)"
         )
@@ -406,13 +397,10 @@ def _play(config: EvalConfig, todo: list, args: argparse.Namespace, done: list[d
         )
     except BackendError as err:
         progress.close()
-        print(
-            f"friday eval: error: {str(err).rstrip('.')}. "
-            f"Finished games are in {args.out / 'games.jsonl'}; "
-            f"continue with: friday eval --out {args.out} --resume",
-            file=sys.stderr,
-        )
-        return 2
+        raise BadInputError(
+            f"{str(err).rstrip('.')}. Finished games are in {args.out / 'games.jsonl'}; "
+            f"continue with: friday eval --out {args.out} --resume"
+        ) from None
     except EvaluationInterrupted as why:
         progress.close()
         _say_stopped(str(why), args.out)

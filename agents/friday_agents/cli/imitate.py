@@ -25,10 +25,8 @@ import argparse
 import sys
 from pathlib import Path
 
+from friday_agents.harness.errors import BadInputError
 from friday_agents.harness.parallel import BACKENDS, RAY_INSTALL, GamesInterrupted
-from friday_agents.learning.imitation.data import ImitationDataError
-from friday_agents.learning.sb3.config import TrainConfigError
-from friday_agents.players.registry import AgentSpecError
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -95,9 +93,8 @@ def run(args: argparse.Namespace) -> int:
 
     try:
         return imitate_steps.STEPS[args.step](args)
-    except (ImitationDataError, AgentSpecError, TrainConfigError, ValueError) as err:
-        print(f"friday imitate {args.step}: error: {err}", file=sys.stderr)
-        return 2
+    except ValueError as err:  # a setting the step's libraries refuse (net sizes, shares)
+        raise BadInputError(str(err)) from None
     except GamesInterrupted as why:  # every finished game is in the games file
         print(
             f"friday imitate {args.step}: {why}; the games played are saved: run the same "

@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from collections.abc import Callable
 from pathlib import Path
 
 from friday_agents.cli.view import saved_rows
+from friday_agents.harness.errors import BadInputError
 from friday_env import GameRecord, RecordError, replay
 from friday_env.json_text import JsonTextError, read_text
 from friday_env.record import start
@@ -55,8 +55,7 @@ def run(args: argparse.Namespace) -> int:
         replay(record)  # refuses a record that does not replay to its result
         game = start(record.origin)
     except RecordError as err:
-        print(f"friday replay: error: {err}", file=sys.stderr)
-        return 2
+        raise BadInputError(str(err)) from None
     print(f"Replaying {where}: {len(record.actions)} actions\n")
     return step_through(game, record.actions, None if args.all else input, print)
 

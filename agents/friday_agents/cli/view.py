@@ -16,10 +16,10 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from pathlib import Path
 from typing import Any
 
+from friday_agents.harness.errors import BadInputError
 from friday_agents.harness.games_file import (
     GAMES_FILE,
     GamesFileError,
@@ -121,24 +121,19 @@ def default_out(path: Path) -> Path:
 
 def run(args: argparse.Namespace) -> int:
     if args.max_games < 1:
-        return _fail(f"--max-games must be at least 1, got {args.max_games}")
+        raise BadInputError(f"--max-games must be at least 1, got {args.max_games}")
     try:
         games = load_games(args.path)
         kept = sorted(chosen(games, args), key=list_order)
         if not kept:
-            return _fail(f"no game of {args.path} matches the filters ({len(games)} games)")
+            raise BadInputError(f"no game of {args.path} matches the filters ({len(games)} games)")
         note = ""
         if len(kept) > args.max_games:
             note = f"The first {args.max_games} of {len(kept)} games (friday view --max-games)."
         out = args.out or default_out(args.path)
         write_viewer(kept[: args.max_games], out, title=f"Friday: {args.path.name}", note=note)
     except RecordError as err:
-        return _fail(str(err))
+        raise BadInputError(str(err)) from None
     shown = min(len(kept), args.max_games)
     print(f"wrote {out} ({shown} game{'s' if shown != 1 else ''}): open it in a browser")
     return 0
-
-
-def _fail(message: str) -> int:
-    print(f"friday view: error: {message}", file=sys.stderr)
-    return 2
