@@ -18,6 +18,7 @@ from typing import Any
 from friday_env.core import MAX_SEED, check_core, new_game
 from friday_env.engine import Game
 from friday_env.errors import FridayError, RecordError
+from friday_env.json_text import JsonTextError, parse_json, read_text
 
 FORMAT = "friday-env/game-record"
 VERSION = 1
@@ -64,9 +65,9 @@ class GameRecord:
     @classmethod
     def from_json(cls, text: str) -> GameRecord:
         try:
-            data = json.loads(text)
-        except json.JSONDecodeError as err:
-            raise RecordError(f"game record is not valid JSON: {err}") from None
+            data = parse_json(text)
+        except JsonTextError as err:
+            raise RecordError(f"game record: {err}") from None
         if not isinstance(data, dict) or data.get("format") != FORMAT:
             raise RecordError(f"not a game record: expected format {FORMAT!r}")
         if data.get("version") != VERSION:
@@ -86,7 +87,11 @@ class GameRecord:
 
     @classmethod
     def load(cls, path: str | Path) -> GameRecord:
-        return cls.from_json(Path(path).read_text())
+        try:
+            text = read_text(path)
+        except JsonTextError as err:
+            raise RecordError(f"cannot read game record {path}: {err}") from None
+        return cls.from_json(text)
 
 
 def _result(game: Game) -> dict[str, Any]:

@@ -17,6 +17,7 @@ from pathlib import Path
 
 from friday_agents.cli.view import saved_rows
 from friday_env import GameRecord, RecordError, replay
+from friday_env.json_text import JsonTextError, read_text
 from friday_env.record import start
 from friday_env.text import render_text
 
@@ -32,9 +33,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def load_record(path: Path, game: int = 0) -> tuple[GameRecord, str]:
     """The record in ``path`` and a line describing where it came from."""
     try:
-        text = path.read_text()
-    except OSError as err:
-        raise RecordError(f"cannot read {path}: {err.strerror}") from None
+        text = read_text(path)
+    except JsonTextError as err:
+        raise RecordError(f"cannot read {path}: {err}") from None
     try:
         return GameRecord.from_json(text), f"{path}"
     except RecordError:

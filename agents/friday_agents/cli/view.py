@@ -27,6 +27,7 @@ from friday_agents.harness.games_file import (
     read_games_file,
 )
 from friday_env import GameRecord, RecordError
+from friday_env.json_text import JsonTextError, read_text
 from friday_env.viewer import ViewerGame, write_viewer
 
 DEFAULT_MAX_GAMES = 500
@@ -81,9 +82,11 @@ def load_games(path: Path) -> list[ViewerGame]:
             raise RecordError(f"{path} does not exist: is this an output directory of friday eval?")
     if path.suffix != ".jsonl":
         try:
-            return [ViewerGame(GameRecord.from_json(path.read_text()))]
-        except OSError as err:
-            raise RecordError(f"cannot read {path}: {err.strerror}") from None
+            text = read_text(path)
+        except JsonTextError as err:
+            raise RecordError(f"cannot read {path}: {err}") from None
+        try:
+            return [ViewerGame(GameRecord.from_json(text))]
         except RecordError:
             pass  # perhaps JSON lines under another name
     return [_game_of(row) for row in saved_rows(path)]

@@ -24,13 +24,13 @@ What a line must hold is the caller's to check;
 from __future__ import annotations
 
 import gzip
-import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from friday_agents.harness.files import replace_atomically
 from friday_env.errors import FridayError
+from friday_env.json_text import JsonTextError, parse_json, read_text
 
 #: The games file in an output directory of ``friday eval``.
 GAMES_FILE = "games.jsonl"
@@ -75,12 +75,12 @@ def games_from_text(text: str, path: Path) -> GamesFile:
         if not line.strip():
             continue
         try:
-            game = json.loads(line)
-        except json.JSONDecodeError:
+            game = parse_json(line)
+        except JsonTextError as err:
             if number == len(lines) and not text.endswith("\n"):
                 cut_short = True
                 break
-            raise GamesFileError(f"{path}:{number} is not a JSON line") from None
+            raise GamesFileError(f"{path}:{number} is not a JSON line ({err})") from None
         if not isinstance(game, dict):
             raise GamesFileError(f"{path}:{number} is not a JSON object")
         games.append(game)
@@ -122,6 +122,8 @@ def _text(path: Path) -> str:
         if path.suffix == ".gz":
             with gzip.open(path, "rt") as handle:
                 return handle.read()
-        return path.read_text()
+        return read_text(path)
+    except JsonTextError as err:
+        raise GamesFileError(f"games file {str(path)!r} cannot be read: {err}") from None
     except (OSError, UnicodeDecodeError, EOFError) as err:
         raise GamesFileError(f"games file {str(path)!r} cannot be read: {err}") from None
