@@ -26,7 +26,8 @@ them as Ray tasks, on a local Ray or on the cluster at ``--address`` (``ray star
 on one node, ``ray start --address HEAD_IP:6379`` on the others); the results are the same.
 A session holds its ``--out`` with an exclusive lock until it ends: a second ``friday eval`` on the
 same folder is refused (exit 2) instead of playing the same games twice
-([`friday_agents.run_lock`][friday_agents.run_lock]; not on Windows, which has no ``fcntl``).
+([`friday_agents.harness.run_lock`][friday_agents.harness.run_lock]; not on Windows, which has
+no ``fcntl``).
 
 Exit status: 0 done, 2 bad arguments (unknown agent, level or option), 130 interrupted by
 Ctrl-C, 1 a worker died (resume to continue).
@@ -57,9 +58,9 @@ from friday_agents.harness.errors import require
 from friday_agents.harness.files import new_run_folder, path_safe
 from friday_agents.harness.interrupts import stop_at_a_boundary
 from friday_agents.harness.parallel import BACKENDS, RAY_INSTALL, BackendError
+from friday_agents.harness.run_lock import RunFolderBusy, RunFolderLock
 from friday_agents.players.registry import AgentSpecError, parse_spec
 from friday_agents.players.search import DEFAULT_SIMS
-from friday_agents.run_lock import RunFolderBusy, RunFolderLock
 from friday_env.errors import InvalidLevelError
 from friday_env.levels import parse_levels as levels_in
 

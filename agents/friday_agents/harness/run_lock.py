@@ -1,7 +1,7 @@
 """One command at a time in an output folder: an exclusive lock held while it runs.
 
 Two ``friday eval`` sessions on one ``--out`` would both append to its ``games.jsonl`` and
-play the same missing games twice. [`RunFolderLock`][friday_agents.run_lock.RunFolderLock]
+play the same missing games twice. [`RunFolderLock`][friday_agents.harness.run_lock.RunFolderLock]
 takes the folder itself with ``fcntl.flock`` (exclusive, non-blocking) before anything is
 read or written there, and the second session is refused at once. Nothing is written for the
 lock (no lock file to leave behind after a kill): the lock belongs to the open folder, and the
