@@ -7,7 +7,8 @@ Arranged by role; each part imports only those listed before it (checked by
 
 - the floor — ``conventions`` (what every ``friday`` subcommand shares: flags, help text,
   missing extras, the search-sims default), ``seeds`` (evaluation, validation and training
-  deals), ``games_file`` (the one reader of games files);
+  deals), ``games_file`` (the one reader of games files), ``run_lock`` (one command at a time
+  in an output folder), ``parent_watch`` (worker processes that end with their parent);
 - ``models/`` — every model file an agent loads, named by role (``guided-prior``, ``net``,
   ...), with ``manifest.json``;
 - ``players/`` — ``base`` (the ``Agent`` protocol, ``play_game``), ``registry`` (agents by

@@ -316,6 +316,8 @@ PARTS_BOTTOM_UP = (
     "conventions",
     "seeds",
     "games_file",
+    "run_lock",
+    "parent_watch",
     "models",
     "players",
     "evaluation",
