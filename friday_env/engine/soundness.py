@@ -1,9 +1,9 @@
 """Which game states the rules can reach: the check both cores apply to a state handed to them.
 
-A state made by hand (an edited copy, a pickle, [`friday_env.vector.FridayVectorEnv.set_game`]
-[friday_env.vector.FridayVectorEnv.set_game]) is played only if it is *sound*: each card in one
-place and of a kind its pile can hold, each counter within what play produces, each phase's
-needs met, and at least one legal action while the game is live.
+A state made by hand (an edited copy, a pickle, the vector env's
+[`set_game`][friday_env.vector.FridayVectorEnv.set_game]) is played only if it is *sound*: each
+card in one place and of a kind its pile can hold, each counter within what play produces,
+each phase's needs met, and at least one legal action while the game is live.
 [`unsound`][friday_env.engine.soundness.unsound] says what is wrong with a state, or None. It
 is the reference twin of the compiled core's ``fr_check_state`` (``friday_env/_core/game.c``)
 and of the field reading around it (``game_py.c``): the same checks in the same order, the same

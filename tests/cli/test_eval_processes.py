@@ -88,7 +88,7 @@ def test_killing_friday_eval_ends_its_workers(tmp_path: Path):
 #: macOS or from a thread other than the main one), prints the grandchild's pid, and sleeps.
 _ORPHAN = """
 import os, sys, time
-from friday_agents.parent_watch import exit_with_parent
+from friday_agents.harness.parent_watch import exit_with_parent
 parent = os.getpid()
 child = os.fork()
 if child == 0:

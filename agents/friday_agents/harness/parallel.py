@@ -12,7 +12,7 @@ Backends:
 
 - ``"process"`` — a local ``ProcessPoolExecutor`` of ``workers`` processes (``workers=1``:
   this process, no pool). The workers end with the process that started them, even after a
-  ``kill -9`` of it ([`friday_agents.parent_watch`][friday_agents.parent_watch]).
+  ``kill -9`` of it (``friday_agents.harness.parent_watch``).
 - ``"ray"`` — Ray tasks (one CPU each) on a running cluster (``address="auto"`` or
   ``"HOST:6379"``; every node needs the same friday-env installed), or on a local Ray
   started for the run with ``workers`` CPUs when ``address`` is None (default: all cores).
@@ -37,7 +37,7 @@ from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wai
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, TypeVar
 
-from friday_agents.parent_watch import exit_with_parent
+from friday_agents.harness.parent_watch import exit_with_parent
 
 Job = TypeVar("Job")
 Result = TypeVar("Result")
