@@ -2,8 +2,7 @@
 
 A ``kill -9`` of ``friday eval`` gives its process pool no chance to stop the workers, and a
 worker waiting for its next game would wait forever (its queue's other end stays open in the
-other workers). Each worker calls [`exit_with_parent`][friday_agents.harness.parent_watch.exit_with_parent]
-as it starts:
+other workers). Each worker calls ``exit_with_parent`` as it starts:
 
 - on Linux, when the pool was started from the main thread, the kernel kills the worker the
   moment its parent dies (``prctl(PR_SET_PDEATHSIG, SIGKILL)``). The signal follows the
