@@ -22,9 +22,9 @@ from pathlib import Path
 import numpy as np
 
 from friday_agents.cli.arguments import add_removed
-from friday_agents.harness.errors import README_GONE
 from friday_agents.evaluation.report import agent_label, aligned_table
 from friday_agents.harness.deals import is_evaluation_seed
+from friday_agents.harness.errors import README_GONE
 from friday_agents.harness.games_file import GAMES_FILE, read_games
 from friday_agents.harness.stats import paired_difference_interval
 from friday_agents.players.registry import is_cheating
