@@ -13,9 +13,11 @@ each has one meaning and one help text. No torch here: ``friday --help`` stays f
 from __future__ import annotations
 
 import dataclasses
+from pathlib import Path
 from typing import Any, ClassVar, Self
 
 from friday_env.errors import FridayError
+from friday_env.json_text import JsonTextError, read_json
 
 #: The PPO hyperparameters both trainers take: name -> help text (the defaults are each
 #: trainer's own, tuned for its setting).
@@ -48,6 +50,18 @@ class LearningConfig:
 
     def to_dict(self) -> dict[str, Any]:
         return dataclasses.asdict(self)  # type: ignore[call-overload]
+
+    @classmethod
+    def read_settings(cls, path: str | Path, what: str = "settings") -> dict[str, Any]:
+        """The JSON object in ``path``; ``Error`` naming the file and why not (missing, not
+        UTF-8, nested too deeply, not JSON, not an object: `friday_env.json_text`)."""
+        try:
+            data = read_json(path)
+        except JsonTextError as err:
+            raise cls.Error(f"cannot read the {what} {str(path)!r}: {err}") from None
+        if not isinstance(data, dict):
+            raise cls.Error(f"the {what} {str(path)!r} must hold a JSON object")
+        return data
 
     @classmethod
     def check_keys(cls, data: dict[str, Any], source: str, complete: bool = False) -> None:

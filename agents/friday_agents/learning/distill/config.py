@@ -10,7 +10,6 @@ from typing import Any
 
 from friday_agents.harness.errors import BadInputError
 from friday_agents.learning.config import LearningConfig
-from friday_env.json_text import JsonTextError, read_json
 
 #: First training deal index of round 0; round r plays from FIRST_INDEX + r * ROUND_STRIDE, so
 #: no round replays another's deals (and none of the earlier studies' deals, below 100,000).
@@ -80,12 +79,7 @@ def load_config(path: Path) -> ExitConfig:
     """Read and check a study configuration
     ([`ExitConfigError`][friday_agents.learning.distill.config.ExitConfigError] naming what is
     wrong)."""
-    try:
-        data = read_json(path)
-    except JsonTextError as err:
-        raise ExitConfigError(f"cannot read the configuration {str(path)!r}: {err}") from None
-    if not isinstance(data, dict):
-        raise ExitConfigError(f"the configuration {str(path)!r} must hold a JSON object")
+    data = ExitConfig.read_settings(path, "configuration")
     ExitConfig.check_keys(data, str(path), complete=True)
     data["levels"], data["hidden"] = tuple(data["levels"]), tuple(data["hidden"])
     config = ExitConfig(**data)

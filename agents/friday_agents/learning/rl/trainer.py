@@ -55,7 +55,6 @@ from friday_agents.learning.rl.sparse import (
     table_of,
     values,
 )
-from friday_env.json_text import JsonTextError, read_json
 from friday_env.observation.layout import FLAT_LAYOUT, MAX_FIGHTS
 
 CONFIG_FILE, CHECKPOINT_FILE = "config.json", "checkpoint.pt"
@@ -853,10 +852,4 @@ def load_run_config(out: Path) -> RLConfig:
     path = Path(out) / CONFIG_FILE
     if not path.exists():
         raise RLConfigError(f"nothing to resume: {path} does not exist")
-    try:
-        data = read_json(path)
-    except JsonTextError as err:
-        raise RLConfigError(f"cannot read {path}: {err}") from None
-    if not isinstance(data, dict):
-        raise RLConfigError(f"{path} must hold a JSON object of settings")
-    return RLConfig.from_dict(data)
+    return RLConfig.from_dict(RLConfig.read_settings(path, "run's configuration"))
