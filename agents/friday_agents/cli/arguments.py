@@ -129,20 +129,31 @@ def add_progress(
 
 
 def add_setting_flags(
-    parser: argparse.ArgumentParser, settings: type, helps: dict[str, str], what: str
+    parser: argparse.ArgumentParser,
+    settings: type,
+    helps: dict[str, str] | None = None,
+    source: str | None = None,
 ) -> None:
-    """``--name VALUE`` for each field of the dataclass ``settings`` that ``helps`` names
-    (with its help text): the value read as the field's real type
-    (``typing.get_type_hints``; ``bool`` as true/false), default None so that only the flags
-    given override ``what`` (where the settings come from, for the help)."""
+    """``--name VALUE`` for fields of the dataclass ``settings``: those ``helps`` names (with
+    its help text), else every field (help from its ``setting(...)`` metadata). The value is
+    read as the field's real type (``typing.get_type_hints``; ``bool`` as true/false). Each
+    defaults to None, so that a command knows which flags were given: they override
+    ``source`` (a config file or a run's settings, named in the help) or the field's default,
+    shown instead where there is no source."""
     hints = typing.get_type_hints(settings)
-    readers: dict[Any, Callable[[str], Any]] = {bool: parse_bool, int: int, float: float}
-    for name, text in helps.items():
+    fields = settings.__dataclass_fields__
+    for name, text in (helps or {n: f.metadata["help"] for n, f in fields.items()}).items():
+        kind = hints[name]
+        default = f"{source}'s" if source else repr(fields[name].default)
         parser.add_argument(
             "--" + name.replace("_", "-"),
             dest=name,
-            type=readers.get(hints[name], str),
+            type=_READERS.get(kind, str),
             default=None,
-            metavar=name.upper() if hints[name] is str else hints[name].__name__.upper(),
-            help=f"{text} (default: {what}'s)",
+            metavar=name.upper() if kind is str else kind.__name__.upper(),
+            help=f"{text} (default: {default})",
         )
+
+
+#: How a flag's text becomes a field's value, by the field's type (text as it is otherwise).
+_READERS: dict[Any, Callable[[str], Any]] = {bool: parse_bool, int: int, float: float}

@@ -56,7 +56,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help=f"the rounds' games files, large (default: OUT/{GAMES_IN_RUN})",
     )
     # a tiny run for a try or a test: every budget of the configuration can be cut here
-    add_setting_flags(parser, ExitConfig, SMALL_BUDGET, "--config")
+    add_setting_flags(parser, ExitConfig, SMALL_BUDGET, source="--config")
     parser.add_argument(
         "--levels", type=parse_levels, help="levels, e.g. 1 or 1-4 (default: --config's)"
     )

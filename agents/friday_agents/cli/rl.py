@@ -16,7 +16,7 @@ import dataclasses
 import sys
 from pathlib import Path
 
-from friday_agents.cli.arguments import add_progress, plain
+from friday_agents.cli.arguments import add_progress, add_setting_flags, plain
 from friday_agents.harness.errors import BadInputError, require
 from friday_agents.learning.rl.config import RLConfig, RLConfigError
 
@@ -24,16 +24,7 @@ from friday_agents.learning.rl.config import RLConfig, RLConfigError
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.description = plain(__doc__)
     parser.formatter_class = argparse.RawDescriptionHelpFormatter
-    for spec in dataclasses.fields(RLConfig):
-        kind = type(spec.default)
-        parser.add_argument(
-            "--" + spec.name.replace("_", "-"),
-            dest=spec.name,
-            type=kind,
-            default=argparse.SUPPRESS,  # given flags only: --resume must know which
-            metavar=spec.name.upper() if kind is str else kind.__name__.upper(),
-            help=f"{spec.metadata['help']} (default: {spec.default!r})",
-        )
+    add_setting_flags(parser, RLConfig)  # None unless given: --resume must know which
     parser.add_argument(
         "--resume",
         action="store_true",
@@ -48,7 +39,9 @@ def config_from_args(args: argparse.Namespace) -> tuple[RLConfig, bool]:
     [`RLConfigError`][friday_agents.learning.rl.config.RLConfigError] for flags that do not fit
     together."""
     given = {
-        f.name: getattr(args, f.name) for f in dataclasses.fields(RLConfig) if hasattr(args, f.name)
+        f.name: getattr(args, f.name)
+        for f in dataclasses.fields(RLConfig)
+        if getattr(args, f.name, None) is not None
     }
     if not args.resume:
         return RLConfig(**given).resolved().validate().whole_rollouts(), False
@@ -79,7 +72,7 @@ def run(args: argparse.Namespace) -> int:
     except (FileNotFoundError, ValueError) as err:  # a model file --init cannot use
         raise BadInputError(str(err)) from None
     print(
-        f"friday rl: {_announce(config, trainer.updates, getattr(args, 'frames', None))}",
+        f"friday rl: {_announce(config, trainer.updates, args.frames)}",
         flush=True,
     )
     try:

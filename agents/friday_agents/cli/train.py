@@ -10,7 +10,12 @@ from collections.abc import Callable
 from dataclasses import fields
 from typing import Any
 
-from friday_agents.cli.arguments import add_deprecated, add_progress, parse_bool
+from friday_agents.cli.arguments import (
+    add_deprecated,
+    add_progress,
+    add_setting_flags,
+    parse_bool,
+)
 from friday_agents.harness.errors import require
 from friday_agents.harness.files import check_out_path
 from friday_agents.learning.sb3.config import TrainConfig, load_config_file
@@ -60,27 +65,11 @@ def add_config_arguments(parser: argparse.ArgumentParser) -> None:
     """One ``--flag`` per field, its help from the field's doc and default. Flags default to
     None so that only the ones given override the config file."""
     parser.add_argument("--config", help="JSON or TOML file of settings (flags override it)")
-    parsers: dict[str, Callable[[str], Any]] = {
-        "int": int,
-        "float": float,
-        "str": str,
-        "bool": parse_bool,
-    }
+    own = {f.name: f.metadata["help"] for f in fields(TrainConfig) if f.name not in SHARED_FLAGS}
+    add_setting_flags(parser, TrainConfig, own)
     for spec in fields(TrainConfig):
-        kind = parsers[str(spec.type)]
-        flag = "--" + spec.name.replace("_", "-")
         if spec.name in SHARED_FLAGS:
-            _add_shared_flag(parser, spec, kind)
-            continue
-        metavar = "BOOL" if spec.type == "bool" else None
-        parser.add_argument(
-            flag,
-            dest=spec.name,
-            type=kind,
-            default=None,
-            metavar=metavar,
-            help=f"{spec.metadata['help']} (default: {spec.default!r})",
-        )
+            _add_shared_flag(parser, spec, parse_bool if spec.type == "bool" else str)
 
 
 def _add_shared_flag(
