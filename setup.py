@@ -1,6 +1,7 @@
 """Builds the compiled core, ``friday_env._core.compiled``, from ``friday_env/_core/*.c``, and
 the agents' C kernels, ``friday_agents.players._kernels``, from the ``*.c`` beside their Python
-twins in ``agents/friday_agents/players/``.
+twins in ``agents/friday_agents/players/``, and ``friday rl``'s sparse first layer,
+``friday_agents.learning.rl._sparse``.
 
 Everything else about the package is in ``pyproject.toml``, but for its long description:
 ``README.md`` as a package index can show it (``long_description``). The extensions are optional: a
@@ -76,6 +77,10 @@ kernel_hooks = extension(
     [f"{PLAYERS}/game_link.c", f"{PLAYERS}/heuristic/heuristic.c", KERNEL_HOOKS],
     KERNEL_DIRS,
 )
+# friday rl's first layer over the non-zero inputs (sparse.py beside it is its numpy twin)
+sparse_layer = extension(
+    "friday_agents.learning.rl._sparse", ["agents/friday_agents/learning/rl/sparse.c"], []
+)
 TEST_HOOKS = {core_hooks.name, kernel_hooks.name}
 
 
@@ -110,7 +115,7 @@ def long_description(readme: str) -> str:
 
 
 setup(
-    ext_modules=[core, core_hooks, kernels, kernel_hooks],
+    ext_modules=[core, core_hooks, kernels, kernel_hooks, sparse_layer],
     cmdclass={"build_ext": BuildExt, "build_py": BuildPy},
     long_description=long_description(Path("README.md").read_text(encoding="utf-8")),
     long_description_content_type="text/markdown",

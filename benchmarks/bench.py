@@ -21,7 +21,10 @@ on each core, against Blackjack-v1 through gymnasium's ``SyncVectorEnv`` with as
 (l) the CleanRL-style recipe's training frames/s (wall-clock) on the native vector env
 (compiled core) and on a ``SyncVectorEnv`` of Python-core envs; (m) ``guided``'s CPU seconds
 per game on each core (group search), the same evaluation deals of levels 1 and 4 in every
-round, and how many games differ (none may).
+round, and how many games differ (none may); (n) ``friday rl``'s training frames/s against
+SB3's MaskablePPO with the same PPO (separate 64-64 tanh actor and critic, 64 envs x 128
+steps, 4 epochs of 4 minibatches, level 1, one torch thread), their ratio, and where a
+``friday rl`` frame's CPU time goes (env, acting, learning, bookkeeping).
 
 Each group runs in rounds, one per repeat, its members taking turns in a rotating order
 (A, B, A, B...); every ratio is taken within its round, and the results keep every round,
@@ -36,7 +39,7 @@ committed results unless it names them. The project's committed run is
 and a second run of every group the README shows, to check that a rerun's medians fall
 within the first run's range (docs/performance.md states the rule), is
 
-    friday bench --repeats 9 --only env,ppo,core,vector,search \
+    friday bench --repeats 9 --only env,ppo,core,vector,search,rl \
         --note "2-core machine, no other jobs" --out benchmarks/results-check.json
 
 A run measures in a child process with one BLAS/OpenMP thread (OPENBLAS_NUM_THREADS,
@@ -82,7 +85,7 @@ COMMITTED_COMMAND = (
 #: of its medians must fall within the committed run's range (docs/performance.md).
 COMMITTED_CHECK = "benchmarks/results-check.json"
 COMMITTED_CHECK_COMMAND = (
-    "friday bench --repeats 9 --only env,ppo,core,vector,search "
+    "friday bench --repeats 9 --only env,ppo,core,vector,search,rl "
     '--note "2-core machine, no other jobs" --out benchmarks/results-check.json'
 )
 #: Without ``--out``, each run writes a new folder here.
@@ -92,10 +95,11 @@ GROUP_LIBRARIES = {
     "ppo": ("torch", "stable_baselines3", "sb3_contrib"),
     "vec": ("stable_baselines3",),
     "cleanrl": ("torch",),
+    "rl": ("torch", "stable_baselines3", "sb3_contrib"),
 }
 GROUPS = (
     "engine", "env", "games", "clone", "ppo", "memory", "vec", "core", "vector", "cleanrl",
-    "search",
+    "search", "rl",
 )  # fmt: skip
 #: Groups that compare the cores: measured only where the compiled core is built.
 CORE_GROUPS = ("core", "vector", "cleanrl", "search")
@@ -132,6 +136,8 @@ class Budget:
     cleanrl_envs: int = 0  # (l) the recipe's --num-envs
     cleanrl_timesteps: int = 0  # (l) the recipe's --total-timesteps per repeat
     search_games: int = 0  # (m) guided's evaluation deals per level and core
+    rl_updates: int = 0  # (n) rollouts + updates of each trainer per round
+    rl: dict[str, Any] = field(default_factory=dict)  # (n) the setting both trainers share
 
 
 def _train_defaults() -> dict[str, Any]:
@@ -147,6 +153,12 @@ def _train_defaults() -> dict[str, Any]:
         "net_arch": config.hidden_layers(),
         "torch_threads": config.torch_threads,
     }
+
+
+def _rl_setting() -> dict[str, Any]:
+    from bench_measure import RL_SETTING
+
+    return dict(RL_SETTING)
 
 
 def full_budget(repeats: int) -> Budget:
@@ -171,6 +183,8 @@ def full_budget(repeats: int) -> Budget:
         cleanrl_envs=8,
         cleanrl_timesteps=8 * 128 * 4,
         search_games=4,  # 8 guided games per core and round, ~5 CPU s on the Python core
+        rl_updates=2,  # 16,384 frames of each trainer per round
+        rl=_rl_setting(),
     )
 
 
@@ -196,6 +210,8 @@ def quick_budget(repeats: int) -> Budget:
         cleanrl_envs=2,
         cleanrl_timesteps=256,
         search_games=1,
+        rl_updates=1,
+        rl={**_rl_setting(), "n_envs": 4, "n_steps": 16, "n_epochs": 1},
     )
 
 
@@ -212,6 +228,8 @@ TARGETS = {
     "core_random_play_ratio": (True, 20.0),
     "vector_env_c_over_blackjack": (True, 8.0),
     "search_guided_ratio": (True, 5.0),
+    # issue 32: our trainer against the library a user would pick, same PPO
+    "rl_fps_ratio": (True, 3.0),
 }
 
 
@@ -545,6 +563,41 @@ def bench_search(budget: Budget, results: Results) -> None:
     )
 
 
+def bench_rl(budget: Budget, results: Results) -> None:
+    """(n) ``friday rl`` and SB3's MaskablePPO training with the same PPO (`RL_SETTING`),
+    one torch thread, taking turns in rounds; the ratio within each round, and where a
+    ``friday rl`` frame's CPU time goes (the median of the rounds, per part)."""
+    import torch
+    from bench_measure import RL_PARTS, PPOTimer, RLTimer, sb3_rl_settings
+
+    torch.set_num_threads(1)
+    setting = budget.rl
+    ours = RLTimer(setting, seed=0)
+    theirs = PPOTimer("Friday-v0", sb3_rl_settings(setting), seed=0)
+    runs = rounds(
+        budget.repeats,
+        {
+            "friday_rl": lambda _: ours.fps(budget.rl_updates),
+            "sb3": lambda _: theirs.fps(budget.rl_updates),
+        },
+    )
+    ours.close()
+    theirs.close()
+    friday = [fps for fps, _ in runs["friday_rl"]]
+    split = {
+        part: statistics.median(parts[part] for _, parts in runs["friday_rl"]) for part in RL_PARTS
+    }
+    label = f"{'x'.join(map(str, setting['net_arch']))} nets, {setting['n_envs']} envs"
+    results.add(
+        "rl_fps_friday", f"(n) friday rl, {label}", "frames/s", friday, us_per_frame_split=split
+    )
+    sb3 = [fps for fps, _ in runs["sb3"]]
+    results.add("rl_fps_sb3", f"(n) SB3 MaskablePPO, {label}", "frames/s", sb3)
+    results.add(
+        "rl_fps_ratio", "(n) friday rl / SB3 MaskablePPO, per round", "×", ratios(friday, sb3)
+    )
+
+
 BENCHES: dict[str, Callable[[Budget, Results], None]] = {
     "engine": bench_engine,
     "env": bench_env,
@@ -557,6 +610,7 @@ BENCHES: dict[str, Callable[[Budget, Results], None]] = {
     "vector": bench_vector,
     "cleanrl": bench_cleanrl,
     "search": bench_search,
+    "rl": bench_rl,
 }
 
 

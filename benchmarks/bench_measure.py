@@ -350,6 +350,66 @@ class PPOTimer:
         self.venv.close()
 
 
+# ------------------------------------------------ (n) friday rl against SB3 MaskablePPO
+
+#: The setting of (n): the same PPO on both sides (separate 64-64 tanh actor and critic over
+#: the flat observation, 64 envs x 128 steps, 4 epochs of 4 minibatches, level 1).
+RL_SETTING = {"n_envs": 64, "n_steps": 128, "n_epochs": 4, "minibatches": 4, "net_arch": [64, 64]}
+#: The parts of a ``friday rl`` frame (its trainer's `CpuParts`, the rest is bookkeeping).
+RL_PARTS = ("env", "acting", "learning", "bookkeeping")
+
+
+class RLTimer:
+    """``friday rl``'s trainer at `RL_SETTING`, ready to be timed: built in a temporary run
+    folder, one warm-up update done (neither timed), no held-out evaluation."""
+
+    def __init__(self, setting: dict[str, Any], seed: int) -> None:
+        import tempfile
+
+        from friday_agents.learning.rl.config import RLConfig
+        from friday_agents.learning.rl.trainer import Trainer
+
+        self.folder = tempfile.TemporaryDirectory(prefix="friday-bench-rl-")
+        config = RLConfig(
+            out=f"{self.folder.name}/run",
+            level=1,
+            frames=1 << 62,  # never reached: no final evaluation
+            num_envs=setting["n_envs"],
+            num_steps=setting["n_steps"],
+            update_epochs=setting["n_epochs"],
+            num_minibatches=setting["minibatches"],
+            hidden=",".join(map(str, setting["net_arch"])),
+            eval_every=0,
+            seed=seed,
+        )
+        self.trainer = Trainer(config)
+        self.trainer._one_update()
+
+    def fps(self, updates: int) -> tuple[float, dict[str, float]]:
+        """Training frames per CPU second over ``updates`` updates (rollout and PPO update),
+        and the CPU µs per frame of each of `RL_PARTS`."""
+        trainer = self.trainer
+        parts_before = dict(trainer.cpu.seconds)
+        start = time.process_time()
+        for _ in range(updates):
+            trainer._one_update()
+        elapsed = time.process_time() - start
+        frames = updates * trainer.batch
+        spent = {k: trainer.cpu.seconds[k] - parts_before[k] for k in parts_before}
+        spent["bookkeeping"] = elapsed - sum(spent.values())
+        return frames / elapsed, {k: spent[k] / frames * 1e6 for k in RL_PARTS}
+
+    def close(self) -> None:
+        self.trainer.envs.close()
+        self.folder.cleanup()
+
+
+def sb3_rl_settings(setting: dict[str, Any]) -> dict[str, Any]:
+    """`RL_SETTING` as `PPOTimer`'s settings (SB3's minibatch is a size, not a count)."""
+    batch = setting["n_envs"] * setting["n_steps"] // setting["minibatches"]
+    return {**setting, "batch_size": batch}
+
+
 # ------------------------------------- (i)-(l) the compiled core beside the Python engine
 
 

@@ -72,6 +72,8 @@ def rows(doc: dict[str, Any]) -> list[tuple[str, str, str, str, str]]:
         if "env_us_per_frame" in result:
             env_us = format_value(result["env_us_per_frame"], "µs/frame")
             found.append((f"{result['label']}: time in the envs", env_us, "", "", ""))
+        for part, us in result.get("us_per_frame_split", {}).items():
+            found.append((f"{result['label']}: {part}", format_value(us, "µs/frame"), "", "", ""))
     return found
 
 

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -120,6 +121,28 @@ def _core_lines(budget: dict[str, Any], search_in_rounds: bool) -> list[str]:
         "thread; the recipe's own wall-clock frames/s): on the native vector env with the "
         "compiled core, and on a `SyncVectorEnv` of Python-core envs.",
         _search_line(budget.get("search_games", 0), search_in_rounds),
+        *_rl_lines(budget),
+    ]
+
+
+def _rl_lines(budget: dict[str, Any]) -> list[str]:
+    """What row (n) times (a run made before it existed has no budget for it)."""
+    rl = budget.get("rl")
+    if not rl:
+        return []
+    nets = "-".join(map(str, rl["net_arch"]))
+    return [
+        f"- (n) `friday rl` and SB3's MaskablePPO training with the same PPO on Friday-v0 level "
+        f"1: separate {nets} tanh actor and critic over the flat observation, {rl['n_envs']} "
+        f"envs x {rl['n_steps']} steps per rollout, {rl['n_epochs']} epochs of "
+        f"{rl['minibatches']} minibatches, one torch thread, each built and warmed up by one "
+        f"update before the clock starts; {budget['rl_updates']} rollouts and updates of each "
+        "per round. MaskablePPO steps a `DummyVecEnv` of `Friday-v0` envs from `make_vec_env` "
+        "(what a user of the library builds), `friday rl` its native vector env. The parts of "
+        "a `friday rl` frame are the medians over the rounds of its trainer's own CPU "
+        "accounts: env (the vector env's steps), acting (the networks' forward on the "
+        "observations' non-zeros and the action draws), learning (advantages and the PPO "
+        "updates), bookkeeping (the rest: buffers, game ends, the next deals)."
     ]
 
 
@@ -375,6 +398,8 @@ def core_speeds_section(doc: dict[str, Any], check: dict[str, Any] | None = None
         lines[-1] += f" Games of `guided` that differ between the cores: {differing['median']:.0f}."
     if "ppo_fps_ratio" in results:
         lines[-1] += " " + _ppo_sentence(doc, check)
+    if "rl_fps_ratio" in results:
+        lines[-1] += " " + _rl_sentence(doc, check)
     return "\n".join(lines)
 
 
@@ -408,23 +433,53 @@ def _rerun_rule(doc: dict[str, Any], check: dict[str, Any], verdicts: list[bool 
 
 def _ppo_sentence(doc: dict[str, Any], check: dict[str, Any] | None) -> str:
     """MaskablePPO's speed on Friday-v0 against a trivial env (and the second run's)."""
-    ppo, target = doc["results"]["ppo_fps_ratio"], doc["targets"].get("ppo_fps_ratio")
+    return _ratio_sentence(
+        doc,
+        check,
+        "ppo_fps_ratio",
+        (lambda v: f"{100 * v:.1f} %", lambda v: f"{100 * v:g} %"),
+        "MaskablePPO trains on `Friday-v0` at {median} [{range}] of its speed on a trivial env "
+        "with the same spaces{wanted}",
+    )
+
+
+def _rl_sentence(doc: dict[str, Any], check: dict[str, Any] | None) -> str:
+    """``friday rl``'s training speed against SB3's MaskablePPO, same PPO (row (n))."""
+    return _ratio_sentence(
+        doc,
+        check,
+        "rl_fps_ratio",
+        (lambda v: f"{v:.2f}×", lambda v: f"{v:g}×"),
+        "`friday rl` trains at {median} [{range}] the frames per CPU-second of SB3's "
+        "MaskablePPO with the same PPO and networks{wanted}",
+    )
+
+
+def _ratio_sentence(
+    doc: dict[str, Any],
+    check: dict[str, Any] | None,
+    key: str,
+    shown: tuple[Callable[[float], str], Callable[[float], str]],
+    claim: str,
+) -> str:
+    """``claim`` about the ratio ``key`` (its ``{median}``, ``{range}`` and ``{wanted}``,
+    the target, filled in; ``shown``: how a median and a bound are written), and the second
+    run's median beside it."""
+    show, show_bound = shown
+    result, target = doc["results"][key], doc["targets"].get(key)
     wanted = ""
     if target is not None:
         missed_here = "" if target["met"] else ", missed in this run"
-        wanted = f" (target ≥ {100 * target['bound']:g} %{missed_here})"
-    text = (
-        f"MaskablePPO trains on `Friday-v0` at {100 * ppo['median']:.1f} % "
-        f"[{format_range(ppo)}] of its speed on a trivial env with the same spaces{wanted}"
-    )
+        wanted = f" (target ≥ {show_bound(target['bound'])}{missed_here})"
+    text = claim.format(median=show(result["median"]), range=format_range(result), wanted=wanted)
     if check is None:
         return text + "."
-    second = check["results"].get("ppo_fps_ratio")
+    second = check["results"].get(key)
     if second is None:
         return text + "; this ratio is not in the second run."
-    within = within_first_range(doc, check, "ppo_fps_ratio")
+    within = within_first_range(doc, check, key)
     return text + (
-        f"; in the second run {100 * second['median']:.1f} %, "
+        f"; in the second run {show(second['median'])}, "
         f"{'within' if within else '**outside**'} that range."
     )
 

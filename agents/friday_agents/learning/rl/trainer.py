@@ -41,11 +41,20 @@ from friday_agents.learning.networks import (
     ActorCritic,
     hidden_sizes,
     kl_to_reference,
-    masked_log_probs,
 )
 from friday_agents.learning.rl.config import RLConfig, RLConfigError
 from friday_agents.learning.rl.curriculum import ReverseCurriculum, Start, replay
 from friday_agents.learning.rl.deals import draw_training_deals, heldout_deals
+from friday_agents.learning.rl.sparse import (
+    PADDING_LOGIT,
+    SparseRows,
+    actor_critic,
+    first_of,
+    legal_ids,
+    policy_logits,
+    table_of,
+    values,
+)
 from friday_env.json_text import JsonTextError, read_json
 from friday_env.observation.layout import FLAT_LAYOUT, MAX_FIGHTS
 
@@ -76,6 +85,57 @@ class Episodes:
     finished: list[tuple[bool, int]] = field(default_factory=list)  # this update's (won, score)
 
 
+class Rollout(dict):
+    """A rollout's tensors by name (steps x envs). Its observations are in the trainer's
+    sparse rows; ``obs`` gives them dense (steps x envs x 991), built when first read and
+    only while those rows still hold this rollout (until the next one starts): the update
+    never reads them dense, and a 32 MB copy per rollout would cost more than it shows."""
+
+    def __init__(self, rows: SparseRows, shape: tuple[int, int, int]) -> None:
+        super().__init__()
+        self.rows, self.shape, self.generation = rows, shape, rows.generation
+
+    def __missing__(self, key: str) -> torch.Tensor:
+        if key != "obs":
+            raise KeyError(key)
+        if self.rows.generation != self.generation:
+            raise RuntimeError("a later rollout has replaced this one's observations")
+        steps, n, width = self.shape
+        self["obs"] = self.rows.dense(torch.arange(steps * n), width).reshape(self.shape)
+        return self["obs"]
+
+
+class CpuParts:
+    """CPU seconds (``time.process_time``) spent in each named part of the work, added up
+    since the trainer started: ``env`` (the vector env's steps), ``acting`` (the networks'
+    forward and the action draws of the rollouts, the observations' non-zeros included),
+    ``learning`` (advantages and the PPO updates). The rest of an update is bookkeeping."""
+
+    def __init__(self) -> None:
+        self.seconds = {"env": 0.0, "acting": 0.0, "learning": 0.0}
+        self._parts = {name: _TimedPart(self.seconds, name) for name in self.seconds}
+
+    def part(self, name: str) -> _TimedPart:
+        """A context that adds its CPU time to part ``name`` (parts never nest)."""
+        return self._parts[name]
+
+
+class _TimedPart:
+    """One part's timer, reused at every step (a context manager class: a generator-based
+    one costs a few microseconds more per use, three uses per env step)."""
+
+    __slots__ = ("name", "seconds", "start")
+
+    def __init__(self, seconds: dict[str, float], name: str) -> None:
+        self.seconds, self.name, self.start = seconds, name, 0.0
+
+    def __enter__(self) -> None:
+        self.start = time.process_time()
+
+    def __exit__(self, *exc: object) -> None:
+        self.seconds[self.name] += time.process_time() - self.start
+
+
 class TrainingInterrupted(Exception):
     """Ctrl-C stopped a run after ``updates`` updates; its checkpoint was saved there."""
 
@@ -93,6 +153,9 @@ class Trainer:
         self.progress = progress
         torch.set_num_threads(1)  # small networks: more threads only add contention
         self.batch = self.config.num_envs * self.config.num_steps
+        # a rollout's observations as their non-zeros, and the one after its last step
+        self.rows = SparseRows(self.batch + self.config.num_envs)
+        self.cpu = CpuParts()  # where the CPU time of the updates goes (friday bench reads it)
         self.envs = _make_envs(self.config, self.config.num_envs, self.config.level)
         # one vector env per level measured (a vector env plays one level)
         self.eval_envs = {
@@ -123,9 +186,7 @@ class Trainer:
         (self.out / CONFIG_FILE).write_text(json.dumps(config.to_dict(), indent=2) + "\n")
         (self.out / CURVE_FILE).write_text("")
         self.reference = copy.deepcopy(self.model.actor).requires_grad_(False)
-        self.optimizer = torch.optim.Adam(
-            self.model.parameters(), lr=config.learning_rate, eps=1e-5
-        )
+        self.optimizer = _adam(self.model, config.learning_rate)
         self.frames = self.updates = 0
         self.cpu_seconds = self.wall_seconds = 0.0
         self.kl_coef = config.kl_coef
@@ -160,10 +221,10 @@ class Trainer:
             ) from None
         self.model = _model_from_state(state["model"])
         self.reference = _model_from_state(state["reference"]).actor.requires_grad_(False)
-        self.optimizer = torch.optim.Adam(
-            self.model.parameters(), lr=self.config.learning_rate, eps=1e-5
-        )
+        self.optimizer = _adam(self.model, self.config.learning_rate)
         self.optimizer.load_state_dict(state["optimizer"])
+        for group in self.optimizer.param_groups:  # a checkpoint written before it was fused
+            group["fused"], group["foreach"] = True, None
         self.rng = np.random.default_rng()
         self.rng.bit_generator.state = _rng_state(state["numpy_rng"])
         self.torch_rng = torch.Generator()
@@ -257,7 +318,8 @@ class Trainer:
         cpu, wall = time.process_time(), time.perf_counter()
         warmup = self.frames < self.config.warmup_frames
         rollout = self._rollout()
-        losses = self._update(rollout, warmup)
+        with self.cpu.part("learning"):
+            losses = self._update(rollout, warmup)
         self.frames += self.batch
         self.updates += 1
         periodic = self.config.eval_every > 0 and self.updates % self.config.eval_every == 0
@@ -279,46 +341,71 @@ class Trainer:
 
     # ------------------------------------------------------------------ rollout
 
-    def _rollout(self) -> dict[str, torch.Tensor]:
+    def _rollout(self) -> Rollout:
+        """Every env plays ``num_steps`` steps. The observations go into ``self.rows`` as
+        their non-zeros (the update reads them there: rollout row ``t * num_envs + i`` is
+        env i's at step t); the rollout gives them dense, as ``obs``, when asked."""
         steps, n = self.config.num_steps, self.config.num_envs
-        buffers = {
-            "obs": torch.zeros((steps, n, self.obs.shape[1])),
+        self.rows.clear()
+        buffers = Rollout(self.rows, (steps, n, self.obs.shape[1]))
+        buffers |= {
             "mask": torch.zeros((steps, n, self.mask.shape[1]), dtype=torch.bool),
             "action": torch.zeros((steps, n), dtype=torch.long),
+            # the action's place among its state's legal ids (ascending): the policy's
+            # logits are computed for the legal actions only
+            "slot": torch.zeros((steps, n), dtype=torch.long),
             **{key: torch.zeros((steps, n)) for key in ("logp", "reward", "done", "value")},
         }
         self.episodes.finished = []
         self.finished_fights = []
+        rows = self.rows.append(self.obs.numpy())
+        self._recorded = np.zeros(n, np.int64)
+        table = table_of(first_of(self.model))  # the weights the whole rollout acts with
         done = torch.zeros(n)
         for t in range(steps):
-            buffers["obs"][t], buffers["mask"][t], buffers["done"][t] = self.obs, self.mask, done
-            with torch.no_grad():
-                logits = self.model.masked_logits(self.obs, self.mask)
-                probs = torch.softmax(logits, -1)
-                action = torch.multinomial(probs, 1, generator=self.torch_rng).squeeze(1)
-                buffers["logp"][t] = torch.log(probs.gather(1, action[:, None]).squeeze(1))
-                buffers["value"][t] = self.model.value(self.obs)
-            buffers["action"][t] = action
-            reward, done = self._step(action.numpy())
+            buffers["mask"][t], buffers["done"][t] = self.mask, done
+            with self.cpu.part("acting"), torch.no_grad():
+                ids = legal_ids(self.mask)
+                logits, buffers["value"][t] = actor_critic(self.model, self.rows, rows, ids, table)
+                slot, buffers["logp"][t] = _sample(logits, self.torch_rng)
+                action = ids.gather(1, slot[:, None]).squeeze(1)
+            buffers["action"][t], buffers["slot"][t] = action, slot
+            reward, done = self._step(action.numpy(), buffers["action"], t)
             buffers["reward"][t] = reward
-        with torch.no_grad():
-            next_value = self.model.value(self.obs)
-        buffers["advantage"], buffers["return"] = self._gae(buffers, next_value, done)
+            with self.cpu.part("acting"):
+                rows = self.rows.append(self.obs.numpy())
+        self._record_actions(np.arange(n), steps, buffers["action"])
+        with self.cpu.part("learning"), torch.no_grad():
+            next_value = _critic_only(self.model, self.rows, rows)
+            buffers["advantage"], buffers["return"] = self._gae(buffers, next_value, done)
         return buffers
 
-    def _step(self, actions: np.ndarray) -> tuple[torch.Tensor, torch.Tensor]:
+    def _record_actions(self, envs: np.ndarray, until: int, actions: torch.Tensor) -> None:
+        """Add the rollout's actions of ``envs`` up to step ``until`` (excluded) to their
+        games' action lists: one list operation per env when its game ends or the rollout
+        does, rather than one per env and step."""
+        taken = actions.numpy()
+        for i in envs.tolist():
+            self.episodes.actions[i].extend(taken[self._recorded[i] : until, i].tolist())
+            self._recorded[i] = until
+
+    def _step(
+        self, actions: np.ndarray, taken: torch.Tensor, t: int
+    ) -> tuple[torch.Tensor, torch.Tensor]:
+        """Step every env with ``actions`` (step ``t`` of the rollout, whose actions so far
+        are ``taken``): the shaped reward and the done flags."""
         obs_before = self.obs.numpy()
         potential_before = self._potential(obs_before)
-        obs, reward, terminated, truncated, info = self.envs.step(actions)
+        with self.cpu.part("env"):
+            obs, reward, terminated, truncated, info = self.envs.step(actions)
         masks = info["action_mask"]
         # gamma * phi(s') - phi(s) with no potential after the end (read before a new game
         # replaces the ended env's row)
         reward = reward + self._potential(obs) * (1.0 - terminated) - potential_before
         reward = reward + self._exploration_bonus(obs_before, obs, terminated)
-        for i, action in enumerate(actions.tolist()):
-            self.episodes.actions[i].append(action)
         ended = np.flatnonzero(terminated)
         if len(ended):
+            self._record_actions(ended, t + 1, taken)
             final = info["final_info"]
             for i in ended.tolist():
                 self._game_ended(i, bool(final["won"][i]), int(final["final_score"][i]))
@@ -405,38 +492,57 @@ class Trainer:
     # ------------------------------------------------------------------ update
 
     def _update(self, rollout: dict[str, torch.Tensor], warmup: bool) -> dict[str, float]:
-        flat = {key: value.reshape(self.batch, *value.shape[2:]) for key, value in rollout.items()}
-        if not warmup:  # the start policy's logits, once per rollout rather than per minibatch
-            with torch.no_grad():
-                flat["reference_logits"] = self.reference(flat["obs"]).masked_fill(
-                    ~flat["mask"], MASKED_LOGIT
-                )
+        # what the loss reads, one row per frame (the observations are read from self.rows,
+        # where a rollout row is its flat index)
+        flat = {
+            key: rollout[key].reshape(self.batch) for key in ("logp", "advantage", "return", "slot")
+        }
+        flat["ids"] = legal_ids(rollout["mask"].reshape(self.batch, -1))
+        if not warmup:
+            flat |= self._reference_terms(torch.arange(self.batch), flat["ids"])
         size = self.batch // self.config.num_minibatches
         sums: dict[str, float] = {}
         count = 0
         for _ in range(self.config.update_epochs):
             order = torch.randperm(self.batch, generator=self.torch_rng)
             for first in range(0, self.batch, size):
-                parts = self._minibatch_loss(
-                    {k: v[order[first : first + size]] for k, v in flat.items()}, warmup
-                )
+                rows = order[first : first + size]
+                minibatch = {key: value[rows] for key, value in flat.items()}
+                parts = self._minibatch_loss({**minibatch, "row": rows}, warmup)
                 self.optimizer.zero_grad(set_to_none=True)  # the frozen actor keeps no gradient
                 parts["loss"].backward()
-                nn.utils.clip_grad_norm_(self.model.parameters(), self.config.max_grad_norm)
+                nn.utils.clip_grad_norm_(
+                    self.model.parameters(), self.config.max_grad_norm, foreach=True
+                )
                 self.optimizer.step()
                 for key, value in parts.items():
                     sums[key] = sums.get(key, 0.0) + float(value.detach())
                 count += 1
         return {key: value / count for key, value in sums.items()}
 
+    def _reference_terms(self, rows: torch.Tensor, ids: torch.Tensor) -> dict[str, torch.Tensor]:
+        """The start policy's probabilities q of the legal actions ``ids`` on the rollout's
+        states and each state's sum of q log q: its part of the KL, once per rollout rather
+        than per minibatch."""
+        with torch.no_grad():
+            padding = ids < 0
+            log_q = torch.log_softmax(policy_logits(self.reference, self.rows, rows, ids), -1)
+            log_q = log_q.masked_fill(padding, 0.0)
+            q = log_q.exp().masked_fill(padding, 0.0)
+            return {"reference_q": q, "reference_q_log_q": (q * log_q).sum(-1)}
+
     def _minibatch_loss(self, mb: dict[str, torch.Tensor], warmup: bool) -> dict[str, torch.Tensor]:
         config = self.config
-        value_loss = 0.5 * ((self.model.value(mb["obs"]) - mb["return"]) ** 2).mean()
-        if warmup:
+        if warmup:  # the actor is frozen: the critic alone
+            value = _critic_only(self.model, self.rows, mb["row"])
+            value_loss = 0.5 * ((value - mb["return"]) ** 2).mean()
             return {"loss": value_loss, "value_loss": value_loss}
-        logits = self.model.masked_logits(mb["obs"], mb["mask"])
-        log_probs = masked_log_probs(logits, mb["mask"])
-        new_logp = log_probs.gather(1, mb["action"][:, None]).squeeze(1)
+        logits, value = actor_critic(self.model, self.rows, mb["row"], mb["ids"])
+        value_loss = 0.5 * ((value - mb["return"]) ** 2).mean()
+        # masked_log_probs over the legal actions' slots (a padding slot's logit is far below
+        # any real one: probability 0, log-probability set to 0)
+        log_probs = torch.log_softmax(logits, -1).masked_fill(mb["ids"] < 0, 0.0)
+        new_logp = log_probs.gather(1, mb["slot"][:, None]).squeeze(1)
         log_ratio = new_logp - mb["logp"]
         ratio = log_ratio.exp()
         adv = mb["advantage"]
@@ -444,10 +550,11 @@ class Trainer:
         clipped = ratio.clamp(1 - config.clip_coef, 1 + config.clip_coef)
         policy_loss = torch.max(-adv * ratio, -adv * clipped).mean()
         entropy = -(log_probs.exp() * log_probs).sum(-1).mean()
-        reference_logits = mb["reference_logits"]
-        # without a KL weight the KL is only measured: no gradient through it
-        kl_logits = logits if self.kl_coef > 0 else logits.detach()
-        kl = kl_to_reference(kl_logits, reference_logits, mb["mask"]).mean()
+        # KL(start || policy) = sum q log q - sum q log p over the legal actions, log p being
+        # the log_probs above (kl_to_reference's terms); without a KL weight it is only
+        # measured: no gradient through it
+        kl_log_probs = log_probs if self.kl_coef > 0 else log_probs.detach()
+        kl = (mb["reference_q_log_q"] - (mb["reference_q"] * kl_log_probs).sum(-1)).mean()
         loss = policy_loss + config.vf_coef * value_loss - config.ent_coef * entropy
         loss = loss + self.kl_coef * kl
         with torch.no_grad():
@@ -676,6 +783,35 @@ def _curriculum(config: RLConfig) -> ReverseCurriculum | None:
         config.reverse_window,
         config.reverse_archive,
     )
+
+
+def _adam(model: ActorCritic, learning_rate: float) -> torch.optim.Adam:
+    """The trainer's Adam, fused: one kernel for every parameter instead of a dozen torch
+    calls per parameter tensor (a fifth of the optimiser's time at these sizes)."""
+    return torch.optim.Adam(model.parameters(), lr=learning_rate, eps=1e-5, fused=True)
+
+
+def _critic_only(model: ActorCritic, rows: SparseRows, which: torch.Tensor) -> torch.Tensor:
+    """The critic's values of rows ``which`` of ``rows``."""
+    return values(model.critic, rows, which)
+
+
+def _sample(logits: torch.Tensor, generator: torch.Generator) -> tuple[torch.Tensor, torch.Tensor]:
+    """One slot per row of the legal actions' logits (padding slots at `PADDING_LOGIT`),
+    drawn with probability softmax(logits), and its log-probability. By the inverse of
+    each row's cumulative distribution (a tenth of ``torch.multinomial``'s cost at these
+    sizes): the first slot whose cumulative probability exceeds a uniform draw scaled to
+    the row's total."""
+    probs = torch.softmax(logits, -1)
+    cdf = probs.cumsum(1)
+    draw = torch.rand((len(probs), 1), generator=generator) * cdf[:, -1:]
+    slot = torch.searchsorted(cdf, draw, right=True).squeeze(1).clamp_(max=probs.shape[1] - 1)
+    chosen = probs.gather(1, slot[:, None]).squeeze(1)
+    if not bool((chosen > 0).all()):  # a draw rounded up to the total: the last legal slot
+        last = (logits > PADDING_LOGIT).sum(1) - 1
+        slot = torch.where(chosen > 0, slot, last)
+        chosen = probs.gather(1, slot[:, None]).squeeze(1)
+    return slot, torch.log(chosen)
 
 
 def _tensors(obs: np.ndarray, masks: np.ndarray) -> tuple[torch.Tensor, torch.Tensor]:
