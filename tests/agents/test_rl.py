@@ -491,6 +491,7 @@ def test_help_names_every_option(capsys):
         "--kl-decay",
         "--resume",
         "--reverse-share",
+        "--archive-from",
     ):
         assert flag in text
 

@@ -20,6 +20,12 @@ are the agent's own best games, so no teacher is needed:
 As the agent improves, its better games replace the archive's worst, so the states it starts
 from come from ever better games; with ``k`` past a game's length the episode starts at the
 deal's beginning. The whole state (archive, ``k``, the window) goes into the checkpoint.
+
+``--archive-from`` seeds the archive before training with the won games of a games file
+(``friday explore``'s ``games.jsonl``: wins found on fixed training deals, from the rules
+alone): they enter as won games, so they rank above every loss and the curriculum starts
+from them at once, ``k`` decisions before their ends, instead of waiting for the agent's
+first win (`won_games_of_file` checks them).
 """
 
 from __future__ import annotations
@@ -30,7 +36,11 @@ from typing import Any
 
 import numpy as np
 
+from friday_agents.harness.deals import is_evaluation_seed, is_validation_seed
+from friday_agents.harness.games_file import GamesFileError, check_replayable, read_games_file
+from friday_agents.learning.rl.config import RLConfigError
 from friday_env.core import new_game
+from friday_env.errors import FridayError
 
 
 @dataclass(frozen=True)
@@ -115,6 +125,13 @@ class ReverseCurriculum:
                 self.k += self.step
             self.outcomes = []
 
+    def longest_win(self) -> int | None:
+        """The most decisions of an archived won game (None without one): once ``k`` is
+        past it, every start from the archive is a deal's start (the A3 hand-over reads it
+        from the curve)."""
+        lengths = [len(game.actions) for game in self.archive if game.won]
+        return max(lengths) if lengths else None
+
     def success_rate(self) -> float | None:
         return float(np.mean(self.outcomes)) if self.outcomes else None
 
@@ -143,3 +160,55 @@ def replay(level: int, seed: int, actions: tuple[int, ...] | list[int], core: st
     for action in actions:
         game.apply(action)
     return game
+
+
+@dataclass(frozen=True)
+class SeedGame:
+    """A won game of a games file, checked: its deal, its actions and its final score."""
+
+    seed: int
+    actions: tuple[int, ...]
+    score: int
+
+
+def won_games_of_file(path: str, level: int, core: str | None = None) -> list[SeedGame]:
+    """The games of the games file ``path`` (``--archive-from``), in file order, each one
+    replayed from ``Game.new`` and checked to be a won level-``level`` game on a training
+    deal; else an [`RLConfigError`][friday_agents.learning.rl.config.RLConfigError] in one
+    line naming the file and line. A validation or evaluation deal is refused: the
+    curriculum would train on the deals its curve and the evaluation measure."""
+    try:
+        games = read_games_file(path)
+    except GamesFileError as err:
+        raise RLConfigError(f"--archive-from: {err}") from None
+    if not games.games:
+        raise RLConfigError(f"--archive-from: {path} holds no games")
+    seeds = []
+    for position, game in enumerate(games.games):
+        where = games.where(position)
+        try:
+            check_replayable(game, where)
+        except GamesFileError as err:
+            raise RLConfigError(f"--archive-from: {err}") from None
+        if game.get("won") is not True:
+            raise RLConfigError(f"--archive-from: {where} is not a won game")
+        if game["level"] != level:
+            raise RLConfigError(
+                f"--archive-from: {where} is a level-{game['level']} game; the run trains "
+                f"level {level}"
+            )
+        seed = game["seed"]
+        if is_evaluation_seed(seed) or is_validation_seed(seed):
+            kind = "an evaluation" if is_evaluation_seed(seed) else "a validation"
+            raise RLConfigError(
+                f"--archive-from: {where} is on {kind} deal (seed {seed}); only training "
+                "deals may be trained on"
+            )
+        try:
+            replayed = replay(level, seed, game["actions"], core)
+        except (FridayError, ValueError) as err:
+            raise RLConfigError(f"--archive-from: {where} does not replay: {err}") from None
+        if not replayed.won:
+            raise RLConfigError(f"--archive-from: {where} does not replay to a win")
+        seeds.append(SeedGame(seed, tuple(game["actions"]), int(replayed.score())))
+    return seeds
