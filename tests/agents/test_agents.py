@@ -291,5 +291,5 @@ def test_spec_options_are_read_by_their_annotated_types():
     options = spec_options(SearchAgent)
     assert options["sims"] == (int,)
     assert make_agent("search:sims=12").sims == 12
-    with pytest.raises(AgentSpecError, match="option 'sims' is int, not '2.5'"):
+    with pytest.raises(AgentSpecError, match=r"option 'sims' is int, not '2\.5'"):
         make_agent("search:sims=2.5")

@@ -73,6 +73,9 @@ def test_ctrl_c_in_friday_train_saves_a_checkpoint_that_resumes(tmp_path):
     steps = int(checkpoint.stem.split("_")[1])
     assert steps >= 64
     assert not (out / "final.zip").exists()
+    # the policy so far, playable at once, and the message says where it is
+    assert (out / "policy.zip").is_file() and f"{out}/policy.zip" in err
+    assert [p.name for p in out.iterdir() if "tmp" in p.name or "partial" in p.name] == []
     done = friday(*shlex.split(resume)[1:], "--total-timesteps", str(steps + 64), cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     assert (out / "final.zip").exists() and (out / "policy.zip").exists()

@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import re
 import sys
+import typing
 from collections.abc import Callable
 from typing import Any
 
@@ -125,3 +126,23 @@ def add_progress(
         default=default,
         help="show a progress bar (default: on)",
     )
+
+
+def add_setting_flags(
+    parser: argparse.ArgumentParser, settings: type, helps: dict[str, str], what: str
+) -> None:
+    """``--name VALUE`` for each field of the dataclass ``settings`` that ``helps`` names
+    (with its help text): the value read as the field's real type
+    (``typing.get_type_hints``; ``bool`` as true/false), default None so that only the flags
+    given override ``what`` (where the settings come from, for the help)."""
+    hints = typing.get_type_hints(settings)
+    readers: dict[Any, Callable[[str], Any]] = {bool: parse_bool, int: int, float: float}
+    for name, text in helps.items():
+        parser.add_argument(
+            "--" + name.replace("_", "-"),
+            dest=name,
+            type=readers.get(hints[name], str),
+            default=None,
+            metavar=name.upper() if hints[name] is str else hints[name].__name__.upper(),
+            help=f"{text} (default: {what}'s)",
+        )

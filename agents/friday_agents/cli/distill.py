@@ -13,10 +13,23 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from friday_agents.cli.arguments import plain
+from friday_agents.cli.arguments import add_setting_flags, plain
+from friday_agents.harness.errors import BadInputError
 from friday_agents.harness.files import new_run_folder, path_safe
+from friday_agents.learning.distill.config import ExitConfig
+from friday_env.levels import parse_levels
 
 DEFAULT_CONFIG = Path("experiments/expert-iteration/config.json")
+#: The settings a flag may override, for runs smaller than the study's (a try, a test).
+SMALL_BUDGET = {
+    "rounds": "rounds to play",
+    "teacher_games": "games per level and round played by the search",
+    "student_games": "games per level and round played by the network alone (DAgger)",
+    "sims": "the labelling search's simulations per decision",
+    "epochs": "passes over the data per fit",
+    "validation_net": "validation deals per level for the network alone",
+    "validation_search": "validation deals per level for the network guiding the search",
+}
 #: Where a run without ``--out`` gets its own new folder.
 RUNS_DIR = Path("results/distill")
 #: The games' folder inside the run's when ``--data`` is not given.
@@ -42,8 +55,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         type=Path,
         help=f"the rounds' games files, large (default: OUT/{GAMES_IN_RUN})",
     )
+    # a tiny run for a try or a test: every budget of the configuration can be cut here
+    add_setting_flags(parser, ExitConfig, SMALL_BUDGET, "--config")
     parser.add_argument(
-        "--rounds", type=int, help="play rounds up to this many (default: the configuration's)"
+        "--levels", type=parse_levels, help="levels, e.g. 1 or 1-4 (default: --config's)"
     )
     parser.add_argument("--workers", type=int, default=2, help="processes (default 2)")
     parser.add_argument("--no-progress", action="store_true", help="no progress bars")
@@ -52,19 +67,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from friday_agents.harness.parallel import GamesInterrupted
-    from friday_agents.learning.distill.config import ExitConfigError, load_config
+    from friday_agents.learning.distill.config import load_config, with_overrides
     from friday_agents.learning.distill.report import write_curve
     from friday_agents.learning.distill.rounds import run_rounds
 
-    try:
-        config = load_config(args.config)
-    except ExitConfigError as err:
-        print(f"friday distill: error: {err}", file=sys.stderr)
-        return 2
-    rounds = config.rounds if args.rounds is None else args.rounds
-    if rounds < 1 or args.workers < 1:
-        print("friday distill: error: --rounds and --workers must be at least 1", file=sys.stderr)
-        return 2
+    config = load_config(args.config)
+    given = {name: getattr(args, name) for name in (*SMALL_BUDGET, "levels")}
+    config = with_overrides(config, args.config, **given)
+    rounds = config.rounds
+    if args.workers < 1:
+        raise BadInputError("--workers must be at least 1")
     out = args.out or new_run_folder(RUNS_DIR, path_safe(args.config.stem))
     data = args.data or out / GAMES_IN_RUN
     command = f"friday {args.command}"  # the name it was run by

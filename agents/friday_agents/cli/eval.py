@@ -4,7 +4,9 @@ Every agent plays the same deals ([`friday_agents.harness.deals`][friday_agents.
 ``i`` of level ``L`` has seed ``10_000_000 + L * 1_000_000 + i``; training never uses seeds that
 high). Results per
 agent and level — win rate with a 95% Wilson interval, mean and median score with 95% bootstrap
-intervals, game length, games/s — are printed as a table and written to ``--out``:
+intervals, game length, games/s (games per second of play, summed over the games: building
+the agents and loading their models come before the clock starts) — are printed as a table
+and written to ``--out``:
 ``results.json`` (``"complete": false`` while games are missing), ``results.csv``,
 ``winrate.png``, ``scores.png``, and ``games.jsonl`` with one line per game (with its
 replayable record under ``--save-games``). The documentation's tables are rendered from a

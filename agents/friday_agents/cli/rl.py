@@ -17,7 +17,7 @@ import sys
 from pathlib import Path
 
 from friday_agents.cli.arguments import add_progress, plain
-from friday_agents.harness.errors import require
+from friday_agents.harness.errors import BadInputError, require
 from friday_agents.learning.rl.config import RLConfig, RLConfigError
 
 
@@ -51,7 +51,7 @@ def config_from_args(args: argparse.Namespace) -> tuple[RLConfig, bool]:
         f.name: getattr(args, f.name) for f in dataclasses.fields(RLConfig) if hasattr(args, f.name)
     }
     if not args.resume:
-        return RLConfig(**given).resolved().validate(), False
+        return RLConfig(**given).resolved().validate().whole_rollouts(), False
     from friday_agents.learning.rl.trainer import load_run_config
 
     if "out" not in given:
@@ -66,20 +66,22 @@ def config_from_args(args: argparse.Namespace) -> tuple[RLConfig, bool]:
     config = dataclasses.replace(
         config, out=given["out"], frames=given.get("frames", config.frames)
     )
-    return config.validate(), True
+    return config.validate().whole_rollouts(), True
 
 
 def run(args: argparse.Namespace) -> int:
     require("friday rl", "torch", *(("tqdm",) if args.progress else ()))
-    try:
-        config, resume = config_from_args(args)
-        from friday_agents.learning.rl.trainer import Trainer, TrainingInterrupted
+    config, resume = config_from_args(args)
+    from friday_agents.learning.rl.trainer import Trainer, TrainingInterrupted
 
+    try:
         trainer = Trainer(config, resume=resume, progress=args.progress)
-    except (RLConfigError, FileNotFoundError, ValueError) as err:
-        print(f"friday rl: error: {err}", file=sys.stderr)
-        return 2
-    print(f"friday rl: {_announce(config, trainer.updates)}", flush=True)
+    except (FileNotFoundError, ValueError) as err:  # a model file --init cannot use
+        raise BadInputError(str(err)) from None
+    print(
+        f"friday rl: {_announce(config, trainer.updates, getattr(args, 'frames', None))}",
+        flush=True,
+    )
     try:
         row = trainer.run()
     except TrainingInterrupted as stop:
@@ -99,12 +101,22 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _announce(config: RLConfig, updates: int) -> str:
-    """What the run is about to do, in a line."""
+def _announce(config: RLConfig, updates: int, asked: int | None) -> str:
+    """What the run is about to do, in a line (and the frames asked, where they were
+    rounded up to whole rollouts)."""
     start = f"from {config.init}" if config.init else "from scratch"
     if updates:
         start = f"continuing from update {updates}"
     return (
-        f"{config.method} on level {config.level}, {start}, {config.frames} frames, seed "
+        f"{config.method} on level {config.level}, {start}, {_frames(config, asked)}, seed "
         f"{config.seed}; writing to {config.out}"
+    )
+
+
+def _frames(config: RLConfig, asked: int | None) -> str:
+    if asked is None or asked == config.frames:
+        return f"{config.frames} frames"
+    return (
+        f"{config.frames} frames (--frames {asked} rounded up to whole rollouts of "
+        f"{config.batch} = num_envs x num_steps)"
     )

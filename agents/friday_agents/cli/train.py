@@ -39,7 +39,8 @@ def run(args: argparse.Namespace) -> int:
     except TrainingInterrupted as stop:
         print(
             f"\nfriday train: interrupted at {stop.timesteps} of {stop.config.total_timesteps} "
-            f"timesteps; saved {stop.checkpoint}. Continue with: {resume_command(stop)}",
+            f"timesteps; saved {stop.checkpoint} and the policy so far in "
+            f"{stop.config.out_dir}/policy.zip. Continue with: {resume_command(stop)}",
             file=sys.stderr,
         )
         return 130

@@ -148,8 +148,14 @@ def prepare_worker(config: EvalConfig) -> None:
 def play_task(task: Task) -> dict[str, Any]:
     """Play one game and return its result row."""
     seed = deal_seed(_WORKER_DEALS, task.level, task.index)
+    agent = _WORKER_AGENTS[task.agent]
+    # loading a level's model is not play: it happens before the clock starts, so a game's
+    # seconds (and games/s) measure play alone
+    prepare = getattr(agent, "prepare", None)  # optional in the Agent protocol
+    if prepare is not None:
+        prepare(task.level)
     start = time.perf_counter()
-    game = play_game(_WORKER_AGENTS[task.agent], task.level, seed)
+    game = play_game(agent, task.level, seed)
     seconds = time.perf_counter() - start
     row: dict[str, Any] = {"agent": task.agent, "level": task.level, "index": task.index}
     row["seed"] = seed

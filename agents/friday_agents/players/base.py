@@ -31,6 +31,9 @@ class Agent(Protocol):
     - ``reset(seed)`` — start of a game: reseed the agent's own random generator.
     - ``act(game)`` — a legal action id for the pending decision of ``game``. The agent must
       not modify ``game`` (plan on clones) and may read only public information (R26).
+    - ``prepare(level)`` (optional) — load what games of ``level`` need (a model file) before
+      the first of them: ``friday eval`` calls it before its clock starts, so its games/s
+      measures play, not loading.
     """
 
     name: str

@@ -3,6 +3,7 @@ before the runs it decides (``experiments/expert-iteration/config.json``)."""
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -90,6 +91,15 @@ def load_config(path: Path) -> ExitConfig:
     config = ExitConfig(**data)
     _check(config, path)
     return config
+
+
+def with_overrides(config: ExitConfig, source: Path, **values: Any) -> ExitConfig:
+    """``config`` with the settings in ``values`` that are not None (a command's flags),
+    checked as the file's are."""
+    given = {name: value for name, value in values.items() if value is not None}
+    changed = dataclasses.replace(config, **given)
+    _check(changed, source)
+    return changed
 
 
 def _check(config: ExitConfig, path: Path) -> None:

@@ -32,7 +32,11 @@ class RLConfig(LearningConfig):
 
     out: str = setting("run folder: config.json, checkpoint.pt, curve.jsonl, policy.npz", "")
     level: int = setting("level to train on (1-4)", 1)
-    frames: int = setting("total env steps of the run (warm-up included)", 1_000_000)
+    frames: int = setting(
+        "total env steps of the run (warm-up included), rounded up to whole rollouts of "
+        "num_envs x num_steps frames",
+        1_000_000,
+    )
     method: str = setting(
         "ppo (plain) or reverse (episodes started late in the agent's own best games)", "ppo"
     )
@@ -150,6 +154,17 @@ class RLConfig(LearningConfig):
                 f"eval_levels must be levels 1-4 like 1,2,3,4, got {self.eval_levels!r}"
             )
         return [self.level, *sorted(set(named) - {self.level})]
+
+    @property
+    def batch(self) -> int:
+        """Frames per rollout: an update learns from ``num_envs x num_steps`` at once."""
+        return self.num_envs * self.num_steps
+
+    def whole_rollouts(self) -> RLConfig:
+        """``frames`` rounded up to whole rollouts (`batch`), the frames the run plays: a
+        rollout is not cut short, and the progress bar's total must be what is run."""
+        rollouts = -(-self.frames // self.batch)
+        return dataclasses.replace(self, frames=rollouts * self.batch)
 
     def validate(self) -> RLConfig:
         """``self`` if every value is usable, else

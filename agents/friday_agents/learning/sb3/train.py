@@ -38,6 +38,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from friday_agents.harness.files import replace_atomically
 from friday_agents.harness.interrupts import children_ignore_ctrl_c
 from friday_agents.learning.sb3.config import (
     TrainConfig,
@@ -471,6 +472,9 @@ def train(config: TrainConfig) -> TrainResult:
         if model is None:  # stopped before the first model was made: nothing to keep
             raise
         checkpoint = save_interrupted(model, out)
+        # the policy so far, as a finished run writes it: a user can play it at once; atomic,
+        # so a second Ctrl-C leaves the old file or the new one, never half of one
+        replace_atomically(out / "policy.zip", lambda path: export_policy(model, path))
         raise TrainingInterrupted(config, model.num_timesteps, checkpoint) from None
     seconds = time.perf_counter() - started
     assert model is not None  # total_timesteps > 0: at least one stage ran or was resumed

@@ -70,6 +70,10 @@ class PPOAgent:
         if self.model_path is not None:
             self._load(self.model_path)
 
+    def prepare(self, level: int) -> None:
+        """Load the model games of ``level`` play (see `Agent`), before any is timed."""
+        self._load(self.model_path or default_checkpoint(level))
+
     def reset(self, seed: int) -> None:
         self.rng = np.random.default_rng(seed)
 
