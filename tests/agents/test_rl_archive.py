@@ -16,7 +16,10 @@ torch = pytest.importorskip("torch")
 from friday_agents.cli import main as friday_main  # noqa: E402
 from friday_agents.harness.deals import evaluation_seed, validation_seed  # noqa: E402
 from friday_agents.learning.rl.config import RLConfig  # noqa: E402
-from friday_agents.learning.rl.curriculum import won_games_of_file  # noqa: E402
+from friday_agents.learning.rl.curriculum import (  # noqa: E402
+    ReverseCurriculum,
+    won_games_of_file,
+)
 from friday_agents.learning.rl.deals import draw_training_deals  # noqa: E402
 from friday_agents.learning.rl.trainer import Trainer  # noqa: E402
 from friday_env.engine import Game  # noqa: E402
@@ -87,7 +90,16 @@ def test_an_episode_from_the_archive_starts_k_decisions_before_a_found_win(tmp_p
         put.append((int(game.seed), list(game.history), obs.copy()))
         return obs, mask
 
+    wins: list[tuple[int, tuple[int, ...]]] = []  # every won game offered to the archive
+    add_game = ReverseCurriculum.add_game
+
+    def spy_add_game(self, seed, actions, won, score):
+        if won:
+            wins.append((int(seed), tuple(actions)))
+        return add_game(self, seed, actions, won, score)
+
     monkeypatch.setattr(FridayVectorEnv, "set_game", spy_set_game)
+    monkeypatch.setattr(ReverseCurriculum, "add_game", spy_add_game)
     config = seeded(
         tmp_path / "run",
         games_file(tmp_path / "won.jsonl", games),
@@ -104,8 +116,7 @@ def test_an_episode_from_the_archive_starts_k_decisions_before_a_found_win(tmp_p
     assert trainer.episodes.starts == [None] * 4
     trainer.run()
     assert put, "no episode started from the archive"
-    wins = [g for g in trainer.curriculum.archive if g.won]
-    prefixes = {(g.seed, tuple(g.actions[: len(g.actions) - k])) for g in wins}
+    prefixes = {(seed, actions[: len(actions) - k]) for seed, actions in wins}
     assert all((seed, tuple(history)) in prefixes for seed, history, _ in put)
     from_file = {(game["seed"], tuple(game["actions"][:-k])) for game in games}
     seed, history, obs = put[0]
