@@ -52,6 +52,7 @@ from gymnasium.vector.utils import batch_space
 from friday_env.actions import NUM_ACTIONS, action_mask, action_name
 from friday_env.core import VecEnvCore, check_core, is_game, python_copy, to_core
 from friday_env.engine import Game
+from friday_env.engine.soundness import unsound
 from friday_env.episode import (
     ILLEGAL_ACTION_MODES,
     MASK_DTYPE,
@@ -164,7 +165,11 @@ class _PythonBatch:
         return ended
 
     def set_game(self, i: int, game: Any) -> None:
-        self.games[i] = python_copy(game)
+        copy = python_copy(game)
+        problem = unsound(copy)  # as the compiled core refuses it: before anything changes
+        if problem is not None:
+            raise StateError(problem)
+        self.games[i] = copy
         self.steps[i] = 0
         self._write_live(i)
 
@@ -300,9 +305,11 @@ class FridayVectorEnv(VectorEnv):
 
     def set_game(self, env: int, game: Any) -> tuple[np.ndarray, np.ndarray]:
         """Env ``env`` plays a copy of ``game`` (a game of either core, of this env's level,
-        not over) from its current state, its step count from 0; returns that env's new
-        observation row and action mask row (copies). The next autoreset is unchanged.
-        Anything else raises ``EnvOptionError`` and changes nothing."""
+        not over, in a state the rules can reach: `friday_env.engine.soundness`) from its
+        current state, its step count from 0; returns that env's new observation row and
+        action mask row (copies). The next autoreset is unchanged. Anything else raises
+        ``EnvOptionError`` (naming the field for an unsound state, on both cores) and changes
+        nothing."""
         if not self._started:
             raise EnvOptionError("set_game() before reset(): call reset() first")
         if isinstance(env, bool) or not isinstance(env, (int, np.integer)):
@@ -318,7 +325,7 @@ class FridayVectorEnv(VectorEnv):
             )
         try:
             self._batch.set_game(int(env), game)
-        except StateError as err:  # the compiled core refuses states the rules cannot reach
+        except StateError as err:  # both cores refuse states the rules cannot reach
             raise EnvOptionError(f"set_game: {err}") from None
         return self._out.obs[env].copy(), self._out.masks[env].copy()
 

@@ -8,8 +8,9 @@ Arranged by role; each part imports only those listed before it (checked by
 - the floor — ``harness/``: ``deals`` (evaluation, validation and training deals),
   ``games_file`` (the one reader of games files), ``parallel`` (the parallel game runner),
   ``stats`` (confidence intervals), ``progress`` (the bar format, durations), ``files``
-  (output paths, run folders, model files, atomic writes), ``interrupts`` (Ctrl-C) and
-  ``errors`` (bad input, missing extras);
+  (output paths, run folders, model files, atomic writes), ``interrupts`` (Ctrl-C),
+  ``errors`` (bad input, missing extras), ``run_lock`` (one command at a time in an output
+  folder) and ``parent_watch`` (worker processes that end with their parent);
 - ``models/`` — every model file an agent loads, named by role (``guided-prior``, ``net``,
   ...), with ``manifest.json``;
 - ``players/`` — ``base`` (the ``Agent`` protocol, ``play_game``), ``registry`` (agents by

@@ -23,9 +23,17 @@
 #include "cards_data.h" /* FR_NUM_CARDS, per-card tables, action ids FR_A_*, the enums */
 
 #define FR_PILE_CAP 72 /* more than any pile can hold: all 69 cards (a scenario may box 67) */
-/* The shuffle counter's limit: Python's is unbounded, the compiled core keeps 64 bits and
- * refuses a state beyond this (no game comes near it: a game shuffles a few hundred times). */
+/* The shuffle counter a state may be given (the seed's stream of shuffles; Python's counter is
+ * unbounded, the compiled core keeps 64 bits; a game itself shuffles a few hundred times). */
 #define FR_MAX_SHUFFLES (INT64_C(1) << 62)
+/* What play adds, for the check to accept whatever play reaches from a state it accepted
+ * (fr_check_state): at most this many shuffles per action (a draw's reshuffle, then the hazard
+ * piles of two empty steps: 3), one finished fight per action, one history entry per action. */
+#define FR_SHUFFLES_PER_ACTION 4
+#define FR_FIGHTS_ALLOWANCE 100000
+/* The longest history a state may hold: a game from any accepted state ends in far fewer
+ * actions, and a Python list this long takes 8 GiB. */
+#define FR_MAX_HISTORY (INT32_C(1) << 30)
 
 typedef struct {
     int32_t n;               /* cards in the pile */

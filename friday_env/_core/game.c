@@ -935,14 +935,15 @@ static const char *check_named(const fr_pile *p, const char *size_message, const
     return NULL;
 }
 
+static int in_fight_phase(int phase) { return phase >= FR_FIGHT && phase <= FR_LOSS_DESTROY; }
+
 static const char *check_ranges(const fr_game *g) {
     if (g->level < 1 || g->level > 4) return "level: out of range (1..4)";
     if (g->phase < FR_CHOOSE_HAZARD || g->phase > FR_GAME_OVER) return "phase: out of range";
     if (g->step < FR_GREEN || g->step > FR_PIRATES) return "step: out of range (0..3)";
     if (g->resolving < AB_NONE || g->resolving > AB_STOP) return "resolving: not an ability";
     if (g->hazard < -1 || g->hazard >= FR_NUM_CARDS) return "hazard: out of range (-1..68)";
-    if (g->shuffles < 0 || g->shuffles > FR_MAX_SHUFFLES)
-        return "shuffles: out of range (0..2**62, the compiled core's counter)";
+    if (g->shuffles < 0) return "shuffles: negative";
     if (g->known_top < 0 || g->known_top > g->stack.n)
         return "known_top: must be between 0 and the stack size";
     if (g->offer.n > 2) return "offer: holds more than two hazards";
@@ -953,7 +954,27 @@ static const char *check_ranges(const fr_game *g) {
         return "aging_total: must be the level's number of aging cards (10 at levels 1-2, 11 at 3-4)";
     if (g->table.n > FR_A_MAX_TABLE_CARDS)
         return "table: holds more cards than the action ids have slots for (59)";
-    if (g->history_len < 0 || g->history_len > g->history_cap) return "history: size out of range";
+    if (g->history_len < 0 || g->history_len > g->history_cap || g->history_len > FR_MAX_HISTORY)
+        return "history: size out of range (at most 2**30 actions)";
+    return NULL;
+}
+
+/* The counters play moves, bounded so that every state play reaches from a state this check
+ * accepts is accepted too: life tokens are conserved (R01), so life and the reserve stay
+ * within the level's tokens; the shuffle and fight counters grow by at most
+ * FR_SHUFFLES_PER_ACTION and one per action, and each action adds one history entry, so
+ * their bounds grow with the history; each use of step -1 (R15) also spends an ability. */
+static const char *check_counters(const fr_game *g) {
+    int tokens = g->level == 4 ? 20 : 22;
+    if (g->life < 0 || g->reserve < 0 || g->life + g->reserve != tokens)
+        return "life: life and reserve must share the level's 22 tokens (20 at level 4), neither negative (R01)";
+    if (g->shuffles > FR_MAX_SHUFFLES + (int64_t)FR_SHUFFLES_PER_ACTION * g->history_len)
+        return "shuffles: more than 2**62 plus 4 per action played";
+    if ((int64_t)g->fights > FR_FIGHTS_ALLOWANCE + (int64_t)g->history_len)
+        return "fights: more than 100000 plus one per action played";
+    if (in_fight_phase(g->phase) && g->step_down > g->spent.n)
+        return "step_down: more uses of step -1 than abilities used in this fight";
+    if (g->pirates.n + g->beaten.n != 2) return "pirates: the two pirates must be in play or beaten (R22)";
     return NULL;
 }
 
@@ -961,8 +982,13 @@ static const char *check_slots(const fr_game *g) {
     if ((g->phase == FR_TARGET) && (g->source < 0 || g->source >= g->table.n))
         return "source: not a table slot while an ability is resolving";
     if (g->source < -1 || g->source >= FR_PILE_CAP) return "source: out of range";
-    for (int s = 0; s < g->table.n; s++)
+    for (int s = 0; s < g->table.n; s++) {
         if (g->flags[s] > (FR_LEFT | FR_USED | FR_DOWN | FR_DOUBLED)) return "flags: a table flag is out of range";
+        /* D11: turned exactly when its ability was used in this fight (a use appends it to
+         * spent, and a card coming back arrives turned), so no ability is spent twice */
+        if (!(g->flags[s] & FR_USED) != !pile_has(&g->spent, g->table.c[s]))
+            return "spent: a table card must be turned (used) exactly when spent names it (D11)";
+    }
     for (int i = 0; i < g->unseen.n; i++) {
         if (!pile_has(&g->stack, g->unseen.c[i])) return "unseen: an unseen card is not in the stack";
         if (!FR_IS_AGING[g->unseen.c[i]]) return "unseen: an unseen card is not an aging card";
@@ -984,7 +1010,6 @@ static const char *check_hazard(const fr_game *g, const int *where) {
     return NULL;
 }
 
-static int in_fight_phase(int phase) { return phase >= FR_FIGHT && phase <= FR_LOSS_DESTROY; }
 static int in_sort_phase(int phase) { return phase >= FR_SORT_TAKE && phase <= FR_SORT_ORDER; }
 
 /* What the pending decision needs: each phase's action reads these, so a state without them
@@ -1049,6 +1074,7 @@ const char *fr_check_state(const fr_game *g) {
         problem = check_named(&g->unseen, "unseen: size out of range",
                               "unseen: a card id is out of range (0..68)", "unseen: a card is named twice");
     if (problem == NULL) problem = check_slots(g);
+    if (problem == NULL) problem = check_counters(g);
     if (problem == NULL) problem = check_phase(g);
     if (problem != NULL) return problem;
     uint8_t legal[FR_A_NUM_ACTIONS];

@@ -144,24 +144,28 @@ static int set_seed(PyObject *o, PyObject *value, void *c) {
     return 0;
 }
 
-/* The shuffle counter from a Python int: 0..FR_MAX_SHUFFLES (Python's is unbounded; 64 bits
- * here, with room to count on); 0 ok, -1 with StateError set. */
-static int parse_shuffles(PyObject *value, int64_t *out) {
+/* The shuffle counter from a Python int: 0..`most` (Python's is unbounded; 64 bits here);
+ * 0 ok, -1 with StateError set. */
+static int parse_shuffles(PyObject *value, int64_t most, int64_t *out) {
     int overflow = 0;
     long long k = (value != NULL && PyLong_Check(value) && !PyBool_Check(value))
                       ? PyLong_AsLongLongAndOverflow(value, &overflow)
                       : -1;
-    if (overflow || k < 0 || k > FR_MAX_SHUFFLES) {
+    if (overflow || k < 0 || k > most) {
         PyErr_Clear();
-        fr_state_error("unsound game state: shuffles must be an int in 0..2**62 on the compiled core");
+        fr_state_error(most == FR_MAX_SHUFFLES
+                           ? "unsound game state: shuffles must be an int in 0..2**62 on the compiled core"
+                           : "unsound game state: shuffles must be an int in 0..2**63-1 on the compiled core");
         return -1;
     }
     *out = (int64_t)k;
     return 0;
 }
 
+/* A new stream of shuffles: any value up to FR_MAX_SHUFFLES leaves the state sound, whatever
+ * its history (fr_check_state allows more, for what play adds). */
 static int set_shuffles(PyObject *o, PyObject *value, void *c) {
-    return parse_shuffles(value, &FR_GAME(o)->shuffles);
+    return parse_shuffles(value, FR_MAX_SHUFFLES, &FR_GAME(o)->shuffles);
 }
 
 static PyObject *get_shuffles(PyObject *o, void *c) { return PyLong_FromLongLong(FR_GAME(o)->shuffles); }
@@ -579,7 +583,7 @@ static const struct { const char *name; size_t offset; long lo, hi; } INT_FIELDS
     {"reserve", offsetof(fr_game, reserve), -1000, 1000},
     {"aging_total", offsetof(fr_game, aging_total), 0, FR_NUM_AGING},
     {"won", offsetof(fr_game, won), 0, 1},
-    {"fights", offsetof(fr_game, fights), 0, 100000},
+    {"fights", offsetof(fr_game, fights), 0, 0x7fffffff}, /* fr_check_state bounds it by the history */
     {"hazard", offsetof(fr_game, hazard), -1, FR_NUM_CARDS - 1},
     {"pirate_value", offsetof(fr_game, pirate_value), -1000, 1000},
     {"free_total", offsetof(fr_game, free_total), -1000, 1000},
@@ -613,7 +617,7 @@ static int read_seed_and_shuffles(PyObject *src, fr_game *g) {
     if (r < 0) return -1;
     v = PyObject_GetAttrString(src, "shuffles");
     if (v == NULL) return -1;
-    r = parse_shuffles(v, &g->shuffles);
+    r = parse_shuffles(v, INT64_MAX, &g->shuffles); /* fr_check_state bounds it by the history */
     Py_DECREF(v);
     return r;
 }
@@ -624,8 +628,8 @@ static int read_history(PyObject *src, fr_game *g) {
     Py_ssize_t size = PyObject_Length(v);
     Py_DECREF(v);
     if (size < 0) return -1;
-    if (size > 0x7fffffff - 1) {
-        fr_state_error("unsound game state: history too long");
+    if (size > FR_MAX_HISTORY) {
+        fr_state_error("unsound game state: history too long (at most 2**30 actions)");
         return -1;
     }
     int32_t cap = size < 64 ? 64 : (int32_t)size;

@@ -7,7 +7,10 @@ odd or extreme value, table flags changed, the table filled far past its 59 slot
 hands it to the compiled core (``CompiledGame.from_python``). Then:
 
 - a refused state must raise [`StateError`][friday_env.errors.StateError] whose message names a
-  state field;
+  state field, the message the reference's check
+  ([`friday_env.engine.soundness.unsound`][friday_env.engine.soundness.unsound]) gives (a seed or
+  shuffle count too wide for 64 bits, which the reference takes, apart);
+- an accepted state must be one the reference's check accepts;
 - an accepted state is resampled (``determinized``, a random seed) on both cores, which must
   give the same world, one the compiled core accepts; then it is played to its end on both
   cores with the same random legal actions, which must agree action by action: the whole
@@ -36,6 +39,7 @@ from friday_env.actions import Phase
 from friday_env.actions.mask import action_mask
 from friday_env.core import COMPILED_FILE, STATE_FIELDS, CompiledGame, python_copy
 from friday_env.engine import Game
+from friday_env.engine.soundness import unsound
 from friday_env.errors import StateError
 from friday_env.information import determinized
 from friday_env.observation.flat import FlatEncoder
@@ -272,10 +276,15 @@ def tamper_once(rng: random.Random, report: TamperReport) -> None:
     edits = [rng.choice(EDITS)(game, rng) for _ in range(rng.choice((1, 1, 2, 3)))]
     report.tried += 1
     before = full_state(game) if _readable(game) else None
+    reference_verdict = unsound(game)
     try:
         compiled = CompiledGame.from_python(game)
     except StateError as err:
         report.refused += 1
+        if reference_verdict != str(err) and not _too_wide(str(err)):
+            report.disagreements.append(
+                f"refused as {err}, the reference: {reference_verdict} (edits: {edits})"
+            )
         named = _FIELD_PATTERN.search(str(err))
         if named is None:
             report.disagreements.append(f"refusal names no field: {err} (edits: {edits})")
@@ -286,6 +295,9 @@ def tamper_once(rng: random.Random, report: TamperReport) -> None:
         report.disagreements.append(f"refused with {type(err).__name__}: {err} (edits: {edits})")
         return
     report.accepted += 1
+    if reference_verdict is not None:
+        report.disagreements.append(f"accepted, the reference: {reference_verdict} ({edits})")
+        return
     if before is None:
         report.disagreements.append(f"accepted a state the reference cannot read (edits: {edits})")
         return
@@ -297,6 +309,13 @@ def tamper_once(rng: random.Random, report: TamperReport) -> None:
     report.actions_compared += played
     if difference is not None:
         report.disagreements.append(f"after {played} actions: {difference} (edits: {edits})")
+
+
+def _too_wide(refusal: str) -> bool:
+    """A refusal for what 64 bits cannot hold, which the reference takes: the compiled core
+    reads the seed and shuffle count before it checks the state, so the reference's verdict
+    may name a problem found later, or none."""
+    return "seeds 0 <= seed < 2**64" in refusal or "0..2**63-1 on the compiled core" in refusal
 
 
 def _readable(game: Game) -> bool:

@@ -12,6 +12,7 @@ import base64
 import gzip
 import html
 import json
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from importlib import resources
@@ -89,6 +90,10 @@ def game_entry(game: ViewerGame) -> dict[str, Any]:
     return {"meta": game.meta(len(snapshots) - 1), "data": _packed(data)}
 
 
+#: The template's placeholders, each filled once (`viewer_html`).
+_PLACEHOLDER = re.compile(r"__(?:TITLE|STYLE|SCRIPT|DATA)__")
+
+
 def _asset(name: str) -> str:
     return resources.files("friday_env.viewer").joinpath("assets", name).read_text("utf-8")
 
@@ -106,15 +111,15 @@ def viewer_html(
     if not games:
         raise RecordError("the viewer needs at least one game")
     data = {"games": [game_entry(g) for g in games], "note": note}
-    page = _asset("viewer.html")
-    for marker, text in (
-        ("__TITLE__", html.escape(title)),
-        ("__STYLE__", _asset("viewer.css")),
-        ("__SCRIPT__", _asset("viewer.js")),
-        ("__DATA__", _script_json(data)),
-    ):
-        page = page.replace(marker, text, 1)
-    return page
+    parts = {
+        "__TITLE__": html.escape(title),
+        "__STYLE__": _asset("viewer.css"),
+        "__SCRIPT__": _asset("viewer.js"),
+        "__DATA__": _script_json(data),
+    }
+    # one pass over the template: text put in (a file called __DATA__.json in the title, a
+    # game's data) is never searched for a placeholder again
+    return _PLACEHOLDER.sub(lambda found: parts[found.group(0)], _asset("viewer.html"))
 
 
 def write_viewer(

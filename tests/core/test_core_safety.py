@@ -3,15 +3,18 @@
 
 Each test here failed before its fix (a review found the defects): the shuffle counter was
 32-bit and wrapped, ``_new`` took ``-1`` as the seed ``2**64 - 1``, the shuffle hooks read
-a list that an item's ``__index__`` had emptied, and the extension was built without a
-stack protector or full RELRO.
+a list that an item's ``__index__`` had emptied, the extension was built without a
+stack protector or full RELRO, and it claimed a FORTIFY build that changed no call.
 """
 
 from __future__ import annotations
 
+import importlib.util
 import random
+import re
 import shutil
 import subprocess
+from pathlib import Path
 
 import pytest
 
@@ -20,6 +23,7 @@ from friday_env.core import STATE_FIELDS
 from friday_env.errors import StateError
 
 pytestmark = pytest.mark.skipif("c" not in available_cores(), reason="compiled core not built")
+REPO = Path(__file__).resolve().parents[2]
 
 if "c" in available_cores():
     from friday_env._core import _test_hooks as core
@@ -122,3 +126,41 @@ def test_the_extension_is_built_with_full_relro_and_a_stack_protector() -> None:
     assert "GNU_RELRO" in _readelf("-l"), "no RELRO segment"
     assert "BIND_NOW" in _readelf("-d") or "NOW" in _readelf("-d"), "partial RELRO only"
     assert "__stack_chk_fail" in _readelf("--dyn-syms"), "no stack protector"
+
+
+_EXTENSIONS = ("friday_env._core.compiled", "friday_agents.players._kernels")
+#: Where the build says it fortifies: setup.py's flags, or the docs saying the extensions are
+#: built with it.
+_FORTIFY_CLAIMS = {
+    "setup.py": re.compile(r"-D_FORTIFY_SOURCE="),
+    "docs/compiled-core.md": re.compile(r"builds? the extensions? with[^.]*_FORTIFY_SOURCE"),
+    "README.md": re.compile(r"_FORTIFY_SOURCE"),
+}
+
+
+def _checked_calls(path: str) -> list[str]:
+    """The fortified ``__*_chk`` libc functions a built file imports (the stack protector's
+    ``__stack_chk_fail`` is not one)."""
+    symbols = subprocess.run(
+        ["nm", "-D", "--undefined-only", path], capture_output=True, text=True, check=True
+    ).stdout.split()
+    return [s for s in symbols if s.endswith("_chk") or "_chk@" in s if "stack_chk" not in s]
+
+
+@pytest.mark.skipif(shutil.which("nm") is None, reason="needs nm (binutils)")
+def test_fortify_is_claimed_only_where_the_built_files_show_it() -> None:
+    """``-D_FORTIFY_SOURCE`` changes a build only where it turns a libc call into its checked
+    twin; a claim of it needs such a call in every extension, else it is withdrawn."""
+    claims = [
+        name
+        for name, pattern in _FORTIFY_CLAIMS.items()
+        if (REPO / name).exists() and pattern.search((REPO / name).read_text())
+    ]
+    for module in _EXTENSIONS:
+        spec = importlib.util.find_spec(module)
+        if spec is None or spec.origin is None or not spec.origin.endswith(".so"):
+            pytest.skip(f"{module} is not a built ELF extension here")
+        if claims:
+            assert _checked_calls(spec.origin), (
+                f"{', '.join(claims)} claim FORTIFY, but {module} imports no __*_chk function"
+            )

@@ -317,9 +317,10 @@ def test_gzip_and_missing_files(tmp_path):
 
 def test_resume_repairs_a_cut_short_file_before_appending(tmp_path):
     config = EvalConfig(("random",), (1,), {"random": 2}, 32)
-    whole = json.dumps(GAME)
+    game = GAME | {"won": False, "score": -9, "life": 0, "actions": 1, "fights": 1, "seconds": 0.1}
+    whole = json.dumps(game)
     (tmp_path / "games.jsonl").write_text(f"{whole}\n{whole[:7]}")
-    assert load_rows(tmp_path, config) == [GAME]
+    assert load_rows(tmp_path, config) == [game]
     assert (tmp_path / "games.jsonl").read_text() == f"{whole}\n"
 
 

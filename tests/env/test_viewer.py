@@ -195,3 +195,23 @@ def test_the_game_list_is_sorted_by_agent_level_and_deal(tmp_path, capsys):
     metas = [g["meta"] for g in _page_data((out / "games.html").read_text())["games"]]
     order = [(m["agent"], m["level"], m["deal"]) for m in metas]
     assert order == sorted(order) and len(order) == 8
+
+
+@pytest.mark.parametrize("marker", ["__DATA__", "__SCRIPT__", "__STYLE__", "__TITLE__"])
+def test_a_title_holding_a_placeholder_leaves_the_page_whole(record, marker):
+    """The page is filled in one pass: text put in (a file named ``__DATA__.json``) is never
+    searched for placeholders again."""
+    page = viewer_html([ViewerGame(record)], title=f"Friday: {marker}.json")
+    assert f"<title>Friday: {marker}.json</title>" in page
+    data = re.search(r'<script id="friday-data" type="application/json">(.*?)</script>', page, re.S)
+    assert data is not None and json.loads(data.group(1))["games"]
+    assert page.count(marker) == 1  # the title's own, every placeholder filled
+
+
+def test_friday_view_of_a_file_named_like_a_placeholder(tmp_path, record):
+    path = tmp_path / "__DATA__.json"
+    record.save(path)
+    assert main(["view", str(path)]) == 0
+    page = (tmp_path / "__DATA__.html").read_text()
+    data = re.search(r'<script id="friday-data" type="application/json">(.*?)</script>', page, re.S)
+    assert data is not None and json.loads(data.group(1))["games"]

@@ -26,6 +26,9 @@ Each game's result is saved as soon as it finishes: after Ctrl-C or a killed wor
 ``friday eval --out DIR --resume`` plays only the missing games. ``--backend ray`` plays
 them as Ray tasks, on a local Ray or on the cluster at ``--address`` (``ray start --head``
 on one node, ``ray start --address HEAD_IP:6379`` on the others); the results are the same.
+A session holds its ``--out`` with an exclusive lock until it ends: a second ``friday eval`` on the
+same folder is refused (exit 2) instead of playing the same games twice
+(``friday_agents.harness.run_lock``; not on Windows, which has no ``fcntl``).
 
 Exit status: 0 done, 2 bad arguments (unknown agent, level or option), 130 interrupted by
 Ctrl-C, 1 a worker died (resume to continue).
@@ -56,6 +59,7 @@ from friday_agents.harness.errors import README_GONE, require
 from friday_agents.harness.files import new_run_folder, path_safe
 from friday_agents.harness.interrupts import stop_at_a_boundary
 from friday_agents.harness.parallel import BACKENDS, RAY_INSTALL, BackendError
+from friday_agents.harness.run_lock import RunFolderBusy, RunFolderLock
 from friday_agents.players.registry import AgentSpecError, parse_spec
 from friday_agents.players.search import DEFAULT_SIMS
 from friday_env.errors import InvalidLevelError
@@ -306,17 +310,23 @@ def check_backend(args: argparse.Namespace) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    with RunFolderLock() as lock:  # held until the report is written
+        return _run(args, lock)
+
+
+def _run(args: argparse.Namespace, lock: RunFolderLock) -> int:
     forget_agents()  # agents of an earlier run in this process may have read other files
     try:
         check_backend(args)
         config = config_from_args(args)
         check_libraries(config)
         _choose_out(args, config)
+        lock.take(args.out, create=not args.resume)  # before anything there is read or written
         config = start_run(args.out, config, args.resume)
         if args.resume:
             check_resume_matches(args, config)
         done = load_rows(args.out, config)
-    except (UsageError, AgentSpecError, EvaluationError, BackendError) as err:
+    except (UsageError, AgentSpecError, EvaluationError, BackendError, RunFolderBusy) as err:
         return _fail(str(err))
     finished = {(r["agent"], r["level"], r["index"]) for r in done}
     todo = [t for t in config.tasks() if t.key not in finished]

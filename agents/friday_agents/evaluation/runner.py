@@ -20,7 +20,14 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from friday_agents.harness.deals import DEAL_SETS, deal_seed
+from friday_agents.evaluation.stored_run import (
+    StoredRunError,
+    check_config,
+    check_row,
+    check_row_key,
+    config_fields,
+)
+from friday_agents.harness.deals import deal_seed
 from friday_agents.harness.games_file import (
     GAMES_FILE,
     GamesFileError,
@@ -29,8 +36,9 @@ from friday_agents.harness.games_file import (
 )
 from friday_agents.harness.parallel import GamesInterrupted, run_games
 from friday_agents.players.base import Agent, outcome_of, play_game
-from friday_agents.players.registry import make_agent
+from friday_agents.players.registry import AgentSpecError, make_agent
 from friday_env import GameRecord
+from friday_env.json_text import JsonTextError, read_json
 
 CONFIG_FILE = "run.json"
 FORMAT = "friday-env/evaluation"
@@ -58,10 +66,10 @@ class EvalConfig:
     deals: str = "evaluation"
 
     def __post_init__(self) -> None:
-        if self.deals not in DEAL_SETS:
-            raise EvaluationError(
-                f"unknown deal set {self.deals!r}: choose from {', '.join(DEAL_SETS)}"
-            )
+        try:
+            check_config(self.agents, self.levels, self.games, self.search_sims, self.deals)
+        except StoredRunError as err:
+            raise EvaluationError(str(err)) from None
 
     def tasks(self) -> list[Task]:
         """Every game of the evaluation, interleaved (deal 0 of every level and agent, then
@@ -82,17 +90,14 @@ class EvalConfig:
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> EvalConfig:
-        if data.get("format") != FORMAT:
+        """The configuration stored as ``data``: every field checked (`stored_run`), an
+        `EvaluationError` naming the field that no run writes."""
+        if not isinstance(data, dict) or data.get("format") != FORMAT:
             raise EvaluationError(f"not an evaluation config: expected format {FORMAT!r}")
-        raw = data["config"]
-        return cls(
-            agents=tuple(raw["agents"]),
-            levels=tuple(raw["levels"]),
-            games={k: int(v) for k, v in raw["games"].items()},
-            search_sims=int(raw["search_sims"]),
-            save_games=bool(raw["save_games"]),
-            deals=str(raw.get("deals", "evaluation")),  # runs stored before deal sets
-        )
+        try:
+            return cls(**config_fields(data.get("config")))  # no "deals": a run before deal sets
+        except StoredRunError as err:
+            raise EvaluationError(f"config: {err}") from None
 
 
 @dataclass(frozen=True)
@@ -199,7 +204,15 @@ def start_run(out: Path, config: EvalConfig, resume: bool) -> EvalConfig:
     if resume:
         if not config_path.exists():
             raise EvaluationError(f"nothing to resume: {config_path} does not exist")
-        return EvalConfig.from_json(json.loads(config_path.read_text()))
+        try:
+            stored = EvalConfig.from_json(read_json(config_path))
+            for spec in stored.agents:  # a spec no agent has is refused here, not in a worker
+                build_agent(spec, stored.search_sims)
+        except AgentSpecError as err:
+            raise EvaluationError(f"{config_path}: config: agents: {err}") from None
+        except (JsonTextError, EvaluationError) as err:
+            raise EvaluationError(f"{config_path}: {err}") from None
+        return stored
     if config_path.exists() or (out / GAMES_FILE).exists():
         raise EvaluationError(
             f"{out} already holds an evaluation: continue it with --resume, or choose another --out"
@@ -220,19 +233,22 @@ def load_rows(out: Path, config: EvalConfig) -> list[dict[str, Any]]:
         found = read_games_file(path, missing_ok=True)
     except GamesFileError as err:
         raise EvaluationError(str(err)) from None
-    if found.cut_short:
-        drop_cut_short_line(path)
     rows, wanted = [], {t.key for t in config.tasks()}
     seen: set[tuple[str, int, int]] = set()
     for position, row in enumerate(found.games):
         key = (row.get("agent"), row.get("level"), row.get("index"))
-        if key not in wanted:
-            raise EvaluationError(
-                f"{found.where(position)} holds a game this evaluation does not play"
-            )
+        try:
+            check_row_key(row)
+            if key not in wanted:
+                raise StoredRunError("holds a game this evaluation does not play")
+            check_row(row, deal_seed(config.deals, *key[1:]), config.save_games)
+        except StoredRunError as err:
+            raise EvaluationError(f"{found.where(position)}: {err}") from None
         if key not in seen:
             seen.add(key)
             rows.append(row)
+    if found.cut_short:  # repaired only once every line is known good: a refusal writes nothing
+        drop_cut_short_line(path)
     return rows
 
 

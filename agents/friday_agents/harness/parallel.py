@@ -11,7 +11,8 @@ results are the same on every backend and with any number of workers.
 Backends:
 
 - ``"process"`` — a local ``ProcessPoolExecutor`` of ``workers`` processes (``workers=1``:
-  this process, no pool).
+  this process, no pool). The workers end with the process that started them, even after a
+  ``kill -9`` of it (``friday_agents.harness.parent_watch``).
 - ``"ray"`` — Ray tasks (one CPU each) on a running cluster (``address="auto"`` or
   ``"HOST:6379"``; every node needs the same friday-env installed), or on a local Ray
   started for the run with ``workers`` CPUs when ``address`` is None (default: all cores).
@@ -35,6 +36,8 @@ from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, TypeVar
+
+from friday_agents.harness.parent_watch import exit_with_parent
 
 Job = TypeVar("Job")
 Result = TypeVar("Result")
@@ -83,6 +86,15 @@ def run_games(
 # ------------------------------------------------------------------- local processes
 
 
+def _worker_start(
+    parent: int, parent_on_main_thread: bool, setup: Callable[..., None] | None, *args: Any
+) -> None:
+    """A pool worker's start: it ends with ``parent`` (a killed ``friday eval`` leaves no
+    workers behind), then as `_ignoring_interrupts`."""
+    exit_with_parent(parent, parent_on_main_thread)
+    _ignoring_interrupts(setup, *args)
+
+
 def _ignoring_interrupts(setup: Callable[..., None] | None, *args: Any) -> None:
     """A worker's start: Ctrl-C is the main process's to handle, then the caller's setup."""
     if threading.current_thread() is threading.main_thread():
@@ -102,8 +114,9 @@ def _here(play, jobs, setup, setup_args) -> Iterator:
 
 
 def _pool(play, jobs, workers: int, setup, setup_args) -> Iterator:
+    on_main = threading.current_thread() is threading.main_thread()  # forks the workers too
     pool = ProcessPoolExecutor(
-        workers, initializer=_ignoring_interrupts, initargs=(setup, *setup_args)
+        workers, initializer=_worker_start, initargs=(os.getpid(), on_main, setup, *setup_args)
     )
     queue = iter(jobs)
     pending: set[Future] = set()
