@@ -370,10 +370,17 @@ def test_curriculum_starts_episodes_from_stored_states(tmp_path, monkeypatch):
         put.append((int(game.seed), len(game.history)))
         return set_game(self, env, game)
 
+    archived: set[tuple[int, int]] = set()  # every game offered to the archive
+    add_game = ReverseCurriculum.add_game
+
+    def spy_add_game(self, seed, actions, won, score):
+        archived.add((int(seed), len(actions)))
+        return add_game(self, seed, actions, won, score)
+
     monkeypatch.setattr(FridayVectorEnv, "set_game", spy_set_game)
+    monkeypatch.setattr(ReverseCurriculum, "add_game", spy_add_game)
     trainer = Trainer(tiny(tmp_path / "run", method="reverse", reverse_share=1.0, frames=768))
     trainer.run()
-    archived = {(g.seed, len(g.actions)) for g in trainer.curriculum.archive}
     assert put and any(played > 0 for _, played in put)  # games begun in the middle
     # every start is an archived game's deal, k = 5 decisions before its end (or its start)
     lengths = {}
@@ -398,6 +405,33 @@ def test_reverse_curriculum_archive_and_schedule():
     curriculum.record(target, won=False, score=-30)
     curriculum.record(target, won=False, score=-30)
     assert curriculum.k == 5
+
+
+def test_reverse_curriculum_keeps_the_best_game_of_each_deal():
+    """Wins on one deal replace that deal's game only: they never push another deal's win
+    out (a list of the best games filled with one deal's wins), and starts are drawn over
+    the deals with a win, not over games."""
+    curriculum = ReverseCurriculum(share=1.0, start=2, step=1, threshold=1.0, window=9, size=3)
+    curriculum.add_game(1_000_001, [1] * 6, won=True, score=10)
+    curriculum.add_game(1_000_002, [2] * 6, won=True, score=20)
+    curriculum.add_game(1_000_003, [3] * 6, won=False, score=-5)
+    for n in range(5):  # ever better wins on deal 2
+        curriculum.add_game(1_000_002, [4] * (6 + n), won=True, score=30 + n)
+    curriculum.add_game(1_000_002, [5] * 9, won=False, score=99)  # a loss never replaces a win
+    assert [(g.seed, g.won, g.score) for g in curriculum.archive] == [
+        (1_000_001, True, 10),
+        (1_000_002, True, 34),
+        (1_000_003, False, -5),
+    ]
+    curriculum.add_game(1_000_004, [6] * 6, won=False, score=-9)  # below the worst: left out
+    curriculum.add_game(1_000_005, [7] * 6, won=True, score=0)  # a new deal's win: in
+    assert sorted(g.seed for g in curriculum.archive) == [1_000_001, 1_000_002, 1_000_005]
+    rng = np.random.default_rng(0)
+    drawn = {curriculum.choose_start(rng).seed for _ in range(60)}
+    assert drawn == {1_000_001, 1_000_002, 1_000_005}
+    again = ReverseCurriculum(share=1.0, start=2, step=1, threshold=1.0, window=9, size=3)
+    again.load_state_dict(curriculum.state_dict())
+    assert again.archive == curriculum.archive
 
 
 def test_reverse_curriculum_starts_from_won_games_when_it_has_any():
@@ -491,6 +525,7 @@ def test_help_names_every_option(capsys):
         "--kl-decay",
         "--resume",
         "--reverse-share",
+        "--archive-from",
     ):
         assert flag in text
 

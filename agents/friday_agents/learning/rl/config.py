@@ -105,6 +105,13 @@ class RLConfig(LearningConfig):
     )
     reverse_window: int = setting("--method reverse: episodes from k that measure it", 200)
     reverse_archive: int = setting("--method reverse: best games kept to start from", 1000)
+    archive_from: str = setting(
+        "--method reverse: before training, put the won games of this games file (friday "
+        "explore's games.jsonl: deal seed and actions) into the archive as its won games, so "
+        "episodes start k decisions before the end of a found win; each must be a won game "
+        "of --level on a training deal that replays to a win",
+        "",
+    )
     eval_every: int = setting(
         "held-out evaluation every this many updates (0: only at the ends)", 10
     )
@@ -195,6 +202,8 @@ class RLConfig(LearningConfig):
             raise RLConfigError(
                 f"init_temperature must be auto or a positive number, got {self.init_temperature!r}"
             )
+        if self.archive_from and self.method != "reverse":
+            raise RLConfigError("archive_from needs --method reverse: it seeds its archive")
         if self.init and not self.init.endswith(".npz"):
             raise RLConfigError(f"init must be a PolicyNetwork .npz file, got {self.init!r}")
 

@@ -43,7 +43,12 @@ from friday_agents.learning.networks import (
     kl_to_reference,
 )
 from friday_agents.learning.rl.config import RLConfig, RLConfigError
-from friday_agents.learning.rl.curriculum import ReverseCurriculum, Start, replay
+from friday_agents.learning.rl.curriculum import (
+    ReverseCurriculum,
+    Start,
+    replay,
+    won_games_of_file,
+)
 from friday_agents.learning.rl.deals import draw_training_deals, heldout_deals
 from friday_agents.learning.rl.sparse import (
     PADDING_LOGIT,
@@ -181,6 +186,7 @@ class Trainer:
         with torch.random.fork_rng():  # the weights' initialisation draws from the global RNG
             torch.manual_seed(config.seed)
             self.model = self._initial_model()  # a bad init file stops before any file is written
+        self._seed_archive()  # a bad games file too
         self.out.mkdir(parents=True, exist_ok=True)
         (self.out / CONFIG_FILE).write_text(json.dumps(config.to_dict(), indent=2) + "\n")
         (self.out / CURVE_FILE).write_text("")
@@ -197,6 +203,15 @@ class Trainer:
         obs, info = self.envs.reset(options={"deal": deals})
         self.envs.set_next_deals(self.next_deals)
         self.obs, self.mask = _tensors(obs, info["action_mask"])
+
+    def _seed_archive(self) -> None:
+        """``--archive-from``: the file's won games enter the archive in file order, before
+        any game of the run (so they are its first, in ``order``; from then on they live in
+        the archive and the checkpoint like the agent's own games)."""
+        if not self.config.archive_from or self.curriculum is None:
+            return
+        for game in won_games_of_file(self.config.archive_from, self.config.level, self.envs.core):
+            self.curriculum.add_game(game.seed, list(game.actions), won=True, score=game.score)
 
     def _initial_model(self) -> ActorCritic:
         if not self.config.init:
@@ -680,6 +695,8 @@ class Trainer:
                 "reverse_k": self.curriculum.k,
                 "reverse_success": self.curriculum.success_rate(),
                 "reverse_archive": len(self.curriculum.archive),
+                "reverse_archive_wins": sum(game.won for game in self.curriculum.archive),
+                "reverse_longest_win": self.curriculum.longest_win(),
             }
         with open(self.out / CURVE_FILE, "a") as curve:
             curve.write(json.dumps(row) + "\n")
