@@ -33,14 +33,16 @@ the median and the range.
 Without ``--out`` a run goes to a new folder under results/bench/: no run writes over the
 committed results unless it names them. The project's committed run is
 
-    friday bench --repeats 9 --note "2-core machine, no other jobs" \
+    friday bench --repeats 9 \
+        --note "2-core machine; the study's background runs paused during the bench" \
         --out benchmarks/results.json
 
 and a second run of every group the README shows, to check that a rerun's medians fall
 within the first run's range (docs/performance.md states the rule), is
 
     friday bench --repeats 9 --only env,ppo,core,vector,search,rl \
-        --note "2-core machine, no other jobs" --out benchmarks/results-check.json
+        --note "2-core machine; the study's background runs paused during the bench" \
+        --out benchmarks/results-check.json
 
 A run measures in a child process with one BLAS/OpenMP thread (OPENBLAS_NUM_THREADS,
 OMP_NUM_THREADS, MKL_NUM_THREADS = 1): idle BLAS worker threads spin and their CPU time
@@ -77,16 +79,18 @@ from friday_agents.harness.files import check_out_path, new_run_folder
 
 #: The committed run, written only when ``--out`` names it.
 COMMITTED = "benchmarks/results.json"
+#: What the committed runs say of the machine they ran on (their --note).
+COMMITTED_NOTE = "2-core machine; the study's background runs paused during the bench"
 #: The command that measures the committed run.
 COMMITTED_COMMAND = (
-    'friday bench --repeats 9 --note "2-core machine, no other jobs" --out benchmarks/results.json'
+    f"friday bench --repeats 9 --note {json.dumps(COMMITTED_NOTE)} --out benchmarks/results.json"
 )
 #: A second run, after the committed one, of every group whose rows the README shows: each
 #: of its medians must fall within the committed run's range (docs/performance.md).
 COMMITTED_CHECK = "benchmarks/results-check.json"
 COMMITTED_CHECK_COMMAND = (
     "friday bench --repeats 9 --only env,ppo,core,vector,search,rl "
-    '--note "2-core machine, no other jobs" --out benchmarks/results-check.json'
+    f"--note {json.dumps(COMMITTED_NOTE)} --out benchmarks/results-check.json"
 )
 #: Without ``--out``, each run writes a new folder here.
 DEFAULT_PARENT = Path("results/bench")
