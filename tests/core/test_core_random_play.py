@@ -7,20 +7,10 @@ from __future__ import annotations
 import pytest
 from c_calls import assert_interrupted_promptly
 
+from friday_agents.learning.explore.archive import splitmix64
 from friday_env import Game
 
 kernels = pytest.importorskip("friday_agents.players._kernels", reason="the kernels are not built")
-
-MASK64 = 2**64 - 1
-
-
-def splitmix64(state: int) -> tuple[int, int]:
-    """random_play.c's generator of random choices: (new state, output)."""
-    state = (state + 0x9E3779B97F4A7C15) & MASK64
-    z = state
-    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
-    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
-    return state, z ^ (z >> 31)
 
 
 def python_random_play(actions: int, seed: int) -> int:
