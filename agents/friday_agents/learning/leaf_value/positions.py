@@ -38,18 +38,10 @@ class DealJob:
     continuations: int
 
 
-#: The deal sets positions are played on: training deals (to fit on) and validation deals (to
-#: stop the fit and choose between fits); never the evaluation deals.
-DEAL_SETS = ("training", "validation")
-
-
-def deal_set_seed(deal_set: str, level: int, index: int) -> int:
-    """The seed of deal ``index`` of ``level`` in ``deal_set`` (one of `DEAL_SETS`)."""
-    if deal_set == "training":
-        return training_seed(level, index)
-    if deal_set == "validation":
-        return validation_seed(level, index)
-    raise ValueError(f"unknown deal set {deal_set!r}: one of {', '.join(DEAL_SETS)}")
+#: The deal sets positions are played on, and the seed of each one's deals: training deals (to
+#: fit on) and validation deals (to stop the fit and choose between fits); never the evaluation
+#: deals.
+SEED_OF = {"training": training_seed, "validation": validation_seed}
 
 
 #: Agents are built once per worker process (loading their models costs more than a game).
@@ -100,7 +92,7 @@ def branch_action(game: Game, taken: int, rng: np.random.Generator) -> int:
 def deal_positions(job: DealJob) -> dict[str, Any]:
     """The job's games and labelled positions (see the module docstring)."""
     started = time.process_time()
-    agent, seed = _agent(job.spec), deal_set_seed(job.deal_set, job.level, job.index)
+    agent, seed = _agent(job.spec), SEED_OF[job.deal_set](job.level, job.index)
     base = play_on(Game.new(job.level, seed), agent, seed)
     actions = [int(a) for a in base.game.history]
     rng = np.random.default_rng([seed, 1])  # the branch points and actions: the deal's own
