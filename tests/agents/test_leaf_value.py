@@ -161,3 +161,22 @@ def test_a_per_level_file_may_name_a_leaf_network(tmp_path):
     for level in (1, 4):
         game = Game.new(level, 4_000_321 + level, core="c")
         assert agent.compiled_search(game).model is compiled_model(model, level)
+
+
+@pytest.mark.parametrize(
+    ("change", "words"),
+    [
+        (lambda d: d.update(w1=d["w1"][:5]), "must chain"),
+        (lambda d: d.update(scale=d["scale"] * 0), "non-zero"),
+        (lambda d: d.update(input_names=d["input_names"][:-1]), "other inputs"),
+    ],
+)
+def test_a_broken_leaf_network_is_refused_in_one_line(tmp_path, change, words):
+    with np.load(random_leaf_network_file(tmp_path)) as data:
+        arrays = dict(data)
+    change(arrays)
+    path = tmp_path / "broken.npz"
+    np.savez(path, **arrays)
+    with pytest.raises(ValueError, match=words) as error:
+        make_agent(f"guided:value={path}")
+    assert "\n" not in str(error.value)
