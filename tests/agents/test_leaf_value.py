@@ -56,6 +56,15 @@ def test_a_run_resumes_with_the_missing_chunks_only(tmp_path):
     assert all(np.array_equal(whole[name], again[name]) for name in chunks.ARRAYS)
 
 
+def test_a_broken_chunk_is_named_in_one_line(tmp_path):
+    chunks.check_settings(tmp_path, SETTINGS)
+    list(chunks.play_chunks(tmp_path, SETTINGS, 1))
+    broken = tmp_path / "chunk-300002.npz"
+    broken.write_bytes(broken.read_bytes()[:100])
+    with pytest.raises(ValueDataError, match=r"chunk-300002\.npz"):
+        chunks.read_positions(tmp_path)
+
+
 def test_a_folder_refuses_other_settings_but_may_grow(tmp_path):
     chunks.check_settings(tmp_path, SETTINGS)
     grown = DataSettings(**{**vars(SETTINGS), "deals": 10})

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import gzip
 import json
+import zipfile
 from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -24,6 +25,7 @@ from friday_agents.harness.errors import BadInputError
 from friday_agents.harness.files import replace_atomically
 from friday_agents.harness.parallel import run_games
 from friday_agents.learning.leaf_value.positions import DealJob, deal_positions
+from friday_env.json_text import JsonTextError, read_json
 
 SETTINGS_FILE = "dataset.json"
 FORMAT = "friday-env/leaf-value-data"
@@ -69,7 +71,7 @@ def check_settings(folder: Path, settings: DataSettings) -> None:
     path = folder / SETTINGS_FILE
     wanted = {"format": FORMAT, **asdict(settings)}
     if path.exists():
-        found = json.loads(path.read_text())
+        found = read_settings(folder)
         differ = sorted(k for k in wanted if k != "deals" and found.get(k) != wanted[k])
         if differ:
             raise ValueDataError(
@@ -133,10 +135,17 @@ def write_chunk(folder: Path, start: int, results: list[dict]) -> None:
 
 
 def read_settings(folder: Path) -> dict[str, Any]:
+    """The folder's ``dataset.json``, or a `ValueDataError` naming it and what is wrong."""
     path = folder / SETTINGS_FILE
     if not path.exists():
         raise ValueDataError(f"{folder} holds no value data set (no {SETTINGS_FILE})")
-    return json.loads(path.read_text())
+    try:
+        found = read_json(path)
+    except JsonTextError as err:
+        raise ValueDataError(f"cannot read {path}: {err}") from None
+    if not isinstance(found, dict) or found.get("format") != FORMAT:
+        raise ValueDataError(f"{path} is not the settings of a value data set")
+    return found
 
 
 def read_positions(folder: Path) -> dict[str, np.ndarray]:
@@ -147,10 +156,13 @@ def read_positions(folder: Path) -> dict[str, np.ndarray]:
         raise ValueDataError(f"{folder} holds no finished chunk yet")
     parts, cpu = {name: [] for name in ARRAYS}, 0.0
     for file in files:
-        with np.load(file, allow_pickle=False) as data:
-            for name in ARRAYS:
-                parts[name].append(data[name])
-            cpu += float(data["cpu_seconds"])
+        try:
+            with np.load(file, allow_pickle=False) as data:
+                for name in ARRAYS:
+                    parts[name].append(data[name])
+                cpu += float(data["cpu_seconds"])
+        except (OSError, ValueError, KeyError, zipfile.BadZipFile) as err:
+            raise ValueDataError(f"cannot read the chunk {file}: {err}") from None
     return {
         **{name: np.concatenate(arrays) for name, arrays in parts.items()},
         "cpu_seconds": np.array(cpu),
