@@ -65,6 +65,19 @@ def test_a_broken_chunk_is_named_in_one_line(tmp_path):
         chunks.read_positions(tmp_path)
 
 
+def test_a_run_extended_by_more_deals_plays_its_cut_last_chunk_again_whole(tmp_path):
+    short = DataSettings(**{**vars(SETTINGS), "deals": 3})  # chunks 300000 (2 deals), 300002 (1)
+    longer = DataSettings(**{**vars(SETTINGS), "deals": 4})  # 300002 now holds 2
+    chunks.check_settings(tmp_path, short)
+    list(chunks.play_chunks(tmp_path, short, 1))
+    assert chunks.missing_chunks(tmp_path, longer) == [300_002]
+    chunks.check_settings(tmp_path, longer)
+    assert list(chunks.play_chunks(tmp_path, longer, 1)) == [300_002]
+    deals = chunks.read_positions(tmp_path)["deals"].tolist()
+    assert sorted(set(deals)) == [300_000, 300_001, 300_002, 300_003]
+    assert deals == sorted(deals)  # each deal once, in order
+
+
 def test_a_folder_refuses_other_settings_but_may_grow(tmp_path):
     chunks.check_settings(tmp_path, SETTINGS)
     grown = DataSettings(**{**vars(SETTINGS), "deals": 10})

@@ -6,7 +6,9 @@ A folder holds ``dataset.json`` (the settings every chunk was played with) and, 
 replayable line per deal). A chunk is written once all its deals are played, each file replacing
 nothing until it is whole, so a run stopped anywhere (Ctrl-C, a kill, a power cut) loses at most
 the chunks in flight; run the same command again and it plays only the chunks that are missing.
-The same settings give the same chunks with any number of workers.
+The same settings give the same chunks with any number of workers. Chunks start at fixed deal
+indices (``first_index`` plus multiples of ``chunk_size``), so a run extended by ``--deals``
+plays its new chunks and, whole again, a last chunk that was cut short.
 """
 
 from __future__ import annotations
@@ -82,10 +84,24 @@ def check_settings(folder: Path, settings: DataSettings) -> None:
 
 
 def missing_chunks(folder: Path, settings: DataSettings) -> list[int]:
-    """The starts of the chunks not yet on disk."""
+    """The starts of the chunks not yet on disk, or on disk with fewer deals than they now
+    hold (the last chunk of a run since extended: played again whole, the same deals first)."""
     return [
-        start for start in settings.chunk_starts() if not chunk_path(folder, start, ".npz").exists()
+        start
+        for start in settings.chunk_starts()
+        if _deals_in(chunk_path(folder, start, ".npz")) < len(settings.chunk_jobs(start))
     ]
+
+
+def _deals_in(path: Path) -> int:
+    """How many deals the chunk file at ``path`` holds (0: none there)."""
+    if not path.exists():
+        return 0
+    try:
+        with np.load(path, allow_pickle=False) as data:
+            return int(data["deal_count"])
+    except (OSError, ValueError, KeyError, zipfile.BadZipFile) as err:
+        raise ValueDataError(f"cannot read the chunk {path}: {err}") from None
 
 
 def play_chunks(
@@ -127,8 +143,9 @@ def write_chunk(folder: Path, start: int, results: list[dict]) -> None:
     def positions(path: Path) -> None:
         arrays = {name: np.concatenate([r[name] for r in results]) for name in ARRAYS}
         cpu = np.array(sum(r["cpu_seconds"] for r in results))
+        count = np.array(len(results))
         with path.open("wb") as handle:
-            np.savez_compressed(handle, cpu_seconds=cpu, **arrays)
+            np.savez_compressed(handle, cpu_seconds=cpu, deal_count=count, **arrays)
 
     replace_atomically(chunk_path(folder, start, ".jsonl.gz"), games)
     replace_atomically(chunk_path(folder, start, ".npz"), positions)
