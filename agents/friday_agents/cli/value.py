@@ -42,7 +42,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.formatter_class = argparse.RawDescriptionHelpFormatter
     parser.epilog = __doc__.split("\n\n", 1)[1]
     steps = parser.add_subparsers(dest="step", required=True, metavar="STEP")
-    data = steps.add_parser("data", help="play and label positions, in chunks that resume")
+    data = steps.add_parser(
+        "data",
+        help="play and label positions, in chunks that resume",
+        description="Play an agent on deals of one level, branch continuations off its games, "
+        "and label every turn start by the win (1) or loss (0) of the game it lies in; chunks "
+        "of deals are written whole, and the same command plays only the missing ones.",
+    )
     data.add_argument("--level", type=int, default=4, help="the level (default 4)")
     data.add_argument("--deals", type=int, required=True, help="how many deals to play")
     data.add_argument(
@@ -68,7 +74,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     data.add_argument("--workers", type=int, default=2, help="processes (default 2)")
     add_progress(data)
     data.set_defaults(out_is_folder=True)
-    fit = steps.add_parser("fit", help="fit the leaf network on a data folder")
+    fit = steps.add_parser(
+        "fit",
+        help="fit the leaf network on a data folder",
+        description="Fit the network of the probability of winning on a training-deal data "
+        "folder, keeping the epoch with the lowest log-loss on a validation-deal folder; writes "
+        "the network (.npz, played as value=FILE) and a report (JSON).",
+    )
     fit.add_argument("--data", type=Path, required=True, help="training-deal data folder")
     fit.add_argument("--validation", type=Path, required=True, help="validation-deal folder")
     fit.add_argument("--out", type=Path, required=True, help="the network (.npz)")
@@ -126,10 +138,23 @@ def _data_settings(args: argparse.Namespace):
 
 def _data(args: argparse.Namespace) -> int:
     from friday_agents.harness.parallel import GamesInterrupted
-    from friday_agents.learning.leaf_value.chunks import check_settings, play_chunks
+    from friday_agents.learning.leaf_value.chunks import (
+        check_settings,
+        missing_chunks,
+        play_chunks,
+    )
 
     settings = _data_settings(args)
     check_settings(args.out, settings)
+    left = len(missing_chunks(args.out, settings))
+    last = settings.first_index + settings.deals - 1
+    print(
+        f"friday value data: {settings.agent} on level {settings.level}, {settings.deal_set} "
+        f"deals {settings.first_index}-{last}, {settings.continuations} continuations each; "
+        f"chunks of {settings.chunk_size} deals to {args.out} ({left} to play) on "
+        f"{args.workers} worker{'s' * (args.workers != 1)}",
+        flush=True,
+    )
     bar = _deal_bar(args, settings)
     try:
         for _ in play_chunks(args.out, settings, args.workers, bar.update):
@@ -143,7 +168,10 @@ def _data(args: argparse.Namespace) -> int:
         return 130 if why.reason == "interrupted" else 1
     finally:
         bar.close()
-    print(f"friday value data: {args.out} holds chunks of {settings.deals} deals")
+    print(
+        f"friday value data: every chunk of deals {settings.first_index}-{last} is in "
+        f"{args.out} ({bar.positions} positions played now)"
+    )
     return 0
 
 
