@@ -113,6 +113,7 @@ def test_every_position_is_a_turn_start_of_a_replayable_game_labelled_by_its_res
 
 
 def test_the_commands_play_fit_and_the_search_plays_the_fit(tmp_path):
+    pytest.importorskip("torch")  # the fit's (the rl extra)
     train, validation, out = tmp_path / "train", tmp_path / "validation", tmp_path / "leaf.npz"
     common = ["--agent", "guided:sims=4", "--continuations", "1", "--no-progress", "--workers", "1"]
     assert main(["value", "data", "--deals", "2", "--out", str(train), *common]) == 0
