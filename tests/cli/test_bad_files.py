@@ -33,6 +33,10 @@ READERS = {
         ("imitate", "fit", "--dataset", "bad.npz", "--out", "p.zip"),
         "bad.npz",
     ),
+    "value fit --data": (
+        ("value", "fit", "--data", "run", "--validation", "run", "--out", "leaf.npz"),
+        "run/dataset.json",
+    ),
     "explore --resume": (
         ("explore", "--resume", "--out", "run", "--no-progress"),
         "run/config.json",
@@ -54,7 +58,7 @@ def test_a_bad_file_is_refused_in_one_line(tmp_path, reader, bad):
         path.write_bytes(BAD[bad])
     before = _tree(tmp_path)
     done = friday(*args, cwd=tmp_path, timeout=120)
-    command = args[0] if args[0] != "imitate" else f"imitate {args[1]}"
+    command = args[0] if args[0] not in ("imitate", "value") else f"{args[0]} {args[1]}"
     assert done.returncode == 2, done.stderr
     assert "Traceback" not in done.stderr, done.stderr
     (line,) = done.stderr.strip().splitlines() or [""]
