@@ -3,8 +3,9 @@
 # every command in this one file. From the repository root:
 #   bash experiments/tracks/run.sh train NAME   # one track-(a) run (names below), then its files
 #                                               # are copied under experiments/tracks/runs/NAME
-#   bash experiments/tracks/run.sh eval entries   # the track-(a) and reverse policies on the 1,000
-#                                                 # evaluation deals of levels 1-4 (eval/entries.json)
+#   bash experiments/tracks/run.sh eval entries   # the friday rl policies (tracks a and b) on the
+#                                                 # 1,000 evaluation deals of levels 1-4 (eval/entries.json)
+#   bash experiments/tracks/run.sh eval sb3       # the SB3 policy, the same way (eval/sb3.json)
 #   bash experiments/tracks/run.sh eval family-a  # family A's latest committed policy, the same way
 #   bash experiments/tracks/run.sh scratch      # scratch (the selected policy) paired with the
 #                                               # heuristic, levels 1-4, and its behaviour
@@ -44,25 +45,26 @@ train() {
         *) echo "unknown run $1: ppo-score-1m, ppo-counts-1m or sb3-1m" >&2 && exit 2 ;;
     esac
     mkdir -p "$here/runs/$1"
-    for file in config.json curve.jsonl curve.csv curve.png policy.npz policy.zip time.txt; do
+    for file in config.json curve.jsonl curve.csv curve.png progress.csv policy.npz policy.zip \
+        time.txt; do
         if [ -e "$out/$file" ]; then cp "$out/$file" "$here/runs/$1/"; fi
     done
 }
 
 # the policies each evaluation plays, by the agent spec that plays them
 agents_of() {
-    local rl=experiments/rl runs=$here/runs
+    local rl=experiments/rl mine=$here/runs
     case $1 in
         entries)
-            echo "net:model=$runs/ppo-score-1m/policy.npz,net:model=$runs/ppo-counts-1m/policy.npz"
-            echo "ppo:model=$runs/sb3-1m/policy.zip"
+            echo "net:model=$mine/ppo-score-1m/policy.npz,net:model=$mine/ppo-counts-1m/policy.npz"
             echo "net:model=$rl/scratch-ppo-l1/policy.npz,net:model=$rl/scratch-reverse-l1/policy.npz"
             echo "net:model=$rl/scratch50m-shaped-l1/policy.npz"
             echo "net:model=$rl/scratch50m-ppo-l1/policy.npz,net:model=$rl/scratch50m-counts-l1/policy.npz"
             ;;
+        sb3) echo "ppo:model=$mine/sb3-1m/policy.zip" ;;
         # family A's latest committed policy: rerun after a new chunk of A2/A3 is committed
         family-a) echo "net:model=experiments/from-nothing/results/a2-l1/policy.npz" ;;
-        *) echo "unknown evaluation $1: entries or family-a" >&2 && exit 2 ;;
+        *) echo "unknown evaluation $1: entries, sb3 or family-a" >&2 && exit 2 ;;
     esac
 }
 
@@ -88,7 +90,7 @@ scratch() {
 
 case ${1:-} in
     train) train "${2:?run name}" ;;
-    eval) evaluate "${2:?entries or family-a}" ;;
+    eval) evaluate "${2:?entries, sb3 or family-a}" ;;
     scratch) scratch ;;
-    *) echo "usage: run.sh train NAME | eval entries|family-a | scratch" >&2 && exit 2 ;;
+    *) echo "usage: run.sh train NAME | eval entries|sb3|family-a | scratch" >&2 && exit 2 ;;
 esac
