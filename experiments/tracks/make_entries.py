@@ -28,6 +28,7 @@ REPO = Path(__file__).resolve().parents[2]
 HERE = REPO / "experiments/tracks"
 EXPLORE = "experiments/from-nothing/results/l1"
 A2 = "experiments/from-nothing/results/a2-l1"
+A3 = "experiments/from-nothing/results/a3-l1"
 TRAINER_FRAMES = "the trainer's environment steps (its curve's last row)"
 TRAINER_CPU = "cpu_seconds of the run's curve: process CPU, its validation curve included"
 REVERSE_FRAMES = (
@@ -247,30 +248,34 @@ def sb3_entry() -> dict:
 
 def family_a_entry() -> dict:
     explore = read_json(f"{EXPLORE}/results.json")["summary"]
-    last = curve_rows(A2)[-1]
-    policy = f"{A2}/policy.npz"
+    stages = [A2] + ([A3] if (REPO / A3 / "curve.jsonl").is_file() else [])
+    lasts = [curve_rows(stage)[-1] for stage in stages]
+    learned = sum(last["frames"] for last in lasts)
+    policy = f"{stages[-1]}/policy.npz"  # the latest stage's policy
     results = "experiments/tracks/eval/family-a.json"
     check_evaluated(results, policy)
-    a2_frames = last["frames"]
     return entry(
         "b-family-a",
         "b",
-        explore["frames"] + a2_frames,
+        explore["frames"] + learned,
         algorithm="family A: Go-Explore on 400 deals (friday explore), then the reverse "
-        "curriculum from its wins (friday rl --method reverse)",
+        "curriculum from its wins (friday rl --method reverse)"
+        + (", then PPO from the start" if len(stages) > 1 else ""),
         frames_counted=f"exploration of the 400 level-1 deals whose wins seed A2 "
-        f"({explore['frames']:,}) plus A2's environment steps so far ({a2_frames:,}); "
-        "A2's replays to its start states not counted (a lower bound)",
-        cpu_hours=round((explore["cpu_s"] + last["cpu_seconds"]) / 3600, 3),
-        cpu_measured="the exploration's cpu_s plus A2's cpu_seconds (its validation curve "
-        "included)",
+        f"({explore['frames']:,}) plus the environment steps of "
+        f"{' and '.join(Path(s).name for s in stages)} so far ({learned:,}); the reverse "
+        "curriculum's replays to its start states not counted (a lower bound)",
+        cpu_hours=round((explore["cpu_s"] + sum(last["cpu_seconds"] for last in lasts)) / 3600, 3),
+        cpu_measured="the exploration's cpu_s plus the learning runs' cpu_seconds (their "
+        "validation curves included)",
         levels=levels_of(results, f"net:model={policy}"),
         result={"file": results, "agent": f"net:model={policy}"},
-        run=f"{EXPLORE} and {A2}",
+        run=" and ".join([EXPLORE, *stages]),
         command="bash experiments/from-nothing/explore.sh l1; bash experiments/from-nothing/"
         "learn.sh 1 100000000; bash experiments/tracks/run.sh eval family-a",
-        notes=f"A2's latest committed policy, at {a2_frames:,} of its frames; "
-        f"{explore['wins']} of 400 deals won by the exploration; experiments/from-nothing/",
+        notes=f"the latest committed policy ({Path(stages[-1]).name}, at {lasts[-1]['frames']:,} "
+        f"of its frames); {explore['wins']} of 400 deals won by the exploration; "
+        "experiments/from-nothing/",
     )
 
 

@@ -62,8 +62,16 @@ agents_of() {
             echo "net:model=$rl/scratch50m-ppo-l1/policy.npz,net:model=$rl/scratch50m-counts-l1/policy.npz"
             ;;
         sb3) echo "ppo:model=$mine/sb3-1m/policy.zip" ;;
-        # family A's latest committed policy: rerun after a new chunk of A2/A3 is committed
-        family-a) echo "net:model=experiments/from-nothing/results/a2-l1/policy.npz" ;;
+        # family A's latest committed policy (A3's once it has started): rerun after a new
+        # chunk of A2/A3 is committed
+        family-a)
+            local study=experiments/from-nothing/results
+            if [ -e "$study/a3-l1/policy.npz" ]; then
+                echo "net:model=$study/a3-l1/policy.npz"
+            else
+                echo "net:model=$study/a2-l1/policy.npz"
+            fi
+            ;;
         *) echo "unknown evaluation $1: entries, sb3 or family-a" >&2 && exit 2 ;;
     esac
 }
