@@ -20,6 +20,8 @@ def tracks_section(repo: Path) -> str:
     lines = [
         *markdown_table(board["entries"]),
         "",
+        from_nothing_line(board["entries"]),
+        "",
         "Win rates (%) on the 1,000 evaluation deals of each level with 95 % Wilson intervals "
         "(– where a level was not played); frames and CPU-hours of training; mean score on "
         "level 1. Every track-(a) and (b) run trained on level 1 only. Each entry's source "
@@ -30,6 +32,17 @@ def tracks_section(repo: Path) -> str:
         *family_a_lines(repo),
     ]
     return "\n".join(lines)
+
+
+def from_nothing_line(entries: list[dict]) -> str:
+    """How many evaluation games the from-nothing entries (tracks a and b) won."""
+    mine = [e for e in entries if e["track"] in ("a", "b")]
+    cells = [cell for e in mine for cell in e["levels"].values()]
+    wins, games = sum(c["wins"] for c in cells), sum(c["games"] for c in cells)
+    return (
+        f"**From nothing** (tracks a and b, {len(mine)} entries): {wins:,} wins in "
+        f"{games:,} evaluation games."
+    )
 
 
 def family_a_lines(repo: Path) -> list[str]:
