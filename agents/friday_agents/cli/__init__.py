@@ -56,6 +56,10 @@ SUBCOMMANDS = {
         "friday_agents.cli.explore",
         "look for wins on training deals with a Go-Explore archive (no teacher)",
     ),
+    "tracks": (
+        "friday_agents.cli.tracks",
+        "the benchmark's leaderboard: tracks, budgets, win rates (from the committed results)",
+    ),
     "bench": (
         "friday_agents.cli.bench",
         "measure engine and environment speed (a source checkout's benchmarks/bench.py)",
