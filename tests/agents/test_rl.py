@@ -16,11 +16,14 @@ torch = pytest.importorskip("torch")
 from studies import study_module  # noqa: E402
 
 from friday_agents.cli import main as friday_main  # noqa: E402
-from friday_agents.harness.deals import validation_seed  # noqa: E402
+from friday_agents.harness.deals import (  # noqa: E402
+    draw_training_deals,
+    is_training_deal,
+    validation_seed,
+)
 from friday_agents.learning.networks import ActorCritic  # noqa: E402
 from friday_agents.learning.rl.config import RLConfig  # noqa: E402
 from friday_agents.learning.rl.curriculum import ReverseCurriculum, Start, replay  # noqa: E402
-from friday_agents.learning.rl.deals import draw_training_deals, is_training_deal  # noqa: E402
 from friday_agents.learning.rl.trainer import FIGHTS_FEATURE, Trainer, cell_of  # noqa: E402
 from friday_agents.players.net.agent import NetAgent  # noqa: E402
 from friday_agents.players.networks.policy_net import (  # noqa: E402
@@ -39,8 +42,8 @@ TINY = {
     "eval_deals": 3,
     "eval_every": 2,
     "checkpoint_every": 2,
-    "num_minibatches": 2,
-    "update_epochs": 2,
+    "minibatches": 2,
+    "epochs": 2,
 }
 
 
@@ -477,7 +480,7 @@ def test_replay_rebuilds_the_game():
         (["--gamma", "1.5"], "gamma must be in"),
         (["--eval-levels", "1,5"], "eval_levels must be levels 1-4"),
         (["--init-temperature", "0"], "init_temperature must be auto or a positive number"),
-        (["--resume", "--seed", "3"], "only --frames may change, not --seed"),
+        (["--resume", "--seed", "3"], "only --frames and --device may change, not --seed"),
         (["--resume", "--out", "nowhere"], "nothing to resume"),
     ],
 )

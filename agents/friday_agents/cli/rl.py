@@ -16,8 +16,9 @@ import dataclasses
 import sys
 from pathlib import Path
 
-from friday_agents.cli.arguments import add_progress, add_setting_flags, plain
+from friday_agents.cli.arguments import add_progress, add_renamed, add_setting_flags, plain
 from friday_agents.harness.errors import BadInputError, require
+from friday_agents.learning.config import RENAMED
 from friday_agents.learning.rl.config import RLConfig, RLConfigError
 
 
@@ -28,10 +29,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--resume",
         action="store_true",
-        help="continue the run in --out from its checkpoint (only --frames may change)",
+        help="continue the run in --out from its checkpoint (only --frames and --device may "
+        "change)",
     )
     add_progress(parser)
+    add_renamed(parser, RLConfig, RENAMED)
     parser.set_defaults(out_is_folder=True)
+
+
+#: What a resumed run may set anew: its folder, a larger budget, the machine it runs on.
+RESUME_MAY_CHANGE = ("out", "frames", "device")
 
 
 def config_from_args(args: argparse.Namespace) -> tuple[RLConfig, bool]:
@@ -49,16 +56,15 @@ def config_from_args(args: argparse.Namespace) -> tuple[RLConfig, bool]:
 
     if "out" not in given:
         raise RLConfigError("--resume needs --out, the folder of the run to continue")
-    other = sorted(set(given) - {"out", "frames"})
+    other = sorted(set(given) - set(RESUME_MAY_CHANGE))
     if other:
         flags = ", ".join("--" + name.replace("_", "-") for name in other)
         raise RLConfigError(
-            f"--resume takes the run's own configuration; only --frames may change, not {flags}"
+            "--resume takes the run's own configuration; only --frames and --device may "
+            f"change, not {flags}"
         )
     config = load_run_config(Path(given["out"]))
-    config = dataclasses.replace(
-        config, out=given["out"], frames=given.get("frames", config.frames)
-    )
+    config = dataclasses.replace(config, **given)
     return config.validate().whole_rollouts(), True
 
 

@@ -2,7 +2,7 @@
 
 One update: every env plays ``num_steps`` steps with the current policy (sampled from the
 legal actions only), advantages come from generalized advantage estimation, then
-``update_epochs`` passes of clipped policy updates over shuffled minibatches. During the
+``epochs`` passes of clipped policy updates over shuffled minibatches. During the
 critic warm-up only the value loss is minimised and the actor is not touched. After it, with
 a start policy (``--init``), the loss adds ``kl_coef * KL(start || policy)`` on the batch
 states, and ``kl_coef`` is multiplied by ``kl_decay`` at every held-out evaluation whose
@@ -32,6 +32,8 @@ import torch
 from torch import nn
 
 import friday_env  # noqa: F401  (registers Friday-v0)
+from friday_agents.harness.curve import CURVE_FILE, append_row, keep_rows, read_curve
+from friday_agents.harness.deals import draw_training_deals, heldout_deals
 from friday_agents.harness.errors import BadInputError
 from friday_agents.harness.files import read_model_file, replace_atomically
 from friday_agents.harness.interrupts import stop_at_a_boundary
@@ -49,7 +51,6 @@ from friday_agents.learning.rl.curriculum import (
     replay,
     won_games_of_file,
 )
-from friday_agents.learning.rl.deals import draw_training_deals, heldout_deals
 from friday_agents.learning.rl.sparse import (
     PADDING_LOGIT,
     SparseRows,
@@ -71,7 +72,7 @@ BEATEN_FEATURE = FLAT_LAYOUT.offsets["beaten_pirates"]
 STEP_FEATURES = slice(FLAT_LAYOUT.offsets["step"], FLAT_LAYOUT.offsets["step"] + 4)
 FIGHT_CELLS, BEATEN_CELLS = MAX_FIGHTS + 1, 3
 NUM_CELLS = FIGHT_CELLS * 4 * BEATEN_CELLS
-CURVE_FILE, POLICY_FILE = "curve.jsonl", "policy.npz"
+POLICY_FILE = "policy.npz"
 #: The temperatures ``--init-temperature auto`` tries, and how close to the best sampled
 #: win rate the chosen (largest such) one must come.
 TEMPERATURES = (1.0, 0.5, 0.2, 0.1, 0.05, 0.02)
@@ -277,14 +278,7 @@ class Trainer:
     def _truncate_curve(self) -> None:
         """Drop the curve rows written after the checkpoint (the resumed run writes them
         again)."""
-        path = self.out / CURVE_FILE
-        rows = (
-            [line for line in path.read_text().splitlines() if line.strip()]
-            if path.exists()
-            else []
-        )
-        kept = [line for line in rows if json.loads(line)["updates"] <= self.updates]
-        path.write_text("".join(line + "\n" for line in kept))
+        keep_rows(self.out / CURVE_FILE, "updates", self.updates)
 
     # ------------------------------------------------------------------ run
 
@@ -313,8 +307,8 @@ class Trainer:
 
     def _last_curve_row(self) -> dict[str, Any]:
         """The curve's last row (a resumed run that had nothing left to do)."""
-        lines = (self.out / CURVE_FILE).read_text().splitlines()
-        return json.loads(lines[-1]) if lines else {}
+        rows = read_curve(self.out / CURVE_FILE)
+        return rows[-1] if rows else {}
 
     def _start(self) -> dict[str, Any]:
         """Update 0: the start policy's temperature (with ``--init``) and its held-out
@@ -514,10 +508,10 @@ class Trainer:
         flat["ids"] = legal_ids(rollout["mask"].reshape(self.batch, -1))
         if not warmup:
             flat |= self._reference_terms(torch.arange(self.batch), flat["ids"])
-        size = self.batch // self.config.num_minibatches
+        size = self.batch // self.config.minibatches
         sums: dict[str, float] = {}
         count = 0
-        for _ in range(self.config.update_epochs):
+        for _ in range(self.config.epochs):
             order = torch.randperm(self.batch, generator=self.torch_rng)
             for first in range(0, self.batch, size):
                 rows = order[first : first + size]
@@ -561,7 +555,7 @@ class Trainer:
         ratio = log_ratio.exp()
         adv = mb["advantage"]
         adv = (adv - adv.mean()) / (adv.std() + 1e-8)
-        clipped = ratio.clamp(1 - config.clip_coef, 1 + config.clip_coef)
+        clipped = ratio.clamp(1 - config.clip, 1 + config.clip)
         policy_loss = torch.max(-adv * ratio, -adv * clipped).mean()
         entropy = -(log_probs.exp() * log_probs).sum(-1).mean()
         # KL(start || policy) = sum q log q - sum q log p over the legal actions, log p being
@@ -573,7 +567,7 @@ class Trainer:
         loss = loss + self.kl_coef * kl
         with torch.no_grad():
             approx_kl = ((ratio - 1) - log_ratio).mean()
-            clip_fraction = ((ratio - 1.0).abs() > config.clip_coef).float().mean()
+            clip_fraction = ((ratio - 1.0).abs() > config.clip).float().mean()
         return {
             "loss": loss,
             "policy_loss": policy_loss,
@@ -698,8 +692,7 @@ class Trainer:
                 "reverse_archive_wins": sum(game.won for game in self.curriculum.archive),
                 "reverse_longest_win": self.curriculum.longest_win(),
             }
-        with open(self.out / CURVE_FILE, "a") as curve:
-            curve.write(json.dumps(row) + "\n")
+        append_row(self.out / CURVE_FILE, row)
         return row
 
     # ------------------------------------------------------------------ save
@@ -865,8 +858,10 @@ def _progress_bar(total: int, initial: int, disabled: bool) -> Any:
 
 
 def load_run_config(out: Path) -> RLConfig:
-    """The configuration a run in ``out`` was started with."""
+    """The configuration a run in ``out`` was started with (written by an older release:
+    its old keys renamed, `RLConfig.migrate`)."""
     path = Path(out) / CONFIG_FILE
     if not path.exists():
         raise RLConfigError(f"nothing to resume: {path} does not exist")
-    return RLConfig.from_dict(RLConfig.read_settings(path, "run's configuration"))
+    stored = RLConfig.read_settings(path, "run's configuration")
+    return RLConfig.from_dict(RLConfig.migrate(stored), str(path))
