@@ -566,3 +566,45 @@ def test_behaviour_report_counts_every_decision_of_a_committed_policy(tmp_path):
     assert behaviour.decision_kind("end the fight: 3 against 4") == "end the fight"
     with pytest.raises(SystemExit):
         behaviour.main(["--runs", "no-such-run", "--out", str(out)])
+
+
+# ---------------------------------------------------------------- devices
+
+
+def test_the_gpu_path_trains_and_resumes_on_the_cpu(tmp_path, monkeypatch):
+    """The trainer's GPU path (observations whole in `DenseRows`, rollout buffers on the
+    device, dense layers) on the CPU device: a run and its resumption, legal throughout."""
+    from friday_agents.learning.rl import sparse, trainer
+
+    monkeypatch.setattr(
+        trainer, "_observation_rows", lambda n, width, device: sparse.DenseRows(n, width, device)
+    )
+    run = Trainer(tiny(tmp_path / "dense"))
+    assert isinstance(run.rows, sparse.DenseRows)
+    run.run()
+    assert run.updates == 4
+    more = tiny(tmp_path / "dense", frames=6 * 4 * 32)
+    resumed = Trainer(more, resume=True)
+    resumed.run()
+    rows = curve(tmp_path / "dense")
+    assert [row["updates"] for row in rows if row["phase"] == "ppo"] == [1, 2, 3, 4, 5, 6]
+
+
+def test_device_cuda_without_cuda_stops_in_one_line(tmp_path, capsys):
+    if torch.cuda.is_available():
+        pytest.skip("this machine has CUDA")
+    code = friday_main(["rl", "--device", "cuda", "--out", str(tmp_path / "r"), "--no-progress"])
+    assert code == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "torch sees no CUDA GPU" in err[0]
+    assert not (tmp_path / "r").exists()
+
+
+@pytest.mark.skipif(not torch.cuda.is_available(), reason="needs CUDA")
+def test_a_run_on_cuda_trains_resumes_on_the_cpu(tmp_path):
+    run = Trainer(tiny(tmp_path / "gpu", device="cuda"))
+    assert next(run.model.parameters()).is_cuda
+    run.run()
+    resumed = Trainer(tiny(tmp_path / "gpu", device="cpu", frames=6 * 4 * 32), resume=True)
+    resumed.run()
+    assert resumed.updates == 6

@@ -362,3 +362,21 @@ def test_resume_refuses_a_checkpoint_of_another_encoder(tiny_run, tmp_path):
     shutil.copytree(tiny_run, out)
     with pytest.raises(CheckpointError, match="trained on the 'flat' observation, not 'dict'"):
         train(tiny_config(out, observation="dict"), resume=True)
+
+
+def test_device_cuda_without_cuda_stops_in_one_line(tmp_path, capsys):
+    import torch
+
+    if torch.cuda.is_available():
+        pytest.skip("this machine has CUDA")
+    assert main(["train", *TINY, "--device", "cuda", "--out", str(tmp_path / "r")]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "torch sees no CUDA GPU" in err[0]
+    assert not (tmp_path / "r").exists()
+
+
+@pytest.mark.skipif(not __import__("torch").cuda.is_available(), reason="needs CUDA")
+def test_a_run_on_cuda_trains(tmp_path):
+    result = train(tiny_config(tmp_path / "gpu", device="cuda"))
+    assert result.timesteps == 512
+    assert next(load_model(tmp_path / "gpu" / "final.zip").policy.parameters()).is_cpu

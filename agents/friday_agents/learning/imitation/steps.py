@@ -75,7 +75,7 @@ def encode_step(args: argparse.Namespace) -> int:
 
 def _config(args: argparse.Namespace, level: int) -> TrainConfig:
     values = load_config_file(args.config) if args.config else {}
-    values.update(level=level, hidden=args.hidden, seed=args.seed)
+    values.update(level=level, hidden=args.hidden, seed=args.seed, device=args.device)
     return TrainConfig.from_dict(values).validate()
 
 

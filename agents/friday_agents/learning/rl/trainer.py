@@ -14,6 +14,13 @@ play as their deals and actions), ``curve.jsonl`` (a row per update) and ``polic
 (the networks as a PolicyNetwork, for ``net:model=...``). Runs are deterministic for a
 seed: every random draw comes from the run's own numpy and torch generators, and a run
 resumed from a checkpoint continues exactly as the uninterrupted run would have.
+
+``--device``: the networks act and learn on the CPU (the sparse first-layer kernel,
+``friday_agents.learning.rl.sparse``) or on a GPU (the same functions as dense torch operations).
+On a GPU each step's observations and masks are copied to it once, into the rollout's
+buffers, which the update then reads where they are; the torch generator stays on the CPU
+(its draws are copied over), so a run draws the same numbers on either device and resumes on
+the other.
 """
 
 from __future__ import annotations
@@ -34,6 +41,7 @@ from torch import nn
 import friday_env  # noqa: F401  (registers Friday-v0)
 from friday_agents.harness.curve import CURVE_FILE, append_row, keep_rows, read_curve
 from friday_agents.harness.deals import draw_training_deals, heldout_deals
+from friday_agents.harness.device import torch_device
 from friday_agents.harness.errors import BadInputError
 from friday_agents.harness.files import read_model_file, replace_atomically
 from friday_agents.harness.interrupts import stop_at_a_boundary
@@ -53,7 +61,9 @@ from friday_agents.learning.rl.curriculum import (
 )
 from friday_agents.learning.rl.sparse import (
     PADDING_LOGIT,
+    DenseRows,
     SparseRows,
+    Store,
     actor_critic,
     first_of,
     legal_ids,
@@ -96,7 +106,7 @@ class Rollout(dict):
     only while those rows still hold this rollout (until the next one starts): the update
     never reads them dense, and a 32 MB copy per rollout would cost more than it shows."""
 
-    def __init__(self, rows: SparseRows, shape: tuple[int, int, int]) -> None:
+    def __init__(self, rows: Store, shape: tuple[int, int, int]) -> None:
         super().__init__()
         self.rows, self.shape, self.generation = rows, shape, rows.generation
 
@@ -159,9 +169,11 @@ class Trainer:
         torch.set_num_threads(1)  # small networks: more threads only add contention
         self.batch = self.config.num_envs * self.config.num_steps
         # a rollout's observations as their non-zeros, and the one after its last step
-        self.rows = SparseRows(self.batch + self.config.num_envs)
+        self.device = torch.device(torch_device(self.config.device))
         self.cpu = CpuParts()  # where the CPU time of the updates goes (friday bench reads it)
         self.envs = _make_envs(self.config, self.config.num_envs, self.config.level)
+        width = self.envs.single_observation_space.shape[0]
+        self.rows = _observation_rows(self.batch + self.config.num_envs, width, self.device)
         # one vector env per level measured (a vector env plays one level)
         self.eval_envs = {
             level: _make_envs(self.config, self.config.eval_deals, level)
@@ -186,7 +198,8 @@ class Trainer:
         self.torch_rng = torch.Generator().manual_seed(config.seed)
         with torch.random.fork_rng():  # the weights' initialisation draws from the global RNG
             torch.manual_seed(config.seed)
-            self.model = self._initial_model()  # a bad init file stops before any file is written
+            # a bad init file stops before any file is written
+            self.model = self._initial_model().to(self.device)
         self._seed_archive()  # a bad games file too
         self.out.mkdir(parents=True, exist_ok=True)
         (self.out / CONFIG_FILE).write_text(json.dumps(config.to_dict(), indent=2) + "\n")
@@ -227,15 +240,16 @@ class Trainer:
         if not path.exists():
             raise RLConfigError(f"nothing to resume: {path} does not exist")
         try:  # weights only: a checkpoint is never a way to run code
-            state = torch.load(path, weights_only=True)
+            state = torch.load(path, weights_only=True, map_location="cpu")
         except Exception:  # torch's advice (load it unsafely if trusted) is not ours to give
             raise RLConfigError(
                 f"cannot read the checkpoint {path}: it is broken or holds more than tensors "
                 "and plain values (a crafted file, or one written before checkpoints held plain "
                 "values only); nothing in it that could run code is loaded"
             ) from None
-        self.model = _model_from_state(state["model"])
-        self.reference = _model_from_state(state["reference"]).actor.requires_grad_(False)
+        self.model = _model_from_state(state["model"]).to(self.device)
+        reference = _model_from_state(state["reference"]).to(self.device)
+        self.reference = reference.actor.requires_grad_(False)
         self.optimizer = _adam(self.model, self.config.learning_rate)
         self.optimizer.load_state_dict(state["optimizer"])
         for group in self.optimizer.param_groups:  # a checkpoint written before it was fused
@@ -353,33 +367,39 @@ class Trainer:
         """Every env plays ``num_steps`` steps. The observations go into ``self.rows`` as
         their non-zeros (the update reads them there: rollout row ``t * num_envs + i`` is
         env i's at step t); the rollout gives them dense, as ``obs``, when asked."""
-        steps, n = self.config.num_steps, self.config.num_envs
+        steps, n, on = self.config.num_steps, self.config.num_envs, self.device
         self.rows.clear()
         buffers = Rollout(self.rows, (steps, n, self.obs.shape[1]))
         buffers |= {
-            "mask": torch.zeros((steps, n, self.mask.shape[1]), dtype=torch.bool),
-            "action": torch.zeros((steps, n), dtype=torch.long),
+            "mask": torch.zeros((steps, n, self.mask.shape[1]), dtype=torch.bool, device=on),
+            "action": torch.zeros((steps, n), dtype=torch.long),  # the env's: on the CPU
             # the action's place among its state's legal ids (ascending): the policy's
             # logits are computed for the legal actions only
-            "slot": torch.zeros((steps, n), dtype=torch.long),
-            **{key: torch.zeros((steps, n)) for key in ("logp", "reward", "done", "value")},
+            "slot": torch.zeros((steps, n), dtype=torch.long, device=on),
+            **{
+                key: torch.zeros((steps, n), device=on)
+                for key in ("logp", "reward", "done", "value")
+            },
         }
         self.episodes.finished = []
         self.finished_fights = []
         rows = self.rows.append(self.obs.numpy())
         self._recorded = np.zeros(n, np.int64)
-        table = table_of(first_of(self.model))  # the weights the whole rollout acts with
-        done = torch.zeros(n)
+        # the weights the whole rollout acts with (the sparse kernel's table, on the CPU)
+        table = table_of(first_of(self.model)) if isinstance(self.rows, SparseRows) else None
+        done = torch.zeros(n, device=on)
         for t in range(steps):
-            buffers["mask"][t], buffers["done"][t] = self.mask, done
             with self.cpu.part("acting"), torch.no_grad():
-                ids = legal_ids(self.mask)
+                mask = self.mask.to(on, non_blocking=True)
+                buffers["mask"][t], buffers["done"][t] = mask, done
+                ids = legal_ids(mask)
                 logits, buffers["value"][t] = actor_critic(self.model, self.rows, rows, ids, table)
                 slot, buffers["logp"][t] = _sample(logits, self.torch_rng)
-                action = ids.gather(1, slot[:, None]).squeeze(1)
-            buffers["action"][t], buffers["slot"][t] = action, slot
+                buffers["slot"][t] = slot
+                action = ids.gather(1, slot[:, None]).squeeze(1).cpu()
+            buffers["action"][t] = action
             reward, done = self._step(action.numpy(), buffers["action"], t)
-            buffers["reward"][t] = reward
+            buffers["reward"][t], done = reward.to(on), done.to(on)
             with self.cpu.part("acting"):
                 rows = self.rows.append(self.obs.numpy())
         self._record_actions(np.arange(n), steps, buffers["action"])
@@ -507,12 +527,13 @@ class Trainer:
         }
         flat["ids"] = legal_ids(rollout["mask"].reshape(self.batch, -1))
         if not warmup:
-            flat |= self._reference_terms(torch.arange(self.batch), flat["ids"])
+            every = torch.arange(self.batch, device=self.device)
+            flat |= self._reference_terms(every, flat["ids"])
         size = self.batch // self.config.minibatches
         sums: dict[str, float] = {}
         count = 0
         for _ in range(self.config.epochs):
-            order = torch.randperm(self.batch, generator=self.torch_rng)
+            order = torch.randperm(self.batch, generator=self.torch_rng).to(self.device)
             for first in range(0, self.batch, size):
                 rows = order[first : first + size]
                 minibatch = {key: value[rows] for key, value in flat.items()}
@@ -580,6 +601,7 @@ class Trainer:
 
     def kl_to_start(self, obs: torch.Tensor, mask: torch.Tensor) -> float:
         """Mean KL(start policy || policy) over the states ``obs`` (with their masks)."""
+        obs, mask = obs.to(self.device), mask.to(self.device)
         with torch.no_grad():
             logits = self.model.masked_logits(obs, mask)
             reference_logits = self.reference(obs).masked_fill(~mask, MASKED_LOGIT)
@@ -624,13 +646,13 @@ class Trainer:
         finished = np.zeros(len(deals), np.bool_)
         mask = info["action_mask"]
         while not finished.all():
-            obs_t, mask_t = _tensors(obs, mask)
+            obs_t, mask_t = (tensor.to(self.device) for tensor in _tensors(obs, mask))
             with torch.no_grad():
                 logits = self.model.masked_logits(obs_t, mask_t)
                 if temperature is None:
-                    actions = logits.argmax(-1).numpy()
-                else:
-                    probs = torch.softmax(logits / temperature, -1)
+                    actions = logits.argmax(-1).cpu().numpy()
+                else:  # drawn on the CPU, with the CPU generator
+                    probs = torch.softmax(logits / temperature, -1).cpu()
                     actions = torch.multinomial(probs, 1, generator=generator).squeeze(1).numpy()
             obs, _, terminated, _, info = envs.step(actions)
             mask = info["action_mask"]
@@ -759,7 +781,7 @@ def _model_state(model: ActorCritic) -> dict[str, Any]:
     return {
         "actor_hidden": hidden_sizes(model.actor),
         "critic_hidden": hidden_sizes(model.critic),
-        "parameters": model.state_dict(),
+        "parameters": {key: value.cpu() for key, value in model.state_dict().items()},
     }
 
 
@@ -800,7 +822,13 @@ def _adam(model: ActorCritic, learning_rate: float) -> torch.optim.Adam:
     return torch.optim.Adam(model.parameters(), lr=learning_rate, eps=1e-5, fused=True)
 
 
-def _critic_only(model: ActorCritic, rows: SparseRows, which: torch.Tensor) -> torch.Tensor:
+def _observation_rows(capacity: int, width: int, device: torch.device) -> Store:
+    """Where a rollout's observations are kept: as their non-zeros for the CPU kernel, whole
+    on a GPU (the kernel is CPU code; the dense layers there are the same function)."""
+    return SparseRows(capacity) if device.type == "cpu" else DenseRows(capacity, width, device)
+
+
+def _critic_only(model: ActorCritic, rows: Store, which: torch.Tensor) -> torch.Tensor:
     """The critic's values of rows ``which`` of ``rows``."""
     return values(model.critic, rows, which)
 
@@ -813,7 +841,8 @@ def _sample(logits: torch.Tensor, generator: torch.Generator) -> tuple[torch.Ten
     the row's total."""
     probs = torch.softmax(logits, -1)
     cdf = probs.cumsum(1)
-    draw = torch.rand((len(probs), 1), generator=generator) * cdf[:, -1:]
+    # drawn by the run's CPU generator (the same numbers on any device)
+    draw = torch.rand((len(probs), 1), generator=generator).to(probs.device) * cdf[:, -1:]
     slot = torch.searchsorted(cdf, draw, right=True).squeeze(1).clamp_(max=probs.shape[1] - 1)
     chosen = probs.gather(1, slot[:, None]).squeeze(1)
     if not bool((chosen > 0).all()):  # a draw rounded up to the total: the last legal slot

@@ -375,6 +375,7 @@ def train(config: TrainConfig, resume: bool = False) -> TrainResult:
     import torch
 
     config.validate()
+    device = torch_device(config.device)  # --device cuda without CUDA: before any file
     if not config.out:
         config = dataclasses.replace(config, out=str(RUNS / config.run_name(int(time.time()))))
     torch.set_num_threads(config.torch_threads)
@@ -388,7 +389,7 @@ def train(config: TrainConfig, resume: bool = False) -> TrainResult:
     logger = run_logger(out)
     print(
         f"friday train: {config.frames} frames on {_where(config)}, reward "
-        f"{config.reward}, seed {config.seed}, device {torch_device(config.device)}; "
+        f"{config.reward}, seed {config.seed}, device {device}; "
         f"writing to {out}",
         flush=True,
     )
