@@ -59,6 +59,7 @@ from friday_agents.learning.rl.curriculum import (
     replay,
     won_games_of_file,
 )
+from friday_agents.learning.rl.group import cuda_device_of, join
 from friday_agents.learning.rl.sparse import (
     PADDING_LOGIT,
     DenseRows,
@@ -121,34 +122,46 @@ class Rollout(dict):
 
 
 class CpuParts:
-    """CPU seconds (``time.process_time``) spent in each named part of the work, added up
-    since the trainer started: ``env`` (the vector env's steps), ``acting`` (the networks'
-    forward and the action draws of the rollouts, the observations' non-zeros included),
-    ``learning`` (advantages and the PPO updates). The rest of an update is bookkeeping."""
+    """CPU seconds (``time.process_time``, in ``seconds``) and wall seconds (in ``wall``)
+    spent in each named part of the work, added up since the trainer started: ``env`` (the
+    vector env's steps), ``acting`` (the networks' forward and the action draws of the
+    rollouts, the observations' non-zeros included), ``learning`` (advantages and the PPO
+    updates, the gradients' averaging included), ``communication`` (averaging the gradients
+    over the processes of a data-parallel run, inside ``learning``). The rest of an update is
+    bookkeeping."""
 
     def __init__(self) -> None:
-        self.seconds = {"env": 0.0, "acting": 0.0, "learning": 0.0}
-        self._parts = {name: _TimedPart(self.seconds, name) for name in self.seconds}
+        self.seconds = {"env": 0.0, "acting": 0.0, "learning": 0.0, "communication": 0.0}
+        self.wall = dict(self.seconds)
+        self._parts = {name: _TimedPart(self, name) for name in self.seconds}
 
     def part(self, name: str) -> _TimedPart:
-        """A context that adds its CPU time to part ``name`` (parts never nest)."""
+        """A context that adds its time to part ``name`` (only ``communication`` nests,
+        in ``learning``)."""
         return self._parts[name]
+
+    def wall_split(self) -> dict[str, float]:
+        """The wall seconds of each part, ``learning`` without its ``communication``."""
+        split = {name: round(seconds, 3) for name, seconds in self.wall.items()}
+        split["learning"] = round(split["learning"] - split["communication"], 3)
+        return split
 
 
 class _TimedPart:
     """One part's timer, reused at every step (a context manager class: a generator-based
     one costs a few microseconds more per use, three uses per env step)."""
 
-    __slots__ = ("name", "seconds", "start")
+    __slots__ = ("name", "parts", "start", "start_wall")
 
-    def __init__(self, seconds: dict[str, float], name: str) -> None:
-        self.seconds, self.name, self.start = seconds, name, 0.0
+    def __init__(self, parts: CpuParts, name: str) -> None:
+        self.parts, self.name, self.start, self.start_wall = parts, name, 0.0, 0.0
 
     def __enter__(self) -> None:
-        self.start = time.process_time()
+        self.start, self.start_wall = time.process_time(), time.perf_counter()
 
     def __exit__(self, *exc: object) -> None:
-        self.seconds[self.name] += time.process_time() - self.start
+        self.parts.seconds[self.name] += time.process_time() - self.start
+        self.parts.wall[self.name] += time.perf_counter() - self.start_wall
 
 
 class TrainingInterrupted(Exception):
@@ -170,6 +183,14 @@ class Trainer:
         self.batch = self.config.num_envs * self.config.num_steps
         # a rollout's observations as their non-zeros, and the one after its last step
         self.device = torch.device(torch_device(self.config.device))
+        self.group = join(self.device)  # one process, or one of a torchrun run's
+        if self.device.type == "cuda" and self.group.world > 1:
+            self.device = cuda_device_of(self.group.rank)
+            torch.cuda.set_device(self.device)
+        # the frames played in whole rollouts of every process
+        per_update = self.batch * self.group.world
+        frames = -(-self.config.frames // per_update) * per_update
+        self.config = dataclasses.replace(self.config, frames=frames)
         self.cpu = CpuParts()  # where the CPU time of the updates goes (friday bench reads it)
         self.envs = _make_envs(self.config, self.config.num_envs, self.config.level)
         width = self.envs.single_observation_space.shape[0]
@@ -194,16 +215,20 @@ class Trainer:
             raise RLConfigError(
                 f"{self.out} already holds a run: pass --resume, or choose another --out"
             )
-        self.rng = np.random.default_rng(config.seed)
-        self.torch_rng = torch.Generator().manual_seed(config.seed)
+        # each process its own stream of deals and draws (rank 0 the one-process run's)
+        rank = self.group.rank
+        self.rng = np.random.default_rng(config.seed if rank == 0 else [config.seed, rank])
+        self.torch_rng = torch.Generator().manual_seed(config.seed + 1_000_003 * rank)
         with torch.random.fork_rng():  # the weights' initialisation draws from the global RNG
             torch.manual_seed(config.seed)
             # a bad init file stops before any file is written
             self.model = self._initial_model().to(self.device)
+        self.group.same_weights(self.model)
         self._seed_archive()  # a bad games file too
-        self.out.mkdir(parents=True, exist_ok=True)
-        (self.out / CONFIG_FILE).write_text(json.dumps(config.to_dict(), indent=2) + "\n")
-        (self.out / CURVE_FILE).write_text("")
+        if self.group.main:
+            self.out.mkdir(parents=True, exist_ok=True)
+            (self.out / CONFIG_FILE).write_text(json.dumps(config.to_dict(), indent=2) + "\n")
+            (self.out / CURVE_FILE).write_text("")
         self.reference = copy.deepcopy(self.model.actor).requires_grad_(False)
         self.optimizer = _adam(self.model, config.learning_rate)
         self.frames = self.updates = 0
@@ -247,6 +272,13 @@ class Trainer:
                 "and plain values (a crafted file, or one written before checkpoints held plain "
                 "values only); nothing in it that could run code is loaded"
             ) from None
+        stored = state.get("world", 1)
+        if stored != self.group.world:
+            raise RLConfigError(
+                f"{path} was written by a run of {stored} process(es): resume it with as many "
+                f"(this is {self.group.world})"
+            )
+        state |= state["ranks"][self.group.rank - 1] if self.group.rank else {}
         self.model = _model_from_state(state["model"]).to(self.device)
         reference = _model_from_state(state["reference"]).to(self.device)
         self.reference = reference.actor.requires_grad_(False)
@@ -272,7 +304,8 @@ class Trainer:
         self.episodes = _episodes_from_state(state["episodes"])
         self.next_deals = state["next_deals"].numpy()
         self.visits = state["visits"].numpy()
-        self._truncate_curve()
+        if self.group.main:
+            self._truncate_curve()
         self._restore_games()
 
     def _restore_games(self) -> None:
@@ -298,15 +331,17 @@ class Trainer:
 
     def run(self) -> dict[str, Any]:
         """Train until ``config.frames``; returns the last curve row."""
-        bar = _progress_bar(self.config.frames, self.frames, not self.progress)
+        bar = _progress_bar(
+            self.config.frames, self.frames, not (self.progress and self.group.main)
+        )
         row: dict[str, Any] = {}
         try:
             with stop_at_a_boundary() as ctrl_c:  # Ctrl-C: save after the update in progress
                 if self.updates == 0 and self.start_win_rate is None:
                     row = self._start()
-                while self.frames < self.config.frames and not ctrl_c.requested:
+                while self.frames < self.config.frames and not self._stopping(ctrl_c):
                     row = self._one_update()
-                    bar.update(self.batch)
+                    bar.update(self.batch * self.group.world)
                     frames_left = self.config.frames - self.frames
                     text = _postfix(row, frames_left, self.wall_per_frame)
                     bar.set_postfix_str(text, refresh=False)
@@ -319,6 +354,10 @@ class Trainer:
             raise TrainingInterrupted(self.updates, self.frames)
         return row or self._last_curve_row()
 
+    def _stopping(self, ctrl_c: Any) -> bool:
+        """Ctrl-C was pressed (in rank 0: every process stops at the same update)."""
+        return bool(self.group.share(ctrl_c.requested))
+
     def _last_curve_row(self) -> dict[str, Any]:
         """The curve's last row (a resumed run that had nothing left to do)."""
         rows = read_curve(self.out / CURVE_FILE)
@@ -330,7 +369,7 @@ class Trainer:
         cpu, wall = time.process_time(), time.perf_counter()
         calibration = self._calibrate_temperature()
         self.reference = copy.deepcopy(self.model.actor).requires_grad_(False)
-        heldout = self._evaluate()
+        heldout = self._evaluate_once()
         self.start_win_rate = heldout["heldout_win_rate"]
         self.cpu_seconds += time.process_time() - cpu
         self.wall_seconds += time.perf_counter() - wall
@@ -342,10 +381,10 @@ class Trainer:
         rollout = self._rollout()
         with self.cpu.part("learning"):
             losses = self._update(rollout, warmup)
-        self.frames += self.batch
+        self.frames += self.batch * self.group.world
         self.updates += 1
         periodic = self.config.eval_every > 0 and self.updates % self.config.eval_every == 0
-        heldout = self._evaluate() if periodic or self.frames >= self.config.frames else {}
+        heldout = self._evaluate_once() if periodic or self.frames >= self.config.frames else {}
         # only the periodic evaluations steer the KL weight: the one that ends a chunk of a
         # resumed run must not, or the run would depend on where it was cut
         if periodic and not warmup:
@@ -540,6 +579,8 @@ class Trainer:
                 parts = self._minibatch_loss({**minibatch, "row": rows}, warmup)
                 self.optimizer.zero_grad(set_to_none=True)  # the frozen actor keeps no gradient
                 parts["loss"].backward()
+                with self.cpu.part("communication"):
+                    self.group.average_gradients(list(self.model.parameters()))
                 nn.utils.clip_grad_norm_(
                     self.model.parameters(), self.config.max_grad_norm, foreach=True
                 )
@@ -609,6 +650,11 @@ class Trainer:
 
     # ------------------------------------------------------------------ measure
 
+    def _evaluate_once(self) -> dict[str, Any]:
+        """`_evaluate` in rank 0, its row shared with the other processes (the weights are
+        the same everywhere: so would be their numbers)."""
+        return self.group.share(self._evaluate() if self.group.main else None)
+
     def _evaluate(self) -> dict[str, Any]:
         """The greedy policy (the legal action with the highest logit, as ``net`` plays)
         on the fixed validation deals of each level measured: win rate and mean score (the
@@ -672,7 +718,9 @@ class Trainer:
         if not config.init:
             return {}
         rates: dict[str, float] = {}
-        if config.init_temperature == "auto":
+        if config.init_temperature == "auto" and not self.group.main:
+            chosen, rates = self.group.share(None)  # rank 0's choice
+        elif config.init_temperature == "auto":
             deals = [int(d) for d in draw_training_deals(config.level, config.eval_deals, self.rng)]
             generator = torch.Generator().manual_seed(config.seed)
             for temperature in TEMPERATURES:
@@ -680,6 +728,7 @@ class Trainer:
             best = max(rates.values())
             close = [t for t in TEMPERATURES if rates[str(t)] >= CALIBRATION_SHARE * best]
             chosen = max(close) if best > 0 else 1.0
+            self.group.share((chosen, rates))
         else:
             chosen = float(config.init_temperature)
         last = [m for m in self.model.actor if isinstance(m, nn.Linear)][-1]
@@ -689,7 +738,10 @@ class Trainer:
         return {"init_temperature": chosen, "sampled_win_rate_by_temperature": rates}
 
     def _log(self, row: dict[str, Any], heldout: dict[str, Any]) -> dict[str, Any]:
-        finished = self.episodes.finished
+        # every process's finished games (the train_ numbers are the whole run's)
+        finished = [game for part in self.group.gather(self.episodes.finished) for game in part]
+        fights = [n for part in self.group.gather(self.finished_fights) for n in part]
+        spread = self.group.spread(list(self.model.parameters()))
         row = {
             "frames": self.frames,
             "updates": self.updates,
@@ -701,9 +753,10 @@ class Trainer:
             "train_games": len(finished),
             "train_win_rate": float(np.mean([w for w, _ in finished])) if finished else None,
             "train_mean_score": float(np.mean([s for _, s in finished])) if finished else None,
-            "train_mean_fights": (
-                float(np.mean(self.finished_fights)) if self.finished_fights else None
-            ),
+            "train_mean_fights": float(np.mean(fights)) if fights else None,
+            "processes": self.group.world,
+            "weights_spread": spread,
+            "part_wall_seconds": self.cpu.wall_split(),
             **heldout,
         }
         if self.curriculum is not None:
@@ -714,7 +767,8 @@ class Trainer:
                 "reverse_archive_wins": sum(game.won for game in self.curriculum.archive),
                 "reverse_longest_win": self.curriculum.longest_win(),
             }
-        append_row(self.out / CURVE_FILE, row)
+        if self.group.main:
+            append_row(self.out / CURVE_FILE, row)
         return row
 
     # ------------------------------------------------------------------ save
@@ -723,27 +777,40 @@ class Trainer:
         """``checkpoint.pt`` (written whole, then renamed: a killed run never leaves half a
         file) and ``policy.npz``. The checkpoint holds tensors and plain values only, so
         that it loads with ``torch.load(weights_only=True)``."""
+        own = self._process_state()
+        everyone = self.group.gather(own)  # a data-parallel run: each process's own part
+        if not self.group.main:
+            return
         state = {
             "model": _model_state(self.model),
             "reference": _model_state(ActorCritic(self.reference, self.model.critic)),
             "optimizer": self.optimizer.state_dict(),
-            "numpy_rng": json.dumps(self.rng.bit_generator.state),
-            "torch_rng": self.torch_rng.get_state(),
             "frames": self.frames,
             "updates": self.updates,
             "cpu_seconds": self.cpu_seconds,
             "wall_seconds": self.wall_seconds,
             "kl_coef": self.kl_coef,
             "start_win_rate": self.start_win_rate,
+            **own,
+        }
+        if self.group.world > 1:
+            state |= {"world": self.group.world, "ranks": everyone[1:]}
+        replace_atomically(
+            self.out / CHECKPOINT_FILE, lambda temporary: torch.save(state, temporary)
+        )
+        self.model.save_npz(self.out / POLICY_FILE)
+
+    def _process_state(self) -> dict[str, Any]:
+        """What is this process's own in the checkpoint: its generators, its games in play
+        and its curriculum (a data-parallel run keeps one of these per process)."""
+        return {
+            "numpy_rng": json.dumps(self.rng.bit_generator.state),
+            "torch_rng": self.torch_rng.get_state(),
             "curriculum": self.curriculum.state_dict() if self.curriculum is not None else None,
             "episodes": _episodes_state(self.episodes),
             "next_deals": torch.from_numpy(self.next_deals.copy()),
             "visits": torch.from_numpy(self.visits.copy()),
         }
-        replace_atomically(
-            self.out / CHECKPOINT_FILE, lambda temporary: torch.save(state, temporary)
-        )
-        self.model.save_npz(self.out / POLICY_FILE)
 
 
 def _rng_state(text: str) -> dict[str, Any]:
