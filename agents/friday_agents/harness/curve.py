@@ -7,7 +7,8 @@ A row's keys, where the command has them:
 - where it is: ``frames`` (env steps so far; ``train``, ``rl``), ``updates`` (``rl``),
   ``round`` (``distill``), ``level`` (the level trained);
 - its cost so far: ``cpu_seconds``, ``wall_seconds``;
-- the held-out evaluation on the validation deals (`friday_agents.harness.deals.heldout_deals`),
+- the held-out evaluation on the validation deals
+  ([`heldout_deals`][friday_agents.harness.deals.heldout_deals]),
   on the rows that measured one: ``heldout_win_rate``, ``heldout_mean_score``,
   ``heldout_deals`` of the level trained, and ``heldout_by_level`` (level -> those three)
   where several levels were measured; ``distill`` adds ``guided_by_level``, the search guided

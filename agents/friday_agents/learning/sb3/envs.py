@@ -150,8 +150,8 @@ class HazardBonus(gym.Wrapper):
 
 def training_deals(level: int, key: Sequence[int]) -> Callable[[int | None], int]:
     """An endless stream of training deals of ``level``, drawn by the one rule of every
-    trainer (`friday_agents.harness.deals.draw_training_deals`) from a generator seeded with
-    ``key``; a reset seed reseeds it with ``key + [seed]``."""
+    trainer ([`draw_training_deals`][friday_agents.harness.deals.draw_training_deals]) from a
+    generator seeded with ``key``; a reset seed reseeds it with ``key + [seed]``."""
     state = {"rng": np.random.default_rng(list(key))}
 
     def next_deal(restart: int | None) -> int:
