@@ -145,15 +145,16 @@ class Budget:
 
 
 def _train_defaults() -> dict[str, Any]:
-    """The PPO settings ``friday train`` uses by default (what training here looks like)."""
+    """The PPO settings ``friday train`` uses by default (what training here looks like),
+    in SB3's own names (the bench calls SB3's ``MaskablePPO`` with them)."""
     from friday_agents.learning.sb3.config import TrainConfig
 
     config = TrainConfig()
     return {
-        "n_envs": config.n_envs,
-        "n_steps": config.n_steps,
-        "batch_size": config.batch_size,
-        "n_epochs": config.n_epochs,
+        "n_envs": config.num_envs,
+        "n_steps": config.num_steps,
+        "batch_size": config.minibatch_size(),
+        "n_epochs": config.epochs,
         "net_arch": config.hidden_layers(),
         "torch_threads": config.torch_threads,
     }

@@ -376,8 +376,8 @@ class RLTimer:
             frames=1 << 62,  # never reached: no final evaluation
             num_envs=setting["n_envs"],
             num_steps=setting["n_steps"],
-            update_epochs=setting["n_epochs"],
-            num_minibatches=setting["minibatches"],
+            epochs=setting["n_epochs"],
+            minibatches=setting["minibatches"],
             hidden=",".join(map(str, setting["net_arch"])),
             eval_every=0,
             seed=seed,

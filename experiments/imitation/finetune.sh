@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Study rows "imitation + PPO fine-tuning": friday train --init from the policy of the study
 # row BASE (runs/BASE/policy.zip) with experiments/imitation/finetune.toml, STEPS timesteps per
-# level, reward REWARD (progress or value_shaped), extra friday train flags EXTRA (e.g.
-# "--vf-warmup 30000 --learning-rate 1e-5"). The held-out curve starts at the imitation policy
+# level, reward flags REWARD ("--bonus hazards", the toml's, or "--bonus none --shaping value"), extra
+# friday train flags EXTRA (e.g. "--warmup-frames 30000 --learning-rate 1e-5"). The held-out curve starts at the imitation policy
 # (timestep 0), so a collapse in the first updates shows as a drop at the first points.
 # The CPU column adds the fine-tuning to BASE's recipe.
 # Usage: BASE=bc-search-212 bash experiments/imitation/finetune.sh NAME [LEVELS...]
@@ -14,7 +14,7 @@ LEVELS=("${@:-1}")
 LEVELS=(${LEVELS[*]})
 BASE="${BASE:?the study row whose policy is fine-tuned}"
 STEPS="${STEPS:-100000}"
-REWARD="${REWARD:-progress}"
+REWARD="${REWARD:---bonus hazards}"
 EXTRA="${EXTRA:-}"
 LOG="experiments/imitation/results/costs/${NAME}.jsonl"
 rm -f "${LOG}"
@@ -22,12 +22,12 @@ for level in "${LEVELS[@]}"; do
   # shellcheck disable=SC2086
   python experiments/imitation/study.py timed --levels "${level}" "${LOG}" -- \
     friday train --config experiments/imitation/finetune.toml --init "runs/${BASE}/policy.zip" \
-    --level "${level}" --reward "${REWARD}" --total-timesteps "${STEPS}" ${EXTRA} \
+    --level "${level}" ${REWARD} --frames "${STEPS}" ${EXTRA} \
     --out "runs/${NAME}-level${level}"
 done
-python experiments/imitation/study.py curve "runs/${NAME}-level${LEVELS[0]}/curve.csv" \
+python experiments/imitation/study.py curve "runs/${NAME}-level${LEVELS[0]}/curve.jsonl" \
   "experiments/imitation/results/curves/${NAME}.csv" --x-label "PPO timesteps"
 python experiments/imitation/study.py evaluate "${NAME}" --levels "${LEVELS[*]}" \
   --title "${TITLE:-${BASE} + PPO fine-tuning (${REWARD})}" \
-  --note "friday train --init runs/${BASE}/policy.zip --config experiments/imitation/finetune.toml --reward ${REWARD} ${EXTRA}, ${STEPS} timesteps per level; CPU adds the fine-tuning to ${BASE}" \
+  --note "friday train --init runs/${BASE}/policy.zip --config experiments/imitation/finetune.toml ${REWARD} ${EXTRA}, ${STEPS} frames per level; CPU adds the fine-tuning to ${BASE}" \
   --agent "ppo:model=runs/${NAME}-level{level}/policy.zip" --timed "${LOG}" --base "${BASE}"

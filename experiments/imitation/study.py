@@ -113,11 +113,14 @@ def _levels(text: str) -> list[int]:
     return [int(x) for x in text.replace(",", " ").split()]
 
 
+#: The study's held-out deals: evaluation-range deals from this index on (never the
+#: reported ones; ``friday train``'s curve played them when the study ran).
+CURVE_DEAL_OFFSET = 500_000
+
+
 def curve_point_command(args: argparse.Namespace) -> int:
     """Append one point per level to a curve file: held-out deals (from index 500,000 of the
     evaluation range, never the reported ones)."""
-    from friday_agents.learning.sb3.envs import CURVE_DEAL_OFFSET
-
     rows = []
     if args.out.exists():
         with args.out.open(newline="") as handle:
@@ -198,19 +201,19 @@ def write_curve(path: Path, points: list[dict[str, Any]]) -> None:
 
 
 def curve_command(args: argparse.Namespace) -> int:
-    """Copy a ``friday train`` curve.csv (held-out deals) into a study curve file."""
-    from friday_agents.learning.sb3.train import read_curve
+    """Copy a ``friday train`` curve (held-out deals) into a study curve file."""
+    from friday_agents.harness.curve import heldout_rows, read_curve
 
     points = [
         {
             "level": int(row["level"]),
-            "x": int(row["timesteps"]) + args.x_offset,
+            "x": int(row["frames"]) + args.x_offset,
             "x_label": args.x_label,
-            "win_rate": row["win_rate"],
-            "mean_score": row["mean_score"],
-            "games": int(row["games"]),
+            "win_rate": row["heldout_win_rate"],
+            "mean_score": row["heldout_mean_score"],
+            "games": int(row["heldout_deals"]),
         }
-        for row in read_curve(args.train_curve)
+        for row in heldout_rows(read_curve(args.train_curve))
     ]
     write_curve(args.out, points)
     return 0

@@ -5,14 +5,15 @@
 # Budget: 800,000 timesteps per level (STEPS) on one CPU core each. Measured on the 2-core
 # machine the committed agents come from, shared with other jobs: 1,041 s, 679 s, 348 s and
 # 354 s for levels 1-4 (770 to 2,300 steps/s depending on the load): 40 minutes in all.
-# Hyperparameters: experiments/ppo-training/ppo.toml. Reward: "progress" (win/loss +-1 at the end, plus
-# 0.1 per hazard beaten), chosen because the score reward taught the policy to die fast.
+# Hyperparameters: experiments/ppo-training/ppo.toml. Reward: win_loss with --bonus hazards (+-1 at the end,
+# plus 0.1 per hazard beaten), chosen because the score reward taught the policy to die fast.
 #
 # Writes, per level L:
-#   runs/ppo-levelL/                        the run (checkpoints, config.json, curve.csv/png)
+#   runs/ppo-levelL/                        the run (checkpoints, config.json, curve.jsonl/png)
 #   (the committed `ppo` agent is the imitation policy of experiments/imitation/; copy
 #   runs/ppo-levelL/policy.zip to agents/friday_agents/models/ppo_levelL.zip to make `ppo` play it)
-#   experiments/ppo-training/results/ppo-levelL-curve.{csv,png}  the learning curve (held-out deals)
+#   experiments/ppo-training/results/ppo-levelL-curve.{jsonl,png}  the learning curve (held-out deals;
+#   the committed .csv curves were written before the one curve format, on evaluation-range deals)
 # and then results/ppo-recipe/ (results.json, results.csv, plots): a quick `friday eval` (its
 # `ppo` is the committed agent unless the new policies were copied as said above).
 #
@@ -31,8 +32,8 @@ LEVELS=(${LEVELS[*]})
 for level in "${LEVELS[@]}"; do
   echo "== level ${level}: ${STEPS} timesteps ($(date -u +%H:%M:%S))"
   friday train --config experiments/ppo-training/ppo.toml --level "${level}" \
-    --total-timesteps "${STEPS}" --out "runs/ppo-level${level}"
-  cp "runs/ppo-level${level}/curve.csv" "experiments/ppo-training/results/ppo-level${level}-curve.csv"
+    --frames "${STEPS}" --out "runs/ppo-level${level}"
+  cp "runs/ppo-level${level}/curve.jsonl" "experiments/ppo-training/results/ppo-level${level}-curve.jsonl"
   cp "runs/ppo-level${level}/curve.png" "experiments/ppo-training/results/ppo-level${level}-curve.png"
 done
 echo "== done ($(date -u +%H:%M:%S)); measuring on the evaluation deals"

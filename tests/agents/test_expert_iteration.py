@@ -12,6 +12,7 @@ import pytest
 from studies import study_module
 
 from friday_agents.cli import main
+from friday_agents.harness.curve import read_curve
 from friday_agents.harness.deals import evaluation_seed, training_seed
 from friday_agents.harness.games_file import read_games_file
 from friday_agents.learning.distill.config import ExitConfigError, load_config
@@ -71,10 +72,11 @@ def test_rounds_write_networks_summaries_and_the_curve(study):
     second = json.loads((out / "round-01" / "summary.json").read_text())
     assert second["prior"] == str(out / "round-00" / "network.npz")
     assert f"prior={out / 'round-00' / 'network.npz'}" in second["teacher"]
-    curve = json.loads((out / "curve.json").read_text())
-    assert [row["round"] for row in curve["rows"]] == [0, 1]
+    curve = read_curve(out / "curve.jsonl")
+    assert [row.get("round") for row in curve] == [None, 0, 1]
+    assert curve[0]["phase"] == "start" and curve[0]["cpu_seconds"] == 0
     # a tiny study costs seconds: the hours may round to 0, never go down
-    assert curve["rows"][1]["cpu_hours"] >= curve["rows"][0]["cpu_hours"] >= 0
+    assert curve[2]["cpu_seconds"] >= curve[1]["cpu_seconds"] >= 0
     games = read_games_file(study / "data" / "round-01" / "teacher.jsonl").games
     assert all(game["seconds"] > 0 for game in games)  # what the hours add up
     assert (out / "curve.png").stat().st_size > 0

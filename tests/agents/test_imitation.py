@@ -1,5 +1,5 @@
 """``friday imitate``: the pipeline on a tiny budget, DAgger, bad input, and the training hooks
-it feeds (``friday train --init``, ``reward="value_shaped"``). No learning threshold here."""
+it feeds (``friday train --init``, ``--shaping value``). No learning threshold here."""
 
 from __future__ import annotations
 
@@ -27,7 +27,7 @@ from friday_agents.players.ppo import PPOAgent
 from friday_agents.players.search import SearchAgent
 from friday_env import Game
 
-FIT = ["--epochs", "1", "--net-arch", "16"]
+FIT = ["--epochs", "1", "--hidden", "16"]
 
 
 @pytest.fixture(scope="module")
@@ -110,21 +110,21 @@ def test_train_init_starts_from_the_imitated_weights(pipeline, tmp_path):
     from friday_agents.learning.imitation.fit import build_model
     from friday_agents.learning.sb3.config import TrainConfig
 
-    model = build_model(TrainConfig(net_arch="16", n_envs=1), 1)
+    model = build_model(TrainConfig(hidden="16", num_envs=1), 1)
     init_weights(model, pipeline / "policy.zip")
     copied = model.policy.state_dict()
     for name, weights in source.policy.state_dict().items():
         assert np.array_equal(weights.numpy(), copied[name].numpy()), name
-    other = build_model(TrainConfig(net_arch="8", n_envs=1), 1)
+    other = build_model(TrainConfig(hidden="8", num_envs=1), 1)
     with pytest.raises(CheckpointError, match="network sizes"):
         init_weights(other, pipeline / "policy.zip")
 
 
 def test_train_with_init_runs(pipeline, tmp_path):
-    flags = ["train", "--init", str(pipeline / "policy.zip"), "--net-arch", "16"]
-    flags += ["--total-timesteps", "128", "--n-envs", "2", "--n-steps", "64"]
-    flags += ["--batch-size", "64", "--n-epochs", "1", "--eval-freq", "0"]
-    flags += ["--progress-bar", "false", "--out-dir", str(tmp_path / "run")]
+    flags = ["train", "--init", str(pipeline / "policy.zip"), "--hidden", "16"]
+    flags += ["--frames", "128", "--num-envs", "2", "--num-steps", "64", "--eval-deals", "2"]
+    flags += ["--minibatches", "2", "--epochs", "1", "--eval-every", "0"]
+    flags += ["--no-progress", "--out", str(tmp_path / "run")]
     assert main(flags) == 0
     assert PPOAgent(model=str(tmp_path / "run" / "policy.zip")).act(Game.new(1, 1)) >= 0
 
@@ -171,7 +171,7 @@ def test_not_a_dataset_exits_2(tmp_path, capsys):
 
 @pytest.mark.parametrize("seed", [1, 2])
 def test_value_shaping_telescopes_to_win_loss_minus_the_start_potential(seed):
-    env = make_env(1, "flat", "value_shaped", fixed_deals([seed]), gamma=1.0)
+    env = make_env(1, "flat", "win_loss", fixed_deals([seed]), gamma=1.0, shaping=("value", 1.0))
     env.reset(seed=0)
     start = potential(Game.new(1, seed))
     total, done = 0.0, False
@@ -216,10 +216,10 @@ def test_same_games_finds_a_cache_that_differs(pipeline, tmp_path):
 
 
 def test_value_warmup_trains_the_critic_and_keeps_the_imitated_actor(pipeline, tmp_path):
-    flags = ["train", "--init", str(pipeline / "policy.zip"), "--net-arch", "16"]
-    flags += ["--total-timesteps", "128", "--n-envs", "2", "--n-steps", "64", "--vf-warmup", "1000"]
-    flags += ["--batch-size", "64", "--n-epochs", "1", "--eval-freq", "0"]
-    flags += ["--progress-bar", "false", "--out-dir", str(tmp_path / "run")]
+    flags = ["train", "--init", str(pipeline / "policy.zip"), "--hidden", "16"]
+    flags += ["--frames", "128", "--num-envs", "2", "--num-steps", "64", "--warmup-frames", "1000"]
+    flags += ["--minibatches", "2", "--epochs", "1", "--eval-every", "0", "--eval-deals", "2"]
+    flags += ["--no-progress", "--out", str(tmp_path / "run")]
     assert main(flags) == 0
     before = load_model(pipeline / "policy.zip").policy.state_dict()
     after = load_model(tmp_path / "run" / "policy.zip").policy.state_dict()

@@ -26,13 +26,13 @@ def checkpoint(tmp_path_factory) -> Path:
     out = tmp_path_factory.mktemp("ppo")
     args = parse_args(
         [
-            *["train", "--total-timesteps", "256", "--n-envs", "2", "--n-steps", "64"],
-            *["--batch-size", "64"],
-            *["--n-epochs", "1", "--eval-freq", "0", "--checkpoint-freq", "0", "--net-arch", "16"],
+            *["train", "--frames", "256", "--num-envs", "2", "--num-steps", "64"],
+            *["--minibatches", "2", "--eval-deals", "2"],
+            *["--epochs", "1", "--eval-every", "0", "--checkpoint-every", "0", "--hidden", "16"],
             *["--no-progress", "--out", str(out)],
         ]
     )
-    return train(config_from_args(args)).policy
+    return train(config_from_args(args)[0]).policy
 
 
 def test_plays_whole_legal_games_on_every_level(checkpoint):

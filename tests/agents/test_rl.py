@@ -16,11 +16,14 @@ torch = pytest.importorskip("torch")
 from studies import study_module  # noqa: E402
 
 from friday_agents.cli import main as friday_main  # noqa: E402
-from friday_agents.harness.deals import validation_seed  # noqa: E402
+from friday_agents.harness.deals import (  # noqa: E402
+    draw_training_deals,
+    is_training_deal,
+    validation_seed,
+)
 from friday_agents.learning.networks import ActorCritic  # noqa: E402
 from friday_agents.learning.rl.config import RLConfig  # noqa: E402
 from friday_agents.learning.rl.curriculum import ReverseCurriculum, Start, replay  # noqa: E402
-from friday_agents.learning.rl.deals import draw_training_deals, is_training_deal  # noqa: E402
 from friday_agents.learning.rl.trainer import FIGHTS_FEATURE, Trainer, cell_of  # noqa: E402
 from friday_agents.players.net.agent import NetAgent  # noqa: E402
 from friday_agents.players.networks.policy_net import (  # noqa: E402
@@ -39,8 +42,8 @@ TINY = {
     "eval_deals": 3,
     "eval_every": 2,
     "checkpoint_every": 2,
-    "num_minibatches": 2,
-    "update_epochs": 2,
+    "minibatches": 2,
+    "epochs": 2,
 }
 
 
@@ -477,7 +480,7 @@ def test_replay_rebuilds_the_game():
         (["--gamma", "1.5"], "gamma must be in"),
         (["--eval-levels", "1,5"], "eval_levels must be levels 1-4"),
         (["--init-temperature", "0"], "init_temperature must be auto or a positive number"),
-        (["--resume", "--seed", "3"], "only --frames may change, not --seed"),
+        (["--resume", "--seed", "3"], "only --frames and --device may change, not --seed"),
         (["--resume", "--out", "nowhere"], "nothing to resume"),
     ],
 )
@@ -563,3 +566,45 @@ def test_behaviour_report_counts_every_decision_of_a_committed_policy(tmp_path):
     assert behaviour.decision_kind("end the fight: 3 against 4") == "end the fight"
     with pytest.raises(SystemExit):
         behaviour.main(["--runs", "no-such-run", "--out", str(out)])
+
+
+# ---------------------------------------------------------------- devices
+
+
+def test_the_gpu_path_trains_and_resumes_on_the_cpu(tmp_path, monkeypatch):
+    """The trainer's GPU path (observations whole in `DenseRows`, rollout buffers on the
+    device, dense layers) on the CPU device: a run and its resumption, legal throughout."""
+    from friday_agents.learning.rl import sparse, trainer
+
+    monkeypatch.setattr(
+        trainer, "_observation_rows", lambda n, width, device: sparse.DenseRows(n, width, device)
+    )
+    run = Trainer(tiny(tmp_path / "dense"))
+    assert isinstance(run.rows, sparse.DenseRows)
+    run.run()
+    assert run.updates == 4
+    more = tiny(tmp_path / "dense", frames=6 * 4 * 32)
+    resumed = Trainer(more, resume=True)
+    resumed.run()
+    rows = curve(tmp_path / "dense")
+    assert [row["updates"] for row in rows if row["phase"] == "ppo"] == [1, 2, 3, 4, 5, 6]
+
+
+def test_device_cuda_without_cuda_stops_in_one_line(tmp_path, capsys):
+    if torch.cuda.is_available():
+        pytest.skip("this machine has CUDA")
+    code = friday_main(["rl", "--device", "cuda", "--out", str(tmp_path / "r"), "--no-progress"])
+    assert code == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "torch sees no CUDA GPU" in err[0]
+    assert not (tmp_path / "r").exists()
+
+
+@pytest.mark.skipif(not torch.cuda.is_available(), reason="needs CUDA")
+def test_a_run_on_cuda_trains_resumes_on_the_cpu(tmp_path):
+    run = Trainer(tiny(tmp_path / "gpu", device="cuda"))
+    assert next(run.model.parameters()).is_cuda
+    run.run()
+    resumed = Trainer(tiny(tmp_path / "gpu", device="cpu", frames=6 * 4 * 32), resume=True)
+    resumed.run()
+    assert resumed.updates == 6

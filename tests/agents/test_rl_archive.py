@@ -14,13 +14,16 @@ import pytest
 torch = pytest.importorskip("torch")
 
 from friday_agents.cli import main as friday_main  # noqa: E402
-from friday_agents.harness.deals import evaluation_seed, validation_seed  # noqa: E402
+from friday_agents.harness.deals import (  # noqa: E402
+    draw_training_deals,
+    evaluation_seed,
+    validation_seed,
+)
 from friday_agents.learning.rl.config import RLConfig  # noqa: E402
 from friday_agents.learning.rl.curriculum import (  # noqa: E402
     ReverseCurriculum,
     won_games_of_file,
 )
-from friday_agents.learning.rl.deals import draw_training_deals  # noqa: E402
 from friday_agents.learning.rl.trainer import Trainer  # noqa: E402
 from friday_env.engine import Game  # noqa: E402
 from friday_env.observation import FlatEncoder  # noqa: E402
@@ -36,8 +39,8 @@ TINY = {
     "eval_deals": 3,
     "eval_every": 2,
     "checkpoint_every": 2,
-    "num_minibatches": 2,
-    "update_epochs": 2,
+    "minibatches": 2,
+    "epochs": 2,
     "method": "reverse",
     "reward": "win_loss",
 }

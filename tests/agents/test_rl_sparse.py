@@ -181,3 +181,33 @@ def test_the_kernel_refuses_what_is_out_of_range(played):
             np.zeros((1, 4), np.float32), np.zeros((5, 4), np.float32),
             np.zeros(5, np.float32), ids, -1.0, np.zeros((1, 2), np.float32),
         )  # fmt: skip
+
+
+# ------------------------------------------------------------------ the GPU's path
+
+
+def test_the_dense_rows_give_the_sparse_rows_values_and_gradients(played, kernel):
+    """On a GPU the trainer keeps the observations whole (`DenseRows`) and every function
+    takes its dense torch path: the same function as the kernel's, checked here on the
+    CPU (the device is the only difference)."""
+    obs, masks = played
+    torch.manual_seed(5)
+    model = ActorCritic.new([32, 16])
+    stores = [sparse.SparseRows(len(obs)), sparse.DenseRows(4, obs.shape[1], torch.device("cpu"))]
+    results = []
+    for store in stores:
+        rows = store.append(obs)  # DenseRows grows from 4 rows as it fills
+        ids = sparse._legal_ids_on_device(masks) if isinstance(store, sparse.DenseRows) else None
+        ids = sparse.legal_ids(masks) if ids is None else ids
+        model.zero_grad()
+        logits, value = sparse.actor_critic(model, store, rows, ids)
+        (logits.masked_fill(ids < 0, 0.0).sum() + value.sum()).backward()
+        grads = [p.grad.clone() for p in model.parameters()]
+        results.append((ids, logits, value, grads))
+        assert torch.equal(store.dense(rows, obs.shape[1]), torch.from_numpy(obs))
+    (ids_s, logits_s, value_s, grads_s), (ids_d, logits_d, value_d, grads_d) = results
+    assert torch.equal(ids_s, ids_d)
+    torch.testing.assert_close(logits_d, logits_s, rtol=1e-5, atol=1e-5)
+    torch.testing.assert_close(value_d, value_s, rtol=1e-5, atol=1e-5)
+    for a, b in zip(grads_d, grads_s, strict=True):
+        torch.testing.assert_close(a, b, rtol=1e-4, atol=1e-5)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shutil
 import zipfile
 from pathlib import Path
 
@@ -12,17 +13,17 @@ import pytest
 
 from friday_agents.cli import main, parse_args
 from friday_agents.cli.train import config_from_args
-from friday_agents.harness.deals import TRAINING_SEED_LIMIT, evaluation_seeds
+from friday_agents.harness.curve import read_curve
+from friday_agents.harness.deals import heldout_deals, is_training_deal, is_validation_seed
 from friday_agents.learning.sb3.config import TrainConfig, TrainConfigError
 from friday_agents.learning.sb3.envs import (
     Deals,
     fixed_deals,
-    held_out_deals,
     knowledge_cards,
     make_env,
     training_deals,
 )
-from friday_agents.learning.sb3.train import read_curve, replot, train
+from friday_agents.learning.sb3.train import build_eval_env, replot, train
 from friday_agents.players.ppo.checkpoint import CheckpointError, load_model, recorded_encoder
 from friday_env import Game
 from friday_env.env import EnvOptionError
@@ -30,15 +31,15 @@ from friday_env.observation import FlatEncoder
 
 #: A budget of a few seconds: 4 rollouts of 2 envs x 64 steps, evaluated 3 times on 2 deals.
 TINY = [
-    "--total-timesteps", "512", "--n-envs", "2", "--n-steps", "64", "--batch-size", "64",
-    "--n-epochs", "1", "--eval-freq", "256", "--eval-games", "2", "--checkpoint-freq", "256",
-    "--net-arch", "16", "--no-progress",
+    "--frames", "512", "--num-envs", "2", "--num-steps", "64", "--minibatches", "2",
+    "--epochs", "1", "--eval-every", "2", "--eval-deals", "2", "--checkpoint-every", "2",
+    "--hidden", "16", "--no-progress",
 ]  # fmt: skip
 
 
-def tiny_config(out: Path, **changes) -> TrainConfig:
-    args = parse_args(["train", *TINY, "--out", str(out)])
-    config = config_from_args(args)
+def tiny_config(run: Path, **changes) -> TrainConfig:
+    args = parse_args(["train", *TINY, "--out", str(run)])
+    config, _ = config_from_args(args)
     for name, value in changes.items():
         setattr(config, name, value)
     return config.validate()
@@ -58,45 +59,61 @@ def test_help_shows_the_field_docs(capsys):
     with pytest.raises(SystemExit):
         main(["train", "--help"])
     text = capsys.readouterr().out
-    assert "--total-timesteps" in text
-    assert "environment steps to train for" in text
-    assert "--curriculum" in text
+    assert "--frames" in text
+    assert "total env steps of the run" in text
+    assert "--levels" in text
 
 
 def test_config_file_then_flags(tmp_path):
     toml = tmp_path / "c.toml"
-    toml.write_text('[train]\nlevel = 3\nlearning_rate = 1\nn_envs = 4\nreward = "score"\n')
+    toml.write_text('[train]\nlevel = 3\nlearning_rate = 1\nnum_envs = 4\nreward = "score"\n')
     # learning_rate = 1 is an int in TOML: accepted for a float field, then rejected as >= 1
     args = parse_args(["train", "--config", str(toml)])
     with pytest.raises(TrainConfigError, match="learning_rate"):
         config_from_args(args)
-    toml.write_text('[train]\nlevel = 3\nn_envs = 4\nreward = "score"\n')
-    args = parse_args(["train", "--config", str(toml), "--n-envs", "2"])
-    config = config_from_args(args)
-    assert (config.level, config.n_envs, config.reward) == (3, 2, "score")
+    toml.write_text('[train]\nlevel = 3\nnum_envs = 4\nreward = "score"\n')
+    args = parse_args(["train", "--config", str(toml), "--num-envs", "2"])
+    config, _ = config_from_args(args)
+    assert (config.level, config.num_envs, config.reward) == (3, 2, "score")
     as_json = tmp_path / "c.json"
-    as_json.write_text(json.dumps({"curriculum": "1,2,3,4"}))
-    config = config_from_args(parse_args(["train", "--config", str(as_json)]))
-    assert config.levels() == [1, 2, 3, 4]
+    as_json.write_text(json.dumps({"levels": "1,2,3,4"}))
+    config, _ = config_from_args(parse_args(["train", "--config", str(as_json)]))
+    assert config.level_list() == [1, 2, 3, 4]
+
+
+def test_old_names_are_refused_naming_the_new_one(tmp_path, capsys):
+    with pytest.raises(SystemExit):
+        parse_args(["train", "--total-timesteps", "5"])
+    assert "--total-timesteps is gone: it is now --frames" in capsys.readouterr().err
+    old = tmp_path / "old.toml"
+    old.write_text("[train]\nn_envs = 4\n")
+    with pytest.raises(TrainConfigError, match="'n_envs' is now 'num_envs'"):
+        config_from_args(parse_args(["train", "--config", str(old)]))
+    old.write_text('[train]\nreward = "progress"\n')
+    with pytest.raises(TrainConfigError, match="--reward win_loss --bonus hazards"):
+        config_from_args(parse_args(["train", "--config", str(old)]))
 
 
 @pytest.mark.parametrize(
     ("flags", "message"),
     [
-        (["--total-timesteps", "-5"], "total_timesteps must be positive"),
+        (["--frames", "-5"], "frames must be positive"),
         (["--level", "5"], "unknown level 5"),
-        (["--curriculum", "1,7"], "unknown level 7"),
-        (["--curriculum", "one"], "curriculum must be levels such as 1,2,3,4: bad levels 'one'"),
+        (["--levels", "1,7"], "unknown level 7"),
+        (["--levels", "one"], "levels must be levels such as 1,2,3,4: bad levels 'one'"),
         (["--observation", "pixels"], "unknown observation"),
         (["--reward", "money"], "unknown reward"),
-        (["--resume", "no/such/checkpoint.zip"], "does not exist"),
-        (["--net-arch", "64,-1"], "net_arch"),
+        (["--resume"], "--resume needs --out"),
+        (["--init", "no/such/checkpoint.zip"], "does not exist"),
+        (["--hidden", "64,-1"], "hidden"),
+        (["--device", "tpu"], "unknown device 'tpu'"),
         (["--config", "no/such.toml"], "does not exist"),
     ],
 )
 def test_bad_config_exits_2_before_training(tmp_path, capsys, flags, message):
     out = tmp_path / "run"
-    assert main(["train", *flags, "--out", str(out)]) == 2
+    given = flags if flags == ["--resume"] else [*flags, "--out", str(out)]
+    assert main(["train", *given]) == 2
     assert message in capsys.readouterr().err
     assert not out.exists()
 
@@ -106,8 +123,8 @@ def test_unknown_and_mistyped_config_file_settings(tmp_path):
     bad.write_text(json.dumps({"timesteps": 10}))
     with pytest.raises(TrainConfigError, match="unknown settings"):
         config_from_args(parse_args(["train", "--config", str(bad)]))
-    bad.write_text(json.dumps({"n_envs": "8"}))
-    with pytest.raises(TrainConfigError, match="n_envs must be int"):
+    bad.write_text(json.dumps({"num_envs": "8"}))
+    with pytest.raises(TrainConfigError, match="num_envs must be int"):
         config_from_args(parse_args(["train", "--config", str(bad)]))
 
 
@@ -115,9 +132,14 @@ def test_corrupt_checkpoint_fails_loudly(tmp_path, capsys):
     corrupt = tmp_path / "broken.zip"
     corrupt.write_bytes(b"PK\x03\x04 this is not a model")
     out = tmp_path / "run"
-    assert main(["train", "--resume", str(corrupt), "--out", str(out)]) == 2
+    assert main(["train", "--init", str(corrupt), "--out", str(out)]) == 2
     assert "corrupt" in capsys.readouterr().err
     assert not out.exists()
+    (out / "checkpoints").mkdir(parents=True)
+    (out / "config.json").write_text("{}")
+    shutil.copy(corrupt, out / "checkpoints" / "ppo_128_steps.zip")
+    assert main(["train", "--resume", "--out", str(out)]) == 2
+    assert "corrupt" in capsys.readouterr().err
     not_a_model = tmp_path / "other.zip"
     with zipfile.ZipFile(not_a_model, "w") as archive:
         archive.writestr("readme.txt", "hello")
@@ -141,11 +163,11 @@ def test_damaged_model_archive_fails_loudly(tiny_run, tmp_path):
 # ------------------------------------------------------------------ training envs
 
 
-def test_training_deals_stay_below_the_evaluation_seeds():
+def test_training_deals_are_neither_validation_nor_evaluation_deals():
     for level in (1, 4):
         stream = training_deals(level, [0, 0, 0])
         deals = [stream(None) for _ in range(2000)]
-        assert max(deals) < TRAINING_SEED_LIMIT
+        assert all(is_training_deal(deal) for deal in deals)
         assert len(set(deals)) > 1900
 
 
@@ -158,10 +180,13 @@ def test_training_deal_streams_repeat_per_key_and_differ_across_keys():
     assert a != [other(None) for _ in range(20)]
 
 
-def test_held_out_deals_are_evaluation_deals_friday_eval_does_not_report():
-    held = held_out_deals(1, 50)
-    assert min(held) >= TRAINING_SEED_LIMIT
-    assert not set(held) & set(evaluation_seeds(1, 100_000))
+def test_the_curve_plays_the_validation_deals(tmp_path):
+    """One rule for both trainers: the held-out curve is measured on validation deals."""
+    env = build_eval_env(tiny_config(tmp_path), level=2)
+    env.seed(0)
+    env.reset()
+    assert env.get_attr("deal") == [heldout_deals(2, 2)[0]]
+    assert all(is_validation_seed(deal) for deal in heldout_deals(2, 2))
 
 
 def test_deals_wrapper_plays_the_chosen_deal_with_its_mask():
@@ -203,7 +228,7 @@ def test_score_delta_sums_to_the_score_gained(seed):
 
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_progress_reward_is_win_loss_plus_hazards_beaten(seed):
-    env = make_env(1, "flat", "progress", fixed_deals([seed]))
+    env = make_env(1, "flat", "win_loss", fixed_deals([seed]), bonus=("hazards", 0.1))
     total, _, game = _play_out(env, seed)
     expected = (1 if game.won else -1) + 0.1 * knowledge_cards(game)
     assert total == pytest.approx(expected)
@@ -214,10 +239,10 @@ def test_progress_reward_is_win_loss_plus_hazards_beaten(seed):
 
 def test_run_writes_config_curve_checkpoints_and_plot(tiny_run):
     saved = json.loads((tiny_run / "config.json").read_text())
-    assert saved["total_timesteps"] == 512 and saved["net_arch"] == "16"
-    rows = read_curve(tiny_run / "curve.csv")
-    assert [int(r["timesteps"]) for r in rows] == [0, 256, 512]
-    assert all(r["games"] == 2 and 0 <= r["win_rate"] <= 1 for r in rows)
+    assert saved["frames"] == 512 and saved["hidden"] == "16"
+    rows = read_curve(tiny_run / "curve.jsonl")
+    assert [r["frames"] for r in rows] == [0, 256, 512]
+    assert all(r["heldout_deals"] == 2 and 0 <= r["heldout_win_rate"] <= 1 for r in rows)
     assert (tiny_run / "curve.png").stat().st_size > 10_000
     assert sorted(p.name for p in (tiny_run / "checkpoints").iterdir()) == [
         "ppo_256_steps.zip",
@@ -231,7 +256,9 @@ def test_run_writes_config_curve_checkpoints_and_plot(tiny_run):
 def test_same_seed_same_curve_and_weights(tiny_run, tmp_path):
     """Reproducibility: the same seed and config give the same curve and the same policy."""
     train(tiny_config(tmp_path / "again"))
-    assert (tmp_path / "again" / "curve.csv").read_text() == (tiny_run / "curve.csv").read_text()
+    assert (tmp_path / "again" / "curve.jsonl").read_text() == (
+        tiny_run / "curve.jsonl"
+    ).read_text()
     first = load_model(tiny_run / "final.zip").policy.state_dict()
     second = load_model(tmp_path / "again" / "final.zip").policy.state_dict()
     assert all(np.array_equal(first[k].numpy(), second[k].numpy()) for k in first)
@@ -244,34 +271,54 @@ def test_another_seed_another_policy(tiny_run, tmp_path):
     assert any(not np.array_equal(first[k].numpy(), other[k].numpy()) for k in first)
 
 
-def test_resume_continues_from_the_checkpoint(tiny_run, tmp_path):
+def test_resume_continues_from_the_newest_checkpoint(tiny_run, tmp_path):
     out = tmp_path / "resumed"
-    out.mkdir()
-    # the run so far: its curve up to the checkpoint and beyond (the later rows are redone)
-    (out / "curve.csv").write_text((tiny_run / "curve.csv").read_text())
-    checkpoint = tiny_run / "checkpoints" / "ppo_256_steps.zip"
-    config = tiny_config(out, resume=str(checkpoint), total_timesteps=768)
-    result = train(config)
-    assert result.timesteps == 512
+    # the run as it was after its first checkpoint, with its curve beyond it (redone)
+    shutil.copytree(tiny_run, out)
+    (out / "final.zip").unlink()
+    (out / "checkpoints" / "ppo_512_steps.zip").unlink()
+    assert main(["train", "--resume", "--out", str(out), "--frames", "768"]) == 0
     assert load_model(out / "final.zip").num_timesteps == 768
-    rows = read_curve(out / "curve.csv")
-    assert [int(r["timesteps"]) for r in rows] == [0, 256, 512, 768]
-    original = read_curve(tiny_run / "curve.csv")
-    assert rows[:2] == original[:2]
+    rows = read_curve(out / "curve.jsonl")
+    assert [r["frames"] for r in rows] == [0, 256, 512, 768]
+    assert rows[:2] == read_curve(tiny_run / "curve.jsonl")[:2]
+    assert json.loads((out / "config.json").read_text())["frames"] == 768
+
+
+def test_resume_refuses_other_settings_and_a_new_run_refuses_a_used_folder(tiny_run, capsys):
+    assert main(["train", "--resume", "--out", str(tiny_run), "--seed", "3"]) == 2
+    assert "only --frames and --device may change, not --seed" in capsys.readouterr().err
+    assert main(["train", *TINY, "--out", str(tiny_run)]) == 2
+    assert "already holds a run: pass --resume" in capsys.readouterr().err
 
 
 def test_resume_from_the_cli_and_a_finished_run(tiny_run, tmp_path):
     out = tmp_path / "cli"
-    code = main(["train", *TINY, "--out", str(out), "--resume", str(tiny_run / "final.zip")])
-    assert code == 0
+    shutil.copytree(tiny_run, out)
+    assert main(["train", "--resume", "--out", str(out)]) == 0
     assert load_model(out / "final.zip").num_timesteps == 512  # nothing left to train
 
 
+def test_a_run_folder_of_the_older_vocabulary_resumes(tiny_run, tmp_path):
+    """A config.json written before the one vocabulary is read in today's names."""
+    out = tmp_path / "old"
+    shutil.copytree(tiny_run, out)
+    old = {
+        "total_timesteps": 512, "n_envs": 2, "n_steps": 64, "batch_size": 64, "n_epochs": 1,
+        "eval_freq": 256, "eval_games": 2, "checkpoint_freq": 256, "net_arch": "16",
+        "out_dir": str(out), "resume": "", "progress_bar": False, "reward": "progress",
+        "clip_range": 0.2, "vf_warmup": 0, "curriculum": "",
+    }  # fmt: skip
+    (out / "config.json").write_text(json.dumps(old))
+    config, resume = config_from_args(parse_args(["train", "--resume", "--out", str(out)]))
+    assert resume and config == tiny_config(out, reward="win_loss", bonus="hazards")
+
+
 def test_curriculum_trains_each_level_in_turn(tmp_path):
-    config = tiny_config(tmp_path / "curriculum", curriculum="1,2", checkpoint_freq=0)
+    config = tiny_config(tmp_path / "curriculum", levels="1,2", checkpoint_every=0)
     train(config)
-    rows = read_curve(tmp_path / "curriculum" / "curve.csv")
-    assert [(int(r["timesteps"]), int(r["level"])) for r in rows] == [
+    rows = read_curve(tmp_path / "curriculum" / "curve.jsonl")
+    assert [(r["frames"], r["level"]) for r in rows] == [
         (0, 1),
         (256, 1),
         (256, 2),
@@ -282,25 +329,25 @@ def test_curriculum_trains_each_level_in_turn(tmp_path):
 @pytest.mark.slow
 def test_subproc_vec_env_trains(tmp_path):
     """One process per env: the deal streams and wrappers travel to the workers."""
-    config = tiny_config(tmp_path / "subproc", vec_env="subproc", checkpoint_freq=0)
+    config = tiny_config(tmp_path / "subproc", vec_env="subproc", checkpoint_every=0)
     result = train(config)
     assert result.timesteps == 512
-    assert len(read_curve(tmp_path / "subproc" / "curve.csv")) == 3
+    assert len(read_curve(tmp_path / "subproc" / "curve.jsonl")) == 3
 
 
 # ------------------------------------------------------------ run names, encoders
 
 
 def test_runs_without_an_out_dir_get_a_cleanrl_style_name(tmp_path, monkeypatch):
-    config = tiny_config(tmp_path, total_timesteps=128, eval_freq=0, checkpoint_freq=0)
-    assert config.run_name(1700000000) == "level1__progress__0__1700000000"
-    config.curriculum, config.reward, config.seed = "1-2,4", "score", 7
+    config = tiny_config(tmp_path, frames=128, eval_every=0, checkpoint_every=0)
+    assert config.run_name(1700000000) == "level1__win_loss__0__1700000000"
+    config.levels, config.reward, config.seed = "1-2,4", "score", 7
     assert config.run_name(5) == "levels1-2-4__score__7__5"
     monkeypatch.chdir(tmp_path)
-    result = train(tiny_config(Path(), out_dir="", total_timesteps=128, eval_freq=0))
+    result = train(tiny_config(Path(), out="", frames=128, eval_every=0))
     run = result.policy.parent
-    assert run.parent == Path("runs") and run.name.startswith("level1__progress__0__")
-    assert json.loads((run / "config.json").read_text())["out_dir"] == str(run)
+    assert run.parent == Path("runs") and run.name.startswith("level1__win_loss__0__")
+    assert json.loads((run / "config.json").read_text())["out"] == str(run)
 
 
 def test_every_save_of_a_run_records_its_encoder(tiny_run):
@@ -311,6 +358,25 @@ def test_every_save_of_a_run_records_its_encoder(tiny_run):
 
 
 def test_resume_refuses_a_checkpoint_of_another_encoder(tiny_run, tmp_path):
-    config = tiny_config(tmp_path, observation="dict", resume=str(tiny_run / "final.zip"))
+    out = tmp_path / "dict"
+    shutil.copytree(tiny_run, out)
     with pytest.raises(CheckpointError, match="trained on the 'flat' observation, not 'dict'"):
-        train(config)
+        train(tiny_config(out, observation="dict"), resume=True)
+
+
+def test_device_cuda_without_cuda_stops_in_one_line(tmp_path, capsys):
+    import torch
+
+    if torch.cuda.is_available():
+        pytest.skip("this machine has CUDA")
+    assert main(["train", *TINY, "--device", "cuda", "--out", str(tmp_path / "r")]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "torch sees no CUDA GPU" in err[0]
+    assert not (tmp_path / "r").exists()
+
+
+@pytest.mark.skipif(not __import__("torch").cuda.is_available(), reason="needs CUDA")
+def test_a_run_on_cuda_trains(tmp_path):
+    result = train(tiny_config(tmp_path / "gpu", device="cuda"))
+    assert result.timesteps == 512
+    assert next(load_model(tmp_path / "gpu" / "final.zip").policy.parameters()).is_cpu

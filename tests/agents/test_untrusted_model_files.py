@@ -94,7 +94,16 @@ def test_friday_train_refuses_a_crafted_zip_in_one_line(tmp_path):
         data["payload"] = {":serialized:": pickled(marker)}
 
     path = crafted_archive(tmp_path / "crafted.zip", data_change=add)
-    done = friday("train", "--resume", str(path), "--out", str(tmp_path / "run"), cwd=tmp_path)
+    done = friday("train", "--init", str(path), "--out", str(tmp_path / "run"), cwd=tmp_path)
+    assert done.returncode == 2, done.stderr
+    assert_one_line(done.stderr, "refused")
+    assert not marker.exists()
+    # the same archive as the newest checkpoint of a run that --resume continues
+    run = tmp_path / "old"
+    (run / "checkpoints").mkdir(parents=True)
+    (run / "config.json").write_text("{}")
+    (run / "checkpoints" / "ppo_64_steps.zip").write_bytes(path.read_bytes())
+    done = friday("train", "--resume", "--out", str(run), cwd=tmp_path)
     assert done.returncode == 2, done.stderr
     assert_one_line(done.stderr, "refused")
     assert not marker.exists()

@@ -64,9 +64,9 @@ def _check_stopped(process: subprocess.Popen, err: str) -> str:
 def test_ctrl_c_in_friday_train_saves_a_checkpoint_that_resumes(tmp_path):
     out = tmp_path / "run"
     process = _start(
-        "train", "--total-timesteps", "10000000", "--n-envs", "1", "--n-steps", "64",
-        "--batch-size", "64", "--eval-freq", "0", "--checkpoint-freq", "0", "--out", str(out),
-        "--no-progress", cwd=tmp_path,
+        "train", "--frames", "10000000", "--num-envs", "1", "--num-steps", "64",
+        "--minibatches", "1", "--eval-every", "0", "--eval-deals", "2", "--checkpoint-every", "0",
+        "--out", str(out), "--no-progress", cwd=tmp_path,
     )  # fmt: skip
     _, err = _interrupt_when(lambda: _lines(out / "progress.csv") >= 2, process)
     resume = _check_stopped(process, err)
@@ -77,7 +77,7 @@ def test_ctrl_c_in_friday_train_saves_a_checkpoint_that_resumes(tmp_path):
     # the policy so far, playable at once, and the message says where it is
     assert (out / "policy.zip").is_file() and f"{out}/policy.zip" in err
     assert [p.name for p in out.iterdir() if "tmp" in p.name or "partial" in p.name] == []
-    done = friday(*shlex.split(resume)[1:], "--total-timesteps", str(steps + 64), cwd=tmp_path)
+    done = friday(*shlex.split(resume)[1:], "--frames", str(steps + 64), cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     assert (out / "final.zip").exists() and (out / "policy.zip").exists()
 

@@ -16,7 +16,7 @@ from friday_cli import friday
 def test_rl_runs_the_frames_it_announces_and_its_bar_ends_full(tmp_path):
     pytest.importorskip("torch")
     pytest.importorskip("tqdm")
-    tiny = ("--num-envs", "2", "--num-steps", "64", "--num-minibatches", "2", "--eval-deals", "4")
+    tiny = ("--num-envs", "2", "--num-steps", "64", "--minibatches", "2", "--eval-deals", "4")
     done = friday("rl", "--frames", "300", *tiny, "--out", "run", cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     assert "384 frames (--frames 300 rounded up to whole rollouts of 128" in done.stdout

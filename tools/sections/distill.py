@@ -1,27 +1,28 @@
-"""The expert-iteration study's rounds (README), from its committed ``curve.json``."""
+"""The expert-iteration study's rounds (README), from its committed curve."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
+from friday_agents.harness.curve import read_curve
 from sections import COMMAND, read_json, table
 
 #: The expert-iteration study's results (``friday distill`` writes them).
 EXIT_RESULTS = Path("experiments/expert-iteration/results")
 
 
-def _rates(levels: dict[str, float]) -> str:
-    return " / ".join(f"{100 * levels[k]:.1f}" for k in sorted(levels))
+def _rates(levels: dict[str, dict]) -> str:
+    return " / ".join(f"{100 * levels[k]['heldout_win_rate']:.1f}" for k in sorted(levels))
 
 
 def exit_rounds_section(repo: Path) -> str:
-    """Each expert-iteration round's validation strength, from ``curve.json``."""
-    curve = read_json(repo, EXIT_RESULTS / "curve.json")
-    start = curve["start"]
-    rows = [["start", "0.00", _rates(start["net"]), _rates(start["search"])]]
-    for row in curve["rows"]:
-        cells = [_rates(row["net"]), _rates(row["search"])]
-        rows.append([str(row["round"]), f"{row['cpu_hours']:.2f}", *cells])
+    """Each expert-iteration round's validation strength, from the study's curve (the one
+    curve reader: a ``curve.json`` of an older release reads in today's keys)."""
+    rows = []
+    for row in read_curve(repo / EXIT_RESULTS):
+        name = "start" if row["phase"] == "start" else str(row["round"])
+        cells = [_rates(row["heldout_by_level"]), _rates(row["guided_by_level"])]
+        rows.append([name, f"{row['cpu_seconds'] / 3600:.2f}", *cells])
     config = read_json(repo, EXIT_RESULTS / "config.json")
     lines = [
         *table(

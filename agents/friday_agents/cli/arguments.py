@@ -2,10 +2,11 @@
 
 - Help text is plain: docstrings written for the API docs lose their reStructuredText
   markup (double backquotes, ``:class:`` roles) before argparse prints them.
-- One flag vocabulary: ``--out`` (where results go), ``--progress/--no-progress``. An old
-  spelling stays accepted for one release: it sets the same value and prints a deprecation
-  note naming the new flag. A flag that is gone (``--readme``: commands write results files,
-  and one renderer writes the Markdown) fails with one line naming what to run instead.
+- One flag vocabulary: ``--out`` (where results go), ``--progress/--no-progress``, and the
+  settings both trainers share (`friday_agents.learning.config.SHARED_HELP`). A flag that is
+  gone fails with one line naming what to use instead: an old name of a setting
+  (`add_renamed`: ``--total-timesteps`` is now ``--frames``), or ``--readme`` (commands write
+  results files, and one renderer writes the Markdown).
 - ``true/false`` values read one way everywhere (`parse_bool`).
 """
 
@@ -20,8 +21,6 @@ from typing import Any
 
 from friday_agents.harness import values
 
-#: The release that drops the deprecated spellings.
-REMOVAL = "0.3.0"
 _ROLE = re.compile(r":[a-z]+:`~?([^`]+)`")
 #: A cross-reference of the docs site, [`Title`][full.path] (or [Title][full.path]).
 _CROSS_REFERENCE = re.compile(r"\[`?([^`\]]+)`?\]\[[\w.]+\]")
@@ -38,46 +37,6 @@ def plain(text: str) -> str:
 
     text = _CROSS_REFERENCE.sub(r"\1", _ROLE.sub(role, text))
     return _LITERAL.sub(lambda m: m.group(1) or m.group(2), text)
-
-
-class _Deprecated(argparse.Action):
-    """An old spelling of a flag: stores like the new one and prints a note on stderr."""
-
-    def __init__(
-        self, option_strings: list[str], dest: str, new: str, convert: Callable, **kwargs: Any
-    ) -> None:
-        self.new = new
-        self.convert = convert
-        super().__init__(option_strings, dest, **kwargs)
-
-    def __call__(self, parser, namespace, values, option_string=None) -> None:
-        print(
-            f"{parser.prog}: {option_string} is deprecated, use {self.new} instead "
-            f"(the old spelling goes in {REMOVAL})",
-            file=sys.stderr,
-        )
-        setattr(namespace, self.dest, self.convert(values))
-
-
-def add_deprecated(
-    parser: argparse.ArgumentParser,
-    old: str,
-    new: str,
-    dest: str,
-    metavar: str,
-    convert: Callable[[str], Any] = str,
-) -> None:
-    """Accept ``old VALUE`` as a deprecated spelling of ``new`` (same ``dest``)."""
-    parser.add_argument(
-        old,
-        dest=dest,
-        action=_Deprecated,
-        new=new,
-        convert=convert,
-        metavar=metavar,
-        default=argparse.SUPPRESS,
-        help=f"deprecated spelling of {new}, accepted until {REMOVAL}",
-    )
 
 
 class _Removed(argparse.Action):
@@ -103,6 +62,16 @@ def add_removed(parser: argparse.ArgumentParser, *flags: str, instead: str) -> N
         default=argparse.SUPPRESS,
         help=argparse.SUPPRESS,
     )
+
+
+def add_renamed(parser: argparse.ArgumentParser, settings: type, renamed: dict[str, str]) -> None:
+    """Refuse each old flag of ``renamed`` (old field name -> new) whose new name is a field
+    of the dataclass ``settings`` (and is no flag of its own), naming the new flag."""
+    fields = settings.__dataclass_fields__
+    for old, new in renamed.items():
+        if new in fields and old not in fields:
+            flag = "--" + new.replace("_", "-")
+            add_removed(parser, "--" + old.replace("_", "-"), instead=f"it is now {flag}")
 
 
 def parse_bool(text: str) -> bool:

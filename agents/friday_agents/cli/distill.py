@@ -97,8 +97,7 @@ def run(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 130 if why == "interrupted" else 1
-    curve = write_curve(out, summaries)
-    print(json.dumps(curve["rows"], indent=1))
+    print(json.dumps(write_curve(out, summaries), indent=1))
     return 0
 
 

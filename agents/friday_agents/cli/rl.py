@@ -3,6 +3,8 @@
 Fine-tune a network:   friday rl --init agents/friday_agents/models/net.npz --out runs/rl-ft
 From scratch:          friday rl --method reverse --level 1 --frames 50000000 --out runs/rl-rev
 Continue a run:        friday rl --resume --out runs/rl-rev [--frames 100000000]
+On a GPU:              friday rl --device cuda --out runs/rl-gpu ...
+Several processes:     torchrun --nproc_per_node 4 $(which friday) rl --out runs/rl-4 ...
 
 A run folder gets config.json, checkpoint.pt, curve.jsonl (a row per update: frames, CPU
 and wall seconds, losses, KL, held-out win rate and mean score on validation deals) and
@@ -16,8 +18,9 @@ import dataclasses
 import sys
 from pathlib import Path
 
-from friday_agents.cli.arguments import add_progress, add_setting_flags, plain
+from friday_agents.cli.arguments import add_progress, add_renamed, add_setting_flags, plain
 from friday_agents.harness.errors import BadInputError, require
+from friday_agents.learning.config import RENAMED
 from friday_agents.learning.rl.config import RLConfig, RLConfigError
 
 
@@ -28,10 +31,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--resume",
         action="store_true",
-        help="continue the run in --out from its checkpoint (only --frames may change)",
+        help="continue the run in --out from its checkpoint (only --frames and --device may "
+        "change)",
     )
     add_progress(parser)
+    add_renamed(parser, RLConfig, RENAMED)
     parser.set_defaults(out_is_folder=True)
+
+
+#: What a resumed run may set anew: its folder, a larger budget, the machine it runs on.
+RESUME_MAY_CHANGE = ("out", "frames", "device")
 
 
 def config_from_args(args: argparse.Namespace) -> tuple[RLConfig, bool]:
@@ -49,16 +58,15 @@ def config_from_args(args: argparse.Namespace) -> tuple[RLConfig, bool]:
 
     if "out" not in given:
         raise RLConfigError("--resume needs --out, the folder of the run to continue")
-    other = sorted(set(given) - {"out", "frames"})
+    other = sorted(set(given) - set(RESUME_MAY_CHANGE))
     if other:
         flags = ", ".join("--" + name.replace("_", "-") for name in other)
         raise RLConfigError(
-            f"--resume takes the run's own configuration; only --frames may change, not {flags}"
+            "--resume takes the run's own configuration; only --frames and --device may "
+            f"change, not {flags}"
         )
     config = load_run_config(Path(given["out"]))
-    config = dataclasses.replace(
-        config, out=given["out"], frames=given.get("frames", config.frames)
-    )
+    config = dataclasses.replace(config, **given)
     return config.validate().whole_rollouts(), True
 
 
@@ -71,8 +79,12 @@ def run(args: argparse.Namespace) -> int:
         trainer = Trainer(config, resume=resume, progress=args.progress)
     except (FileNotFoundError, ValueError) as err:  # a model file --init cannot use
         raise BadInputError(str(err)) from None
-    print(
-        f"friday rl: {_announce(config, trainer.updates, args.frames)}",
+    say = print if trainer.group.main else _silent  # one voice for a torchrun run
+    where = f"{trainer.device}" + (
+        f" x {trainer.group.world} processes" if trainer.group.world > 1 else ""
+    )
+    say(
+        f"friday rl: {_announce(trainer.config, trainer.updates, args.frames)} on {where}",
         flush=True,
     )
     try:
@@ -86,12 +98,16 @@ def run(args: argparse.Namespace) -> int:
         )
         return 130
     held = row.get("heldout_win_rate")
-    print(
+    say(
         f"friday rl: {row.get('frames', 0)} frames, {row.get('updates', 0)} updates; "
         f"held-out win rate {held if held is None else format(held, '.1%')} on "
         f"{row.get('heldout_deals', 0)} validation deals; wrote {config.out}/policy.npz"
     )
     return 0
+
+
+def _silent(*args: object, **kwargs: object) -> None:
+    """What the processes other than rank 0 say."""
 
 
 def _announce(config: RLConfig, updates: int, asked: int | None) -> str:
@@ -111,5 +127,5 @@ def _frames(config: RLConfig, asked: int | None) -> str:
         return f"{config.frames} frames"
     return (
         f"{config.frames} frames (--frames {asked} rounded up to whole rollouts of "
-        f"{config.batch} = num_envs x num_steps)"
+        f"{config.batch} = num_envs x num_steps, times the processes)"
     )

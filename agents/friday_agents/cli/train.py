@@ -1,30 +1,35 @@
 """``friday train``: MaskablePPO on Friday-v0 (`friday_agents.learning.sb3.train`), its
-settings from defaults, then ``--config FILE``, then the flags given."""
+settings from defaults, then ``--config FILE``, then the flags given; ``--resume --out DIR``
+continues the run in DIR with its own settings (only ``--frames`` and ``--device`` may
+change)."""
 
 from __future__ import annotations
 
 import argparse
 import dataclasses
 import sys
-from collections.abc import Callable
-from dataclasses import fields
 from typing import Any
 
-from friday_agents.cli.arguments import (
-    add_deprecated,
-    add_progress,
-    add_setting_flags,
-    parse_bool,
-)
+from friday_agents.cli.arguments import add_progress, add_renamed, add_setting_flags
 from friday_agents.harness.errors import require
 from friday_agents.harness.files import check_out_path
-from friday_agents.learning.sb3.config import TrainConfig, load_config_file
-from friday_agents.learning.sb3.train import TrainingInterrupted, resume_command, train
+from friday_agents.learning.config import RENAMED
+from friday_agents.learning.sb3.config import TrainConfig, TrainConfigError, load_config_file
+from friday_agents.learning.sb3.train import (
+    TrainingInterrupted,
+    load_run_config,
+    resume_command,
+    train,
+)
 from friday_agents.players.ppo.checkpoint import check_checkpoint
+
+#: What a resumed run may set anew: its folder, a larger budget, the machine it runs on.
+RESUME_MAY_CHANGE = ("out", "frames", "device", "progress")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_config_arguments(parser)
+    parser.set_defaults(out_is_folder=True)
 
 
 #: What training needs beyond friday-env's own dependencies.
@@ -32,74 +37,71 @@ LIBRARIES = ("torch", "stable_baselines3", "sb3_contrib", "matplotlib")
 
 
 def run(args: argparse.Namespace) -> int:
-    config = config_from_args(args)
-    require("friday train", *LIBRARIES, *(("tqdm",) if config.progress_bar else ()))
-    for checkpoint in (config.resume, config.init):
-        if checkpoint:
-            check_checkpoint(checkpoint)
-    if config.out_dir:
-        check_out_path(config.out_dir, folder=True)
+    config, resume = config_from_args(args)
+    require("friday train", *LIBRARIES, *(("tqdm",) if config.progress else ()))
+    if config.init:
+        check_checkpoint(config.init)
+    if config.out:
+        check_out_path(config.out, folder=True)
     try:
-        result = train(config)
+        result = train(config, resume=resume)
     except TrainingInterrupted as stop:
         print(
-            f"\nfriday train: interrupted at {stop.timesteps} of {stop.config.total_timesteps} "
-            f"timesteps; saved {stop.checkpoint} and the policy so far in "
-            f"{stop.config.out_dir}/policy.zip. Continue with: {resume_command(stop)}",
+            f"\nfriday train: interrupted at {stop.timesteps} of {stop.config.frames} "
+            f"frames; saved {stop.checkpoint} and the policy so far in "
+            f"{stop.config.out}/policy.zip. Continue with: {resume_command(stop)}",
             file=sys.stderr,
         )
         return 130
     print(
-        f"trained {result.timesteps} timesteps in {result.seconds:.0f} s ({result.fps:.0f} steps/s)"
+        f"trained {result.timesteps} frames in {result.seconds:.0f} s ({result.fps:.0f} frames/s)"
     )
-    print(f"policy: {result.policy}\ncurve:  {result.curve_png}")
+    print(f"policy: {result.policy}\ncurve:  {result.curve} ({result.curve_png})")
     return 0
-
-
-#: Fields whose flag follows the vocabulary shared by every friday command, with the old
-#: spelling (the field's own name) still accepted for one release.
-SHARED_FLAGS = {"out_dir": "--out", "progress_bar": "--progress"}
 
 
 def add_config_arguments(parser: argparse.ArgumentParser) -> None:
     """One ``--flag`` per field, its help from the field's doc and default. Flags default to
     None so that only the ones given override the config file."""
     parser.add_argument("--config", help="JSON or TOML file of settings (flags override it)")
-    own = {f.name: f.metadata["help"] for f in fields(TrainConfig) if f.name not in SHARED_FLAGS}
+    own = {f.name: f.metadata["help"] for f in dataclasses.fields(TrainConfig)}
+    own.pop("progress")
     add_setting_flags(parser, TrainConfig, own)
-    for spec in fields(TrainConfig):
-        if spec.name in SHARED_FLAGS:
-            _add_shared_flag(parser, spec, parse_bool if spec.type == "bool" else str)
-
-
-def _add_shared_flag(
-    parser: argparse.ArgumentParser, spec: dataclasses.Field, kind: Callable[[str], Any]
-) -> None:
-    """``--out DIR`` and ``--progress/--no-progress``, and their deprecated spellings."""
-    old = "--" + spec.name.replace("_", "-")
-    new = SHARED_FLAGS[spec.name]
-    if spec.type == "bool":
-        add_progress(parser, dest=spec.name, default=None)
-        add_deprecated(parser, old, "--progress/--no-progress", spec.name, "BOOL", kind)
-        return
+    add_progress(parser, default=None)
     parser.add_argument(
-        new,
-        dest=spec.name,
-        type=kind,
-        default=None,
-        metavar="DIR",
-        help=f"{spec.metadata['help']} (default: {spec.default!r})",
+        "--resume",
+        action="store_true",
+        help="continue the run in --out from its newest checkpoint (only --frames and "
+        "--device may change)",
     )
-    add_deprecated(parser, old, new, spec.name, "DIR", kind)
+    add_renamed(parser, TrainConfig, RENAMED)
 
 
-def config_from_args(args: argparse.Namespace) -> TrainConfig:
-    """Defaults, then ``--config``, then explicit flags; validated."""
+def config_from_args(args: argparse.Namespace) -> tuple[TrainConfig, bool]:
+    """Defaults, then ``--config``, then explicit flags; validated. With ``--resume``: the
+    run's own configuration, with what `RESUME_MAY_CHANGE` given."""
+    given = {
+        spec.name: getattr(args, spec.name)
+        for spec in dataclasses.fields(TrainConfig)
+        if getattr(args, spec.name, None) is not None
+    }
+    if getattr(args, "resume", False):
+        return _resumed_config(args, given), True
     values: dict[str, Any] = {}
     if getattr(args, "config", None):
         values.update(load_config_file(args.config))
-    for spec in fields(TrainConfig):
-        given = getattr(args, spec.name, None)
-        if given is not None:
-            values[spec.name] = given
-    return TrainConfig.from_dict(values).validate()
+    values.update(given)
+    return TrainConfig.from_dict(values).validate(), False
+
+
+def _resumed_config(args: argparse.Namespace, given: dict[str, Any]) -> TrainConfig:
+    if "out" not in given:
+        raise TrainConfigError("--resume needs --out, the folder of the run to continue")
+    other = sorted(set(given) - set(RESUME_MAY_CHANGE))
+    if other or getattr(args, "config", None):
+        flags = ", ".join("--" + name.replace("_", "-") for name in other) or "--config"
+        raise TrainConfigError(
+            "--resume takes the run's own configuration; only --frames and --device may "
+            f"change, not {flags}"
+        )
+    return dataclasses.replace(load_run_config(given["out"]), **given).validate()

@@ -10,10 +10,17 @@ Validation deal ``i`` of level ``L`` is the training deal ``900_000 + i`` of tha
 value or policy fitting of the search reads (recorded games on these deals are refused as fitting
 data), kept
 for choosing between variants (``friday eval --deals validation``) without looking at the evaluation
-deals. PPO's endless training stream draws training indices at random and may meet them.
+deals.
+
+The two rules every learning command follows (``friday train``, ``friday rl``): a trainer's
+games are drawn by `draw_training_deals`, uniformly from the training indices below the
+validation deals (so training never meets a held-out deal), and its held-out curve plays
+`heldout_deals`, the first validation deals of the level.
 """
 
 from __future__ import annotations
+
+import numpy as np
 
 from friday_env.errors import check_level
 
@@ -75,3 +82,21 @@ def deal_seed(deals: str, level: int, index: int) -> int:
     if deals == "validation":
         return validation_seed(level, index)
     raise ValueError(f"unknown deal set {deals!r}: choose from {', '.join(DEAL_SETS)}")
+
+
+def draw_training_deals(level: int, count: int, rng: np.random.Generator) -> np.ndarray:
+    """``count`` training deal seeds of ``level`` (uint64) drawn with ``rng``: training deal
+    ``index`` with ``index`` uniform in ``0 .. VALIDATION_FIRST_INDEX - 1``."""
+    indices = rng.integers(0, VALIDATION_FIRST_INDEX, size=count)
+    return np.array([training_seed(level, int(i)) for i in indices], np.uint64)
+
+
+def is_training_deal(seed: int) -> bool:
+    """True for the deals a trainer may play (neither validation nor evaluation)."""
+    return not is_evaluation_seed(seed) and not is_validation_seed(seed)
+
+
+def heldout_deals(level: int, count: int) -> list[int]:
+    """The first ``count`` validation deals of ``level``: every learning curve's fixed
+    held-out set."""
+    return [validation_seed(level, i) for i in range(count)]

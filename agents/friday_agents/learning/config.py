@@ -6,8 +6,9 @@ Each command's settings are one dataclass whose fields are its flags or file key
 [`ExitConfig`][friday_agents.learning.distill.config.ExitConfig]. They derive from
 `LearningConfig`, which saves and reads them the one way (a dict of the fields; an
 unknown key, or with ``complete`` a missing one, is refused naming it), and the two PPO
-trainers (SB3's and ours) declare the hyperparameters they share with `ppo_field`, so
-each has one meaning and one help text. No torch here: ``friday --help`` stays fast.
+trainers (SB3's and ours) declare the settings they share with `shared`, so each has one
+name, one meaning and one help text (`SHARED_HELP`); names from before that are
+`RENAMED`. No torch here: ``friday --help`` stays fast.
 """
 
 from __future__ import annotations
@@ -19,15 +20,64 @@ from typing import Any, ClassVar, Self
 from friday_env.errors import FridayError
 from friday_env.json_text import JsonTextError, read_json
 
-#: The PPO hyperparameters both trainers take: name -> help text (the defaults are each
-#: trainer's own, tuned for its setting).
-PPO_HELP = {
+#: The settings both trainers take: name -> help text. Each has this one name in both
+#: CLIs (``--name-with-dashes``), config files and run folders, and this one meaning; the
+#: defaults are each trainer's own, tuned for its setting. ``docs/settings.md`` tables them.
+SHARED_HELP = {
+    "out": "run folder",
+    "level": "level to train on (1-4)",
+    "frames": "total env steps of the run, rounded up to whole rollouts of "
+    "num_envs x num_steps frames",
+    "num_envs": "games played side by side",
+    "num_steps": "steps per env per rollout (a rollout: num_envs x num_steps frames)",
     "learning_rate": "Adam learning rate",
     "gamma": "discount factor (1: the game's own undiscounted outcome)",
     "gae_lambda": "GAE lambda",
+    "clip": "PPO clip range of the probability ratio",
     "ent_coef": "entropy bonus weight",
     "vf_coef": "value loss weight",
     "max_grad_norm": "gradient norm clip",
+    "epochs": "passes over each rollout",
+    "minibatches": "minibatches per pass (each num_envs x num_steps / minibatches frames)",
+    "hidden": "hidden layer sizes of a new network, e.g. 64,64",
+    "seed": "seed of everything random in the run (network, sampling, training deals)",
+    "reward": "the reward the policy learns from",
+    "shaping": "potential-based shaping added to the reward (none: no shaping)",
+    "shaping_coef": "weight of the shaping potential",
+    "bonus": "an exploration or progress bonus added to the reward (none: no bonus)",
+    "bonus_coef": "the bonus paid (see --bonus)",
+    "warmup_frames": "critic warm-up: frames at the start with the policy frozen and only "
+    "the value function learning",
+    "eval_every": "held-out evaluation on the validation deals every this many updates "
+    "(0: only at the start and the end)",
+    "eval_deals": "validation deals of each held-out evaluation",
+    "checkpoint_every": "checkpoint every this many updates",
+    "init": "start a new run from these weights (fine-tuning); empty: from scratch",
+    "device": "where acting and learning run: auto (cuda when torch sees a GPU, else cpu), "
+    "cpu or cuda",
+}
+
+#: Names the trainers used before one vocabulary (old -> new). An old name on the command
+#: line or in a ``--config`` file is refused naming the new one; a run folder's stored
+#: configuration is read with its old keys renamed (`LearningConfig.migrate`).
+RENAMED = {
+    "total_timesteps": "frames",
+    "n_envs": "num_envs",
+    "n_steps": "num_steps",
+    "n_epochs": "epochs",
+    "update_epochs": "epochs",
+    "num_minibatches": "minibatches",
+    "clip_range": "clip",
+    "clip_coef": "clip",
+    "net_arch": "hidden",
+    "curriculum": "levels",
+    "eval_games": "eval_deals",
+    "out_dir": "out",
+    "progress_bar": "progress",
+    "vf_warmup": "warmup_frames",
+    "eval_freq": "eval_every",
+    "checkpoint_freq": "checkpoint_every",
+    "batch_size": "minibatches",
 }
 
 
@@ -37,9 +87,23 @@ def setting(help_text: str, default: Any, **metadata: Any) -> Any:
     return dataclasses.field(default=default, metadata={"help": help_text, **metadata})
 
 
-def ppo_field(name: str, default: float) -> Any:
-    """A dataclass field for the shared PPO hyperparameter ``name`` (see `PPO_HELP`)."""
-    return setting(PPO_HELP[name], default)
+def shared(name: str, default: Any, more: str = "") -> Any:
+    """A dataclass field for the shared setting ``name`` (see `SHARED_HELP`); ``more``
+    adds what this trainer's values mean."""
+    return setting(SHARED_HELP[name] + (f": {more}" if more else ""), default, shared=True)
+
+
+def shared_names(settings: type) -> set[str]:
+    """The fields of ``settings`` that are shared settings."""
+    return {f.name for f in dataclasses.fields(settings) if f.metadata.get("shared")}
+
+
+def renamed_message(old: str, flag: bool) -> str:
+    """The line that refuses the old name ``old`` (a flag's or a file key's)."""
+    new = RENAMED[old]
+    if flag:
+        return f"--{old.replace('_', '-')} is now --{new.replace('_', '-')}"
+    return f"{old!r} is now {new!r}"
 
 
 class LearningConfig:
@@ -64,9 +128,24 @@ class LearningConfig:
         return data
 
     @classmethod
+    def migrate(cls, data: dict[str, Any]) -> dict[str, Any]:
+        """A run folder's stored settings with the keys of an older release renamed (a run
+        written before the one vocabulary still resumes); trainers with keys whose values
+        changed too override it."""
+        names = {f.name for f in dataclasses.fields(cls)}  # type: ignore[arg-type]
+        return {
+            (RENAMED[key] if key in RENAMED and RENAMED[key] in names else key): value
+            for key, value in data.items()
+        }
+
+    @classmethod
     def check_keys(cls, data: dict[str, Any], source: str, complete: bool = False) -> None:
-        """Refuse keys that are no field (and, with ``complete``, fields without a key)."""
+        """Refuse keys that are no field (an old name with one line naming the new one;
+        with ``complete``, also fields without a key)."""
         names = [f.name for f in dataclasses.fields(cls)]  # type: ignore[arg-type]
+        old = sorted(key for key in data if key in RENAMED and key not in names)
+        if old:
+            raise cls.Error(f"{source}: {renamed_message(old[0], flag=False)}")
         unknown = sorted(set(data) - set(names))
         missing = sorted(set(names) - set(data)) if complete else []
         problems = [f"unknown settings {unknown}"] if unknown else []

@@ -70,7 +70,7 @@ def numpy_layers(model: nn.Module) -> Layers:
     """The linear layers of ``model``, in order, as numpy ``(weights (in, out), bias)``
     copies."""
     return tuple(
-        (m.weight.detach().numpy().T.copy(), m.bias.detach().numpy().copy())
+        (m.weight.detach().cpu().numpy().T.copy(), m.bias.detach().cpu().numpy().copy())
         for m in model.modules()
         if isinstance(m, nn.Linear)
     )

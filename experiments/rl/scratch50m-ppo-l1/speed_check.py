@@ -32,7 +32,7 @@ except ImportError:
     from agents.rl.trainer import Trainer
 updates = int(sys.argv[1])
 config = RLConfig(out=tempfile.mkdtemp() + "/run", frames=1 << 40, num_envs=128, num_steps=128,
-                  update_epochs=2, num_minibatches=4, hidden="64,64", eval_every=0, seed=1)
+                  epochs=2, minibatches=4, hidden="64,64", eval_every=0, seed=1)
 trainer = Trainer(config)
 trainer._update(trainer._rollout(), False)  # warm-up
 start = time.process_time()

@@ -1,5 +1,7 @@
-"""The expert-iteration curve: each round's strength against the CPU hours spent so far,
-network alone and guiding the search, written as ``curve.json`` and ``curve.png``."""
+"""The expert-iteration curve: the start's and each round's strength on the validation deals,
+network alone and guiding the search, against the CPU seconds spent so far, written as
+``curve.jsonl`` (the one curve format of every learning command,
+[`friday_agents.harness.curve`][friday_agents.harness.curve]) and ``curve.png``."""
 
 from __future__ import annotations
 
@@ -7,46 +9,42 @@ import json
 from pathlib import Path
 from typing import Any
 
+from friday_agents.harness.curve import CURVE_FILE, append_row, plot_curve
 from friday_agents.learning.distill.rounds import rows_of
 
 
-def write_curve(out: Path, summaries: list[dict]) -> dict[str, Any]:
+def write_curve(out: Path, summaries: list[dict]) -> list[dict[str, Any]]:
+    """The curve of the rounds so far (the file rewritten whole: a round's summary is
+    where its numbers live), drawn into ``curve.png``; its rows."""
     start = json.loads((out / "start.json").read_text())
-    curve = {
-        "start": {
-            "net": {lv: r["win_rate"] for lv, r in start["net"]["levels"].items()},
-            "search": {lv: r["win_rate"] for lv, r in start["search"]["levels"].items()},
-        },
-        "rows": list(rows_of(summaries)),
+    rows = [
+        _row({"phase": "start", "cpu_seconds": 0.0}, start["net"], start["search"]),
+        *(
+            _row(
+                {"phase": "round", "round": row["round"], "cpu_seconds": row["cpu_seconds"]},
+                row["net"],
+                row["search"],
+            )
+            for row in rows_of(summaries)
+        ),
+    ]
+    (out / CURVE_FILE).write_text("")
+    for row in rows:
+        append_row(out / CURVE_FILE, row)
+    plot_curve(rows, out / "curve.png", "Expert iteration: the start, then each round")
+    return rows
+
+
+def _row(where: dict[str, Any], net: dict, search: dict) -> dict[str, Any]:
+    return {
+        **where,
+        "heldout_by_level": _by_level(net),
+        "guided_by_level": _by_level(search),
     }
-    (out / "curve.json").write_text(json.dumps(curve, indent=1) + "\n")
-    _plot(curve, out / "curve.png")
-    return curve
 
 
-def _plot(curve: dict[str, Any], path: Path) -> None:
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    rows = curve["rows"]
-    levels = sorted(curve["start"]["net"])
-    figure, axes = plt.subplots(1, 2, figsize=(10, 4), sharey=True)
-    for axis, who, title in (
-        (axes[0], "net", "network alone"),
-        (axes[1], "search", "guided by it"),
-    ):
-        for level in levels:
-            hours = [0.0] + [r["cpu_hours"] for r in rows]
-            rates = [curve["start"][who][level]] + [r[who][level] for r in rows]
-            axis.plot(hours, [100 * x for x in rates], marker="o", label=f"level {level}")
-        axis.set_title(title)
-        axis.set_xlabel("CPU hours (games and fits, cumulative)")
-        axis.grid(alpha=0.3)
-    axes[0].set_ylabel("validation win rate (%)")
-    axes[0].legend()
-    figure.suptitle("Expert iteration: round 0 starts at 0 h")
-    figure.tight_layout()
-    figure.savefig(path, dpi=100)
-    plt.close(figure)
+def _by_level(measured: dict) -> dict[str, dict[str, Any]]:
+    return {
+        level: {"heldout_win_rate": result["win_rate"], "heldout_deals": result["games"]}
+        for level, result in measured["levels"].items()
+    }

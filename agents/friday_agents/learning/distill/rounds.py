@@ -218,14 +218,15 @@ def _write(path: Path, record: dict) -> None:
 
 
 def rows_of(summaries: list[dict]) -> Iterator[dict]:
-    """One row per round for tables and the curve: its cumulative CPU hours and strengths."""
+    """One row per round for the curve: its cumulative CPU seconds and its measurements
+    (``net``, ``search``: each level's numbers)."""
     cpu = 0.0
     for summary in summaries:
         cpu += sum(part["cpu_seconds"] for part in summary["games"].values())
         cpu += summary["fit"]["fit_cpu_seconds"] + summary["fit"]["read_cpu_seconds"]
         yield {
             "round": summary["round"],
-            "cpu_hours": round(cpu / 3600, 3),
-            "net": {lv: r["win_rate"] for lv, r in summary["net"]["levels"].items()},
-            "search": {lv: r["win_rate"] for lv, r in summary["search"]["levels"].items()},
+            "cpu_seconds": round(cpu, 1),
+            "net": summary["net"],
+            "search": summary["search"],
         }

@@ -33,7 +33,7 @@ from friday_agents.harness.deals import training_seed
 from friday_agents.harness.errors import BadInputError
 from friday_agents.harness.games_file import GamesFileError, drop_cut_short_line, read_games_file
 from friday_agents.harness.parallel import run_games
-from friday_agents.learning.sb3.envs import PROGRESS_PER_HAZARD, knowledge_cards
+from friday_agents.learning.sb3.envs import BONUS_PER_HAZARD, knowledge_cards
 from friday_agents.players.registry import make_agent
 from friday_env import Game
 from friday_env.observation import action_mask, make_encoder
@@ -252,7 +252,7 @@ def _encode_one(line: dict[str, Any], number: int, observation: str) -> dict | N
             states.append((step, encoder.encode(game).astype(np.float16), mask, int(target)))
         before = knowledge_cards(game)
         game.apply(action)
-        rewards.append(PROGRESS_PER_HAZARD * (knowledge_cards(game) - before))
+        rewards.append(BONUS_PER_HAZARD * (knowledge_cards(game) - before))
     if not game.done:
         raise ImitationDataError(f"game {line['level']}/{line['seed']} does not end: bad line")
     if not states:

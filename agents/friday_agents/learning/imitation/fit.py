@@ -90,13 +90,15 @@ def _losses(policy: Any, batch: Dataset, tau: float) -> tuple[Any, Any, Any]:
     """Cross-entropy, value error and agreement (argmax = teacher) on ``batch``."""
     import torch
 
-    obs = torch.as_tensor(batch.obs.astype(np.float32))
+    device = policy.device  # the model's (``--device``): each batch is copied there once
+    obs = torch.as_tensor(batch.obs.astype(np.float32)).to(device)
     dist = policy.get_distribution(obs, action_masks=batch.masks)
     log_probs = dist.distribution.logits  # masked and normalised: illegal ones near -1e8
-    cross_entropy = -(_targets(batch, tau) * log_probs).sum(dim=1).mean()
+    cross_entropy = -(_targets(batch, tau).to(device) * log_probs).sum(dim=1).mean()
     values = policy.predict_values(obs).squeeze(-1)
-    value_error = torch.nn.functional.mse_loss(values, torch.as_tensor(batch.returns))
-    agreement = (log_probs.argmax(dim=1).numpy() == batch.actions).mean()
+    returns = torch.as_tensor(batch.returns, dtype=values.dtype).to(device)
+    value_error = torch.nn.functional.mse_loss(values, returns)
+    agreement = (log_probs.argmax(dim=1).cpu().numpy() == batch.actions).mean()
     return cross_entropy, value_error, agreement
 
 

@@ -75,7 +75,7 @@ def encode_step(args: argparse.Namespace) -> int:
 
 def _config(args: argparse.Namespace, level: int) -> TrainConfig:
     values = load_config_file(args.config) if args.config else {}
-    values.update(level=level, net_arch=args.net_arch, seed=args.seed)
+    values.update(level=level, hidden=args.hidden, seed=args.seed, device=args.device)
     return TrainConfig.from_dict(values).validate()
 
 
@@ -101,7 +101,7 @@ def fit_into_policy(args: argparse.Namespace, data, levels: tuple[int, ...]) -> 
         init_weights(model, args.init)
     settings = FitSettings(args.epochs, args.batch_size, args.lr, args.soft_tau, seed=args.seed)
     print(
-        f"friday imitate: fitting a {config.net_arch} policy on {len(data)} decisions of levels "
+        f"friday imitate: fitting a {config.hidden} policy on {len(data)} decisions of levels "
         f"{','.join(map(str, levels))}, {args.epochs} epochs; writing {args.out}",
         flush=True,
     )

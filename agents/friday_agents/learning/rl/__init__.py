@@ -13,8 +13,9 @@ plays what it trains. Two uses (``docs/rl.md``):
   games (``--method reverse``,
   [`friday_agents.learning.rl.curriculum`][friday_agents.learning.rl.curriculum]).
 
-Every game is a training deal (`friday_agents.learning.rl.deals`); runs are resumable and
-deterministic for a seed ([`friday_agents.learning.rl.trainer`][friday_agents.learning.rl.trainer]).
+Every game is a training deal ([`friday_agents.harness.deals`][friday_agents.harness.deals]);
+runs are resumable and deterministic for a seed
+([`friday_agents.learning.rl.trainer`][friday_agents.learning.rl.trainer]).
 Torch is imported by the modules that need it, never by this package's ``__init__``.
 """
 

@@ -11,8 +11,9 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 
+from friday_agents.harness.device import DEVICES
 from friday_agents.harness.errors import BadInputError
-from friday_agents.learning.config import LearningConfig, ppo_field, setting
+from friday_agents.learning.config import LearningConfig, setting, shared
 
 METHODS = ("ppo", "reverse")
 REWARDS = ("win_loss", "score")
@@ -30,63 +31,55 @@ class RLConfig(LearningConfig):
 
     Error = RLConfigError
 
-    out: str = setting("run folder: config.json, checkpoint.pt, curve.jsonl, policy.npz", "")
-    level: int = setting("level to train on (1-4)", 1)
-    frames: int = setting(
-        "total env steps of the run (warm-up included), rounded up to whole rollouts of "
-        "num_envs x num_steps frames",
-        1_000_000,
-    )
+    out: str = shared("out", "", "config.json, checkpoint.pt, curve.jsonl, policy.npz")
+    level: int = shared("level", 1)
+    frames: int = shared("frames", 1_000_000, "the critic's warm-up included")
     method: str = setting(
         "ppo (plain) or reverse (episodes started late in the agent's own best games)", "ppo"
     )
-    init: str = setting(
-        "start from this PolicyNetwork .npz (fine-tuning); empty = from scratch", ""
-    )
+    init: str = shared("init", "", "a PolicyNetwork .npz")
     init_temperature: str = setting(
         "with --init: divide the start policy's logits by this before training (its greedy "
         "play is unchanged, its sampled play sharper); auto: the largest of 1, 0.5, 0.2, "
         "0.1, 0.05, 0.02 whose sampled win rate on training deals is within 90 %% of the best",
         "auto",
     )
-    reward: str = setting(
-        "the env's reward: win_loss (+1/-1) or score (final score / 100); empty: win_loss "
-        "with --init, score without (from scratch a policy wins no game for a long time)",
+    reward: str = shared(
+        "reward",
         "",
+        "win_loss (+1/-1) or score (final score / 100); empty: win_loss with --init, score "
+        "without (from scratch a policy wins no game for a long time)",
     )
-    shaping: str = setting(
-        "potential-based shaping added to the reward: none, or fights (a bonus of "
-        "--shaping-coef / 50 for each fight finished, all taken back when the game ends, "
-        "so every game's shaped return is its plain return: the best policy is unchanged)",
+    shaping: str = shared(
+        "shaping",
         "none",
+        "none, or fights (a bonus of --shaping-coef / 50 for each fight finished, all taken "
+        "back when the game ends, so every game's shaped return is its plain return: the "
+        "best policy is unchanged)",
     )
-    shaping_coef: float = setting("--shaping fights: the potential of 50 finished fights", 1.0)
-    bonus: str = setting(
-        "exploration bonus: none, or counts (each finished fight pays --bonus-coef / "
-        "sqrt(n), n the visits so far, this one included, of the cell (fights finished, "
-        "step, pirates beaten) it leads to: rarely reached parts of the game pay, "
-        "common ones stop paying)",
+    shaping_coef: float = shared("shaping_coef", 1.0, "--shaping fights: 50 finished fights")
+    bonus: str = shared(
+        "bonus",
         "none",
+        "none, or counts (each finished fight pays --bonus-coef / sqrt(n), n the visits so "
+        "far, this one included, of the cell (fights finished, step, pirates beaten) it "
+        "leads to: rarely reached parts of the game pay, common ones stop paying)",
     )
-    bonus_coef: float = setting("--bonus counts: the bonus of a cell's first visit", 0.05)
-    seed: int = setting("seed of everything random in the run", 1)
-    num_envs: int = setting("games played side by side", 64)
-    num_steps: int = setting("steps per env per rollout (batch = num_envs x num_steps)", 128)
-    hidden: str = setting("hidden sizes of a new network (ignored with --init)", "256,256")
-    learning_rate: float = ppo_field("learning_rate", 2.5e-4)
-    gamma: float = ppo_field("gamma", 1.0)
-    gae_lambda: float = ppo_field("gae_lambda", 0.95)
-    num_minibatches: int = setting("minibatches per epoch", 4)
-    update_epochs: int = setting("passes over each rollout", 4)
-    clip_coef: float = setting("PPO clip range", 0.2)
-    ent_coef: float = ppo_field("ent_coef", 0.01)
-    vf_coef: float = ppo_field("vf_coef", 0.5)
-    max_grad_norm: float = ppo_field("max_grad_norm", 0.5)
-    warmup_frames: int = setting(
-        "critic warm-up: frames with the policy frozen and only the value loss "
-        "(-1: 200000 with --init, 0 without)",
-        -1,
-    )
+    bonus_coef: float = shared("bonus_coef", 0.05, "--bonus counts: a cell's first visit")
+    seed: int = shared("seed", 1)
+    num_envs: int = shared("num_envs", 64, "per process")
+    num_steps: int = shared("num_steps", 128)
+    hidden: str = shared("hidden", "256,256", "ignored with --init")
+    learning_rate: float = shared("learning_rate", 2.5e-4)
+    gamma: float = shared("gamma", 1.0)
+    gae_lambda: float = shared("gae_lambda", 0.95)
+    minibatches: int = shared("minibatches", 4)
+    epochs: int = shared("epochs", 4)
+    clip: float = shared("clip", 0.2)
+    ent_coef: float = shared("ent_coef", 0.01)
+    vf_coef: float = shared("vf_coef", 0.5)
+    max_grad_norm: float = shared("max_grad_norm", 0.5)
+    warmup_frames: int = shared("warmup_frames", -1, "-1: 200000 with --init, 0 without")
     kl_coef: float = setting(
         "weight of KL(start policy || policy) (-1: 1.0 with --init; needs --init)", -1.0
     )
@@ -112,16 +105,15 @@ class RLConfig(LearningConfig):
         "of --level on a training deal that replays to a win",
         "",
     )
-    eval_every: int = setting(
-        "held-out evaluation every this many updates (0: only at the ends)", 10
-    )
-    eval_deals: int = setting("validation deals of the held-out evaluation, per level", 200)
+    eval_every: int = shared("eval_every", 10)
+    eval_deals: int = shared("eval_deals", 200, "per level")
     eval_levels: str = setting(
         "levels of the held-out evaluation, e.g. 1,2,3,4 (empty: the trained level; it is "
         "always measured)",
         "",
     )
-    checkpoint_every: int = setting("checkpoint every this many updates", 10)
+    checkpoint_every: int = shared("checkpoint_every", 10)
+    device: str = shared("device", "auto")
 
     def resolved(self) -> RLConfig:
         """The configuration with the -1 defaults that depend on ``--init`` filled in."""
@@ -204,6 +196,10 @@ class RLConfig(LearningConfig):
             )
         if self.archive_from and self.method != "reverse":
             raise RLConfigError("archive_from needs --method reverse: it seeds its archive")
+        if self.device not in DEVICES:
+            raise RLConfigError(
+                f"unknown device {self.device!r}; choose one of {', '.join(DEVICES)}"
+            )
         if self.init and not self.init.endswith(".npz"):
             raise RLConfigError(f"init must be a PolicyNetwork .npz file, got {self.init!r}")
 
@@ -212,8 +208,8 @@ class RLConfig(LearningConfig):
             "frames",
             "num_envs",
             "num_steps",
-            "num_minibatches",
-            "update_epochs",
+            "minibatches",
+            "epochs",
             "eval_deals",
             "checkpoint_every",
             "reverse_start",
@@ -227,10 +223,10 @@ class RLConfig(LearningConfig):
         for name in ("warmup_frames", "eval_every"):
             if getattr(self, name) < 0:
                 raise RLConfigError(f"{name} must be 0 or more, got {getattr(self, name)!r}")
-        if (self.num_envs * self.num_steps) % self.num_minibatches:
+        if (self.num_envs * self.num_steps) % self.minibatches:
             raise RLConfigError(
                 f"num_envs x num_steps ({self.num_envs * self.num_steps}) must split into "
-                f"{self.num_minibatches} equal minibatches"
+                f"{self.minibatches} equal minibatches"
             )
 
     def _check_fractions(self) -> None:
@@ -238,7 +234,7 @@ class RLConfig(LearningConfig):
             "learning_rate": (0.0, 1.0, False),
             "gamma": (0.0, 1.0, True),
             "gae_lambda": (0.0, 1.0, True),
-            "clip_coef": (0.0, 10.0, False),
+            "clip": (0.0, 10.0, False),
             "kl_decay": (0.0, 1.0, True),
             "reverse_share": (0.0, 1.0, True),
             "reverse_threshold": (0.0, 1.0, True),

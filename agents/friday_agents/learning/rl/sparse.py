@@ -14,6 +14,11 @@ critic's) in one pass over them, as a torch autograd function: the forward is
 gradient into the rows of the inputs present only (no gradient for the inputs: they are
 data). Same function as ``nn.Linear`` on the dense rows, up to float rounding (the sums run
 in another order).
+
+The kernel is CPU code. On a GPU (``friday rl --device cuda``) the observations are kept as
+`DenseRows` on the device instead, and every function here computes the same thing with
+torch's dense operations there (`first_layers` as ``nn.Linear``, `legal_ids` and
+`legal_head` by gathers): the same function, another representation, chosen by the store.
 """
 
 from __future__ import annotations
@@ -79,6 +84,41 @@ class SparseRows:
         return torch.from_numpy(out)
 
 
+class DenseRows:
+    """Rows of inputs kept whole on ``device`` (a GPU: the sparse kernel is CPU code), with
+    `SparseRows`' interface: `append` copies each observation to the device once, and the
+    functions below read it there."""
+
+    def __init__(self, capacity_rows: int, width: int, device: torch.device) -> None:
+        self.obs = torch.zeros((capacity_rows, width), device=device)
+        self.device = device
+        self.rows = 0
+        self.generation = 0
+
+    def clear(self) -> None:
+        self.rows = 0
+        self.generation += 1
+
+    def append(self, obs: np.ndarray) -> torch.Tensor:
+        """Add the rows of ``obs`` (one observation per row, copied to the device); their
+        row numbers, on the device."""
+        first, count = self.rows, len(obs)
+        if first + count > len(self.obs):
+            more = torch.zeros((count + len(self.obs), self.obs.shape[1]), device=self.device)
+            self.obs = torch.cat([self.obs, more])
+        self.obs[first : first + count] = torch.as_tensor(obs, dtype=torch.float32).to(
+            self.device, non_blocking=True
+        )
+        self.rows += count
+        return torch.arange(first, first + count, device=self.device)
+
+    def dense(self, rows: torch.Tensor, width: int) -> torch.Tensor:
+        return self.obs[rows.to(self.device), :width]
+
+
+Store = SparseRows | DenseRows
+
+
 def _nonzeros(
     obs: np.ndarray, ends: np.ndarray, idx: np.ndarray, val: np.ndarray, offset: int
 ) -> int:
@@ -96,7 +136,7 @@ def _nonzeros(
     return end
 
 
-def _positions(store: SparseRows, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def _positions(store: Store, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The twin's view of ``rows``: each entry's position in ``store`` and its row's index
     within ``rows``."""
     starts, ends = store.ptr[rows], store.ptr[rows + 1]
@@ -106,7 +146,7 @@ def _positions(store: SparseRows, rows: np.ndarray) -> tuple[np.ndarray, np.ndar
     return np.repeat(starts, lengths) + within, owner
 
 
-def _forward(weight_t: torch.Tensor, bias: torch.Tensor, store: SparseRows, rows: np.ndarray):
+def _forward(weight_t: torch.Tensor, bias: torch.Tensor, store: Store, rows: np.ndarray):
     out = torch.empty(len(rows), weight_t.shape[1])
     if _sparse is not None:
         _sparse.forward(
@@ -118,7 +158,7 @@ def _forward(weight_t: torch.Tensor, bias: torch.Tensor, store: SparseRows, rows
     return out.copy_(bias.expand_as(out)).index_add_(0, torch.from_numpy(owner), contributions)
 
 
-def _backward(grad: torch.Tensor, store: SparseRows, rows: np.ndarray, inputs: int):
+def _backward(grad: torch.Tensor, store: Store, rows: np.ndarray, inputs: int):
     grad_t = torch.zeros(inputs, grad.shape[1])
     if _sparse is not None:
         _sparse.backward(grad.numpy(), store.ptr, store.idx, store.val, rows, grad_t.numpy())
@@ -146,9 +186,7 @@ class _FirstLayers(torch.autograd.Function):
     ``tanh``: one graph node instead of a split and a tanh per layer."""
 
     @staticmethod
-    def forward(
-        ctx: Any, store: SparseRows, rows: np.ndarray, tanh: bool, *params: torch.Tensor
-    ) -> Any:
+    def forward(ctx: Any, store: Store, rows: np.ndarray, tanh: bool, *params: torch.Tensor) -> Any:
         weights, biases = params[0::2], params[1::2]
         ctx.store, ctx.rows, ctx.tanh = store, rows, tanh
         ctx.widths, ctx.inputs = [w.shape[0] for w in weights], weights[0].shape[1]
@@ -176,7 +214,7 @@ class _FirstLayers(torch.autograd.Function):
 
 def first_layers(
     layers: Sequence[Any],
-    store: SparseRows,
+    store: Store,
     rows: torch.Tensor,
     table: Table | None = None,
     tanh: bool = False,
@@ -185,6 +223,12 @@ def first_layers(
     rows)`` would give them up to float rounding, with tanh applied when ``tanh``;
     differentiable in the layers' weights and biases. Without gradients, ``table``
     (`table_of` the layers, taken since their last change) saves copying the weights."""
+    if isinstance(store, DenseRows):  # on a GPU: the dense layers, the same function
+        inputs = store.obs[rows]
+        out = torch.cat([F.linear(inputs, layer.weight, layer.bias) for layer in layers], 1)
+        return list(
+            (torch.tanh(out) if tanh else out).split([layer.out_features for layer in layers], 1)
+        )
     rows_np = np.ascontiguousarray(rows.numpy(), np.int64)
     if torch.is_grad_enabled():
         params = [p for layer in layers for p in (layer.weight, layer.bias)]
@@ -196,7 +240,7 @@ def first_layers(
     return list(out.split([layer.out_features for layer in layers], 1))
 
 
-def hidden_of(mlp: nn.Sequential, store: SparseRows, rows: torch.Tensor) -> torch.Tensor:
+def hidden_of(mlp: nn.Sequential, store: Store, rows: torch.Tensor) -> torch.Tensor:
     """``mlp`` on rows ``rows`` of ``store`` up to its last layer's input."""
     tanh = starts_with_tanh(mlp)
     hidden = first_layers([mlp[0]], store, rows, tanh=tanh)[0]
@@ -220,7 +264,9 @@ LEGAL_WIDTH = 16
 
 def legal_ids(mask: torch.Tensor) -> torch.Tensor:
     """Each row's legal action ids in ascending order, padded with -1 to the widest row's
-    count (int64, contiguous)."""
+    count (int64, contiguous; on ``mask``'s device)."""
+    if not mask.is_cpu:
+        return _legal_ids_on_device(mask)
     masks = np.ascontiguousarray(mask.numpy())
     if _sparse is None:
         counts = masks.sum(1)
@@ -234,6 +280,16 @@ def legal_ids(mask: torch.Tensor) -> torch.Tensor:
         if widest >= 0:
             return torch.from_numpy(np.ascontiguousarray(ids[:, : max(widest, 1)]))
         width *= 2
+
+
+def _legal_ids_on_device(mask: torch.Tensor) -> torch.Tensor:
+    """`legal_ids` by torch operations on ``mask``'s device (a stable sort puts each row's
+    legal ids first, in ascending order)."""
+    counts = mask.sum(1)
+    width = max(int(counts.max()), 1)
+    order = torch.sort((~mask).to(torch.int8), dim=1, stable=True).indices[:, :width]
+    slots = torch.arange(width, device=mask.device)
+    return torch.where(slots < counts[:, None], order, -1).contiguous()
 
 
 class _LegalHead(torch.autograd.Function):
@@ -274,9 +330,10 @@ def legal_head(layer: nn.Linear, hidden: torch.Tensor, ids: torch.Tensor) -> tor
     where an id is -1: the logits of the legal actions only, the same numbers as the whole
     layer's up to float rounding, at a hundredth of its work (2 legal actions of 199, on
     average). Differentiable in ``hidden`` and the layer."""
-    if _sparse is not None and torch.is_grad_enabled():
+    kernel = _sparse is not None and hidden.is_cpu
+    if kernel and torch.is_grad_enabled():
         return _LegalHead.apply(hidden, layer.weight, layer.bias, ids)
-    if _sparse is not None:  # acting: the forward alone (see first_layers)
+    if kernel:  # acting: the forward alone (see first_layers)
         return _LegalHead.forward(None, hidden, layer.weight, layer.bias, ids)
     listed = ids.clamp(min=0)
     logits = (layer.weight[listed] * hidden[:, None, :]).sum(-1) + layer.bias[listed]
@@ -284,7 +341,7 @@ def legal_head(layer: nn.Linear, hidden: torch.Tensor, ids: torch.Tensor) -> tor
 
 
 def actor_critic(
-    model: Any, store: SparseRows, rows: torch.Tensor, ids: torch.Tensor, table: Table | None = None
+    model: Any, store: Store, rows: torch.Tensor, ids: torch.Tensor, table: Table | None = None
 ) -> tuple[torch.Tensor, torch.Tensor]:
     """An ``ActorCritic``'s logits of the legal actions ``ids`` (`legal_head`) and its
     critic's values on rows ``rows`` of ``store``; both first layers in one pass over the
@@ -301,12 +358,12 @@ def first_of(model: Any) -> list[nn.Linear]:
     return [model.actor[0], model.critic[0]]
 
 
-def policy_logits(actor: nn.Sequential, store: SparseRows, rows: torch.Tensor, ids: torch.Tensor):
+def policy_logits(actor: nn.Sequential, store: Store, rows: torch.Tensor, ids: torch.Tensor):
     """The actor's logits of the legal actions ``ids`` on rows ``rows`` of ``store``."""
     return legal_head(actor[-1], hidden_of(actor, store, rows), ids)
 
 
-def values(critic: nn.Sequential, store: SparseRows, rows: torch.Tensor) -> torch.Tensor:
+def values(critic: nn.Sequential, store: Store, rows: torch.Tensor) -> torch.Tensor:
     """The critic's values on rows ``rows`` of ``store``."""
     return F.linear(hidden_of(critic, store, rows), critic[-1].weight, critic[-1].bias).squeeze(-1)
 

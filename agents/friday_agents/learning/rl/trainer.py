@@ -2,7 +2,7 @@
 
 One update: every env plays ``num_steps`` steps with the current policy (sampled from the
 legal actions only), advantages come from generalized advantage estimation, then
-``update_epochs`` passes of clipped policy updates over shuffled minibatches. During the
+``epochs`` passes of clipped policy updates over shuffled minibatches. During the
 critic warm-up only the value loss is minimised and the actor is not touched. After it, with
 a start policy (``--init``), the loss adds ``kl_coef * KL(start || policy)`` on the batch
 states, and ``kl_coef`` is multiplied by ``kl_decay`` at every held-out evaluation whose
@@ -14,6 +14,13 @@ play as their deals and actions), ``curve.jsonl`` (a row per update) and ``polic
 (the networks as a PolicyNetwork, for ``net:model=...``). Runs are deterministic for a
 seed: every random draw comes from the run's own numpy and torch generators, and a run
 resumed from a checkpoint continues exactly as the uninterrupted run would have.
+
+``--device``: the networks act and learn on the CPU (the sparse first-layer kernel,
+``friday_agents.learning.rl.sparse``) or on a GPU (the same functions as dense torch operations).
+On a GPU each step's observations and masks are copied to it once, into the rollout's
+buffers, which the update then reads where they are; the torch generator stays on the CPU
+(its draws are copied over), so a run draws the same numbers on either device and resumes on
+the other.
 """
 
 from __future__ import annotations
@@ -32,6 +39,9 @@ import torch
 from torch import nn
 
 import friday_env  # noqa: F401  (registers Friday-v0)
+from friday_agents.harness.curve import CURVE_FILE, append_row, keep_rows, read_curve
+from friday_agents.harness.deals import draw_training_deals, heldout_deals
+from friday_agents.harness.device import torch_device
 from friday_agents.harness.errors import BadInputError
 from friday_agents.harness.files import read_model_file, replace_atomically
 from friday_agents.harness.interrupts import stop_at_a_boundary
@@ -49,10 +59,12 @@ from friday_agents.learning.rl.curriculum import (
     replay,
     won_games_of_file,
 )
-from friday_agents.learning.rl.deals import draw_training_deals, heldout_deals
+from friday_agents.learning.rl.group import cuda_device_of, join
 from friday_agents.learning.rl.sparse import (
     PADDING_LOGIT,
+    DenseRows,
     SparseRows,
+    Store,
     actor_critic,
     first_of,
     legal_ids,
@@ -71,7 +83,7 @@ BEATEN_FEATURE = FLAT_LAYOUT.offsets["beaten_pirates"]
 STEP_FEATURES = slice(FLAT_LAYOUT.offsets["step"], FLAT_LAYOUT.offsets["step"] + 4)
 FIGHT_CELLS, BEATEN_CELLS = MAX_FIGHTS + 1, 3
 NUM_CELLS = FIGHT_CELLS * 4 * BEATEN_CELLS
-CURVE_FILE, POLICY_FILE = "curve.jsonl", "policy.npz"
+POLICY_FILE = "policy.npz"
 #: The temperatures ``--init-temperature auto`` tries, and how close to the best sampled
 #: win rate the chosen (largest such) one must come.
 TEMPERATURES = (1.0, 0.5, 0.2, 0.1, 0.05, 0.02)
@@ -95,7 +107,7 @@ class Rollout(dict):
     only while those rows still hold this rollout (until the next one starts): the update
     never reads them dense, and a 32 MB copy per rollout would cost more than it shows."""
 
-    def __init__(self, rows: SparseRows, shape: tuple[int, int, int]) -> None:
+    def __init__(self, rows: Store, shape: tuple[int, int, int]) -> None:
         super().__init__()
         self.rows, self.shape, self.generation = rows, shape, rows.generation
 
@@ -110,34 +122,46 @@ class Rollout(dict):
 
 
 class CpuParts:
-    """CPU seconds (``time.process_time``) spent in each named part of the work, added up
-    since the trainer started: ``env`` (the vector env's steps), ``acting`` (the networks'
-    forward and the action draws of the rollouts, the observations' non-zeros included),
-    ``learning`` (advantages and the PPO updates). The rest of an update is bookkeeping."""
+    """CPU seconds (``time.process_time``, in ``seconds``) and wall seconds (in ``wall``)
+    spent in each named part of the work, added up since the trainer started: ``env`` (the
+    vector env's steps), ``acting`` (the networks' forward and the action draws of the
+    rollouts, the observations' non-zeros included), ``learning`` (advantages and the PPO
+    updates, the gradients' averaging included), ``communication`` (averaging the gradients
+    over the processes of a data-parallel run, inside ``learning``). The rest of an update is
+    bookkeeping."""
 
     def __init__(self) -> None:
-        self.seconds = {"env": 0.0, "acting": 0.0, "learning": 0.0}
-        self._parts = {name: _TimedPart(self.seconds, name) for name in self.seconds}
+        self.seconds = {"env": 0.0, "acting": 0.0, "learning": 0.0, "communication": 0.0}
+        self.wall = dict(self.seconds)
+        self._parts = {name: _TimedPart(self, name) for name in self.seconds}
 
     def part(self, name: str) -> _TimedPart:
-        """A context that adds its CPU time to part ``name`` (parts never nest)."""
+        """A context that adds its time to part ``name`` (only ``communication`` nests,
+        in ``learning``)."""
         return self._parts[name]
+
+    def wall_split(self) -> dict[str, float]:
+        """The wall seconds of each part, ``learning`` without its ``communication``."""
+        split = {name: round(seconds, 3) for name, seconds in self.wall.items()}
+        split["learning"] = round(split["learning"] - split["communication"], 3)
+        return split
 
 
 class _TimedPart:
     """One part's timer, reused at every step (a context manager class: a generator-based
     one costs a few microseconds more per use, three uses per env step)."""
 
-    __slots__ = ("name", "seconds", "start")
+    __slots__ = ("name", "parts", "start", "start_wall")
 
-    def __init__(self, seconds: dict[str, float], name: str) -> None:
-        self.seconds, self.name, self.start = seconds, name, 0.0
+    def __init__(self, parts: CpuParts, name: str) -> None:
+        self.parts, self.name, self.start, self.start_wall = parts, name, 0.0, 0.0
 
     def __enter__(self) -> None:
-        self.start = time.process_time()
+        self.start, self.start_wall = time.process_time(), time.perf_counter()
 
     def __exit__(self, *exc: object) -> None:
-        self.seconds[self.name] += time.process_time() - self.start
+        self.parts.seconds[self.name] += time.process_time() - self.start
+        self.parts.wall[self.name] += time.perf_counter() - self.start_wall
 
 
 class TrainingInterrupted(Exception):
@@ -158,9 +182,19 @@ class Trainer:
         torch.set_num_threads(1)  # small networks: more threads only add contention
         self.batch = self.config.num_envs * self.config.num_steps
         # a rollout's observations as their non-zeros, and the one after its last step
-        self.rows = SparseRows(self.batch + self.config.num_envs)
+        self.device = torch.device(torch_device(self.config.device))
+        self.group = join(self.device)  # one process, or one of a torchrun run's
+        if self.device.type == "cuda" and self.group.world > 1:
+            self.device = cuda_device_of(self.group.rank)
+            torch.cuda.set_device(self.device)
+        # the frames played in whole rollouts of every process
+        per_update = self.batch * self.group.world
+        frames = -(-self.config.frames // per_update) * per_update
+        self.config = dataclasses.replace(self.config, frames=frames)
         self.cpu = CpuParts()  # where the CPU time of the updates goes (friday bench reads it)
         self.envs = _make_envs(self.config, self.config.num_envs, self.config.level)
+        width = self.envs.single_observation_space.shape[0]
+        self.rows = _observation_rows(self.batch + self.config.num_envs, width, self.device)
         # one vector env per level measured (a vector env plays one level)
         self.eval_envs = {
             level: _make_envs(self.config, self.config.eval_deals, level)
@@ -181,15 +215,20 @@ class Trainer:
             raise RLConfigError(
                 f"{self.out} already holds a run: pass --resume, or choose another --out"
             )
-        self.rng = np.random.default_rng(config.seed)
-        self.torch_rng = torch.Generator().manual_seed(config.seed)
+        # each process its own stream of deals and draws (rank 0 the one-process run's)
+        rank = self.group.rank
+        self.rng = np.random.default_rng(config.seed if rank == 0 else [config.seed, rank])
+        self.torch_rng = torch.Generator().manual_seed(config.seed + 1_000_003 * rank)
         with torch.random.fork_rng():  # the weights' initialisation draws from the global RNG
             torch.manual_seed(config.seed)
-            self.model = self._initial_model()  # a bad init file stops before any file is written
+            # a bad init file stops before any file is written
+            self.model = self._initial_model().to(self.device)
+        self.group.same_weights(self.model)
         self._seed_archive()  # a bad games file too
-        self.out.mkdir(parents=True, exist_ok=True)
-        (self.out / CONFIG_FILE).write_text(json.dumps(config.to_dict(), indent=2) + "\n")
-        (self.out / CURVE_FILE).write_text("")
+        if self.group.main:
+            self.out.mkdir(parents=True, exist_ok=True)
+            (self.out / CONFIG_FILE).write_text(json.dumps(config.to_dict(), indent=2) + "\n")
+            (self.out / CURVE_FILE).write_text("")
         self.reference = copy.deepcopy(self.model.actor).requires_grad_(False)
         self.optimizer = _adam(self.model, config.learning_rate)
         self.frames = self.updates = 0
@@ -226,15 +265,23 @@ class Trainer:
         if not path.exists():
             raise RLConfigError(f"nothing to resume: {path} does not exist")
         try:  # weights only: a checkpoint is never a way to run code
-            state = torch.load(path, weights_only=True)
+            state = torch.load(path, weights_only=True, map_location="cpu")
         except Exception:  # torch's advice (load it unsafely if trusted) is not ours to give
             raise RLConfigError(
                 f"cannot read the checkpoint {path}: it is broken or holds more than tensors "
                 "and plain values (a crafted file, or one written before checkpoints held plain "
                 "values only); nothing in it that could run code is loaded"
             ) from None
-        self.model = _model_from_state(state["model"])
-        self.reference = _model_from_state(state["reference"]).actor.requires_grad_(False)
+        stored = state.get("world", 1)
+        if stored != self.group.world:
+            raise RLConfigError(
+                f"{path} was written by a run of {stored} process(es): resume it with as many "
+                f"(this is {self.group.world})"
+            )
+        state |= state["ranks"][self.group.rank - 1] if self.group.rank else {}
+        self.model = _model_from_state(state["model"]).to(self.device)
+        reference = _model_from_state(state["reference"]).to(self.device)
+        self.reference = reference.actor.requires_grad_(False)
         self.optimizer = _adam(self.model, self.config.learning_rate)
         self.optimizer.load_state_dict(state["optimizer"])
         for group in self.optimizer.param_groups:  # a checkpoint written before it was fused
@@ -257,7 +304,8 @@ class Trainer:
         self.episodes = _episodes_from_state(state["episodes"])
         self.next_deals = state["next_deals"].numpy()
         self.visits = state["visits"].numpy()
-        self._truncate_curve()
+        if self.group.main:
+            self._truncate_curve()
         self._restore_games()
 
     def _restore_games(self) -> None:
@@ -277,28 +325,23 @@ class Trainer:
     def _truncate_curve(self) -> None:
         """Drop the curve rows written after the checkpoint (the resumed run writes them
         again)."""
-        path = self.out / CURVE_FILE
-        rows = (
-            [line for line in path.read_text().splitlines() if line.strip()]
-            if path.exists()
-            else []
-        )
-        kept = [line for line in rows if json.loads(line)["updates"] <= self.updates]
-        path.write_text("".join(line + "\n" for line in kept))
+        keep_rows(self.out / CURVE_FILE, "updates", self.updates)
 
     # ------------------------------------------------------------------ run
 
     def run(self) -> dict[str, Any]:
         """Train until ``config.frames``; returns the last curve row."""
-        bar = _progress_bar(self.config.frames, self.frames, not self.progress)
+        bar = _progress_bar(
+            self.config.frames, self.frames, not (self.progress and self.group.main)
+        )
         row: dict[str, Any] = {}
         try:
             with stop_at_a_boundary() as ctrl_c:  # Ctrl-C: save after the update in progress
                 if self.updates == 0 and self.start_win_rate is None:
                     row = self._start()
-                while self.frames < self.config.frames and not ctrl_c.requested:
+                while self.frames < self.config.frames and not self._stopping(ctrl_c):
                     row = self._one_update()
-                    bar.update(self.batch)
+                    bar.update(self.batch * self.group.world)
                     frames_left = self.config.frames - self.frames
                     text = _postfix(row, frames_left, self.wall_per_frame)
                     bar.set_postfix_str(text, refresh=False)
@@ -311,10 +354,14 @@ class Trainer:
             raise TrainingInterrupted(self.updates, self.frames)
         return row or self._last_curve_row()
 
+    def _stopping(self, ctrl_c: Any) -> bool:
+        """Ctrl-C was pressed (in rank 0: every process stops at the same update)."""
+        return bool(self.group.share(ctrl_c.requested))
+
     def _last_curve_row(self) -> dict[str, Any]:
         """The curve's last row (a resumed run that had nothing left to do)."""
-        lines = (self.out / CURVE_FILE).read_text().splitlines()
-        return json.loads(lines[-1]) if lines else {}
+        rows = read_curve(self.out / CURVE_FILE)
+        return rows[-1] if rows else {}
 
     def _start(self) -> dict[str, Any]:
         """Update 0: the start policy's temperature (with ``--init``) and its held-out
@@ -322,7 +369,7 @@ class Trainer:
         cpu, wall = time.process_time(), time.perf_counter()
         calibration = self._calibrate_temperature()
         self.reference = copy.deepcopy(self.model.actor).requires_grad_(False)
-        heldout = self._evaluate()
+        heldout = self._evaluate_once()
         self.start_win_rate = heldout["heldout_win_rate"]
         self.cpu_seconds += time.process_time() - cpu
         self.wall_seconds += time.perf_counter() - wall
@@ -334,10 +381,10 @@ class Trainer:
         rollout = self._rollout()
         with self.cpu.part("learning"):
             losses = self._update(rollout, warmup)
-        self.frames += self.batch
+        self.frames += self.batch * self.group.world
         self.updates += 1
         periodic = self.config.eval_every > 0 and self.updates % self.config.eval_every == 0
-        heldout = self._evaluate() if periodic or self.frames >= self.config.frames else {}
+        heldout = self._evaluate_once() if periodic or self.frames >= self.config.frames else {}
         # only the periodic evaluations steer the KL weight: the one that ends a chunk of a
         # resumed run must not, or the run would depend on where it was cut
         if periodic and not warmup:
@@ -359,33 +406,39 @@ class Trainer:
         """Every env plays ``num_steps`` steps. The observations go into ``self.rows`` as
         their non-zeros (the update reads them there: rollout row ``t * num_envs + i`` is
         env i's at step t); the rollout gives them dense, as ``obs``, when asked."""
-        steps, n = self.config.num_steps, self.config.num_envs
+        steps, n, on = self.config.num_steps, self.config.num_envs, self.device
         self.rows.clear()
         buffers = Rollout(self.rows, (steps, n, self.obs.shape[1]))
         buffers |= {
-            "mask": torch.zeros((steps, n, self.mask.shape[1]), dtype=torch.bool),
-            "action": torch.zeros((steps, n), dtype=torch.long),
+            "mask": torch.zeros((steps, n, self.mask.shape[1]), dtype=torch.bool, device=on),
+            "action": torch.zeros((steps, n), dtype=torch.long),  # the env's: on the CPU
             # the action's place among its state's legal ids (ascending): the policy's
             # logits are computed for the legal actions only
-            "slot": torch.zeros((steps, n), dtype=torch.long),
-            **{key: torch.zeros((steps, n)) for key in ("logp", "reward", "done", "value")},
+            "slot": torch.zeros((steps, n), dtype=torch.long, device=on),
+            **{
+                key: torch.zeros((steps, n), device=on)
+                for key in ("logp", "reward", "done", "value")
+            },
         }
         self.episodes.finished = []
         self.finished_fights = []
         rows = self.rows.append(self.obs.numpy())
         self._recorded = np.zeros(n, np.int64)
-        table = table_of(first_of(self.model))  # the weights the whole rollout acts with
-        done = torch.zeros(n)
+        # the weights the whole rollout acts with (the sparse kernel's table, on the CPU)
+        table = table_of(first_of(self.model)) if isinstance(self.rows, SparseRows) else None
+        done = torch.zeros(n, device=on)
         for t in range(steps):
-            buffers["mask"][t], buffers["done"][t] = self.mask, done
             with self.cpu.part("acting"), torch.no_grad():
-                ids = legal_ids(self.mask)
+                mask = self.mask.to(on, non_blocking=True)
+                buffers["mask"][t], buffers["done"][t] = mask, done
+                ids = legal_ids(mask)
                 logits, buffers["value"][t] = actor_critic(self.model, self.rows, rows, ids, table)
                 slot, buffers["logp"][t] = _sample(logits, self.torch_rng)
-                action = ids.gather(1, slot[:, None]).squeeze(1)
-            buffers["action"][t], buffers["slot"][t] = action, slot
+                buffers["slot"][t] = slot
+                action = ids.gather(1, slot[:, None]).squeeze(1).cpu()
+            buffers["action"][t] = action
             reward, done = self._step(action.numpy(), buffers["action"], t)
-            buffers["reward"][t] = reward
+            buffers["reward"][t], done = reward.to(on), done.to(on)
             with self.cpu.part("acting"):
                 rows = self.rows.append(self.obs.numpy())
         self._record_actions(np.arange(n), steps, buffers["action"])
@@ -513,18 +566,21 @@ class Trainer:
         }
         flat["ids"] = legal_ids(rollout["mask"].reshape(self.batch, -1))
         if not warmup:
-            flat |= self._reference_terms(torch.arange(self.batch), flat["ids"])
-        size = self.batch // self.config.num_minibatches
+            every = torch.arange(self.batch, device=self.device)
+            flat |= self._reference_terms(every, flat["ids"])
+        size = self.batch // self.config.minibatches
         sums: dict[str, float] = {}
         count = 0
-        for _ in range(self.config.update_epochs):
-            order = torch.randperm(self.batch, generator=self.torch_rng)
+        for _ in range(self.config.epochs):
+            order = torch.randperm(self.batch, generator=self.torch_rng).to(self.device)
             for first in range(0, self.batch, size):
                 rows = order[first : first + size]
                 minibatch = {key: value[rows] for key, value in flat.items()}
                 parts = self._minibatch_loss({**minibatch, "row": rows}, warmup)
                 self.optimizer.zero_grad(set_to_none=True)  # the frozen actor keeps no gradient
                 parts["loss"].backward()
+                with self.cpu.part("communication"):
+                    self.group.average_gradients(list(self.model.parameters()))
                 nn.utils.clip_grad_norm_(
                     self.model.parameters(), self.config.max_grad_norm, foreach=True
                 )
@@ -561,7 +617,7 @@ class Trainer:
         ratio = log_ratio.exp()
         adv = mb["advantage"]
         adv = (adv - adv.mean()) / (adv.std() + 1e-8)
-        clipped = ratio.clamp(1 - config.clip_coef, 1 + config.clip_coef)
+        clipped = ratio.clamp(1 - config.clip, 1 + config.clip)
         policy_loss = torch.max(-adv * ratio, -adv * clipped).mean()
         entropy = -(log_probs.exp() * log_probs).sum(-1).mean()
         # KL(start || policy) = sum q log q - sum q log p over the legal actions, log p being
@@ -573,7 +629,7 @@ class Trainer:
         loss = loss + self.kl_coef * kl
         with torch.no_grad():
             approx_kl = ((ratio - 1) - log_ratio).mean()
-            clip_fraction = ((ratio - 1.0).abs() > config.clip_coef).float().mean()
+            clip_fraction = ((ratio - 1.0).abs() > config.clip).float().mean()
         return {
             "loss": loss,
             "policy_loss": policy_loss,
@@ -586,12 +642,18 @@ class Trainer:
 
     def kl_to_start(self, obs: torch.Tensor, mask: torch.Tensor) -> float:
         """Mean KL(start policy || policy) over the states ``obs`` (with their masks)."""
+        obs, mask = obs.to(self.device), mask.to(self.device)
         with torch.no_grad():
             logits = self.model.masked_logits(obs, mask)
             reference_logits = self.reference(obs).masked_fill(~mask, MASKED_LOGIT)
             return float(kl_to_reference(logits, reference_logits, mask).mean())
 
     # ------------------------------------------------------------------ measure
+
+    def _evaluate_once(self) -> dict[str, Any]:
+        """`_evaluate` in rank 0, its row shared with the other processes (the weights are
+        the same everywhere: so would be their numbers)."""
+        return self.group.share(self._evaluate() if self.group.main else None)
 
     def _evaluate(self) -> dict[str, Any]:
         """The greedy policy (the legal action with the highest logit, as ``net`` plays)
@@ -630,13 +692,13 @@ class Trainer:
         finished = np.zeros(len(deals), np.bool_)
         mask = info["action_mask"]
         while not finished.all():
-            obs_t, mask_t = _tensors(obs, mask)
+            obs_t, mask_t = (tensor.to(self.device) for tensor in _tensors(obs, mask))
             with torch.no_grad():
                 logits = self.model.masked_logits(obs_t, mask_t)
                 if temperature is None:
-                    actions = logits.argmax(-1).numpy()
-                else:
-                    probs = torch.softmax(logits / temperature, -1)
+                    actions = logits.argmax(-1).cpu().numpy()
+                else:  # drawn on the CPU, with the CPU generator
+                    probs = torch.softmax(logits / temperature, -1).cpu()
                     actions = torch.multinomial(probs, 1, generator=generator).squeeze(1).numpy()
             obs, _, terminated, _, info = envs.step(actions)
             mask = info["action_mask"]
@@ -656,7 +718,9 @@ class Trainer:
         if not config.init:
             return {}
         rates: dict[str, float] = {}
-        if config.init_temperature == "auto":
+        if config.init_temperature == "auto" and not self.group.main:
+            chosen, rates = self.group.share(None)  # rank 0's choice
+        elif config.init_temperature == "auto":
             deals = [int(d) for d in draw_training_deals(config.level, config.eval_deals, self.rng)]
             generator = torch.Generator().manual_seed(config.seed)
             for temperature in TEMPERATURES:
@@ -664,6 +728,7 @@ class Trainer:
             best = max(rates.values())
             close = [t for t in TEMPERATURES if rates[str(t)] >= CALIBRATION_SHARE * best]
             chosen = max(close) if best > 0 else 1.0
+            self.group.share((chosen, rates))
         else:
             chosen = float(config.init_temperature)
         last = [m for m in self.model.actor if isinstance(m, nn.Linear)][-1]
@@ -673,7 +738,10 @@ class Trainer:
         return {"init_temperature": chosen, "sampled_win_rate_by_temperature": rates}
 
     def _log(self, row: dict[str, Any], heldout: dict[str, Any]) -> dict[str, Any]:
-        finished = self.episodes.finished
+        # every process's finished games (the train_ numbers are the whole run's)
+        finished = [game for part in self.group.gather(self.episodes.finished) for game in part]
+        fights = [n for part in self.group.gather(self.finished_fights) for n in part]
+        spread = self.group.spread(list(self.model.parameters()))
         row = {
             "frames": self.frames,
             "updates": self.updates,
@@ -685,9 +753,10 @@ class Trainer:
             "train_games": len(finished),
             "train_win_rate": float(np.mean([w for w, _ in finished])) if finished else None,
             "train_mean_score": float(np.mean([s for _, s in finished])) if finished else None,
-            "train_mean_fights": (
-                float(np.mean(self.finished_fights)) if self.finished_fights else None
-            ),
+            "train_mean_fights": float(np.mean(fights)) if fights else None,
+            "processes": self.group.world,
+            "weights_spread": spread,
+            "part_wall_seconds": self.cpu.wall_split(),
             **heldout,
         }
         if self.curriculum is not None:
@@ -698,8 +767,8 @@ class Trainer:
                 "reverse_archive_wins": sum(game.won for game in self.curriculum.archive),
                 "reverse_longest_win": self.curriculum.longest_win(),
             }
-        with open(self.out / CURVE_FILE, "a") as curve:
-            curve.write(json.dumps(row) + "\n")
+        if self.group.main:
+            append_row(self.out / CURVE_FILE, row)
         return row
 
     # ------------------------------------------------------------------ save
@@ -708,27 +777,40 @@ class Trainer:
         """``checkpoint.pt`` (written whole, then renamed: a killed run never leaves half a
         file) and ``policy.npz``. The checkpoint holds tensors and plain values only, so
         that it loads with ``torch.load(weights_only=True)``."""
+        own = self._process_state()
+        everyone = self.group.gather(own)  # a data-parallel run: each process's own part
+        if not self.group.main:
+            return
         state = {
             "model": _model_state(self.model),
             "reference": _model_state(ActorCritic(self.reference, self.model.critic)),
             "optimizer": self.optimizer.state_dict(),
-            "numpy_rng": json.dumps(self.rng.bit_generator.state),
-            "torch_rng": self.torch_rng.get_state(),
             "frames": self.frames,
             "updates": self.updates,
             "cpu_seconds": self.cpu_seconds,
             "wall_seconds": self.wall_seconds,
             "kl_coef": self.kl_coef,
             "start_win_rate": self.start_win_rate,
+            **own,
+        }
+        if self.group.world > 1:
+            state |= {"world": self.group.world, "ranks": everyone[1:]}
+        replace_atomically(
+            self.out / CHECKPOINT_FILE, lambda temporary: torch.save(state, temporary)
+        )
+        self.model.save_npz(self.out / POLICY_FILE)
+
+    def _process_state(self) -> dict[str, Any]:
+        """What is this process's own in the checkpoint: its generators, its games in play
+        and its curriculum (a data-parallel run keeps one of these per process)."""
+        return {
+            "numpy_rng": json.dumps(self.rng.bit_generator.state),
+            "torch_rng": self.torch_rng.get_state(),
             "curriculum": self.curriculum.state_dict() if self.curriculum is not None else None,
             "episodes": _episodes_state(self.episodes),
             "next_deals": torch.from_numpy(self.next_deals.copy()),
             "visits": torch.from_numpy(self.visits.copy()),
         }
-        replace_atomically(
-            self.out / CHECKPOINT_FILE, lambda temporary: torch.save(state, temporary)
-        )
-        self.model.save_npz(self.out / POLICY_FILE)
 
 
 def _rng_state(text: str) -> dict[str, Any]:
@@ -766,7 +848,7 @@ def _model_state(model: ActorCritic) -> dict[str, Any]:
     return {
         "actor_hidden": hidden_sizes(model.actor),
         "critic_hidden": hidden_sizes(model.critic),
-        "parameters": model.state_dict(),
+        "parameters": {key: value.cpu() for key, value in model.state_dict().items()},
     }
 
 
@@ -807,7 +889,13 @@ def _adam(model: ActorCritic, learning_rate: float) -> torch.optim.Adam:
     return torch.optim.Adam(model.parameters(), lr=learning_rate, eps=1e-5, fused=True)
 
 
-def _critic_only(model: ActorCritic, rows: SparseRows, which: torch.Tensor) -> torch.Tensor:
+def _observation_rows(capacity: int, width: int, device: torch.device) -> Store:
+    """Where a rollout's observations are kept: as their non-zeros for the CPU kernel, whole
+    on a GPU (the kernel is CPU code; the dense layers there are the same function)."""
+    return SparseRows(capacity) if device.type == "cpu" else DenseRows(capacity, width, device)
+
+
+def _critic_only(model: ActorCritic, rows: Store, which: torch.Tensor) -> torch.Tensor:
     """The critic's values of rows ``which`` of ``rows``."""
     return values(model.critic, rows, which)
 
@@ -820,7 +908,8 @@ def _sample(logits: torch.Tensor, generator: torch.Generator) -> tuple[torch.Ten
     the row's total."""
     probs = torch.softmax(logits, -1)
     cdf = probs.cumsum(1)
-    draw = torch.rand((len(probs), 1), generator=generator) * cdf[:, -1:]
+    # drawn by the run's CPU generator (the same numbers on any device)
+    draw = torch.rand((len(probs), 1), generator=generator).to(probs.device) * cdf[:, -1:]
     slot = torch.searchsorted(cdf, draw, right=True).squeeze(1).clamp_(max=probs.shape[1] - 1)
     chosen = probs.gather(1, slot[:, None]).squeeze(1)
     if not bool((chosen > 0).all()):  # a draw rounded up to the total: the last legal slot
@@ -865,8 +954,10 @@ def _progress_bar(total: int, initial: int, disabled: bool) -> Any:
 
 
 def load_run_config(out: Path) -> RLConfig:
-    """The configuration a run in ``out`` was started with."""
+    """The configuration a run in ``out`` was started with (written by an older release:
+    its old keys renamed, `RLConfig.migrate`)."""
     path = Path(out) / CONFIG_FILE
     if not path.exists():
         raise RLConfigError(f"nothing to resume: {path} does not exist")
-    return RLConfig.from_dict(RLConfig.read_settings(path, "run's configuration"))
+    stored = RLConfig.read_settings(path, "run's configuration")
+    return RLConfig.from_dict(RLConfig.migrate(stored), str(path))

@@ -19,8 +19,9 @@ from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
 
+from friday_agents.harness.device import DEVICES
 from friday_agents.harness.errors import BadInputError
-from friday_agents.learning.config import LearningConfig, ppo_field, setting
+from friday_agents.learning.config import LearningConfig, setting, shared
 from friday_env.errors import InvalidLevelError
 from friday_env.json_text import JsonTextError, read_json, read_text
 from friday_env.levels import LEVELS, level_sequence
@@ -31,12 +32,18 @@ OBSERVATIONS = tuple(ENCODERS)
 #: ``win_loss`` and ``score`` are the env's own rewards; ``score_delta`` pays the change of
 #: the R25 score after every decision (divided by 100), which sums to the final score / 100
 #: minus the starting score / 100: the same objective as ``score``, but dense.
-#: ``progress`` is ``win_loss`` plus 0.1 for every hazard beaten (see
-#: friday_agents.learning.sb3.envs).
-#: ``value_shaped`` is ``win_loss`` plus potential-based shaping with the fitted state value
+REWARDS = ("win_loss", "score", "score_delta")
+#: ``value``: potential-based shaping with the fitted state value
 #: (friday_agents.learning.sb3.shaping).
-REWARDS = ("win_loss", "score", "score_delta", "progress", "value_shaped")
+SHAPINGS = ("none", "value")
+#: ``hazards``: ``bonus_coef`` for every hazard beaten (friday_agents.learning.sb3.envs).
+BONUSES = ("none", "hazards")
 VEC_ENVS = ("dummy", "subproc")
+#: Reward names of an older release that are now a reward with a shaping or a bonus.
+OLD_REWARDS = {
+    "progress": {"reward": "win_loss", "bonus": "hazards"},
+    "value_shaped": {"reward": "win_loss", "shaping": "value"},
+}
 
 
 class TrainConfigError(BadInputError):
@@ -49,78 +56,89 @@ class TrainConfig(LearningConfig):
 
     Error = TrainConfigError
 
-    level: int = setting("level to train on (1-4); ignored when --curriculum is given", 1)
-    curriculum: str = setting(
-        'levels trained one after another, e.g. "1,2,3,4" (timesteps split evenly); '
+    out: str = shared(
+        "out",
+        "",
+        "config.json, checkpoints/, logs, curve.jsonl and curve.png, policy.zip; empty: "
+        "runs/<level>__<reward>__<seed>__<unix time> (CleanRL-style, a new one per run)",
+    )
+    level: int = shared("level", 1, "ignored when --levels is given")
+    levels: str = setting(
+        'levels trained one after another, e.g. "1,2,3,4" (frames split evenly); '
         "empty = just --level",
         "",
     )
     observation: str = setting(f"observation encoder: {', '.join(OBSERVATIONS)}", "flat")
-    reward: str = setting(
-        "reward: win_loss (+1/-1 at the end), score (final R25 score / 100), "
-        "score_delta (score change after every decision / 100: dense, same total), "
-        "progress (win_loss + 0.1 per hazard beaten), "
-        "value_shaped (win_loss + gamma*V(s')-V(s), V the fitted state value / 100)",
-        "progress",
+    reward: str = shared(
+        "reward",
+        "win_loss",
+        "win_loss (+1/-1 at the end), score (final R25 score / 100), score_delta (score "
+        "change after every decision / 100: dense, same total)",
     )
-    total_timesteps: int = setting("environment steps to train for (all stages together)", 200_000)
-    n_envs: int = setting("parallel environments", 8)
+    shaping: str = shared(
+        "shaping",
+        "none",
+        "none, or value (+ gamma*V(s')-V(s), V the fitted state value / 100)",
+    )
+    shaping_coef: float = shared("shaping_coef", 1.0)
+    bonus: str = shared(
+        "bonus", "hazards", "none, or hazards (--bonus-coef for every hazard beaten)"
+    )
+    bonus_coef: float = shared("bonus_coef", 0.1, "--bonus hazards: per hazard beaten")
+    frames: int = shared("frames", 200_000, "all stages together")
+    num_envs: int = shared("num_envs", 8)
     vec_env: str = setting("vectorisation: dummy (one process) or subproc (one per env)", "dummy")
-    seed: int = setting("seed of the policy, the optimiser and the training deals", 0)
-    learning_rate: float = ppo_field("learning_rate", 3e-4)
-    n_steps: int = setting("steps per env per rollout", 256)
-    batch_size: int = setting("minibatch size", 256)
-    n_epochs: int = setting("optimisation epochs per rollout", 4)
-    gamma: float = ppo_field("gamma", 0.995)
-    gae_lambda: float = ppo_field("gae_lambda", 0.95)
-    clip_range: float = setting("PPO clipping", 0.2)
-    ent_coef: float = ppo_field("ent_coef", 0.01)
-    vf_coef: float = ppo_field("vf_coef", 0.5)
-    max_grad_norm: float = ppo_field("max_grad_norm", 0.5)
-    vf_warmup: int = setting(
-        "timesteps at the start during which only the value head learns (the policy is "
-        "frozen): for fine-tuning a policy from --init",
-        0,
-    )
-    net_arch: str = setting("hidden layer sizes of the policy and value nets, e.g. 64,64", "64,64")
-    eval_freq: int = setting(
-        "evaluate on held-out deals every this many timesteps (0 = never)", 20_000
-    )
-    eval_games: int = setting("held-out deals per evaluation", 100)
-    checkpoint_freq: int = setting(
-        "save a checkpoint every this many timesteps (0 = only at the end)", 50_000
-    )
-    out_dir: str = setting(
-        "run directory: checkpoints, config, logs, curve CSV and PNG; empty = "
-        "runs/<level>__<reward>__<seed>__<unix time> (CleanRL-style, a new one per run)",
+    seed: int = shared("seed", 0)
+    learning_rate: float = shared("learning_rate", 3e-4)
+    num_steps: int = shared("num_steps", 256)
+    minibatches: int = shared("minibatches", 8)
+    epochs: int = shared("epochs", 4)
+    gamma: float = shared("gamma", 0.995)
+    gae_lambda: float = shared("gae_lambda", 0.95)
+    clip: float = shared("clip", 0.2)
+    ent_coef: float = shared("ent_coef", 0.01)
+    vf_coef: float = shared("vf_coef", 0.5)
+    max_grad_norm: float = shared("max_grad_norm", 0.5)
+    warmup_frames: int = shared("warmup_frames", 0, "for fine-tuning a policy from --init")
+    hidden: str = shared("hidden", "64,64", "the policy's and the value function's")
+    eval_every: int = shared("eval_every", 10)
+    eval_deals: int = shared("eval_deals", 100)
+    checkpoint_every: int = shared("checkpoint_every", 25)
+    init: str = shared(
+        "init",
         "",
+        "a policy .zip (e.g. from `friday imitate fit`) whose weights start a new run with "
+        "this config's settings (unlike --resume, which continues a run with its own)",
     )
-    resume: str = setting("checkpoint (.zip) to continue training from", "")
-    init: str = setting(
-        "policy (.zip, e.g. from `friday imitate fit`) whose weights start a new run with "
-        "this config's settings (unlike --resume, which keeps the checkpoint's settings)",
-        "",
-    )
+    device: str = shared("device", "auto")
     torch_threads: int = setting("torch CPU threads (1 keeps runs reproducible)", 1)
-    progress_bar: bool = setting("show a progress bar", True)
+    progress: bool = setting("show a progress bar", True)
 
     # ------------------------------------------------------------------ derived
 
-    def levels(self) -> list[int]:
+    def level_list(self) -> list[int]:
         """The levels trained, in order (one unless a curriculum is given)."""
-        if not self.curriculum:
+        if not self.levels:
             return [self.level]
-        return level_sequence(self.curriculum)
+        return level_sequence(self.levels)
 
     def run_name(self, unix_time: int) -> str:
         """CleanRL-style ``level1__progress__0__1700000000`` (``levels1-2-3-4__...`` for a
-        curriculum): the run directory under ``runs/`` when no ``out_dir`` is given."""
-        levels = self.levels()
+        curriculum): the run directory under ``runs/`` when no ``out`` is given."""
+        levels = self.level_list()
         where = f"level{levels[0]}" if len(levels) == 1 else "levels" + "-".join(map(str, levels))
         return f"{where}__{self.reward}__{self.seed}__{unix_time}"
 
     def hidden_layers(self) -> list[int]:
-        return [int(part) for part in self.net_arch.split(",")]
+        return [int(part) for part in self.hidden.split(",")]
+
+    @property
+    def batch(self) -> int:
+        """Frames per rollout: an update learns from ``num_envs x num_steps`` at once."""
+        return self.num_envs * self.num_steps
+
+    def minibatch_size(self) -> int:
+        return self.batch // self.minibatches
 
     # --------------------------------------------------------------- validation
 
@@ -130,59 +148,60 @@ class TrainConfig(LearningConfig):
         self._check_choices()
         self._check_numbers()
         self._check_lists()
-        for name in ("resume", "init"):
-            if getattr(self, name) and not Path(getattr(self, name)).is_file():
-                raise TrainConfigError(f"{name} checkpoint {getattr(self, name)!r} does not exist")
-        if self.resume and self.init:
-            raise TrainConfigError("give --resume or --init, not both")
+        if self.init and not Path(self.init).is_file():
+            raise TrainConfigError(f"init checkpoint {self.init!r} does not exist")
         return self
 
     def _check_choices(self) -> None:
         for name, allowed in (
             ("observation", OBSERVATIONS),
             ("reward", REWARDS),
+            ("shaping", SHAPINGS),
+            ("bonus", BONUSES),
             ("vec_env", VEC_ENVS),
+            ("device", DEVICES),
         ):
             value = getattr(self, name)
+            if name == "reward" and value in OLD_REWARDS:
+                now = " ".join(f"--{k} {v}" for k, v in OLD_REWARDS[value].items())
+                raise TrainConfigError(f"reward {value!r} is now {now}")
             if value not in allowed:
                 raise TrainConfigError(
                     f"unknown {name} {value!r}; choose one of {', '.join(allowed)}"
                 )
 
     def _check_numbers(self) -> None:
-        positive = (
-            "total_timesteps",
-            "n_envs",
-            "n_steps",
-            "batch_size",
-            "n_epochs",
-            "torch_threads",
-        )
+        positive = ("frames", "num_envs", "num_steps", "minibatches", "epochs", "torch_threads")
         for name in positive:
             if getattr(self, name) <= 0:
                 raise TrainConfigError(f"{name} must be positive, got {getattr(self, name)}")
-        for name in ("eval_freq", "eval_games", "checkpoint_freq", "seed", "vf_warmup"):
+        for name in ("eval_every", "checkpoint_every", "seed", "warmup_frames"):
             if getattr(self, name) < 0:
                 raise TrainConfigError(f"{name} must not be negative, got {getattr(self, name)}")
-        if self.eval_freq and not self.eval_games:
-            raise TrainConfigError("eval_games must be positive when eval_freq is set")
+        if self.eval_deals < 1:
+            raise TrainConfigError(f"eval_deals must be positive, got {self.eval_deals}")
+        if self.batch % self.minibatches:
+            raise TrainConfigError(
+                f"num_envs x num_steps ({self.batch}) must split into {self.minibatches} "
+                "equal minibatches"
+            )
         if not 0 < self.learning_rate < 1:
             raise TrainConfigError(f"learning_rate must be in (0, 1), got {self.learning_rate}")
         for name in ("gamma", "gae_lambda"):
             if not 0 < getattr(self, name) <= 1:
                 raise TrainConfigError(f"{name} must be in (0, 1], got {getattr(self, name)}")
-        for name in ("clip_range", "max_grad_norm"):
+        for name in ("clip", "max_grad_norm"):
             if getattr(self, name) <= 0:
                 raise TrainConfigError(f"{name} must be positive, got {getattr(self, name)}")
-        for name in ("ent_coef", "vf_coef"):
+        for name in ("ent_coef", "vf_coef", "shaping_coef", "bonus_coef"):
             if getattr(self, name) < 0:
                 raise TrainConfigError(f"{name} must not be negative, got {getattr(self, name)}")
 
     def _check_lists(self) -> None:
         try:
-            levels = self.levels()
+            levels = self.level_list()
         except InvalidLevelError as err:
-            raise TrainConfigError(f"curriculum must be levels such as 1,2,3,4: {err}") from None
+            raise TrainConfigError(f"levels must be levels such as 1,2,3,4: {err}") from None
         for level in levels:
             if level not in LEVELS:
                 raise TrainConfigError(f"unknown level {level!r}: levels are 1, 2, 3, 4")
@@ -192,13 +211,29 @@ class TrainConfig(LearningConfig):
             layers = []
         if not layers or min(layers) <= 0:
             raise TrainConfigError(
-                f'net_arch must be positive sizes such as "64,64"; got {self.net_arch!r}'
+                f'hidden must be positive sizes such as "64,64"; got {self.hidden!r}'
             )
 
     # ------------------------------------------------------------- persistence
 
     def save(self, path: Path) -> None:
         path.write_text(json.dumps(self.to_dict(), indent=2) + "\n")
+
+    @classmethod
+    def migrate(cls, data: dict[str, Any]) -> dict[str, Any]:
+        """A run folder's ``config.json`` of an older release in today's vocabulary: keys
+        renamed, counts of timesteps as counts of updates, the minibatch size as the
+        number of minibatches, a shaped reward as the reward and its shaping or bonus."""
+        data = dict(data)
+        data.pop("resume", None)  # now a flag: a run resumes from its own folder
+        batch = data.get("n_envs", cls.num_envs) * data.get("n_steps", cls.num_steps)
+        for old in ("eval_freq", "checkpoint_freq"):
+            if old in data:  # every this many timesteps -> every this many updates
+                data[old] = -(-data[old] // batch) if data[old] else 0
+        if "batch_size" in data:
+            data["batch_size"] = max(batch // data["batch_size"], 1)
+        data |= OLD_REWARDS.get(data.get("reward", ""), {})
+        return super().migrate(data)
 
     @classmethod
     def from_dict(cls, values: dict[str, Any], source: str = "config") -> TrainConfig:

@@ -1,11 +1,10 @@
 """``Friday-v0`` set up for training and held-out evaluation: which deals, which reward.
 
 The env deals each game from a seed it draws itself (any 63-bit number), so on its own it
-cannot promise what the project's seed discipline asks
-([`friday_agents.harness.deals`][friday_agents.harness.deals]): training on deals below 10,000,000
-only and evaluating on the fixed evaluation deals, the same ``Game.new(level, seed)`` deals ``friday
-eval``
-plays. [`Deals`][friday_agents.learning.sb3.envs.Deals] does that: it lets the env reset as usual,
+cannot promise what the project's seed discipline asks (the two rules of
+[`friday_agents.harness.deals`][friday_agents.harness.deals]): training on training deals only and
+measuring the curve on the held-out validation deals.
+[`Deals`][friday_agents.learning.sb3.envs.Deals] does that: it lets the env reset as usual,
 then puts the chosen deal in its place and answers with the observation and mask of that deal.
 
 [`ScoreDelta`][friday_agents.learning.sb3.envs.ScoreDelta] is the dense form of the score reward:
@@ -24,16 +23,10 @@ import numpy as np
 from gymnasium.error import ResetNeeded
 
 import friday_env  # noqa: F401  (registers Friday-v0)
-from friday_agents.harness.deals import TRAINING_SEED_LIMIT, evaluation_seed, training_seed
+from friday_agents.harness.deals import draw_training_deals
 from friday_env import Game
 from friday_env.cards import KIND, Kind
 from friday_env.env import SCORE_SCALE, EnvOptionError, FridayEnv
-
-#: Held-out deals of the learning curve: evaluation-range deals from this index on. They are
-#: never trained on (above 10,000,000) and are disjoint from the first deals of each level,
-#: the ones ``friday eval`` reports, so the curve does not select on the reported numbers.
-CURVE_DEAL_OFFSET = 500_000
-TRAINING_DEALS_PER_LEVEL = 1_000_000
 
 
 def _friday(env: gym.Env, wrapper: str) -> FridayEnv:
@@ -118,8 +111,8 @@ class ScoreDelta(gym.Wrapper):
         return self.env.get_wrapper_attr("action_masks")()
 
 
-#: Shaping of ``reward="progress"``: paid for every hazard beaten (a knowledge card gained).
-PROGRESS_PER_HAZARD = 0.1
+#: ``--bonus hazards``' default pay for every hazard beaten (a knowledge card gained).
+BONUS_PER_HAZARD = 0.1
 
 
 def knowledge_cards(game: Game) -> int:
@@ -129,14 +122,15 @@ def knowledge_cards(game: Game) -> int:
     return sum(1 for card in cards if KIND[card] == Kind.HAZARD)
 
 
-class Progress(gym.Wrapper):
-    """``win_loss`` (+1/-1 at the end) plus `PROGRESS_PER_HAZARD` for every hazard
-    beaten, paid when it is beaten: potential-based shaping with the knowledge-card count as
-    potential (not reset at the end, so a game's return is +-1 + 0.1 x hazards beaten)."""
+class HazardBonus(gym.Wrapper):
+    """The reward plus ``per_hazard`` (`BONUS_PER_HAZARD` by default) for every hazard
+    beaten, paid when it is beaten (``--bonus hazards``; not taken back at the end, so a
+    ``win_loss`` game's return is +-1 + 0.1 x hazards beaten)."""
 
-    def __init__(self, env: gym.Env) -> None:
+    def __init__(self, env: gym.Env, per_hazard: float = BONUS_PER_HAZARD) -> None:
         super().__init__(env)
         self._count = 0
+        self.per_hazard = per_hazard
 
     def reset(self, **kwargs: Any):
         obs, info = self.env.reset(**kwargs)
@@ -146,7 +140,7 @@ class Progress(gym.Wrapper):
     def step(self, action: Any):
         obs, reward, terminated, truncated, info = self.env.step(action)
         count = knowledge_cards(_game(self.env))
-        reward = float(reward) + PROGRESS_PER_HAZARD * (count - self._count)
+        reward = float(reward) + self.per_hazard * (count - self._count)
         self._count = count
         return obs, reward, terminated, truncated, info
 
@@ -155,24 +149,17 @@ class Progress(gym.Wrapper):
 
 
 def training_deals(level: int, key: Sequence[int]) -> Callable[[int | None], int]:
-    """An endless stream of training deals of ``level`` (all below 10,000,000), drawn from a
+    """An endless stream of training deals of ``level``, drawn by the one rule of every
+    trainer ([`draw_training_deals`][friday_agents.harness.deals.draw_training_deals]) from a
     generator seeded with ``key``; a reset seed reseeds it with ``key + [seed]``."""
     state = {"rng": np.random.default_rng(list(key))}
 
     def next_deal(restart: int | None) -> int:
         if restart is not None:
             state["rng"] = np.random.default_rng([*key, restart])
-        index = int(state["rng"].integers(TRAINING_DEALS_PER_LEVEL))
-        deal = training_seed(level, index)
-        assert deal < TRAINING_SEED_LIMIT
-        return deal
+        return int(draw_training_deals(level, 1, state["rng"])[0])
 
     return next_deal
-
-
-def held_out_deals(level: int, games: int) -> list[int]:
-    """The held-out deals of the learning curve for ``level``."""
-    return [evaluation_seed(level, CURVE_DEAL_OFFSET + i) for i in range(games)]
 
 
 def fixed_deals(seeds: Sequence[int]) -> Callable[[int | None], int]:
@@ -196,22 +183,23 @@ def make_env(
     reward: str,
     next_deal: Callable[[int | None], int],
     gamma: float = 0.995,
+    shaping: tuple[str, float] = ("none", 1.0),
+    bonus: tuple[str, float] = ("none", BONUS_PER_HAZARD),
 ) -> gym.Env:
-    """A ``Friday-v0`` env dealing from ``next_deal`` with the chosen reward (``gamma``: the
-    learner's discount, used by ``value_shaped``)."""
-    env_reward = {"score_delta": "score", "progress": "win_loss", "value_shaped": "win_loss"}.get(
-        reward, reward
-    )
+    """A ``Friday-v0`` env dealing from ``next_deal`` with the chosen reward, ``shaping``
+    and ``bonus`` (each a name and its coefficient; ``gamma``: the learner's discount, used
+    by the ``value`` shaping)."""
+    env_reward = "score" if reward == "score_delta" else reward
     env: gym.Env = Deals(
         gym.make("Friday-v0", level=level, observation=observation, reward=env_reward),
         next_deal,
     )
     if reward == "score_delta":
         env = ScoreDelta(env)
-    elif reward == "progress":
-        env = Progress(env)
-    elif reward == "value_shaped":
+    if bonus[0] == "hazards":
+        env = HazardBonus(env, bonus[1])
+    if shaping[0] == "value":
         from friday_agents.learning.sb3.shaping import ValueShaping
 
-        env = ValueShaping(env, gamma)
+        env = ValueShaping(env, gamma, shaping[1])
     return env

@@ -1,4 +1,4 @@
-"""Potential-based shaping with the fitted state value as potential (``reward="value_shaped"``).
+"""Potential-based shaping with the fitted state value as potential (``--shaping value``).
 
 Reward after a decision = the env's ``win_loss`` reward + gamma * Phi(s') - Phi(s), with
 Phi = `friday_agents.players.networks.linear_value.state_value` / 100 (the expected final score on
@@ -41,21 +41,22 @@ class ValueShaping(gym.Wrapper):
 
     - ``env``: a ``Friday-v0`` env (wrappers allowed) with ``reward="win_loss"``.
     - ``gamma``: the learner's discount (shaping is policy-invariant only with the same one).
+    - ``coef``: the potential's weight (``--shaping-coef``).
     """
 
-    def __init__(self, env: gym.Env, gamma: float) -> None:
+    def __init__(self, env: gym.Env, gamma: float, coef: float = 1.0) -> None:
         super().__init__(env)
-        self.gamma = gamma
+        self.gamma, self.coef = gamma, coef
         self._phi = 0.0
 
     def reset(self, **kwargs: Any):
         obs, info = self.env.reset(**kwargs)
-        self._phi = potential(_game(self.env))
+        self._phi = self.coef * potential(_game(self.env))
         return obs, info
 
     def step(self, action: Any):
         obs, reward, terminated, truncated, info = self.env.step(action)
-        phi = potential(_game(self.env))
+        phi = self.coef * potential(_game(self.env))
         shaped = float(reward) + self.gamma * phi - self._phi
         self._phi = phi
         return obs, shaped, terminated, truncated, info

@@ -11,18 +11,20 @@ A run writes into ``--out`` (default: a new CleanRL-style
   tensorboard is installed (``tensorboard --logdir DIR``). Nothing goes to the temp dir;
 - ``checkpoints/ppo_<timesteps>_steps.zip``: full checkpoints (optimiser included) to resume;
   Ctrl-C saves one more, ``checkpoints/interrupted_<timesteps>_steps.zip``, and prints the
-  command that resumes from it (exit status 130);
+  command that resumes from it (exit status 130); ``friday train --resume --out DIR``
+  continues from the newest;
 - ``final.zip`` (full) and ``policy.zip`` (the policy alone, a few hundred KB: what
   [`friday_agents.players.ppo.agent.PPOAgent`][friday_agents.players.ppo.agent.PPOAgent] loads and
   what the project commits);
-- ``curve.csv`` and ``curve.png``: the learning curve, win rate, mean score and episode length
-  against timesteps, measured with sb3-contrib's ``MaskableEvalCallback`` on held-out deals
-  ([`friday_agents.learning.sb3.envs.held_out_deals`][friday_agents.learning.sb3.envs.held_out_deals];
-  training deals are all below 10,000,000).
+- ``curve.jsonl`` and ``curve.png``: the learning curve in the one format of every trainer
+  ([`friday_agents.harness.curve`][friday_agents.harness.curve]): held-out win rate, mean score
+  and episode length against frames, measured with sb3-contrib's ``MaskableEvalCallback`` on the
+  validation deals ([`heldout_deals`][friday_agents.harness.deals.heldout_deals]; training
+  deals are drawn by [`draw_training_deals`][friday_agents.harness.deals.draw_training_deals]).
 
-Reproducibility: torch runs on ``--torch-threads`` (1 by default) CPU threads, the policy,
-optimiser and action sampling are seeded through sb3's ``set_random_seed`` (the library's
-contract), and every deal comes from a generator seeded from ``--seed``. The same seed and
+Reproducibility: torch runs on ``--device`` (on a CPU, ``--torch-threads``, 1 by default);
+the policy, optimiser and action sampling are seeded through sb3's ``set_random_seed`` (the
+library's contract), and every deal comes from a generator seeded from ``--seed``. The same seed and
 configuration on the same machine give the same curve, row for row.
 
 torch and sb3 are imported only inside functions, so ``friday --help`` stays fast.
@@ -30,19 +32,18 @@ torch and sb3 are imported only inside functions, so ``friday --help`` stays fas
 
 from __future__ import annotations
 
-import csv
 import dataclasses
-import json
+import re
 import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from friday_agents.harness.curve import CURVE_FILE, append_row, keep_rows, plot_curve, read_curve
+from friday_agents.harness.device import torch_device
 from friday_agents.harness.files import replace_atomically
 from friday_agents.harness.interrupts import children_ignore_ctrl_c
-from friday_agents.learning.sb3.config import (
-    TrainConfig,
-)
+from friday_agents.learning.sb3.config import TrainConfig, TrainConfigError
 from friday_agents.players.ppo.checkpoint import (
     CheckpointError,
     encoder_of,
@@ -52,9 +53,10 @@ from friday_agents.players.ppo.checkpoint import (
 )
 from friday_env.observation import make_encoder
 
-#: Where runs without an ``--out-dir`` go (relative to the working directory).
+#: Where runs without an ``--out`` go (relative to the working directory).
 RUNS = Path("runs")
-CURVE_FIELDS = ("timesteps", "level", "games", "win_rate", "mean_score", "score_std", "mean_length")
+#: A checkpoint's file name holds its timesteps (SB3's CheckpointCallback, and Ctrl-C's).
+CHECKPOINT_NAME = re.compile(r"_(\d+)_steps\.zip$")
 
 
 def init_weights(model: Any, path: str | Path) -> None:
@@ -67,7 +69,7 @@ def init_weights(model: Any, path: str | Path) -> None:
         model.policy.load_state_dict(source.policy.state_dict())
     except RuntimeError as err:
         raise CheckpointError(
-            f"checkpoint {str(path)!r} has other network sizes than --net-arch: {err}"
+            f"checkpoint {str(path)!r} has other network sizes than --hidden: {err}"
         ) from None
 
 
@@ -75,7 +77,7 @@ def init_weights(model: Any, path: str | Path) -> None:
 
 
 def build_vec_env(config: TrainConfig, level: int, stream: int) -> Any:
-    """``n_envs`` training envs of ``level``; env ``i`` deals from a generator keyed by
+    """``num_envs`` training envs of ``level``; env ``i`` deals from a generator keyed by
     ``(seed, stream, i)`` (``stream`` = the timestep the stage starts at, so a resumed run
     does not replay the deals it has seen)."""
     from stable_baselines3.common.monitor import Monitor
@@ -86,12 +88,20 @@ def build_vec_env(config: TrainConfig, level: int, stream: int) -> Any:
     def factory(index: int):
         def make():
             deals = training_deals(level, [config.seed, stream, index])
-            env = make_env(level, config.observation, config.reward, deals, config.gamma)
+            env = make_env(
+                level,
+                config.observation,
+                config.reward,
+                deals,
+                config.gamma,
+                (config.shaping, config.shaping_coef),
+                (config.bonus, config.bonus_coef),
+            )
             return Monitor(env, info_keywords=EPISODE_KEYS)
 
         return make
 
-    makers = [factory(i) for i in range(config.n_envs)]
+    makers = [factory(i) for i in range(config.num_envs)]
     if config.vec_env == "subproc":
         with children_ignore_ctrl_c():  # Ctrl-C is the main process's: it saves and says so
             return SubprocVecEnv(makers)
@@ -104,9 +114,10 @@ def build_eval_env(config: TrainConfig, level: int) -> Any:
     from stable_baselines3.common.monitor import Monitor
     from stable_baselines3.common.vec_env import DummyVecEnv
 
-    from friday_agents.learning.sb3.envs import fixed_deals, held_out_deals, make_env
+    from friday_agents.harness.deals import heldout_deals
+    from friday_agents.learning.sb3.envs import fixed_deals, make_env
 
-    deals = fixed_deals(held_out_deals(level, config.eval_games))
+    deals = fixed_deals(heldout_deals(level, config.eval_deals))
     return DummyVecEnv([lambda: Monitor(make_env(level, config.observation, "score", deals))])
 
 
@@ -120,18 +131,18 @@ def new_model(config: TrainConfig, env: Any) -> Any:
         "MultiInputPolicy" if structured else "MlpPolicy",
         env,
         learning_rate=config.learning_rate,
-        n_steps=config.n_steps,
-        batch_size=config.batch_size,
-        n_epochs=config.n_epochs,
+        n_steps=config.num_steps,
+        batch_size=config.minibatch_size(),
+        n_epochs=config.epochs,
         gamma=config.gamma,
         gae_lambda=config.gae_lambda,
-        clip_range=config.clip_range,
+        clip_range=config.clip,
         ent_coef=config.ent_coef,
         vf_coef=config.vf_coef,
         max_grad_norm=config.max_grad_norm,
         policy_kwargs={"net_arch": {"pi": layers, "vf": layers}},
         seed=config.seed,
-        device="cpu",
+        device=torch_device(config.device),
         verbose=0,
     )
     record_encoder(model, config.observation)  # every save from now on names the encoder
@@ -146,29 +157,29 @@ def _callbacks(config: TrainConfig, level: int, out: Path, curve: Path) -> list[
     from stable_baselines3.common.callbacks import BaseCallback, CheckpointCallback
 
     class CurveRow(BaseCallback):
-        """Run after each evaluation: append its numbers to ``curve.csv``."""
+        """Run after each evaluation: append its numbers to ``curve.jsonl``."""
 
         def _on_step(self) -> bool:
             evaluation = self.parent
             scores = [round(r * 100) for r in evaluation.evaluations_results[-1]]
             successes = evaluation.evaluations_successes[-1]
             lengths = evaluation.evaluations_length[-1]
-            _append_row(
+            append_row(
                 curve,
                 {
-                    "timesteps": self.num_timesteps,
+                    "frames": self.num_timesteps,
                     "level": level,
-                    "games": len(scores),
-                    "win_rate": sum(successes) / len(successes),
-                    "mean_score": sum(scores) / len(scores),
-                    "score_std": _std(scores),
-                    "mean_length": sum(lengths) / len(lengths),
+                    "heldout_deals": len(scores),
+                    "heldout_win_rate": sum(successes) / len(successes),
+                    "heldout_mean_score": sum(scores) / len(scores),
+                    "heldout_score_std": round(_std(scores), 4),
+                    "heldout_mean_length": sum(lengths) / len(lengths),
                 },
             )
             return True
 
     class HeldOutEval(MaskableEvalCallback):
-        """Evaluates at the start, every ``eval_freq`` timesteps and at the end; each round
+        """Evaluates at the start, every ``eval_every`` updates and at the end; each round
         replays the same held-out deals from the first (the reset seed restarts them)."""
 
         def _due(self) -> bool:
@@ -197,33 +208,33 @@ def _callbacks(config: TrainConfig, level: int, out: Path, curve: Path) -> list[
         def _on_training_end(self) -> None:
             self.evaluate_now()
 
+    # a callback is called once per vector step (num_envs frames): an update is num_steps calls
     callbacks: list[Any] = []
-    if config.vf_warmup:
-        callbacks.append(_value_warmup(config.vf_warmup))
-    if config.eval_freq:
-        callbacks.append(
-            HeldOutEval(
-                build_eval_env(config, level),
-                n_eval_episodes=config.eval_games,
-                eval_freq=max(config.eval_freq // config.n_envs, 1),
-                log_path=str(out / "eval"),
-                deterministic=True,
-                callback_after_eval=CurveRow(),
-                warn=False,
-                verbose=0,
-            )
+    if config.warmup_frames:
+        callbacks.append(_value_warmup(config.warmup_frames))
+    callbacks.append(
+        HeldOutEval(
+            build_eval_env(config, level),
+            n_eval_episodes=config.eval_deals,
+            eval_freq=config.eval_every * config.num_steps,
+            log_path=str(out / "eval"),
+            deterministic=True,
+            callback_after_eval=CurveRow(),
+            warn=False,
+            verbose=0,
         )
-    if config.checkpoint_freq:
+    )
+    if config.checkpoint_every:
         callbacks.append(
             CheckpointCallback(
-                save_freq=max(config.checkpoint_freq // config.n_envs, 1),
+                save_freq=config.checkpoint_every * config.num_steps,
                 save_path=str(out / "checkpoints"),
                 name_prefix="ppo",
             )
         )
     callbacks.append(_episode_statistics())
-    if config.progress_bar:
-        callbacks.append(_progress_bar(config.total_timesteps))
+    if config.progress:
+        callbacks.append(_progress_bar(config.frames))
     return callbacks
 
 
@@ -326,78 +337,8 @@ def _std(values: list[float]) -> float:
     return (sum((v - mean) ** 2 for v in values) / len(values)) ** 0.5
 
 
-def _append_row(path: Path, row: dict[str, Any]) -> None:
-    new = not path.exists()
-    with path.open("a", newline="") as handle:
-        writer = csv.DictWriter(handle, fieldnames=CURVE_FIELDS)
-        if new:
-            writer.writeheader()
-        writer.writerow({k: (f"{v:.4f}" if isinstance(v, float) else v) for k, v in row.items()})
-
-
-def read_curve(path: Path) -> list[dict[str, float]]:
-    """The rows of a ``curve.csv`` as numbers."""
-    if not path.exists():
-        return []
-    with path.open(newline="") as handle:
-        return [{k: float(v) for k, v in row.items()} for row in csv.DictReader(handle)]
-
-
-def _curve_has(path: Path, timesteps: int, level: int) -> bool:
-    return any(
-        (int(row["timesteps"]), int(row["level"])) == (timesteps, level) for row in read_curve(path)
-    )
-
-
-def _truncate_curve(path: Path, timesteps: int) -> None:
-    """Keep the rows up to ``timesteps`` (a resumed run re-measures what comes after)."""
-    rows = [row for row in read_curve(path) if row["timesteps"] <= timesteps]
-    if path.exists():
-        path.unlink()
-    for row in rows:
-        _append_row(
-            path,
-            {k: (int(v) if k in ("timesteps", "level", "games") else v) for k, v in row.items()},
-        )
-
-
-def plot_curve(
-    csv_path: Path,
-    png_path: Path,
-    title: str = "MaskablePPO on Friday-v0",
-    baselines: dict[str, tuple[float, float]] | None = None,
-) -> None:
-    """Draw win rate, mean score and episode length against timesteps. ``baselines`` maps
-    an agent's name to its (win rate, mean score), drawn as horizontal lines."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    rows = read_curve(csv_path)
-    steps = [row["timesteps"] for row in rows]
-    figure, axes = plt.subplots(1, 3, figsize=(13, 3.6))
-    for axis, key, label in zip(
-        axes,
-        ("win_rate", "mean_score", "mean_length"),
-        ("win rate", "mean score (R25)", "episode length (decisions)"),
-        strict=True,
-    ):
-        axis.plot(steps, [row[key] for row in rows], marker="o", markersize=3, label="PPO")
-        for index, (name, numbers) in enumerate((baselines or {}).items()):
-            if key != "mean_length":
-                value = numbers[0] if key == "win_rate" else numbers[1]
-                axis.axhline(value, linestyle="--", color=f"C{index + 1}", label=name)
-        axis.set_xlabel("timesteps")
-        axis.xaxis.set_major_formatter(lambda x, _: f"{x / 1000:g}k")
-        axis.set_title(label)
-        axis.grid(alpha=0.3)
-    axes[0].set_ylim(-0.02, max([0.2, *(row["win_rate"] * 1.2 for row in rows)]))
-    axes[1].legend(fontsize=8)
-    figure.suptitle(title)
-    figure.tight_layout()
-    figure.savefig(png_path, dpi=100)
-    plt.close(figure)
+def _curve_has(path: Path, frames: int, level: int) -> bool:
+    return any((row["frames"], row["level"]) == (frames, level) for row in read_curve(path))
 
 
 # ------------------------------------------------------------------------ training
@@ -409,7 +350,7 @@ class TrainResult:
     seconds: float
     final: Path
     policy: Path
-    curve_csv: Path
+    curve: Path
     curve_png: Path
 
     @property
@@ -419,8 +360,8 @@ class TrainResult:
 
 def _stage_ends(config: TrainConfig) -> list[int]:
     """Cumulative timesteps at which each curriculum stage ends."""
-    levels = config.levels()
-    share, extra = divmod(config.total_timesteps, len(levels))
+    levels = config.level_list()
+    share, extra = divmod(config.frames, len(levels))
     ends, total = [], 0
     for index in range(len(levels)):
         total += share + (1 if index < extra else 0)
@@ -428,25 +369,28 @@ def _stage_ends(config: TrainConfig) -> list[int]:
     return ends
 
 
-def train(config: TrainConfig) -> TrainResult:
-    """Train as ``config`` says (validated first) and write the run's files."""
+def train(config: TrainConfig, resume: bool = False) -> TrainResult:
+    """Train as ``config`` says (validated first) and write the run's files; with
+    ``resume``, continue the run in ``config.out`` from its newest checkpoint."""
     import torch
 
     config.validate()
-    if not config.out_dir:
-        config = dataclasses.replace(config, out_dir=str(RUNS / config.run_name(int(time.time()))))
+    device = torch_device(config.device)  # --device cuda without CUDA: before any file
+    if not config.out:
+        config = dataclasses.replace(config, out=str(RUNS / config.run_name(int(time.time()))))
     torch.set_num_threads(config.torch_threads)
-    out = Path(config.out_dir)
+    out = Path(config.out)
+    model, first = _resumed(config, out / CURVE_FILE) if resume else _fresh(out / CURVE_FILE)
     out.mkdir(parents=True, exist_ok=True)
     config.save(out / "config.json")
-    curve = out / "curve.csv"
-    levels, ends = config.levels(), _stage_ends(config)
+    curve = out / CURVE_FILE
+    levels, ends = config.level_list(), _stage_ends(config)
     started = time.perf_counter()
-    model, first = _resumed(config, curve)
     logger = run_logger(out)
     print(
-        f"friday train: {config.total_timesteps} timesteps on {_where(config)}, reward "
-        f"{config.reward}, seed {config.seed}; writing to {out}",
+        f"friday train: {config.frames} frames on {_where(config)}, reward "
+        f"{config.reward}, seed {config.seed}, device {device}; "
+        f"writing to {out}",
         flush=True,
     )
     try:
@@ -477,26 +421,22 @@ def train(config: TrainConfig) -> TrainResult:
         replace_atomically(out / "policy.zip", lambda path: export_policy(model, path))
         raise TrainingInterrupted(config, model.num_timesteps, checkpoint) from None
     seconds = time.perf_counter() - started
-    assert model is not None  # total_timesteps > 0: at least one stage ran or was resumed
+    assert model is not None  # frames > 0: at least one stage ran or was resumed
     model.save(str(out / "final.zip"))
     export_policy(model, out / "policy.zip")
-    plot_curve(
-        curve,
-        out / "curve.png",
-        title=_title(config),
-    )
+    plot_curve(read_curve(curve), out / "curve.png", title=_title(config))
     return TrainResult(
         timesteps=model.num_timesteps - first,
         seconds=seconds,
         final=out / "final.zip",
         policy=out / "policy.zip",
-        curve_csv=curve,
+        curve=curve,
         curve_png=out / "curve.png",
     )
 
 
 def _where(config: TrainConfig) -> str:
-    return f"curriculum {config.curriculum}" if config.curriculum else f"level {config.level}"
+    return f"levels {config.levels}" if config.levels else f"level {config.level}"
 
 
 class TrainingInterrupted(Exception):
@@ -517,51 +457,85 @@ def save_interrupted(model: Any, out: Path) -> Path:
 
 def resume_command(stop: TrainingInterrupted) -> str:
     """The command that continues an interrupted run from its checkpoint."""
-    out = stop.config.out_dir
-    return (
-        f"friday train --config {out}/config.json --init '' --resume {stop.checkpoint} --out {out}"
-    )
+    return f"friday train --resume --out {stop.config.out}"
+
+
+def load_run_config(out: str | Path) -> TrainConfig:
+    """The configuration of the run in ``out`` (one an older release wrote: in today's
+    vocabulary, `TrainConfig.migrate`)."""
+    path = Path(out) / "config.json"
+    if not path.is_file():
+        raise TrainConfigError(f"nothing to resume: {path} does not exist")
+    stored = TrainConfig.read_settings(path, "run's configuration")
+    return TrainConfig.from_dict(TrainConfig.migrate(stored), str(path))
 
 
 def replot(run_dir: str | Path) -> Path:
-    """Redraw a run's ``curve.png`` from its ``curve.csv`` and ``config.json``."""
+    """Redraw a run's ``curve.png`` from its curve and ``config.json``."""
     run = Path(run_dir)
-    config = TrainConfig.from_dict(json.loads((run / "config.json").read_text()))
-    plot_curve(run / "curve.csv", run / "curve.png", title=_title(config))
+    plot_curve(read_curve(run), run / "curve.png", title=_title(load_run_config(run)))
     return run / "curve.png"
 
 
 def _title(config: TrainConfig) -> str:
     return (
         f"MaskablePPO on Friday-v0, {_where(config)}: reward {config.reward}, seed {config.seed}, "
-        f"held-out deals ({config.eval_games} per point)"
+        f"held-out deals ({config.eval_deals} per point)"
     )
 
 
+def _fresh(curve: Path) -> tuple[None, int]:
+    """A new run: refused in a folder holding one (``--resume`` continues it)."""
+    if (curve.parent / "checkpoints").exists() or (curve.parent / "final.zip").exists():
+        raise TrainConfigError(
+            f"{curve.parent} already holds a run: pass --resume, or choose another --out"
+        )
+    curve.unlink(missing_ok=True)
+    return None, 0
+
+
+def newest_checkpoint(out: Path) -> Path:
+    """The run's checkpoint with the most timesteps (``final.zip`` when it is not behind
+    one), or [`TrainConfigError`][friday_agents.learning.sb3.config.TrainConfigError]."""
+    saved = {
+        int(match.group(1)): path
+        for path in (out / "checkpoints").glob("*.zip")
+        if (match := CHECKPOINT_NAME.search(path.name))
+    }
+    if (out / "final.zip").exists():
+        return out / "final.zip" if not saved else _newer_final(out / "final.zip", saved)
+    if not saved:
+        raise TrainConfigError(f"nothing to resume: {out} holds no checkpoint")
+    return saved[max(saved)]
+
+
+def _newer_final(final: Path, saved: dict[int, Path]) -> Path:
+    """``final.zip`` unless a checkpoint has more timesteps (a resumed run stopped later)."""
+    timesteps = load_model(final).num_timesteps
+    return final if timesteps >= max(saved) else saved[max(saved)]
+
+
 def _resumed(config: TrainConfig, curve: Path) -> tuple[Any, int]:
-    """The model ``config.resume`` names (its curve cut back to its timesteps) and the
-    timesteps it starts from; (None, 0) for a new run (whose old curve is removed)."""
-    if not config.resume:
-        if curve.exists():
-            curve.unlink()
-        return None, 0
-    model = load_model(config.resume)
-    _check_fits(model, config)
+    """The run's newest checkpoint (its curve cut back to its timesteps) and the timesteps
+    it starts from."""
+    checkpoint = newest_checkpoint(curve.parent)
+    model = load_model(checkpoint, device=torch_device(config.device))
+    _check_fits(model, config, checkpoint)
     record_encoder(model, config.observation)
-    _truncate_curve(curve, model.num_timesteps)
+    keep_rows(curve, "frames", model.num_timesteps)
     return model, model.num_timesteps
 
 
-def _check_fits(model: Any, config: TrainConfig) -> None:
+def _check_fits(model: Any, config: TrainConfig, checkpoint: Path) -> None:
     """A resumed checkpoint must read the configured encoder, in its current layout."""
-    trained_with = encoder_of(model, config.resume)
+    trained_with = encoder_of(model, checkpoint)
     if trained_with != config.observation:
         raise CheckpointError(
-            f"checkpoint {config.resume!r} was trained on the {trained_with!r} observation, "
+            f"checkpoint {str(checkpoint)!r} was trained on the {trained_with!r} observation, "
             f"not {config.observation!r}"
         )
     if model.observation_space != make_encoder(config.observation).space:
         raise CheckpointError(
-            f"checkpoint {config.resume!r} was trained on another layout of the "
+            f"checkpoint {str(checkpoint)!r} was trained on another layout of the "
             f"{config.observation!r} observation than the current one: retrain it"
         )

@@ -63,15 +63,15 @@ def check_checkpoint(path: str | Path) -> None:
         )
 
 
-def load_model(path: str | Path, env: Any = None) -> Any:
-    """``MaskablePPO.load`` without unpickling anything that could run code (see the
-    module's note), every failure turned into a `CheckpointError`."""
+def load_model(path: str | Path, env: Any = None, device: str = "cpu") -> Any:
+    """``MaskablePPO.load`` (onto ``device``) without unpickling anything that could run
+    code (see the module's note), every failure turned into a `CheckpointError`."""
     from sb3_contrib import MaskablePPO
 
     check_checkpoint(path)
     known = _known_objects(path)
     try:
-        return MaskablePPO.load(str(path), env=env, device="cpu", custom_objects=known)
+        return MaskablePPO.load(str(path), env=env, device=device, custom_objects=known)
     except Exception as err:  # sb3 raises many kinds on a broken archive: name the file
         raise CheckpointError(f"cannot load checkpoint {str(path)!r}: {err}") from err
 

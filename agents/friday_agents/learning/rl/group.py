@@ -1,0 +1,126 @@
+"""The processes of a data-parallel ``friday rl`` run (``torchrun --nproc_per_node N friday rl``).
+
+Each process steps its own native vector env on its own stream of training deals, computes
+its gradients on its own rollout, and the gradients are averaged over the processes before
+each optimiser step (one all-reduce of all of them at once): every process then takes the
+same step from the same weights, so the weights stay identical everywhere (the curve's
+``weights_spread`` checks it at every update). gloo carries the messages on the CPU, NCCL
+on GPUs. Started without torchrun (no ``WORLD_SIZE`` above 1) a run is one process and
+nothing here talks to anyone.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+import torch
+import torch.distributed as dist
+
+
+class Group:
+    """This process's place among the run's processes: ``rank`` of ``world``."""
+
+    def __init__(self, rank: int = 0, world: int = 1) -> None:
+        self.rank, self.world = rank, world
+
+    @property
+    def main(self) -> bool:
+        """The process that writes the run's files (rank 0)."""
+        return self.rank == 0
+
+    def average_gradients(self, parameters: list[torch.nn.Parameter]) -> None:
+        """Replace each gradient by its mean over the processes (parameters without one,
+        the frozen actor of the warm-up, are frozen in every process alike)."""
+        if self.world == 1:
+            return
+        grads = [p.grad for p in parameters if p.grad is not None]
+        flat = torch.cat([g.reshape(-1) for g in grads])
+        dist.all_reduce(flat)
+        flat /= self.world
+        offset = 0
+        for grad in grads:
+            grad.copy_(flat[offset : offset + grad.numel()].view_as(grad))
+            offset += grad.numel()
+
+    def spread(self, parameters: list[torch.nn.Parameter]) -> float:
+        """The largest difference between the processes' sums of the weights (0.0 when the
+        weights are the same everywhere, as data-parallel training keeps them)."""
+        with torch.no_grad():
+            total = sum(p.detach().double().sum() for p in parameters)
+        if self.world == 1:
+            return 0.0
+        sums = [
+            torch.zeros((), dtype=torch.float64, device=total.device) for _ in range(self.world)
+        ]
+        dist.all_gather(sums, total)
+        values = [float(s) for s in sums]
+        return max(values) - min(values)
+
+    def gather(self, value: Any) -> list[Any]:
+        """Every process's ``value`` (plain values, numpy arrays and CPU tensors, in dicts
+        and lists), in rank order."""
+        if self.world == 1:
+            return [value]
+        out: list[Any] = [None] * self.world
+        dist.all_gather_object(out, _to_numpy(value))  # tensors travel as numpy arrays
+        return [_to_tensors(part) for part in out]
+
+    def share(self, value: Any) -> Any:
+        """Rank 0's ``value``, in every process."""
+        if self.world == 1:
+            return value
+        box = [value]
+        dist.broadcast_object_list(box, src=0)
+        return box[0]
+
+    def same_weights(self, model: torch.nn.Module) -> None:
+        """Every process's ``model`` set to rank 0's weights."""
+        if self.world == 1:
+            return
+        for tensor in model.state_dict().values():
+            dist.broadcast(tensor, src=0)
+
+
+class _Tensor:
+    """A CPU tensor on its way between processes, as its numpy array."""
+
+    def __init__(self, array: Any) -> None:
+        self.array = array
+
+
+def _to_numpy(value: Any) -> Any:
+    if isinstance(value, torch.Tensor):
+        return _Tensor(value.cpu().numpy())
+    if isinstance(value, dict):
+        return {key: _to_numpy(item) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return type(value)(_to_numpy(item) for item in value)
+    return value
+
+
+def _to_tensors(value: Any) -> Any:
+    if isinstance(value, _Tensor):
+        return torch.from_numpy(value.array)
+    if isinstance(value, dict):
+        return {key: _to_tensors(item) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return type(value)(_to_tensors(item) for item in value)
+    return value
+
+
+def join(device: torch.device) -> Group:
+    """This process's group: set up from torchrun's environment (``RANK``, ``WORLD_SIZE``,
+    ``MASTER_ADDR``...) with gloo on the CPU and NCCL on GPUs, else a group of one."""
+    world = int(os.environ.get("WORLD_SIZE", "1"))
+    if world == 1:
+        return Group()
+    if not dist.is_initialized():
+        dist.init_process_group("nccl" if device.type == "cuda" else "gloo")
+    return Group(dist.get_rank(), dist.get_world_size())
+
+
+def cuda_device_of(rank: int) -> torch.device:
+    """The GPU of a process on a machine with several (``LOCAL_RANK``, torchrun's)."""
+    local = int(os.environ.get("LOCAL_RANK", rank))
+    return torch.device("cuda", local % max(torch.cuda.device_count(), 1))

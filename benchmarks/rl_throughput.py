@@ -1,0 +1,143 @@
+"""End-to-end ``friday rl`` throughput on this machine: wall frames per second of the real
+command, with 1 process and with N data-parallel processes (``torchrun``), and where each
+update's wall time goes (env / acting / learning / communication), written to a result file
+that names the machine (device, cores, CPU, processes).
+
+    python benchmarks/rl_throughput.py --processes 1,2 --out benchmarks/rl_throughput_cpu.json
+    python benchmarks/rl_throughput.py --device cuda --processes 1,16 \\
+        --out benchmarks/rl_throughput_cuda.json
+
+Each run trains from scratch on level 1 at the study's setting (64 envs x 128 steps per
+process, 64-64 networks, 4 epochs of 4 minibatches) with no held-out evaluation between the
+ends; the figure is the median over the updates after the first of (frames of one update of
+every process) / (its wall seconds), read from the run's own curve (``part_wall_seconds``, the
+trainer's timers). The ratio of N processes to 1 is measured in one call, on one machine:
+pause other work on it first.
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import json
+import os
+import platform
+import shlex
+import statistics
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+SETTING = {
+    "level": 1,
+    "num_envs": 64,
+    "num_steps": 128,
+    "hidden": "64,64",
+    "epochs": 4,
+    "minibatches": 4,
+    "eval_every": 0,
+    "eval_deals": 10,
+    "checkpoint_every": 1000,
+}
+PARTS = ("env", "acting", "learning", "communication")
+
+
+def run_rl(processes: int, updates: int, device: str, out: Path) -> list[dict]:
+    """``friday rl`` (under torchrun for more than one process); its curve's rows."""
+    frames = updates * SETTING["num_envs"] * SETTING["num_steps"] * processes
+    flags = [f"--{k.replace('_', '-')}={v}" for k, v in SETTING.items()]
+    flags += [f"--frames={frames}", f"--device={device}", "--no-progress", f"--out={out}"]
+    if processes == 1:
+        command = [sys.executable, "-m", "friday_agents.cli", "rl", *flags]
+    else:
+        command = [sys.executable, "-m", "torch.distributed.run", "--standalone"]
+        command += [f"--nproc_per_node={processes}", "-m", "friday_agents.cli", "rl", *flags]
+    env = {**os.environ, "OMP_NUM_THREADS": "1"}
+    subprocess.run(command, check=True, env=env, cwd=REPO, stdout=subprocess.DEVNULL)
+    return [json.loads(line) for line in (out / "curve.jsonl").read_text().splitlines()]
+
+
+def measure(rows: list[dict], processes: int) -> dict:
+    """Median frames/s over the updates after the first (the last one, which ends with the
+    held-out evaluation, excluded), and the median wall µs per frame of each part."""
+    updates = [row for row in rows if row["phase"] == "ppo"]
+    frames = SETTING["num_envs"] * SETTING["num_steps"] * processes
+    steady = list(itertools.pairwise(updates[1:-1]))
+    walls = [b["wall_seconds"] - a["wall_seconds"] for a, b in steady]
+    split = {
+        part: statistics.median(
+            1e6 * (b["part_wall_seconds"][part] - a["part_wall_seconds"][part]) / frames
+            for a, b in steady
+        )
+        for part in PARTS
+    }
+    return {
+        "processes": processes,
+        "frames_per_update": frames,
+        "updates_timed": len(walls),
+        "frames_per_s": round(frames / statistics.median(walls), 1),
+        "wall_us_per_frame": {part: round(value, 2) for part, value in split.items()},
+    }
+
+
+def machine(device: str) -> dict:
+    import torch
+
+    info = {
+        "device": device,
+        "cores": os.cpu_count(),
+        "cpu": platform.processor() or platform.machine(),
+        "torch": torch.__version__,
+    }
+    try:
+        model = next(
+            line.split(":", 1)[1].strip()
+            for line in Path("/proc/cpuinfo").read_text().splitlines()
+            if line.startswith("model name")
+        )
+        info["cpu"] = model
+    except (OSError, StopIteration):
+        pass
+    if device == "cuda":
+        info["gpu"] = torch.cuda.get_device_name(0)
+    return info
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--processes", default="1,2", help="process counts, e.g. 1,2")
+    parser.add_argument("--updates", type=int, default=12, help="updates per run")
+    parser.add_argument("--device", default="cpu", choices=("cpu", "cuda"))
+    parser.add_argument("--note", default="", help="what else ran on the machine")
+    parser.add_argument("--out", type=Path, required=True, help="result file (.json)")
+    args = parser.parse_args(argv)
+    counts = [int(n) for n in args.processes.split(",")]
+    runs = []
+    with tempfile.TemporaryDirectory() as scratch:
+        for n in counts:
+            rows = run_rl(n, args.updates, args.device, Path(scratch) / f"p{n}")
+            runs.append(measure(rows, n))
+            print(json.dumps(runs[-1]), flush=True)
+    one = next((r for r in runs if r["processes"] == 1), None)
+    result = {
+        "what": "friday rl end to end: wall frames/s, and wall µs per frame of each part",
+        "command": "python benchmarks/rl_throughput.py " + shlex.join(argv or sys.argv[1:]),
+        "machine": machine(args.device),
+        "note": args.note,
+        "setting": SETTING,
+        "runs": runs,
+        "scaling": {
+            str(r["processes"]): round(r["frames_per_s"] / one["frames_per_s"], 2) for r in runs
+        }
+        if one
+        else {},
+    }
+    args.out.write_text(json.dumps(result, indent=1) + "\n")
+    print(json.dumps(result["scaling"]))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
