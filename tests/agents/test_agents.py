@@ -293,3 +293,22 @@ def test_spec_options_are_read_by_their_annotated_types():
     assert make_agent("search:sims=12").sims == 12
     with pytest.raises(AgentSpecError, match=r"option 'sims' is int, not '2\.5'"):
         make_agent("search:sims=2.5")
+
+
+def test_scratch_plays_its_committed_network_and_takes_no_options():
+    """``scratch`` is ``net`` playing the model ``scratch`` (the from-nothing choice)."""
+    from friday_agents.models import SCRATCH
+    from friday_agents.players.networks.policy_net import load_policy_network
+    from friday_agents.players.registry import AgentSpecError, make_agent
+    from friday_env import Game
+
+    agent = make_agent("scratch")
+    assert agent.policy.network is load_policy_network(SCRATCH)
+    assert make_agent("net:model=scratch").policy.network is agent.policy.network
+    game = Game.new(1, 5)
+    while not game.done:
+        action = agent.act(game)
+        assert action in game.legal_actions()
+        game.apply(action)
+    with pytest.raises(AgentSpecError, match="takes no option 'model'"):
+        make_agent("scratch:model=net")

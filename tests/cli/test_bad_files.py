@@ -2,9 +2,9 @@
 stderr naming the file and what is wrong with it, exit status 2, no traceback, nothing written.
 
 Three bad files for each reader: bytes that are not UTF-8, JSON nested 100,000 deep (deeper
-than Python's parser recurses) and a file that does not exist. The 33 cases run one after
+than Python's parser recurses) and a file that does not exist. The cases run one after
 another in one fresh interpreter through the ``friday`` entry point (one interpreter start
-instead of 33: each would import the command's libraries again); one case also runs as its
+instead of one per case: each would import the command's libraries again); one case also runs as its
 own ``friday`` process, the exit status the shell sees."""
 
 from __future__ import annotations
@@ -36,6 +36,10 @@ READERS = {
     "imitate fit --dataset": (
         ("imitate", "fit", "--dataset", "bad.npz", "--out", "p.zip"),
         "bad.npz",
+    ),
+    "value fit --data": (
+        ("value", "fit", "--data", "run", "--validation", "run", "--out", "leaf.npz"),
+        "run/dataset.json",
     ),
     "explore --resume": (
         ("explore", "--resume", "--out", "run", "--no-progress"),
@@ -75,7 +79,7 @@ def refusals(tmp_path_factory) -> dict[tuple[str, str], tuple[CompletedProcess, 
 
 def _assert_refused(reader: str, status: int, stderr: str) -> None:
     args, target = READERS[reader]
-    command = args[0] if args[0] != "imitate" else f"imitate {args[1]}"
+    command = args[0] if args[0] not in ("imitate", "value") else f"{args[0]} {args[1]}"
     assert status == 2, stderr
     assert "Traceback" not in stderr, stderr
     (line,) = stderr.strip().splitlines() or [""]

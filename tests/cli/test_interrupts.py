@@ -1,4 +1,5 @@
-"""Ctrl-C on the long commands: ``friday train``, ``friday rl`` and ``friday distill`` save
+"""Ctrl-C on the long commands: ``friday train``, ``friday rl``, ``friday distill`` and
+``friday value data`` save
 what they have, say how to resume, and exit with status 130 without a traceback; the
 printed command resumes. (``friday eval``'s interruptions are tested in test_eval.py.)"""
 
@@ -126,3 +127,24 @@ def test_ctrl_c_in_friday_distill_keeps_the_games_of_its_new_run_folder(tmp_path
     assert f"summaries to {folder}, games to {folder / 'games'}" in out.splitlines()[0]
     assert f"--out {folder}" in resume
     assert _lines(games) >= 2
+
+
+def test_ctrl_c_in_friday_value_data_keeps_whole_chunks_that_resume(tmp_path):
+    out = tmp_path / "positions"
+    process = _start(
+        "value", "data", "--deals", "500", "--chunk-size", "1", "--agent", "guided:sims=4",
+        "--continuations", "1", "--workers", "1", "--no-progress", "--out", str(out),
+        cwd=tmp_path,
+    )  # fmt: skip
+    _, err = _interrupt_when(lambda: len(list(out.glob("chunk-*.npz"))) >= 2, process)
+    resume = _check_stopped(process, err)
+    done = sorted(p.name for p in out.glob("chunk-*.npz"))
+    assert not list(out.glob("*.tmp")) and len(done) < 500
+    # every chunk on disk is whole: its positions and games files both read
+    games = {p.name.replace(".jsonl.gz", ".npz") for p in out.glob("chunk-*.jsonl.gz")}
+    assert set(done) <= games
+    assert f"--out {out}" in resume and "--deals 500" in resume
+    finish = shlex.split(resume.replace("--deals 500", f"--deals {len(done) + 1}"))[1:]
+    finished = friday(*finish, cwd=tmp_path)
+    assert finished.returncode == 0, finished.stderr
+    assert len(list(out.glob("chunk-*.npz"))) == len(done) + 1

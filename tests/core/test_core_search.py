@@ -15,9 +15,11 @@ import random
 import numpy as np
 import pytest
 from c_calls import assert_interrupted_promptly, run_with_memory_checks
+from leaf_nets import random_leaf_network, random_leaf_network_file
 
 from friday_agents.harness.deals import evaluation_seed, training_seed
 from friday_agents.players.heuristic.agent import heuristic_action
+from friday_agents.players.networks import leaf_net
 from friday_agents.players.networks.linear_value import FEATURE_SETS, load_value_model
 from friday_agents.players.search import compiled
 from friday_agents.players.search.agent import SearchAgent
@@ -306,3 +308,81 @@ def test_ctrl_c_stops_a_long_search_promptly():
     assert_interrupted_promptly(
         SEARCH_SETUP + "search(list(range(100_000)), options=(10**6, 0, 400, 40, False))"
     )
+
+
+# ------------------------------------------------------------- the learned leaf network
+
+
+def test_the_leaf_network_in_c_equals_its_numpy_twin():
+    """search_rollouts values every end with the network in C: the twin's probability of the
+    same row to float rounding, and a finished game's result exactly."""
+    network = random_leaf_network(3)
+    layout, size = compiled.leaf_layout(leaf_net.FEATURE_SET)
+    checked = {"done": 0, "valued": 0}
+    for level in LEVELS:
+        game = Game.new(level, training_seed(level, 7), core="c")
+        while len(game.legal_actions()) < 2:
+            game.apply(game.legal_actions()[0])
+        actions, seeds = game.legal_actions()[:3], list(range(1, 9))
+        n = len(actions) * len(seeds)
+        ends, rows, values = np.empty((n, 5), np.int32), np.empty((n, size)), np.empty(n)
+        options = (1, 3 if level < 4 else 0, 400, 40, False)
+        compiled._kernels.search_rollouts(
+            game, actions, seeds, options, layout, ends, rows, network.compiled(), values
+        )
+        done = ends[:, 0] == 1
+        assert values[done].tolist() == ends[done, 4].astype(float).tolist()
+        twin = network.win_probability(
+            leaf_net.inputs_from_rows(rows[~done], ends[~done, 1], ends[~done, 2])
+        )
+        np.testing.assert_allclose(values[~done], twin, rtol=0, atol=1e-12)
+        checked["done"] += int(done.sum())
+        checked["valued"] += int((~done).sum())
+    assert checked["done"] and checked["valued"], checked
+
+
+def test_the_search_with_a_leaf_network_plays_alike_on_both_cores(tmp_path, compiled_calls):
+    """guided with a leaf network: the same legal game on either core, its values the same to
+    float rounding, and the same game again for the same seed."""
+    path = random_leaf_network_file(tmp_path, 1)
+    histories = []
+    for _ in range(2):
+        agents = {core: GuidedSearchAgent(sims=8, value=str(path)) for core in ("python", "c")}
+        games = {core: Game.new(4, training_seed(4, 11), core=core) for core in agents}
+        for agent in agents.values():
+            agent.reset(5)
+        while not games["c"].done:
+            chosen = {core: agents[core].act(games[core]) for core in agents}
+            assert chosen["c"] == chosen["python"]
+            assert chosen["c"] in games["c"].legal_actions()
+            values = {core: agents[core].last_values for core in agents}
+            assert (values["c"] is None) == (values["python"] is None)
+            if values["c"] is not None:
+                np.testing.assert_allclose(values["c"], values["python"], rtol=0, atol=1e-12)
+            for game in games.values():
+                game.apply(chosen["c"])
+        histories.append(games["c"].history)
+    assert compiled_calls and histories[0] == histories[1]
+
+
+def test_bad_leaf_network_arguments_are_clear_errors():
+    game = Game.new(4, evaluation_seed(4, 0), core="c")
+    layout, size = compiled.leaf_layout(leaf_net.FEATURE_SET)
+    ends, rows, values = np.empty((2, 5), np.int32), np.empty((2, size)), np.empty(2)
+    levels, steps, sizes, params = random_leaf_network(0).compiled()
+    options = (1, 3, 400, 40, False)
+    legal = game.legal_actions()[:1]
+    bad = [
+        ((levels, steps, sizes, params[:-1]), values, "net params"),
+        ((levels, steps, (sizes[0] + 1, *sizes[1:]), params), values, "inputs"),
+        ((levels, steps, (*sizes[:-1], 2), params), values, "ending in 1"),
+        ((levels, steps, (sizes[0], 9999, 1), params), values, "out of range"),
+        ((levels, steps, sizes, params.astype(np.float32)), values, "net params"),
+        ((levels, steps, sizes, params), np.empty(0), "values"),
+    ]
+    for net, out, words in bad:
+        with pytest.raises(ValueError, match=words):
+            compiled._kernels.search_rollouts(
+                game, legal, [1, 2], options, layout, ends, rows, net, out
+            )
+    assert game.history == []

@@ -85,8 +85,9 @@ def test_wheel_exposes_no_top_level_agents_package(wheel):
 def test_wheel_ships_the_data_files_the_agents_load(wheel):
     """Every model file a default agent loads (agents/friday_agents/models/: value models,
     the search's networks, the PPO policy) is in the wheel, under the installed package
-    name, and no other data file of agents/ is (the manifest is not a model, value_net.npz
-    comes with a source checkout); so are py.typed and the licence."""
+    name, and no other data file of agents/ is but the leaderboard friday tracks prints (the
+    manifest is not a model, value_net.npz comes with a source checkout); so are py.typed and
+    the licence."""
     names = set(_names(wheel))
     data = [
         name
@@ -98,9 +99,12 @@ def test_wheel_ships_the_data_files_the_agents_load(wheel):
     assert "agents/friday_agents/models/ppo_all_levels.zip" in models  # ppo's policy
     assert "agents/friday_agents/models/guided_prior.npz" in models  # guided's prior
     checkout_only = ("manifest.json", "value_net.npz")
+    leaderboard = "agents/friday_agents/evaluation/tracks.json"  # friday tracks
+    assert leaderboard in data
     for name in data:
         shipped = AGENTS_IMPORT + name.removeprefix("agents/friday_agents") in names
-        assert shipped == (name in models and not name.endswith(checkout_only)), name
+        expected = name == leaderboard or (name in models and not name.endswith(checkout_only))
+        assert shipped == expected, name
     assert {"friday_env/py.typed", f"{AGENTS_IMPORT}/py.typed"} <= names
     assert any(name.endswith(".dist-info/licenses/LICENSE") for name in names)
 
@@ -158,6 +162,8 @@ def test_wheel_installed_in_a_fresh_virtualenv_runs_all_four_agents(wheel, tmp_p
         rows = [line for line in done.stdout.splitlines() if line.split()[:1] == [agent]]
         assert len(rows) == 4, done.stdout
     assert (outside / "eval" / "results.json").is_file()
+    tracks = _run(str(home / "bin" / "friday"), "tracks", "--json", cwd=outside).stdout
+    assert '"track": "b"' in tracks and "family A" in tracks, tracks  # the shipped leaderboard
     roles = _run(
         str(python),
         "-c",

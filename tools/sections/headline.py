@@ -10,13 +10,15 @@ from sections import COMMAND, read_json, table, wilson_cell
 #: The committed results of the README's evaluation run (``friday eval ... --out``).
 HEADLINE_RESULTS = Path("experiments/results/readme_results.json")
 #: Rows of the headline table measured in other runs on the same evaluation deals: (results
-#: file, agent). ``net`` was measured paired against the network RL fine-tuning started from.
+#: file, agent). ``net`` was measured paired against the network RL fine-tuning started from,
+#: ``scratch`` paired against the heuristic.
 HEADLINE_EXTRA: list[tuple[Path, str]] = [
     (Path("experiments/rl/eval/net_vs_start.json"), "net"),
     (
         Path("experiments/rl/eval/guided_priors.json"),
         "guided:prior=net",
     ),
+    (Path("experiments/tracks/eval/scratch.json"), "scratch"),
 ]
 
 

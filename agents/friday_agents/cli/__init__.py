@@ -44,6 +44,10 @@ SUBCOMMANDS = {
         "friday_agents.cli.distill",
         "expert iteration: the search is distilled into a network, round after round",
     ),
+    "value": (
+        "friday_agents.cli.value",
+        "the search's learned leaf value: labelled positions in chunks, and the network's fit",
+    ),
     "rl": (
         "friday_agents.cli.rl",
         "masked PPO on the native vector env (fine-tune or from scratch)",
@@ -51,6 +55,10 @@ SUBCOMMANDS = {
     "explore": (
         "friday_agents.cli.explore",
         "look for wins on training deals with a Go-Explore archive (no teacher)",
+    ),
+    "tracks": (
+        "friday_agents.cli.tracks",
+        "the benchmark's leaderboard: tracks, budgets, win rates (from the committed results)",
     ),
     "bench": (
         "friday_agents.cli.bench",

@@ -38,6 +38,9 @@ GUIDED_PRIOR = MODELS_DIR / "guided_prior.npz"
 PPO_ALL_LEVELS = MODELS_DIR / "ppo_all_levels.zip"
 #: ``net``: the policy network that plays without search (expert iteration, then RL).
 NET = MODELS_DIR / "net.npz"
+#: ``scratch``: the best search-free policy learned from nothing (no teacher), chosen on the
+#: validation deals by ``experiments/tracks/select_scratch.py``.
+SCRATCH = MODELS_DIR / "scratch.npz"
 #: The manifest (in a checkout; not shipped in the wheel).
 MANIFEST = MODELS_DIR / "manifest.json"
 
@@ -53,6 +56,7 @@ ROLES: dict[str, Path] = {
         GUIDED_PRIOR,
         PPO_ALL_LEVELS,
         NET,
+        SCRATCH,
     )
 }
 #: Roles whose file no default agent loads: in a source checkout, not in the wheel.

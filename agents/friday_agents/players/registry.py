@@ -34,6 +34,7 @@ AGENTS: dict[str, str] = {
     "guided": "friday_agents.players.search.guided:GuidedSearchAgent",
     "ppo": "friday_agents.players.ppo.agent:PPOAgent",
     "net": "friday_agents.players.net.agent:NetAgent",
+    "scratch": "friday_agents.players.net.agent:ScratchAgent",
     "oracle": "friday_agents.players.search.oracle:OracleSearchAgent",
 }
 #: Agents that read hidden information on purpose (upper bounds, not players): reports list

@@ -16,7 +16,7 @@ from __future__ import annotations
 import numpy as np
 
 from friday_agents.harness.files import read_model_file
-from friday_agents.models import NET, model_file
+from friday_agents.models import NET, SCRATCH, model_file
 from friday_agents.players.networks.policy_net import PolicyPrior, load_policy_network
 from friday_env import Game
 
@@ -36,13 +36,15 @@ class NetAgent:
     """
 
     name = "net"
+    #: The network an empty ``model`` names.
+    default_model = NET
 
     def __init__(self, model: str = "") -> None:
         if not isinstance(model, str):
             raise ValueError(
                 f"model must be a model role or an .npz file (or empty), got {model!r}"
             )
-        path = NET if model == "" else model_file(model, "model")
+        path = self.default_model if model == "" else model_file(model, "model")
         if path.suffix != ".npz":
             raise ValueError(
                 f"net model {model!r} must be a policy network (net, guided-prior or an .npz)"
@@ -62,3 +64,21 @@ class NetAgent:
         """The network's probability of each legal action, in the order of
         ``game.legal_actions()``."""
         return self.policy.probabilities(game, list(game.legal_actions()))
+
+
+class ScratchAgent(NetAgent):
+    """``scratch``: the best policy learned from nothing, played as ``net`` plays its network.
+
+    From nothing: the rules, the reward and what the agent learned; no heuristic, no search
+    labels, no demonstrations, no hand-written prior. The model (role ``scratch``) is the
+    from-nothing policy with the highest win rate on the 500 level-1 validation deals among the
+    committed checkpoints of the from-nothing runs (``experiments/tracks/select_scratch.py``,
+    the rule of ``experiments/from-nothing/PLAN.md``). It takes no options: ``net:model=FILE``
+    plays any other network.
+    """
+
+    name = "scratch"
+    default_model = SCRATCH
+
+    def __init__(self) -> None:
+        super().__init__("")

@@ -126,8 +126,10 @@ class SearchAgent:
       on level 4; see the search study, ``experiments/search-strength/REPORT.md``);
       ``value-net`` the value network; or a file of one's own: a ``.json`` from
       ``python -m friday_agents.learning.fitting.value_fit``, an ``.npz`` from
-      ``python -m friday_agents.learning.fitting.value_net_fit``, or a per-level ``.json``
-      (`friday_agents.players.search.value_levels`).
+      ``python -m friday_agents.learning.fitting.value_net_fit``, a leaf network of the
+      probability of winning from ``friday value fit``
+      (`friday_agents.players.networks.leaf_net`, valued inside the compiled search), or a
+      per-level ``.json`` (`friday_agents.players.search.value_levels`).
     - ``horizon`` — how many fights a rollout plays before it is valued: 1 (default) ends
       at the end of the current fight; 2 plays the next fight too (about twice the time).
     - ``prior`` — a policy network that prunes the candidates

@@ -12,14 +12,16 @@ feature row, computed as `friday_agents.players.networks.linear_value.features` 
 values each end exactly as ``ValueModel.value``
 (`friday_agents.players.networks.linear_value`) does
 (``float(row @ weights)``: numpy's own dot product on the same numbers). So the totals are
-the same floats, and the agent the same choices, on either core.
+the same floats, and the agent the same choices, on either core. A learned leaf network
+(`friday_agents.players.networks.leaf_net`) is valued in C instead, where each rollout ends
+(``leaf_net.c``): its values agree with the numpy twin's to float rounding, not to the bit.
 
 The agent tells `compiled_search` which world to sample (``WORLDS``: the fair search's or
 the oracle's) and whether its rollouts are the heuristic's; this module imports no agent.
 What has no C version keeps the Python path, by an explicit test here (never a silently
-different result): a value network (``value=value-net``, or a per-level file naming one for the
-game's level), a network rollout policy (``rollout=guided-prior``), a world with no C sampler
-(``world=None``), and games of the Python core.
+different result): a value network of the final score (``value=value-net``, or a per-level file
+naming one for the game's level), a network rollout policy (``rollout=guided-prior``), a world
+with no C sampler (``world=None``), and games of the Python core.
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ from functools import lru_cache
 import numpy as np
 
 from friday_agents.players.networks import linear_value as value_module
+from friday_agents.players.networks.leaf_net import LeafNetwork
 from friday_agents.players.networks.linear_value import ValueModel
 from friday_agents.players.search.value_levels import PerLevelValue
 from friday_env import Game
@@ -81,22 +84,19 @@ def is_compiled_game(game: object) -> bool:
     return _kernels is not None and bool(_kernels.is_core_game(game))
 
 
-def linear_model(model: object, level: int) -> ValueModel | None:
-    """The linear model that values level ``level``'s rollout ends, or None if the leaf
-    value has no C version there (a network)."""
-    if isinstance(model, ValueModel):
-        return model
+def compiled_model(model: object, level: int) -> ValueModel | LeafNetwork | None:
+    """The linear model or leaf network that values level ``level``'s rollout ends, or None
+    if the leaf value has no C version there (a network of the final score)."""
     if isinstance(model, PerLevelValue):
-        chosen = model.models.get(level)
-        return chosen if isinstance(chosen, ValueModel) else None
-    return None
+        model = model.models.get(level)
+    return model if isinstance(model, ValueModel | LeafNetwork) else None
 
 
 @dataclass
 class CompiledSearch:
     """One decision's simulations on the compiled core (see the module docstring)."""
 
-    model: ValueModel
+    model: ValueModel | LeafNetwork
     horizon: int
     finish: int
     oracle: bool
@@ -112,8 +112,13 @@ class CompiledSearch:
         ends = np.empty((len(seeds) * n, 5), dtype=np.int32)
         rows = np.empty((len(seeds) * n, stride))
         options = (self.horizon, self.finish, self.max_actions, self.max_fights_left, self.oracle)
-        _kernels.search_rollouts(game, actions, seeds, options, layout, ends, rows)
-        values = self.values(ends, rows[:, :size])
+        arguments = [game, actions, seeds, options, layout, ends, rows]
+        if isinstance(self.model, LeafNetwork):
+            values = np.empty(len(seeds) * n)
+            _kernels.search_rollouts(*arguments, self.model.compiled(), values)
+        else:
+            _kernels.search_rollouts(*arguments)
+            values = self.values(ends, rows[:, :size])
         totals = np.zeros(n)
         for world in range(len(seeds)):
             for i in range(n):
@@ -151,7 +156,7 @@ def compiled_search(
         raise ValueError(f"unknown world {world!r} for the compiled search: one of {WORLDS}")
     if world is None or not heuristic_rollouts or not is_compiled_game(game):
         return None
-    model = linear_model(leaf_value, game.level)
+    model = compiled_model(leaf_value, game.level)
     if model is None:
         return None
     return CompiledSearch(model, horizon, finish, world == "true", *limits)

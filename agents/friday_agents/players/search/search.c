@@ -8,7 +8,8 @@
  * (friday_agents.players.networks.linear_value.features / card_features). Python then
  * values each end exactly as the reference does (`float(row @ weights)`, numpy's own dot
  * product), so the totals are the same floats on both cores: see docs/compiled-core.md,
- * "Search on the compiled core".
+ * "Search on the compiled core". A learned leaf network (leaf_net.c) is valued here instead,
+ * each end as it is reached.
  */
 #include <math.h>
 #include <string.h>
@@ -131,6 +132,13 @@ static void record_end(const fr_game *g, const fr_leaf_layout *layout, fr_rollou
     if (!end->done) fr_leaf_features(g, layout, row);
 }
 
+/* The leaf value of an end the network values (r->net): its probability of winning, or the
+ * result of a finished game. */
+static double net_value(const fr_search_request *r, const fr_rollout_end *end, const double *row) {
+    if (end->done) return end->won ? 1.0 : 0.0;
+    return fr_leaf_net_value(r->net, row, fr_leaf_row_size(r->layout), end->level, end->step);
+}
+
 /* The world seeded `seed`: determinized, or (oracle) the true game re-seeded. */
 static int make_world(fr_game *world, const fr_game *root, uint64_t seed, int oracle) {
     if (!oracle) return fr_determinized(world, root, seed) == 0 ? 0 : FR_SEARCH_NO_MEMORY;
@@ -141,7 +149,8 @@ static int make_world(fr_game *world, const fr_game *root, uint64_t seed, int or
 }
 
 int fr_search_worlds(const fr_game *root, const fr_search_request *r, int first, int end,
-                     fr_rollout_end *ends, double *rows, int row_stride, int *bad_action) {
+                     fr_rollout_end *ends, double *rows, int row_stride, double *values,
+                     int *bad_action) {
     fr_game world, trial;
     fr_game_init(&world);
     fr_game_init(&trial);
@@ -162,7 +171,9 @@ int fr_search_worlds(const fr_game *root, const fr_search_request *r, int first,
             }
             status = applied < 0 ? FR_SEARCH_NO_MEMORY : fr_rollout(&trial, &r->options);
             if (status != 0) break;
-            record_end(&trial, r->layout, &ends[k], rows + (size_t)k * row_stride);
+            double *row = rows + (size_t)k * row_stride;
+            record_end(&trial, r->layout, &ends[k], row);
+            if (r->net != NULL) values[k] = net_value(r, &ends[k], row);
         }
     }
     fr_game_free(&world);

@@ -3,6 +3,7 @@
 #define FRIDAY_SEARCH_H
 
 #include "heuristic.h"
+#include "leaf_net.h"
 
 /* How far a rollout plays (friday_agents.players.search.agent.rollout and its constants). */
 typedef struct {
@@ -33,6 +34,7 @@ typedef struct {
     int oracle; /* 1: worlds are the true game re-seeded (OracleSearchAgent), not determinized */
     fr_rollout_options options;
     const fr_leaf_layout *layout;
+    const fr_leaf_net *net; /* the learned leaf value, valued here; NULL: Python values the rows */
 } fr_search_request;
 enum { FR_SEARCH_OK = 0, FR_SEARCH_ILLEGAL = 1, FR_SEARCH_NO_MEMORY = 2, FR_SEARCH_BROKEN_ROLLOUT = 3 };
 /* Plays the heuristic on g to the rollout's stop; FR_SEARCH_* status. */
@@ -40,9 +42,11 @@ int fr_rollout(fr_game *g, const fr_rollout_options *o);
 int fr_leaf_row_size(const fr_leaf_layout *layout);
 void fr_leaf_features(const fr_game *g, const fr_leaf_layout *layout, double *row);
 /* Fills ends[k] (k = w * n_actions + i) and its row (rows + k * row_stride, unless the game
- * is over) for each world w in [first, end) and candidate i; FR_SEARCH_* status (*bad_action:
+ * is over) for each world w in [first, end) and candidate i, and with a network (r->net) its
+ * value values[k] (the result, 1 or 0, of a finished game); FR_SEARCH_* status (*bad_action:
  * the illegal candidate). Worlds are independent: a decision may be played in pieces. */
 int fr_search_worlds(const fr_game *root, const fr_search_request *r, int first, int end,
-                     fr_rollout_end *ends, double *rows, int row_stride, int *bad_action);
+                     fr_rollout_end *ends, double *rows, int row_stride, double *values,
+                     int *bad_action);
 
 #endif

@@ -5,6 +5,8 @@
  * Every argument is read into C memory before the rollouts start (a sequence once, through a
  * tuple copy: an item's __index__ cannot resize what is being read); the rollouts then run
  * world by world without the GIL on a copy of the game, checking for signals in between.
+ * With a learned leaf network (net: its sizes and weights, read-only while the rollouts run),
+ * each end is valued in C into `values`.
  */
 #include <limits.h>
 
@@ -110,12 +112,34 @@ static int raise_status(int status, int bad_action) {
     return -1;
 }
 
+/* A writable (or, for params, any) C-contiguous 1-D buffer of doubles of at least `min_len`
+ * items (exactly, when `exact`). */
+static int get_vector(PyObject *obj, Py_buffer *view, int writable, Py_ssize_t min_len, int exact,
+                      const char *what) {
+    int flags = PyBUF_C_CONTIGUOUS | PyBUF_FORMAT | (writable ? PyBUF_WRITABLE : 0);
+    if (PyObject_GetBuffer(obj, view, flags) < 0) return -1;
+    const char *f = view->format;
+    if (f[0] == '<' || f[0] == '=' || f[0] == '@') f++;
+    Py_ssize_t n = view->ndim == 1 ? view->shape[0] : -1;
+    if (view->itemsize != 8 || strcmp(f, "d") != 0 || n < min_len || (exact && n != min_len)) {
+        PyErr_Format(PyExc_ValueError,
+                     "search_rollouts: %s must be a C-contiguous 1-D array of %zd%s float64s", what,
+                     min_len, exact ? "" : " or more");
+        PyBuffer_Release(view);
+        return -1;
+    }
+    return 0;
+}
+
 typedef struct {
     int64_t actions[FR_MAX_CANDIDATES];
     int32_t actions32[FR_MAX_CANDIDATES];
     Py_ssize_t n_actions, n_seeds;
     uint64_t *seeds; /* owned (PyMem) */
     fr_leaf_layout layout;
+    fr_leaf_net net;
+    Py_buffer params; /* the network's weights, held while the rollouts run */
+    int has_params;
     fr_search_request request;
 } search_args;
 
@@ -164,6 +188,52 @@ static int parse_options(PyObject *obj, fr_rollout_options *o, int *oracle) {
     return 0;
 }
 
+/* The layer sizes, inputs first: 2 to FR_LEAF_NET_MAX_LAYERS + 1 of them, each 1 to
+ * FR_LEAF_NET_MAX_WIDTH, the last 1 (the logit). */
+static int parse_net_sizes(PyObject *obj, fr_leaf_net *net) {
+    PyObject *items = int_tuple(obj, "net sizes", FR_LEAF_NET_MAX_LAYERS + 1);
+    if (items == NULL) return -1;
+    int64_t sizes[FR_LEAF_NET_MAX_LAYERS + 1];
+    Py_ssize_t n = PyTuple_GET_SIZE(items);
+    int rc = read_ints(items, "net sizes", FR_LEAF_NET_MAX_WIDTH, sizes);
+    Py_DECREF(items);
+    if (rc < 0) return -1;
+    for (Py_ssize_t i = 0; i < n; i++) rc |= sizes[i] < 1;
+    if (n < 2 || rc || sizes[n - 1] != 1) {
+        PyErr_SetString(PyExc_ValueError,
+                        "search_rollouts: net sizes must be 2 or more positive widths ending in 1");
+        return -1;
+    }
+    net->n_layers = (int)n - 1;
+    for (Py_ssize_t i = 0; i < n; i++) net->sizes[i] = (int)sizes[i];
+    return 0;
+}
+
+/* net: (n_levels, n_steps, sizes, params), its inputs the layout's row and the one-hots. */
+static int parse_net(PyObject *obj, search_args *a) {
+    int n_levels, n_steps;
+    PyObject *sizes, *params;
+    if (!PyArg_ParseTuple(obj, "iiOO:search_rollouts net", &n_levels, &n_steps, &sizes, &params) ||
+        parse_net_sizes(sizes, &a->net) < 0)
+        return -1;
+    int inputs = fr_leaf_row_size(&a->layout) - 1 + n_levels + n_steps;
+    if (n_levels < 0 || n_levels > 16 || n_steps < 0 || n_steps > 16 || a->net.sizes[0] != inputs) {
+        PyErr_Format(PyExc_ValueError,
+                     "search_rollouts: the net must read %d inputs (the row but its bias, then "
+                     "the one-hot level and step)",
+                     inputs);
+        return -1;
+    }
+    a->net.n_levels = n_levels;
+    a->net.n_steps = n_steps;
+    if (get_vector(params, &a->params, 0, fr_leaf_net_param_count(&a->net), 1, "net params") < 0)
+        return -1;
+    a->has_params = 1;
+    a->net.params = (const double *)a->params.buf;
+    a->request.net = &a->net;
+    return 0;
+}
+
 /* args: game, actions, seeds, (horizon, finish, max_actions, max_fights_left, oracle), layout */
 static int parse_request(PyObject *const *args, search_args *a) {
     if (fr_kernel_game(args[0], "search_rollouts") == NULL) return -1;
@@ -178,6 +248,7 @@ static int parse_request(PyObject *const *args, search_args *a) {
     a->request.n_seeds = (int)a->n_seeds;
     a->request.oracle = oracle;
     a->request.layout = &a->layout;
+    a->request.net = NULL;
     return 0;
 }
 
@@ -185,53 +256,71 @@ static int parse_request(PyObject *const *args, search_args *a) {
  * is taken back to check for signals (Ctrl-C raises KeyboardInterrupt at the next world).
  * `root` is the binding's own copy, so other threads may use the game meanwhile. */
 static int play_worlds(const fr_game *root, const search_args *a, Py_buffer *ends,
-                       Py_buffer *rows) {
+                       Py_buffer *rows, double *values) {
     int status = FR_SEARCH_OK, bad_action = -1;
     for (int w = 0; w < a->request.n_seeds && status == FR_SEARCH_OK; w++) {
         Py_BEGIN_ALLOW_THREADS
         status = fr_search_worlds(root, &a->request, w, w + 1, (fr_rollout_end *)ends->buf,
-                                  (double *)rows->buf, (int)rows->shape[1], &bad_action);
+                                  (double *)rows->buf, (int)rows->shape[1], values, &bad_action);
         Py_END_ALLOW_THREADS
         if (status == FR_SEARCH_OK && PyErr_CheckSignals() < 0) return -1;
     }
     return status == FR_SEARCH_OK ? 0 : raise_status(status, bad_action);
 }
 
-static PyObject *run_search(PyObject *game, search_args *a, PyObject *ends_obj,
-                            PyObject *rows_obj) {
+/* The ends and rows tables (and, with a net, the values vector) as buffers; -1 with an error
+ * and none held. */
+static int get_outputs(PyObject *const *args, const search_args *a, Py_buffer *ends,
+                       Py_buffer *rows, Py_buffer *values) {
     Py_ssize_t n_ends = a->n_actions * a->n_seeds;
-    Py_buffer ends, rows;
-    if (get_table(ends_obj, &ends, "i", 4, n_ends, 5, "ends") < 0) return NULL;
-    if (ends.shape[1] != 5) { /* each row must be exactly one fr_rollout_end */
+    if (get_table(args[5], ends, "i", 4, n_ends, 5, "ends") < 0) return -1;
+    if (ends->shape[1] != 5) { /* each row must be exactly one fr_rollout_end */
         PyErr_SetString(PyExc_ValueError, "search_rollouts: ends must have 5 columns");
-        PyBuffer_Release(&ends);
-        return NULL;
+        PyBuffer_Release(ends);
+        return -1;
     }
-    if (get_table(rows_obj, &rows, "d", 8, n_ends, fr_leaf_row_size(&a->layout), "rows") < 0) {
-        PyBuffer_Release(&ends);
-        return NULL;
+    if (get_table(args[6], rows, "d", 8, n_ends, fr_leaf_row_size(&a->layout), "rows") < 0) {
+        PyBuffer_Release(ends);
+        return -1;
     }
+    if (a->request.net != NULL && get_vector(args[8], values, 1, n_ends, 0, "values") < 0) {
+        PyBuffer_Release(ends);
+        PyBuffer_Release(rows);
+        return -1;
+    }
+    return 0;
+}
+
+static PyObject *run_search(PyObject *const *args, search_args *a) {
+    Py_buffer ends, rows, values;
+    if (get_outputs(args, a, &ends, &rows, &values) < 0) return NULL;
+    int with_net = a->request.net != NULL;
     fr_game root;
     fr_game_init(&root);
-    int rc = fr_game_copy(&root, fr_capi->game_of(game)) == 0 ? play_worlds(&root, a, &ends, &rows)
-                                                              : (PyErr_NoMemory(), -1);
+    int rc = fr_game_copy(&root, fr_capi->game_of(args[0])) == 0
+                 ? play_worlds(&root, a, &ends, &rows, with_net ? (double *)values.buf : NULL)
+                 : (PyErr_NoMemory(), -1);
     fr_game_free(&root);
     PyBuffer_Release(&ends);
     PyBuffer_Release(&rows);
+    if (with_net) PyBuffer_Release(&values);
     if (rc < 0) return NULL;
     Py_RETURN_NONE;
 }
 
 static PyObject *search_rollouts(PyObject *module, PyObject *const *args, Py_ssize_t nargs) {
-    if (nargs != 7) {
-        PyErr_SetString(PyExc_TypeError,
-                        "search_rollouts(game, actions, seeds, options, layout, ends, rows)");
+    if (nargs != 7 && nargs != 9) {
+        PyErr_SetString(PyExc_TypeError, "search_rollouts(game, actions, seeds, options, layout, "
+                                         "ends, rows[, net, values])");
         return NULL;
     }
     search_args a;
     a.seeds = NULL;
+    a.has_params = 0;
     PyObject *result = NULL;
-    if (parse_request(args, &a) == 0) result = run_search(args[0], &a, args[5], args[6]);
+    if (parse_request(args, &a) == 0 && (nargs == 7 || parse_net(args[7], &a) == 0))
+        result = run_search(args, &a);
+    if (a.has_params) PyBuffer_Release(&a.params);
     PyMem_Free(a.seeds);
     return result;
 }
@@ -260,8 +349,9 @@ static PyMethodDef search_methods[] = {
     {"is_core_game", is_core_game, METH_O,
      "is_core_game(obj): whether obj is a compiled-core game (search_rollouts can read it)."},
     {"search_rollouts", (PyCFunction)(void (*)(void))search_rollouts, METH_FASTCALL,
-     "search_rollouts(game, actions, seeds, options, layout, ends, rows): one search "
-     "decision's rollouts (friday_agents.players.search.compiled)."},
+     "search_rollouts(game, actions, seeds, options, layout, ends, rows[, net, values]): one "
+     "search decision's rollouts, each end valued by the leaf network net when given "
+     "(friday_agents.players.search.compiled)."},
     {"leaf_features", (PyCFunction)(void (*)(void))leaf_features, METH_FASTCALL,
      "leaf_features(game, layout, row): the leaf value's feature row of game into row[0]."},
     {NULL, NULL, 0, NULL},

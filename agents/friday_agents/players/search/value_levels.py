@@ -1,15 +1,17 @@
 """Loading the search's leaf value from a file, and choosing a value model per level.
 
-`load_leaf_value` reads any of three kinds of file: a linear model (``.json`` from
+`load_leaf_value` reads any of four kinds of file: a linear model (``.json`` from
 ``python -m friday_agents.learning.fitting.value_fit``), a value network (``.npz`` from
-``python -m friday_agents.learning.fitting.value_net_fit``), or a per-level file (``.json``)::
+``python -m friday_agents.learning.fitting.value_net_fit``), a leaf network of the probability
+of winning (``.npz`` from ``friday value fit``,
+`friday_agents.players.networks.leaf_net`), or a per-level file (``.json``)::
 
     {"format": "friday-env/value-per-level",
      "levels": {"1": "search_value.json", "2": "search_value.json",
                 "3": "guided_value_level4.json", "4": "search_value.json"},
      "note": "why these (optional)"}
 
-which names a linear model or network for each of the four levels, by paths relative to the
+which names a linear model or a network for each of the four levels, by paths relative to the
 per-level file. The search agent's default (`DEFAULT_VALUE_FILE`) is such a file: the
 model chosen for each level on the validation deals (see its ``note``).
 """
@@ -23,6 +25,11 @@ from pathlib import Path
 
 from friday_agents.harness.files import read_model_file
 from friday_agents.models import GUIDED_VALUE_PER_LEVEL, check_not_moved
+from friday_agents.players.networks.leaf_net import (
+    LeafNetwork,
+    is_leaf_network_file,
+    load_leaf_network,
+)
 from friday_agents.players.networks.linear_value import ValueModel, load_value_model
 from friday_agents.players.networks.value_net import LEVELS, ValueNetwork, load_value_network
 from friday_env import Game
@@ -30,13 +37,15 @@ from friday_env import Game
 FORMAT = "friday-env/value-per-level"
 #: The per-level file the search agent loads unless told otherwise.
 DEFAULT_VALUE_FILE = GUIDED_VALUE_PER_LEVEL
+#: The models one file can hold.
+LeafModel = ValueModel | ValueNetwork | LeafNetwork
 
 
 @dataclass(frozen=True)
 class PerLevelValue:
     """One value model per level; a game is valued by its level's model."""
 
-    models: dict[int, ValueModel | ValueNetwork]
+    models: dict[int, LeafModel]
 
     def value(self, game: Game) -> float:
         model = self.models.get(game.level)
@@ -45,7 +54,7 @@ class PerLevelValue:
         return model.value(game)
 
 
-def load_leaf_value(path: Path | str) -> ValueModel | ValueNetwork | PerLevelValue:
+def load_leaf_value(path: Path | str) -> LeafModel | PerLevelValue:
     """The value model in ``path``: a network (``.npz``), a linear model or a per-level
     file (``.json``; see the module docstring)."""
     path = Path(path)
@@ -56,14 +65,16 @@ def load_leaf_value(path: Path | str) -> ValueModel | ValueNetwork | PerLevelVal
     return read_model_file(_load_value_file, path, "value file")
 
 
-def _load_value_file(path: Path) -> ValueModel | ValueNetwork | PerLevelValue:
+def _load_value_file(path: Path) -> LeafModel | PerLevelValue:
     if path.suffix == ".json" and _read_json(path).get("format") == FORMAT:
         return load_per_level(path)
     return _load_one_model(path)
 
 
-def _load_one_model(path: Path) -> ValueModel | ValueNetwork:
+def _load_one_model(path: Path) -> LeafModel:
     if path.suffix == ".npz":
+        if path.exists() and is_leaf_network_file(path):
+            return load_leaf_network(path)
         return load_value_network(path)
     if path.suffix != ".json":
         raise ValueError(f"value file {str(path)!r} must be a .json (linear) or .npz (network)")

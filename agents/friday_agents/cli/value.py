@@ -1,0 +1,283 @@
+"""``friday value``: the search's learned leaf value, the probability of winning from a turn's
+start (friday_agents.players.networks.leaf_net).
+
+Steps:
+
+  friday value data --level 4 --deals 40000 --out data/level4-value
+  friday value data --level 4 --deal-set validation --deals 2000 --out data/level4-value-validation
+  friday value fit --data data/level4-value --validation data/level4-value-validation \\
+      --out leaf.npz --report fit.json
+
+``data`` plays a strong agent (guided by default) on deals of one level and branches
+continuations off its games; every turn start is a position labelled by the win (1) or loss (0)
+of the game it lies in (friday_agents.learning.leaf_value.positions). It writes chunks of deals,
+each whole or not at all: Ctrl-C (or a kill) loses at most the chunks in flight, and the same
+command plays only the missing ones. The same settings give the same data with any number of
+workers. ``fit`` fits the network on training-deal positions, stopping on the validation-deal
+positions' log-loss; the search plays it as ``guided:value=FILE`` (or in a per-level file).
+
+Exit status: 0 done, 2 bad input, 130 interrupted (what is done is kept).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shlex
+import sys
+from pathlib import Path
+
+from friday_agents.cli.arguments import add_progress
+from friday_agents.harness.errors import BadInputError
+
+#: The first deal index each deal set's data starts at unless told (experiments/level4-value/
+#: PLAN.md: training deals of no other study; validation deals that friday eval's choices,
+#: which play deals 0 on, do not reach).
+FIRST_INDEX = {"training": 300_000, "validation": 50_000}
+#: Deal indices each set may use: training below the validation deals, validation's own range.
+INDEX_LIMIT = {"training": 900_000, "validation": 100_000}
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.formatter_class = argparse.RawDescriptionHelpFormatter
+    parser.epilog = __doc__.split("\n\n", 1)[1]
+    steps = parser.add_subparsers(dest="step", required=True, metavar="STEP")
+    data = steps.add_parser(
+        "data",
+        help="play and label positions, in chunks that resume",
+        description="Play an agent on deals of one level, branch continuations off its games, "
+        "and label every turn start by the win (1) or loss (0) of the game it lies in; chunks "
+        "of deals are written whole, and the same command plays only the missing ones.",
+    )
+    data.add_argument("--level", type=int, default=4, help="the level (default 4)")
+    data.add_argument("--deals", type=int, required=True, help="how many deals to play")
+    data.add_argument(
+        "--deal-set",
+        choices=sorted(FIRST_INDEX),
+        default="training",
+        help="training deals (to fit on, default) or validation deals (to stop the fit on)",
+    )
+    data.add_argument(
+        "--first-index",
+        type=int,
+        help="first deal index (default: 300000 for training, 50000 for validation deals)",
+    )
+    data.add_argument("--agent", default="guided", help="the agent that plays (default guided)")
+    data.add_argument(
+        "--continuations",
+        type=int,
+        default=2,
+        help="continuations branched off each game at drawn decisions (default 2)",
+    )
+    data.add_argument("--chunk-size", type=int, default=250, help="deals per chunk (default 250)")
+    data.add_argument("--out", type=Path, required=True, help="the data folder (resumes)")
+    data.add_argument("--workers", type=int, default=2, help="processes (default 2)")
+    add_progress(data)
+    data.set_defaults(out_is_folder=True)
+    fit = steps.add_parser(
+        "fit",
+        help="fit the leaf network on a data folder",
+        description="Fit the network of the probability of winning on a training-deal data "
+        "folder, keeping the epoch with the lowest log-loss on a validation-deal folder; writes "
+        "the network (.npz, played as value=FILE) and a report (JSON).",
+    )
+    fit.add_argument("--data", type=Path, required=True, help="training-deal data folder")
+    fit.add_argument("--validation", type=Path, required=True, help="validation-deal folder")
+    fit.add_argument("--out", type=Path, required=True, help="the network (.npz)")
+    fit.add_argument("--report", type=Path, help="the fit's report (JSON; default OUT.json)")
+    fit.add_argument("--hidden", default="64,64", help="hidden layer sizes (default 64,64)")
+    fit.add_argument("--max-epochs", type=int, default=20, help="at most (default 20)")
+    fit.add_argument(
+        "--patience", type=int, default=3, help="epochs without a better validation loss (3)"
+    )
+    fit.add_argument(
+        "--sources",
+        choices=("all", "base"),
+        default="all",
+        help="fit on every position (default) or on the agent's own games' only",
+    )
+    fit.add_argument("--seed", type=int, default=0)
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.step == "data":
+        return _data(args)
+    return _fit(args)
+
+
+def _data_settings(args: argparse.Namespace):
+    from friday_agents.learning.leaf_value.chunks import DataSettings
+    from friday_agents.players.registry import make_agent
+
+    first = FIRST_INDEX[args.deal_set] if args.first_index is None else args.first_index
+    limit = INDEX_LIMIT[args.deal_set]
+    checks = {
+        "--level must be 1 to 4": args.level in (1, 2, 3, 4),
+        "--deals must be at least 1": args.deals >= 1,
+        "--continuations must be 0 or more": args.continuations >= 0,
+        "--chunk-size must be at least 1": args.chunk_size >= 1,
+        "--workers must be at least 1": args.workers >= 1,
+        f"--first-index and --deals must stay in {args.deal_set} indices 0 to {limit - 1}": (
+            first >= 0 and first + args.deals <= limit
+        ),
+    }
+    for message, ok in checks.items():
+        if not ok:
+            raise BadInputError(message)
+    make_agent(args.agent)  # a bad spec is refused before anything is written
+    return DataSettings(
+        args.agent,
+        args.level,
+        args.deal_set,
+        first,
+        args.deals,
+        args.continuations,
+        args.chunk_size,
+    )
+
+
+def _data(args: argparse.Namespace) -> int:
+    from friday_agents.harness.parallel import GamesInterrupted
+    from friday_agents.learning.leaf_value.chunks import (
+        check_settings,
+        missing_chunks,
+        play_chunks,
+    )
+
+    settings = _data_settings(args)
+    check_settings(args.out, settings)
+    left = len(missing_chunks(args.out, settings))
+    last = settings.first_index + settings.deals - 1
+    print(
+        f"friday value data: {settings.agent} on level {settings.level}, {settings.deal_set} "
+        f"deals {settings.first_index}-{last}, {settings.continuations} continuations each; "
+        f"chunks of {settings.chunk_size} deals to {args.out} ({left} to play) on "
+        f"{args.workers} worker{'s' * (args.workers != 1)}",
+        flush=True,
+    )
+    bar = _deal_bar(args, settings)
+    try:
+        for _ in play_chunks(args.out, settings, args.workers, bar.update):
+            pass
+    except GamesInterrupted as why:
+        print(
+            f"\nfriday value data: {why.reason}; every finished chunk is in {args.out}. "
+            f"Continue with: {_again(args, settings)}",
+            file=sys.stderr,
+        )
+        return 130 if why.reason == "interrupted" else 1
+    finally:
+        bar.close()
+    print(
+        f"friday value data: every chunk of deals {settings.first_index}-{last} is in "
+        f"{args.out} ({bar.positions} positions played now)"
+    )
+    return 0
+
+
+def _again(args: argparse.Namespace, settings) -> str:
+    """The command that plays the rest (the same settings, the first index spelled out)."""
+    words = [
+        "friday value data",
+        f"--level {settings.level} --deals {settings.deals} --deal-set {settings.deal_set}",
+        f"--first-index {settings.first_index} --agent {shlex.quote(settings.agent)}",
+        f"--continuations {settings.continuations} --chunk-size {settings.chunk_size}",
+        f"--out {shlex.quote(str(args.out))} --workers {args.workers}",
+    ]
+    return " ".join(words) + ("" if args.progress else " --no-progress")
+
+
+class _DealBar:
+    """Deals played and positions labelled (a tqdm bar, or nothing)."""
+
+    def __init__(self, bar) -> None:
+        self.bar, self.positions, self.cpu = bar, 0, 0.0
+
+    def update(self, result: dict) -> None:
+        self.positions += len(result["won"])
+        self.cpu += result["cpu_seconds"]
+        if self.bar is not None:
+            self.bar.update()
+            self.bar.set_postfix_str(
+                f"{self.positions} positions, {self.cpu / self.bar.n:.2f} CPU-s/deal"
+            )
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.close()
+
+
+def _deal_bar(args: argparse.Namespace, settings) -> _DealBar:
+    from friday_agents.learning.leaf_value.chunks import missing_chunks
+
+    if not args.progress:
+        return _DealBar(None)
+    from tqdm import tqdm
+
+    from friday_agents.harness.progress import BAR_FORMAT
+
+    todo = sum(len(settings.chunk_jobs(s)) for s in missing_chunks(args.out, settings))
+    return _DealBar(tqdm(total=todo, desc="deals", unit="deal", bar_format=BAR_FORMAT))
+
+
+def _fit(args: argparse.Namespace) -> int:
+    import numpy as np
+
+    from friday_agents.learning.leaf_value.chunks import read_positions, read_settings
+    from friday_agents.learning.leaf_value.fit import (
+        fit_leaf_network,
+        held_out_report,
+        model_inputs,
+    )
+    from friday_agents.players.networks.leaf_net import save_leaf_network
+
+    hidden = _hidden(args.hidden)
+    for folder, wanted in ((args.data, "training"), (args.validation, "validation")):
+        found = read_settings(folder).get("deal_set")
+        if found != wanted:
+            raise BadInputError(f"{folder} holds {found} deals, not {wanted} deals")
+    if args.max_epochs < 1 or args.patience < 1:
+        raise BadInputError("--max-epochs and --patience must be at least 1")
+    level = read_settings(args.data)["level"]
+    data, validation = read_positions(args.data), read_positions(args.validation)
+    if args.sources == "base":
+        keep = data["sources"] == 0
+        data = {k: v[keep] if v.ndim and len(v) == len(keep) else v for k, v in data.items()}
+    train_xy, validation_xy = model_inputs(data, level), model_inputs(validation, level)
+    network, record = fit_leaf_network(
+        train_xy, validation_xy, hidden, args.max_epochs, args.patience, args.seed, _print_epoch
+    )
+    report = {
+        "data": str(args.data),
+        "validation": str(args.validation),
+        "level": level,
+        "sources": args.sources,
+        "train_positions": len(train_xy[1]),
+        "data_cpu_seconds": round(float(data["cpu_seconds"]), 1),
+        "hidden": list(hidden),
+        "max_epochs": args.max_epochs,
+        "patience": args.patience,
+        "seed": args.seed,
+        **record,
+        "held_out": held_out_report(network, *validation_xy, base_rate=float(np.mean(train_xy[1]))),
+    }
+    save_leaf_network(network, args.out)
+    report_path = args.report or args.out.with_suffix(".json")
+    report_path.write_text(json.dumps(report, indent=1) + "\n")
+    print(json.dumps(report["held_out"], indent=1))
+    print(f"friday value fit: wrote {args.out} and {report_path}")
+    return 0
+
+
+def _hidden(text: str) -> tuple[int, ...]:
+    try:
+        hidden = tuple(int(h) for h in text.split(","))
+    except ValueError:
+        raise BadInputError(f"--hidden must be sizes like 64,64, got {text!r}") from None
+    if not hidden or len(hidden) > 3 or not all(1 <= h <= 512 for h in hidden):
+        raise BadInputError("--hidden must be 1 to 3 sizes of 1 to 512")
+    return hidden
+
+
+def _print_epoch(record: dict) -> None:
+    print(f"epoch {record['epoch']}: validation {record['validation']}", flush=True)

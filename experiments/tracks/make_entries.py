@@ -1,0 +1,354 @@
+"""Write the track entries (``experiments/tracks/entries/*.json``) from the committed results.
+
+Each entry's numbers are read here from the files it names: frames and CPU from the run's
+curve (``friday rl``'s ``curve.jsonl``, ``friday train``'s ``curve.csv`` and the command's
+``time.txt``) or the exploration's ``results.json``; win rates from the ``friday eval``
+results of ``bash experiments/tracks/run.sh eval ...``. A policy evaluated in a results file is
+checked against the hash recorded beside it, so an entry never pairs a newer policy with an
+older evaluation. Also writes ``eval/family_a_100m.json``, what a 100 M budget would have
+bought family A's exploration (PLAN.md, amendment 3). Then compile and check with
+``python tools/build_tracks.py``:
+
+    python experiments/tracks/make_entries.py && python tools/build_tracks.py
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import hashlib
+import json
+from pathlib import Path
+from typing import Any
+
+from friday_agents.evaluation.tracks import ENTRY_FORMAT, ENTRY_VERSION, budget_row
+from friday_agents.harness.stats import wilson_interval
+
+REPO = Path(__file__).resolve().parents[2]
+HERE = REPO / "experiments/tracks"
+EXPLORE = "experiments/from-nothing/results/l1"
+A2 = "experiments/from-nothing/results/a2-l1"
+A3 = "experiments/from-nothing/results/a3-l1"
+TRAINER_FRAMES = "the trainer's environment steps (its curve's last row)"
+TRAINER_CPU = "cpu_seconds of the run's curve: process CPU, its validation curve included"
+REVERSE_FRAMES = (
+    TRAINER_FRAMES + "; the actions the reverse curriculum replays to rebuild its start states "
+    "are not counted (not recorded): a lower bound"
+)
+EVAL_ALL = "bash experiments/tracks/run.sh eval entries"
+
+#: Track (a) and (b) runs of friday rl: id -> (track, algorithm, run folder, command, notes).
+RL_RUNS: dict[str, tuple[str, str, str, str, str]] = {
+    "a-ppo-score-1m": (
+        "a",
+        "PPO, reward score (friday rl)",
+        "experiments/tracks/runs/ppo-score-1m",
+        "bash experiments/tracks/run.sh train ppo-score-1m",
+        "64-64, 128 envs x 128 steps, 2 epochs of 4 minibatches, seed 1 (the 50 M runs' settings)",
+    ),
+    "a-ppo-counts-1m": (
+        "a",
+        "PPO, reward win_loss + count bonus 0.1 (friday rl)",
+        "experiments/tracks/runs/ppo-counts-1m",
+        "bash experiments/tracks/run.sh train ppo-counts-1m",
+        "the 50 M count-bonus run's settings, 1 M frames",
+    ),
+    "a-ppo-score-10m": (
+        "a",
+        "PPO, reward score (friday rl)",
+        "experiments/rl/scratch-ppo-l1",
+        "friday rl --method ppo --level 1 --frames 5000000 --hidden 64,64 --eval-deals 500 "
+        "--out experiments/rl/scratch-ppo-l1",
+        "64 envs x 128 steps, 4 epochs of 4 minibatches (the trainer's defaults); experiments/rl",
+    ),
+    "a-ppo-shaped-10m": (
+        "a",
+        "PPO, reward win_loss + potential shaping (fights) (friday rl)",
+        "experiments/rl/scratch50m-shaped-l1",
+        "see experiments/rl/REPORT.md (scratch50m-shaped-l1)",
+        "stopped at 3.44 M frames by its plan's amendment 1 (experiments/rl/PLAN-scratch.md)",
+    ),
+    "a-ppo-score-100m": (
+        "a",
+        "PPO, reward score (friday rl)",
+        "experiments/rl/scratch50m-ppo-l1",
+        "see experiments/rl/REPORT.md (scratch50m-ppo-l1)",
+        "50 M frames, 128 envs x 128 steps, 2 epochs of 4 minibatches",
+    ),
+    "a-ppo-counts-100m": (
+        "a",
+        "PPO, reward win_loss + count bonus 0.1 (friday rl)",
+        "experiments/rl/scratch50m-counts-l1",
+        "see experiments/rl/REPORT.md (scratch50m-counts-l1)",
+        "50 M frames, 128 envs x 128 steps, 2 epochs of 4 minibatches",
+    ),
+    "b-reverse-10m": (
+        "b",
+        "reverse curriculum from the agent's own games, reward score (friday rl)",
+        "experiments/rl/scratch-reverse-l1",
+        "friday rl --method reverse --level 1 --frames 5000000 --hidden 64,64 --eval-deals 500 "
+        "--out experiments/rl/scratch-reverse-l1",
+        "it never won a game, so its archive held losses and it became plain PPO (REPORT.md)",
+    ),
+}
+
+#: Track (c): id -> (algorithm, results file, agent, frames counted, CPU measured, command,
+#: notes).
+TEACHER: dict[str, tuple[str, str, str, str, str, str, str]] = {
+    "c-heuristic": (
+        "heuristic (hand-written rules)",
+        "experiments/results/readme_results.json",
+        "heuristic",
+        "not recorded: written and tuned by hand (experiments/heuristic-tuning/)",
+        "not recorded",
+        "friday eval --agents heuristic --levels 1-4 --games 1000",
+        "learns nothing; the teacher of the other track-(c) agents",
+    ),
+    "c-ppo": (
+        "ppo: SB3 MaskablePPO imitating the search, then DAgger",
+        "experiments/results/readme_results.json",
+        "ppo",
+        "not recorded: the teacher's search games and the imitation's steps were not counted",
+        "not recorded",
+        "bash experiments/imitation/commit_agent.sh dagger-search (experiments/imitation/)",
+        "one network for all levels",
+    ),
+    "c-guided": (
+        "guided: search with heuristic rollouts, a learned prior and leaf values",
+        "experiments/results/readme_results.json",
+        "guided",
+        "not recorded: its fits' data and its own simulations (32 a decision) were not counted",
+        "not recorded",
+        "friday eval --agents guided --levels 1-4 --games 1000 --search-sims 32",
+        "searches at play time (32 simulations a decision)",
+    ),
+    "c-net": (
+        "net: expert iteration on the search's labels, then PPO fine-tuning",
+        "experiments/rl/eval/net_vs_start.json",
+        "net",
+        "not recorded: the search's labelling games were not counted (the RL fine-tuning "
+        "itself: 3,031,040 frames)",
+        "the distill run's cpu_hours (rounds 0-2) plus the fine-tuning's cpu_seconds",
+        "friday distill --rounds 2; friday rl --init experiments/expert-iteration/results/"
+        "round-01/network.npz --level 1 --frames 5000000 --eval-deals 500 --eval-levels 1,2,3,4 "
+        "--out experiments/rl/finetune-l1",
+        "plays without search; the teacher's own fits (guided's prior and values) not counted",
+    ),
+}
+
+
+def read_json(path: str) -> Any:
+    return json.loads((REPO / path).read_text())
+
+
+def curve_rows(run: str) -> list[dict]:
+    text = (REPO / run / "curve.jsonl").read_text()
+    return [json.loads(line) for line in text.splitlines() if line.strip()]
+
+
+def levels_of(results_file: str, agent: str) -> dict[str, dict]:
+    """The agent's per-level cells in a ``friday eval`` results file."""
+    cells = {}
+    for row in read_json(results_file)["summary"]:
+        if row["agent"] == agent:
+            low, high = wilson_interval(row["wins"], row["games"])
+            cells[str(row["level"])] = {
+                "games": row["games"],
+                "wins": row["wins"],
+                "win_rate": row["win_rate"],
+                "wilson_95": [round(low, 6), round(high, 6)],
+                "mean_score": row["mean_score"],
+            }
+    if not cells:
+        raise SystemExit(f"make_entries: {results_file} has no agent {agent!r}")
+    return cells
+
+
+def check_evaluated(results_file: str, policy: str) -> None:
+    """Stop if ``policy`` changed since ``results_file`` evaluated it (its hash beside it)."""
+    hashes = dict(
+        reversed(line.split()) for line in (REPO / results_file).with_suffix(".sha256").open()
+    )
+    now = hashlib.sha256((REPO / policy).read_bytes()).hexdigest()
+    if hashes.get(policy) != now:
+        raise SystemExit(
+            f"make_entries: {policy} changed since {results_file} evaluated it; rerun "
+            f"bash experiments/tracks/run.sh eval {Path(results_file).stem}"
+        )
+
+
+def entry(id_: str, track: str, frames: int | None, **fields: Any) -> dict:
+    return {
+        "format": ENTRY_FORMAT,
+        "version": ENTRY_VERSION,
+        "id": id_,
+        "track": track,
+        "budget": budget_row(frames),
+        "frames": frames,
+        **fields,
+    }
+
+
+def rl_entry(id_: str) -> dict:
+    track, algorithm, run, command, notes = RL_RUNS[id_]
+    last = curve_rows(run)[-1]
+    policy = f"{run}/policy.npz"
+    results = "experiments/tracks/eval/entries.json"
+    check_evaluated(results, policy)
+    return entry(
+        id_,
+        track,
+        last["frames"],
+        algorithm=algorithm,
+        frames_counted=REVERSE_FRAMES if track == "b" else TRAINER_FRAMES,
+        cpu_hours=round(last["cpu_seconds"] / 3600, 3),
+        cpu_measured=TRAINER_CPU,
+        levels=levels_of(results, f"net:model={policy}"),
+        result={"file": results, "agent": f"net:model={policy}"},
+        run=run,
+        command=f"{command}; {EVAL_ALL}",
+        notes=f"level 1 trained; {notes}",
+    )
+
+
+def sb3_entry() -> dict:
+    run = "experiments/tracks/runs/sb3-1m"
+    stopped = REPO / run / "stopped.json"  # PLAN.md amendment 5: stopped by Ctrl-C
+    if stopped.is_file():
+        frames = json.loads(stopped.read_text())["timesteps"]
+    else:
+        with (REPO / run / "progress.csv").open() as handle:
+            frames = int(float(list(csv.DictReader(handle))[-1]["time/total_timesteps"]))
+    # /usr/bin/time writes a line before its format when the command's status is not 0
+    time = json.loads((REPO / run / "time.txt").read_text().splitlines()[-1])
+    policy = f"{run}/policy.zip"
+    results = "experiments/tracks/eval/sb3.json"
+    check_evaluated(results, policy)
+    note = ""
+    if stopped.is_file():
+        note = f"; stopped by Ctrl-C at {frames:,} of 999,424 frames (PLAN.md amendment 5)"
+    return entry(
+        "a-sb3-1m",
+        "a",
+        frames,
+        algorithm="SB3 MaskablePPO, reward progress (friday train)",
+        frames_counted="SB3's timesteps (progress.csv's last row, or where it was stopped)",
+        cpu_hours=round((time["user_s"] + time["system_s"]) / 3600, 3),
+        cpu_measured="user + system CPU of the command (/usr/bin/time), its held-out curve "
+        "included",
+        levels=levels_of(results, f"ppo:model={policy}"),
+        result={"file": results, "agent": f"ppo:model={policy}"},
+        run=run,
+        command="bash experiments/tracks/run.sh train sb3-1m; "
+        "bash experiments/tracks/run.sh eval sb3",
+        notes="level 1 trained; 64 envs x 128 steps, 4 epochs of minibatches of 2,048, 64-64, "
+        "seed 0, friday train's default reward (PLAN.md amendment 4)" + note,
+    )
+
+
+def family_a_entry() -> dict:
+    explore = read_json(f"{EXPLORE}/results.json")["summary"]
+    stages = [A2] + ([A3] if (REPO / A3 / "curve.jsonl").is_file() else [])
+    lasts = [curve_rows(stage)[-1] for stage in stages]
+    learned = sum(last["frames"] for last in lasts)
+    policy = f"{stages[-1]}/policy.npz"  # the latest stage's policy
+    results = "experiments/tracks/eval/family-a.json"
+    check_evaluated(results, policy)
+    return entry(
+        "b-family-a",
+        "b",
+        explore["frames"] + learned,
+        algorithm="family A: Go-Explore on 400 deals (friday explore), then the reverse "
+        "curriculum from its wins (friday rl --method reverse)"
+        + (", then PPO from the start" if len(stages) > 1 else ""),
+        frames_counted=f"exploration of the 400 level-1 deals whose wins seed A2 "
+        f"({explore['frames']:,}) plus the environment steps of "
+        f"{' and '.join(Path(s).name for s in stages)} so far ({learned:,}); the reverse "
+        "curriculum's replays to its start states not counted (a lower bound)",
+        cpu_hours=round((explore["cpu_s"] + sum(last["cpu_seconds"] for last in lasts)) / 3600, 3),
+        cpu_measured="the exploration's cpu_s plus the learning runs' cpu_seconds (their "
+        "validation curves included)",
+        levels=levels_of(results, f"net:model={policy}"),
+        result={"file": results, "agent": f"net:model={policy}"},
+        run=" and ".join([EXPLORE, *stages]),
+        command="bash experiments/from-nothing/explore.sh l1; bash experiments/from-nothing/"
+        "learn.sh 1 100000000; bash experiments/tracks/run.sh eval family-a",
+        notes=f"the latest committed policy ({Path(stages[-1]).name}, at {lasts[-1]['frames']:,} "
+        f"of its frames); {explore['wins']} of 400 deals won by the exploration; "
+        "experiments/from-nothing/",
+    )
+
+
+def teacher_entry(id_: str) -> dict:
+    algorithm, results, agent, frames_counted, cpu_measured, command, notes = TEACHER[id_]
+    cpu = None
+    if id_ == "c-net":
+        distill = read_json("experiments/expert-iteration/results/curve.json")["rows"][-1]
+        finetune = curve_rows("experiments/rl/finetune-l1")[-1]
+        cpu = round(distill["cpu_hours"] + finetune["cpu_seconds"] / 3600, 3)
+    return entry(
+        id_,
+        "c",
+        None,
+        algorithm=algorithm,
+        frames_counted=frames_counted,
+        cpu_hours=cpu,
+        cpu_measured=cpu_measured,
+        levels=levels_of(results, agent),
+        result={"file": results, "agent": agent},
+        run=None,
+        command=command,
+        notes=notes,
+    )
+
+
+#: Per-deal budgets of the 100 M line (PLAN.md amendment 3).
+PER_DEAL_BUDGETS = (500_000, 1_000_000, 2_000_000, 5_000_000)
+
+
+def family_a_100m() -> dict:
+    """Wins a 100 M exploration budget finds at each per-deal budget, from stage 2's deals."""
+    explored = read_json(f"{EXPLORE}/results.json")
+    deals, run_budget = explored["deals"], explored["config"]["budget"]
+    rows = []
+    for budget in PER_DEAL_BUDGETS:
+        # a deal's walk is the same up to any budget; at the run's own budget its frames are
+        # the run's (a deal may overrun its budget by less than one walk)
+        frames = sum(
+            d["frames"] if budget >= run_budget else min(d["frames"], budget) for d in deals
+        )
+        wins = sum(1 for d in deals if d["won"] and d["frames"] <= budget)
+        rows.append(
+            {
+                "per_deal_budget": budget,
+                "deals": len(deals),
+                "wins": wins,
+                "frames": frames,
+                "deals_per_100m": round(100e6 * len(deals) / frames, 1),
+                "wins_per_100m": round(100e6 * wins / frames, 2),
+            }
+        )
+    return {
+        "source": f"{EXPLORE}/results.json",
+        "rule": "experiments/from-nothing/PLAN.md, amendment 3",
+        "rows": rows,
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    argparse.ArgumentParser(description=__doc__.splitlines()[0]).parse_args(argv)
+    entries = [rl_entry(id_) for id_ in RL_RUNS]
+    entries += [sb3_entry(), family_a_entry(), *(teacher_entry(id_) for id_ in TEACHER)]
+    folder = HERE / "entries"
+    folder.mkdir(exist_ok=True)
+    for old in folder.glob("*.json"):
+        old.unlink()
+    for item in entries:
+        (folder / f"{item['id']}.json").write_text(json.dumps(item, indent=1) + "\n")
+    (HERE / "eval/family_a_100m.json").write_text(json.dumps(family_a_100m(), indent=1) + "\n")
+    print(f"wrote {len(entries)} entries to {folder.relative_to(REPO)}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,104 @@
+#!/usr/bin/env bash
+# The track runs of issue #32 item 6 (experiments/from-nothing/PLAN.md, "Tracks" and amendment 3),
+# every command in this one file. From the repository root:
+#   bash experiments/tracks/run.sh train NAME   # one track-(a) run (names below), then its files
+#                                               # are copied under experiments/tracks/runs/NAME
+#   bash experiments/tracks/run.sh eval entries   # the friday rl policies (tracks a and b) on the
+#                                                 # 1,000 evaluation deals of levels 1-4 (eval/entries.json)
+#   bash experiments/tracks/run.sh eval sb3       # the SB3 policy, the same way (eval/sb3.json)
+#   bash experiments/tracks/run.sh eval family-a  # family A's latest committed policy, the same way
+#   bash experiments/tracks/run.sh scratch      # scratch (the selected policy) paired with the
+#                                               # heuristic, levels 1-4, and its behaviour
+# Runs go to $RUNS/NAME (default runs/tracks, outside git), one process each, at nice 5 (the
+# machine's cores are shared). Each command's user + system CPU is measured by /usr/bin/time into
+# the run folder's time.txt (friday train records no CPU time of its own).
+set -euo pipefail
+runs=${RUNS:-runs/tracks}
+read -r -a friday <<<"${FRIDAY:-friday}"
+here=experiments/tracks
+# 999,424 frames: the whole rollouts within 1 M (amendment 3)
+one_m=999424
+# the 50 M runs' settings (experiments/rl/PLAN-scratch.md), the curve every 10 updates
+rl_common=(--level 1 --method ppo --hidden 64,64 --num-envs 128 --num-steps 128
+    --num-minibatches 4 --update-epochs 2 --eval-deals 500 --checkpoint-every 30 --seed 1
+    --no-progress)
+
+timed() { # run "$@" at nice 5, its CPU time into $out/time.txt
+    mkdir -p "$out"
+    /usr/bin/time -f '{"user_s": %U, "system_s": %S, "wall_s": %e}' -o "$out/time.txt" \
+        nice -n 5 "$@"
+}
+
+train() {
+    out=$runs/$1
+    case $1 in
+        ppo-score-1m)
+            timed "${friday[@]}" rl --out "$out" --reward score --frames $one_m \
+                --eval-every 10 "${rl_common[@]}" ;;
+        ppo-counts-1m)
+            timed "${friday[@]}" rl --out "$out" --reward win_loss --bonus counts --bonus-coef 0.1 \
+                --frames $one_m --eval-every 10 "${rl_common[@]}" ;;
+        sb3-1m) # the bench's settings, the user's default reward (amendment 4)
+            timed "${friday[@]}" train --out "$out" --level 1 --total-timesteps $one_m \
+                --n-envs 64 --n-steps 128 --batch-size 2048 --n-epochs 4 --seed 0 \
+                --eval-freq 102400 --checkpoint-freq 0 --no-progress ;;
+        *) echo "unknown run $1: ppo-score-1m, ppo-counts-1m or sb3-1m" >&2 && exit 2 ;;
+    esac
+    mkdir -p "$here/runs/$1"
+    for file in config.json curve.jsonl curve.csv curve.png progress.csv policy.npz policy.zip \
+        time.txt; do
+        if [ -e "$out/$file" ]; then cp "$out/$file" "$here/runs/$1/"; fi
+    done
+}
+
+# the policies each evaluation plays, by the agent spec that plays them
+agents_of() {
+    local rl=experiments/rl mine=$here/runs
+    case $1 in
+        entries)
+            echo "net:model=$mine/ppo-score-1m/policy.npz,net:model=$mine/ppo-counts-1m/policy.npz"
+            echo "net:model=$rl/scratch-ppo-l1/policy.npz,net:model=$rl/scratch-reverse-l1/policy.npz"
+            echo "net:model=$rl/scratch50m-shaped-l1/policy.npz"
+            echo "net:model=$rl/scratch50m-ppo-l1/policy.npz,net:model=$rl/scratch50m-counts-l1/policy.npz"
+            ;;
+        sb3) echo "ppo:model=$mine/sb3-1m/policy.zip" ;;
+        # family A's latest committed policy (A3's once it has started): rerun after a new
+        # chunk of A2/A3 is committed
+        family-a)
+            local study=experiments/from-nothing/results
+            if [ -e "$study/a3-l1/policy.npz" ]; then
+                echo "net:model=$study/a3-l1/policy.npz"
+            else
+                echo "net:model=$study/a2-l1/policy.npz"
+            fi
+            ;;
+        *) echo "unknown evaluation $1: entries, sb3 or family-a" >&2 && exit 2 ;;
+    esac
+}
+
+evaluate() { # eval/NAME.json, and the hash of each policy it played in eval/NAME.sha256
+    local agents
+    agents=$(agents_of "$1" | paste -sd, -)
+    nice -n 5 "${friday[@]}" eval --agents "$agents" --levels 1-4 --games 1000 --no-progress \
+        --out "$runs/eval-$1"
+    mkdir -p "$here/eval"
+    cp "$runs/eval-$1/results.json" "$here/eval/$1.json"
+    tr , '\n' <<<"$agents" | sed 's/^[a-z]*:model=//' | xargs sha256sum >"$here/eval/$1.sha256"
+}
+
+scratch() {
+    nice -n 5 "${friday[@]}" eval --agents heuristic,scratch --levels 1-4 --games 1000 \
+        --no-progress --out "$runs/eval-scratch"
+    mkdir -p "$here/eval"
+    cp "$runs/eval-scratch/results.json" "$here/eval/scratch.json"
+    sha256sum agents/friday_agents/models/scratch.npz >"$here/eval/scratch.sha256"
+    nice -n 5 python experiments/rl/behaviour.py --agents scratch heuristic --deals 500 \
+        --out "$here/eval/scratch_behaviour.json"
+}
+
+case ${1:-} in
+    train) train "${2:?run name}" ;;
+    eval) evaluate "${2:?entries, sb3 or family-a}" ;;
+    scratch) scratch ;;
+    *) echo "usage: run.sh train NAME | eval entries|sb3|family-a | scratch" >&2 && exit 2 ;;
+esac

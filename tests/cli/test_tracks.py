@@ -1,0 +1,142 @@
+"""``friday tracks`` and the track entries: the shipped leaderboard is the committed entries,
+each entry's numbers are its results file's, and the budget rows follow the frames."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import build_tracks
+import pytest
+from friday_cli import friday
+
+from friday_agents.evaluation.tracks import (
+    BUDGETS,
+    TrackEntryError,
+    budget_row,
+    check_entry,
+    load_leaderboard,
+)
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def test_the_shipped_leaderboard_is_the_committed_entries():
+    """What tools/build_tracks.py --check checks: fails when an entry and the shipped file
+    disagree (tests below make them disagree)."""
+    assert build_tracks.main(["--check"]) == 0
+
+
+@pytest.mark.parametrize(
+    ("frames", "row"),
+    [
+        (0, "1 M"),
+        (999_424, "1 M"),
+        (1_000_000, "1 M"),
+        (1_000_001, "10 M"),
+        (5_005_312, "10 M"),
+        (50_003_968, "100 M"),
+        (100_000_001, "over 100 M"),
+        (None, "not recorded"),
+    ],
+)
+def test_an_entry_sits_in_the_smallest_budget_at_or_above_its_frames(frames, row):
+    assert budget_row(frames) == row
+
+
+def _entries() -> list[dict]:
+    return load_leaderboard()["entries"]
+
+
+def test_an_entry_in_a_smaller_budget_than_its_frames_is_refused():
+    entry = dict(_entries()[0], frames=50_000_000, budget="10 M")
+    with pytest.raises(TrackEntryError, match="belong in '100 M'"):
+        check_entry(entry, "x.json")
+
+
+def _copy_of_the_sources(root: Path) -> None:
+    """The entries, the results files they name and the shipped leaderboard, under ``root``."""
+    files = {build_tracks.LEADERBOARD}
+    for path in (REPO / build_tracks.ENTRIES).glob("*.json"):
+        files.add(path.relative_to(REPO))
+        files.add(Path(json.loads(path.read_text())["result"]["file"]))
+    for name in files:
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy(REPO / name, root / name)
+
+
+def test_an_entry_whose_numbers_are_not_its_results_file_is_refused(tmp_path, capsys):
+    _copy_of_the_sources(tmp_path)
+    path = sorted((tmp_path / build_tracks.ENTRIES).glob("*.json"))[0]
+    entry = json.loads(path.read_text())
+    entry["levels"]["1"]["wins"] += 1
+    path.write_text(json.dumps(entry))
+    assert build_tracks.main(["--root", str(tmp_path), "--check"]) == 2
+    assert "is not" in capsys.readouterr().err
+
+
+def test_check_fails_when_the_shipped_leaderboard_is_stale(tmp_path):
+    _copy_of_the_sources(tmp_path)
+    path = sorted((tmp_path / build_tracks.ENTRIES).glob("*.json"))[0]
+    path.unlink()  # an entry removed, the shipped file not rebuilt
+    assert build_tracks.main(["--root", str(tmp_path), "--check"]) == 1
+    assert build_tracks.main(["--root", str(tmp_path)]) == 0
+    assert build_tracks.main(["--root", str(tmp_path), "--check"]) == 0
+
+
+def test_friday_tracks_json_lists_three_track_a_algorithms_and_family_a():
+    done = friday("tracks", "--json")
+    assert done.returncode == 0, done.stderr
+    entries = json.loads(done.stdout)["entries"]
+    track_a = {e["algorithm"] for e in entries if e["track"] == "a"}
+    assert len(track_a) >= 3
+    assert any(e["track"] == "b" and e["algorithm"].startswith("family A") for e in entries)
+    for entry in entries:
+        assert entry["budget"] in BUDGETS
+        for cell in entry["levels"].values():
+            low, high = cell["wilson_95"]
+            assert low <= cell["win_rate"] <= high
+
+
+def test_friday_tracks_prints_the_leaderboard_of_one_track():
+    done = friday("tracks", "--track", "b")
+    assert done.returncode == 0, done.stderr
+    rows = [line for line in done.stdout.splitlines() if line.startswith("| (")]
+    assert rows and all(row.startswith("| (b)") for row in rows)
+
+
+def test_friday_tracks_refuses_an_unknown_track_in_one_line():
+    done = friday("tracks", "--track", "d")
+    assert done.returncode == 2
+    assert "invalid choice: 'd'" in done.stderr
+
+
+def test_scratch_is_chosen_by_the_best_validation_rate_then_the_later_commit():
+    from studies import study_module
+
+    select = study_module("tracks", "select_scratch")
+    rows = '{"frames": 8, "level": 1}\n{"frames": 9, "level": 1, "heldout_deals": 500, '
+    assert select.last_evaluation(rows + '"heldout_win_rate": 0.02}')["frames"] == 9
+    assert select.last_evaluation(rows + '"heldout_win_rate": 0.02}\n{"frames": 10}') is None
+    older = {"validation_win_rate": 0.0, "commit_time": 1.0, "frames": 50}
+    newer = {"validation_win_rate": 0.0, "commit_time": 2.0, "frames": 1}
+    uncommitted = {"validation_win_rate": 0.0, "commit_time": None, "frames": 1}
+    assert select.later(newer) > select.later(older)
+    assert select.later(uncommitted) > select.later(newer)
+
+
+def test_an_entry_is_refused_when_its_policy_changed_since_its_evaluation(tmp_path, monkeypatch):
+    import hashlib
+
+    from studies import study_module
+
+    make = study_module("tracks", "make_entries")
+    monkeypatch.setattr(make, "REPO", tmp_path)
+    (tmp_path / "policy.npz").write_bytes(b"first")
+    digest = hashlib.sha256(b"first").hexdigest()
+    (tmp_path / "entries.sha256").write_text(f"{digest}  policy.npz\n")
+    make.check_evaluated("entries.json", "policy.npz")  # unchanged: accepted
+    (tmp_path / "policy.npz").write_bytes(b"retrained")
+    with pytest.raises(SystemExit, match=r"changed since entries\.json evaluated it"):
+        make.check_evaluated("entries.json", "policy.npz")
