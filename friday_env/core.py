@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import os
 from abc import ABCMeta
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn, cast
 
 import numpy as np
 
@@ -119,7 +119,7 @@ def check_seed(seed: int, core: str) -> int:
     return seed
 
 
-def python_copy(game: Any) -> ReferenceGame:
+def python_copy(game: Any) -> Game:
     """A reference-engine copy of a game of either core, for code that edits a state's
     lists in place (tests that build unusual states; the compiled core's piles are
     read-only)."""
@@ -189,7 +189,15 @@ else:  # pragma: no cover - only without a C compiler
     CompiledGame = None  # type: ignore[assignment,misc]
 
 
-class Game(metaclass=ABCMeta):  # noqa: B024 - its members are registered, not inherited
+if TYPE_CHECKING:
+    # Type checkers cannot follow ``Game.register``: to them a Game has the reference
+    # engine's API, which every core's game has.
+    _GameAPI = ReferenceGame
+else:
+    _GameAPI = object
+
+
+class Game(_GameAPI, metaclass=ABCMeta):
     """A game of *Friday* on either core, and the door to both: ``Game.new``.
 
     Games are made by ``Game.new``, ``scenario`` or ``replay``, never by this class itself.
@@ -212,15 +220,14 @@ class Game(metaclass=ABCMeta):  # noqa: B024 - its members are registered, not i
         )
 
     @staticmethod
-    def new(level: int, seed: int | np.random.Generator, core: str | None = None) -> ReferenceGame:
+    def new(level: int, seed: int | np.random.Generator, core: str | None = None) -> Game:
         """A new game at ``level`` (1-4), set up as the rulebook says (R24), on ``core``:
         ``"c"`` the compiled one (a ``CompiledGame``, seeds below 2**64), ``"python"`` the
         reference engine, ``None`` the default core (``default_core``). ``seed`` is an int or
-        a numpy ``Generator`` (which advances by one draw). Typed as the reference engine's class,
-        whose API both cores have."""
+        a numpy ``Generator`` (which advances by one draw)."""
         if check_core(core) == "c":
             return CompiledGame.new(level, seed)
-        return ReferenceGame.new(level, seed)
+        return cast(Game, ReferenceGame.new(level, seed))  # registered as a Game below
 
 
 #: The classes of the cores' games, each registered as a ``Game``.

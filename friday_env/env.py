@@ -20,8 +20,7 @@ from gymnasium import spaces
 from gymnasium.error import ResetNeeded
 
 from friday_env.actions import ACTION_NAMES, NUM_ACTIONS, action_id_of, action_mask
-from friday_env.core import COMPILED_CLASSES, check_core, new_game
-from friday_env.engine import Game
+from friday_env.core import COMPILED_CLASSES, Game, check_core, new_game
 from friday_env.episode import (
     ILLEGAL_ACTION_MODES,
     MASK_DTYPE,

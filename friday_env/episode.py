@@ -24,7 +24,7 @@ from typing import Any
 import numpy as np
 
 from friday_env.actions import action_id_of
-from friday_env.engine import Game
+from friday_env.core import Game
 from friday_env.errors import EnvOptionError
 
 #: Reward modes: ``"win_loss"`` gives +1/-1 at the end, ``"score"`` the final score (R25)

@@ -18,8 +18,8 @@ from typing import TYPE_CHECKING, Any
 
 from friday_env.actions import Phase
 from friday_env.cards import DIFFICULT, KEY
-from friday_env.core import check_seed, core_of
-from friday_env.engine import STEP_NAMES, Game, level_aging_cards, seed_from
+from friday_env.core import Game, check_seed, core_of
+from friday_env.engine import STEP_NAMES, level_aging_cards, seed_from
 
 if TYPE_CHECKING:
     import numpy as np

@@ -12,7 +12,7 @@ import random
 
 import numpy as np
 
-from friday_env.engine import Game
+from friday_env.core import Game
 
 
 def random_action(game: Game, rng: random.Random | np.random.Generator) -> int:

@@ -15,8 +15,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from friday_env.core import MAX_SEED, check_core, new_game
-from friday_env.engine import Game
+from friday_env.core import MAX_SEED, Game, check_core, new_game
+from friday_env.engine.state import State
 from friday_env.errors import FridayError, RecordError
 from friday_env.json_text import JsonTextError, parse_json, read_text
 
@@ -32,7 +32,7 @@ def state_digest(game: Game) -> str:
         game.budget, game.known_top, game.pirate_value, game.aging_total, game.fights,
         game.source, int(game.resolving), game.exchanges_left, game.sort_placed,
     ]  # fmt: skip
-    parts += [getattr(game, name) for name in Game.LIST_FIELDS if name != "history"]
+    parts += [getattr(game, name) for name in State.LIST_FIELDS if name != "history"]
     return hashlib.sha256(repr(parts).encode()).hexdigest()[:16]
 
 

@@ -25,7 +25,8 @@ from friday_env.cards import (
     Kind,
     PirateSpecial,
 )
-from friday_env.engine import DOUBLED, DOWN, LEFT, PIRATES, STEP_NAMES, USED, Game
+from friday_env.core import Game
+from friday_env.engine import DOUBLED, DOWN, LEFT, PIRATES, STEP_NAMES, USED
 from friday_env.text import ability_text, piles_lines
 
 if TYPE_CHECKING:

@@ -22,8 +22,9 @@ from collections.abc import Sequence
 import numpy as np
 
 from friday_env.cards import CARD_TYPE, CARD_TYPES, NUM_CARDS, PIRATE_IDS, Kind, type_index
-from friday_env.core import check_core, to_core
-from friday_env.engine import STEP_NAMES, Game, level_aging_cards, level_life, seed_from
+from friday_env.core import Game, check_core, to_core
+from friday_env.engine import STEP_NAMES, level_aging_cards, level_life, seed_from
+from friday_env.engine import Game as ReferenceGame
 from friday_env.errors import ScenarioError, check_level
 
 _ROBINSON_KINDS = (Kind.STARTING, Kind.AGING, Kind.HAZARD)
@@ -76,7 +77,7 @@ def scenario(
     game_seed = seed_from(seed)
     spec: dict[str, object] = {"level": level, "step": STEP_NAMES[step_index], "seed": game_seed}
     spec |= {name: list(keys) for name, keys in piles.items()}
-    game = Game()
+    game = ReferenceGame()
     game.level, game.seed, game.step = level, game_seed, step_index
     ids = _assign_ids(level, piles)
     game.stack = ids["robinson_stack"][::-1]
@@ -101,10 +102,9 @@ def scenario(
     return _on_core(game, core)
 
 
-def _on_core(game: Game, core: str) -> Game:
-    """The scenario's game on ``core``: laid out on the reference engine, then copied."""
-    if core == "python":
-        return game
+def _on_core(game: ReferenceGame, core: str) -> Game:
+    """The scenario's game on ``core``: laid out on the reference engine, then copied (to
+    the compiled core; on the reference core it is the game itself)."""
     try:
         return to_core(game, core)
     except ValueError as err:
@@ -176,11 +176,11 @@ def _take(free: dict[int, list[int]], pile: str, key: object, level: int) -> int
     return free[type_id].pop(0)
 
 
-def _random_pirates(game: Game) -> list[int]:
+def _random_pirates(game: ReferenceGame) -> list[int]:
     return sorted(game.shuffled(PIRATE_IDS)[:2])
 
 
-def _check_shape(step: int, game: Game) -> None:
+def _check_shape(step: int, game: ReferenceGame) -> None:
     if len(game.pirates) != 2:
         raise ScenarioError(f"pirates: exactly 2 are needed, got {len(game.pirates)}")
     if step == STEP_NAMES.index("pirates") and game.hazard_stack:

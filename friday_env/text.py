@@ -28,7 +28,8 @@ from friday_env.cards import (
     PirateSpecial,
     card_label,
 )
-from friday_env.engine import DOUBLED, DOWN, LEFT, PIRATES, STEP_NAMES, USED, Game
+from friday_env.core import Game
+from friday_env.engine import DOUBLED, DOWN, LEFT, PIRATES, STEP_NAMES, USED
 from friday_env.information import known_top_cards, unseen_aging_count
 
 

@@ -50,8 +50,7 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
 from friday_env.actions import NUM_ACTIONS, action_mask, action_name
-from friday_env.core import VecEnvCore, check_core, is_game, python_copy, to_core
-from friday_env.engine import Game
+from friday_env.core import Game, VecEnvCore, check_core, is_game, python_copy, to_core
 from friday_env.engine.soundness import unsound
 from friday_env.episode import (
     ILLEGAL_ACTION_MODES,
@@ -134,7 +133,7 @@ class _PythonBatch:
         self.encoders = [FlatEncoder() for _ in range(num_envs)]
 
     def reset(self, seeds: np.ndarray) -> None:
-        self.games = [Game.new(self.level, int(seed)) for seed in seeds]
+        self.games = [Game.new(self.level, int(seed), core="python") for seed in seeds]
         self.steps = [0] * len(self.games)
         for i in range(len(self.games)):
             self._write_live(i)
@@ -183,7 +182,7 @@ class _PythonBatch:
         out.final_obs[i] = self.encoders[i].encode(game)
         stats = final_stats(game, self.steps[i], illegal)
         out.final_stats[i] = [stats.get(key, False) for key in STATS]
-        self.games[i] = Game.new(self.level, int(out.next_seeds[i]))
+        self.games[i] = Game.new(self.level, int(out.next_seeds[i]), core="python")
         self.steps[i] = 0
 
 

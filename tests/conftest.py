@@ -1,4 +1,5 @@
-"""Shared helpers for scripted-scenario tests: start a fight, act on cards by key, read piles.
+"""Shared helpers for scripted-scenario tests: start a fight, act on cards by key, read piles;
+and the agents' tests' tiny `friday rl` budget (the fixture `tiny_rl`).
 
 Kept small on purpose: each helper is one line of intent, so a test reads like the rulebook
 ("draw a free card, use the vision, put the weak card on top, end the fight").
@@ -7,7 +8,9 @@ Kept small on purpose: each helper is one line of intent, so a test reads like t
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -113,3 +116,30 @@ def top_first(game: Game) -> list[str]:
 
 def table(game: Game) -> list[str]:
     return keys(game.table)
+
+
+#: ``friday rl`` on a tiny budget: 4 envs of 32 steps a rollout, an 8-8 network, 3 held-out
+#: deals, an evaluation and a checkpoint every 2 rollouts.
+TINY_RL = {
+    "num_envs": 4,
+    "num_steps": 32,
+    "hidden": "8,8",
+    "eval_deals": 3,
+    "eval_every": 2,
+    "checkpoint_every": 2,
+    "minibatches": 2,
+    "epochs": 2,
+}
+
+
+@pytest.fixture
+def tiny_rl() -> Callable[..., Any]:
+    """``tiny_rl(out, **changes)``: an ``RLConfig`` writing to ``out`` on the tiny budget
+    (``TINY_RL``, 4 rollouts unless ``frames`` says), ``changes`` applied."""
+    pytest.importorskip("torch")
+    from friday_agents.learning.rl.config import RLConfig
+
+    def make(out: Path, **changes: Any) -> RLConfig:
+        return RLConfig(out=str(out), **{**TINY_RL, "frames": 4 * 4 * 32, **changes})
+
+    return make

@@ -64,6 +64,8 @@ class GameAPI(griffe.Extension):
         collection = loader.modules_collection
         reference, public = collection.get_member(REFERENCE), collection.get_member(PUBLIC)
         _bind_rules(reference, collection)
+        # its base for type checkers (the reference's API, `_GameAPI`) is none at run time
+        public.bases = []
         for name, member in reference.all_members.items():
             if name.startswith("_") or name in public.members or not _shared(name):
                 continue

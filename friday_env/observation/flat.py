@@ -38,8 +38,8 @@ from friday_env.cards import (
     Ability,
     Kind,
 )
-from friday_env.core import COMPILED_CLASSES, encode_flat
-from friday_env.engine import DOUBLED, DOWN, LEFT, USED, Game
+from friday_env.core import COMPILED_CLASSES, Game, encode_flat
+from friday_env.engine import DOUBLED, DOWN, LEFT, USED
 from friday_env.information import known_top_cards, stack_known_cards, unknown_aging_pool
 from friday_env.observation.layout import (
     AGING_SLICE,

@@ -7,7 +7,7 @@ import numpy as np
 from gymnasium import spaces
 
 from friday_env.actions import NUM_ACTIONS, action_mask
-from friday_env.engine import Game
+from friday_env.core import Game
 from friday_env.observation.flat import FlatEncoder
 from friday_env.observation.registry import register_encoder
 

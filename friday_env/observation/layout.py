@@ -24,7 +24,8 @@ from friday_env.cards import (
     Ability,
     Kind,
 )
-from friday_env.engine import Game, level_life
+from friday_env.core import Game
+from friday_env.engine import level_life
 from friday_env.information import unseen_aging_count
 
 # ----------------------------------------------------------------- card type index spaces

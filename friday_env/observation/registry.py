@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Protocol, TypeVar
 if TYPE_CHECKING:
     from gymnasium import spaces
 
-    from friday_env.engine import Game
+    from friday_env.core import Game
 
 
 class Encoder(Protocol):

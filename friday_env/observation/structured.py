@@ -12,7 +12,8 @@ from gymnasium import spaces
 
 from friday_env.actions import MAX_SLOTS, SORT_SIZE, Phase
 from friday_env.cards import CARD_TYPE, CARD_TYPES, FIGHTING_TYPES, Ability
-from friday_env.engine import DOUBLED, DOWN, LEFT, USED, Game
+from friday_env.core import Game
+from friday_env.engine import DOUBLED, DOWN, LEFT, USED
 from friday_env.information import known_top_cards, stack_known_cards, unknown_aging_pool
 from friday_env.observation.layout import (
     CARD_CODE,

@@ -11,8 +11,8 @@ from dataclasses import dataclass, field
 
 from friday_env.actions import Phase
 from friday_env.cards import AGING_IDS, HAZARD_IDS, KEY, PIRATE_IDS, STARTING_IDS, VERY_STUPID_ID
-from friday_env.core import new_game
-from friday_env.engine import PIRATES, STEP_NAMES, Game, level_life
+from friday_env.core import Game, new_game
+from friday_env.engine import PIRATES, STEP_NAMES, level_life
 from friday_env.scenario import scenario
 from friday_env.testing.invariants import (
     InvariantViolation,

@@ -26,7 +26,8 @@ from friday_env.cards import (
     Kind,
     PirateSpecial,
 )
-from friday_env.engine import DOUBLED, DOWN, LEFT, PIRATES, USED, Game
+from friday_env.core import Game
+from friday_env.engine import DOUBLED, DOWN, LEFT, PIRATES, USED
 from friday_env.information import stack_known_cards, unseen_aging_count
 
 # Per physical card, from the card types (independent of the engine's own lookup tables).

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from friday_env.actions import PHASE_NAMES
-from friday_env.engine import Game
+from friday_env.core import Game
 from friday_env.scenario import scenario
 from friday_env.testing.games import make_game
 from friday_env.testing.policies import POLICIES, Policy

@@ -14,7 +14,8 @@ from collections.abc import Callable
 from friday_env.actions import Phase
 from friday_env.actions import codec as act
 from friday_env.cards import HAZARD_VALUES, SCORE_VALUE
-from friday_env.engine import PIRATES, Game
+from friday_env.core import Game
+from friday_env.engine import PIRATES
 from friday_env.random_choice import random_action
 
 __all__ = ["Policy", "greedy_policy", "random_action", "random_policy"]

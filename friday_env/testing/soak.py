@@ -20,7 +20,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from friday_env.engine import Game
+from friday_env.core import Game
 from friday_env.errors import InvalidLevelError
 from friday_env.levels import parse_levels
 from friday_env.testing.games import (

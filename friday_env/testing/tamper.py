@@ -37,8 +37,7 @@ import numpy as np
 
 from friday_env.actions import Phase
 from friday_env.actions.mask import action_mask
-from friday_env.core import COMPILED_FILE, STATE_FIELDS, CompiledGame, python_copy
-from friday_env.engine import Game
+from friday_env.core import COMPILED_FILE, STATE_FIELDS, CompiledGame, Game, python_copy
 from friday_env.engine.soundness import unsound
 from friday_env.errors import StateError
 from friday_env.information import determinized
@@ -202,7 +201,7 @@ EDITS: tuple[Callable[[Game, random.Random], str], ...] = (
 def real_state(rng: random.Random) -> Game:
     """A reference game at a random point of a random game (actions chosen at random), the
     end included once in a while."""
-    game = Game.new(rng.randint(1, 4), rng.randrange(2**63))  # the reference engine
+    game = Game.new(rng.randint(1, 4), rng.randrange(2**63), core="python")
     chosen, seen = game.clone(), 1
     while not game.done:  # one game; each of its states is the one kept with equal odds
         game.apply(rng.choice(game.legal_actions()))

@@ -12,7 +12,8 @@ from typing import Any
 
 from friday_env.actions import PHASE_NAMES
 from friday_env.cards import KEY, KIND, VALUE, Kind
-from friday_env.engine import DOUBLED, DOWN, LEFT, STEP_NAMES, USED, Game
+from friday_env.core import Game
+from friday_env.engine import DOUBLED, DOWN, LEFT, STEP_NAMES, USED
 from friday_env.information import known_top_cards, unseen_aging_count
 from friday_env.record import GameRecord, replay, start
 from friday_env.text import ability_text, hazard_text, pirate_rule

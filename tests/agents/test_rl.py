@@ -31,24 +31,9 @@ from friday_agents.players.networks.policy_net import (  # noqa: E402
     load_policy_network,
     save_policy_network,
 )
-from friday_env.engine import Game  # noqa: E402
+from friday_env import Game  # noqa: E402
 from friday_env.observation import FLAT_SIZE, FlatEncoder  # noqa: E402
 from friday_env.vector import FridayVectorEnv  # noqa: E402
-
-TINY = {
-    "num_envs": 4,
-    "num_steps": 32,
-    "hidden": "8,8",
-    "eval_deals": 3,
-    "eval_every": 2,
-    "checkpoint_every": 2,
-    "minibatches": 2,
-    "epochs": 2,
-}
-
-
-def tiny(out: Path, **changes) -> RLConfig:
-    return RLConfig(out=str(out), **{**TINY, "frames": 4 * 4 * 32, **changes})
 
 
 def random_network_file(path: Path, value_head: bool = True, seed: int = 0) -> Path:
@@ -77,8 +62,8 @@ def without_times(rows: list[dict]) -> list[dict]:
 # ---------------------------------------------------------------- runs
 
 
-def test_run_writes_checkpoint_curve_and_policy(tmp_path):
-    row = Trainer(tiny(tmp_path / "run")).run()
+def test_run_writes_checkpoint_curve_and_policy(tmp_path, tiny_rl):
+    row = Trainer(tiny_rl(tmp_path / "run")).run()
     out = tmp_path / "run"
     assert {p.name for p in out.iterdir()} >= {
         "config.json",
@@ -96,16 +81,16 @@ def test_run_writes_checkpoint_curve_and_policy(tmp_path):
     assert rows[-1]["kl_to_start"] > 0
 
 
-def test_heldout_curve_on_several_levels(tmp_path):
-    row = Trainer(tiny(tmp_path / "run", frames=128, eval_levels="4,1,2")).run()
+def test_heldout_curve_on_several_levels(tmp_path, tiny_rl):
+    row = Trainer(tiny_rl(tmp_path / "run", frames=128, eval_levels="4,1,2")).run()
     assert sorted(row["heldout_by_level"]) == ["1", "2", "4"]
     assert row["heldout_by_level"]["1"]["heldout_win_rate"] == row["heldout_win_rate"]
     assert all(v["heldout_deals"] == 3 for v in row["heldout_by_level"].values())
 
 
-def test_same_seed_same_run(tmp_path):
-    Trainer(tiny(tmp_path / "a", frames=256)).run()
-    Trainer(tiny(tmp_path / "b", frames=256)).run()
+def test_same_seed_same_run(tmp_path, tiny_rl):
+    Trainer(tiny_rl(tmp_path / "a", frames=256)).run()
+    Trainer(tiny_rl(tmp_path / "b", frames=256)).run()
     assert without_times(curve(tmp_path / "a")) == without_times(curve(tmp_path / "b"))
 
 
@@ -127,15 +112,15 @@ def held_out_only_at_periodic_updates(rows: list[dict], every: int) -> list[dict
         ("ppo", False, 256, "counts"),  # the visit counts are in the checkpoint
     ],
 )
-def test_resume_continues_exactly(tmp_path, method, init, cut, bonus):
+def test_resume_continues_exactly(tmp_path, method, init, cut, bonus, tiny_rl):
     """A run cut at ``cut`` frames (after 1, 2 or 3 of 4 updates; with --init the cut falls
     after the warm-up and an evaluation that halves the KL weight) and resumed ends with
     the same networks and the same curve as the uninterrupted run."""
     extra = {"method": method, "reverse_window": 4, "reverse_start": 2, "bonus": bonus}
     if init:
         extra |= {"init": str(random_network_file(tmp_path / "init.npz")), "warmup_frames": 128}
-    Trainer(tiny(tmp_path / "whole", **extra)).run()
-    Trainer(tiny(tmp_path / "split", frames=cut, **extra)).run()
+    Trainer(tiny_rl(tmp_path / "whole", **extra)).run()
+    Trainer(tiny_rl(tmp_path / "split", frames=cut, **extra)).run()
     resumed = RLConfig.from_dict(json.loads((tmp_path / "split" / "config.json").read_text()))
     resumed.frames = 512
     Trainer(resumed, resume=True).run()
@@ -149,21 +134,21 @@ def test_resume_continues_exactly(tmp_path, method, init, cut, bonus):
     )
 
 
-def test_resume_drops_curve_rows_after_the_checkpoint(tmp_path):
+def test_resume_drops_curve_rows_after_the_checkpoint(tmp_path, tiny_rl):
     out = tmp_path / "run"
-    Trainer(tiny(out, frames=256)).run()
+    Trainer(tiny_rl(out, frames=256)).run()
     with open(out / "curve.jsonl", "a") as f:  # a row a killed run wrote after its checkpoint
         f.write(json.dumps({"updates": 3, "frames": 384}) + "\n")
-    config = tiny(out, frames=512)
+    config = tiny_rl(out, frames=512)
     Trainer(config, resume=True).run()
     assert [r["updates"] for r in curve(out)] == [0, 1, 2, 3, 4]
 
 
-def test_exported_policy_plays_legal_games_as_net(tmp_path):
-    Trainer(tiny(tmp_path / "run", frames=128)).run()
+def test_exported_policy_plays_legal_games_as_net(tmp_path, tiny_rl):
+    Trainer(tiny_rl(tmp_path / "run", frames=128)).run()
     agent = NetAgent(str(tmp_path / "run" / "policy.npz"))
     for index in range(2):
-        game = Game.new(1, validation_seed(1, index))
+        game = Game.new(1, validation_seed(1, index), core="python")
         while not game.done:
             action = agent.act(game)
             assert action in game.legal_actions()
@@ -200,9 +185,11 @@ def test_defaults_depend_on_init():
     assert (given.reward, given.kl_coef) == ("score", 0.1)
 
 
-def test_kl_to_start_is_zero_at_start_and_positive_after_moving(tmp_path):
+def test_kl_to_start_is_zero_at_start_and_positive_after_moving(tmp_path, tiny_rl):
     init = random_network_file(tmp_path / "init.npz")
-    trainer = Trainer(tiny(tmp_path / "run", init=str(init), warmup_frames=0, learning_rate=1e-2))
+    trainer = Trainer(
+        tiny_rl(tmp_path / "run", init=str(init), warmup_frames=0, learning_rate=1e-2)
+    )
     obs, mask = trainer.obs.clone(), trainer.mask.clone()
     assert trainer.kl_to_start(obs, mask) == pytest.approx(0.0, abs=1e-7)
     trainer.run()
@@ -210,13 +197,13 @@ def test_kl_to_start_is_zero_at_start_and_positive_after_moving(tmp_path):
     assert all(row["kl_to_start"] > 0 for row in curve(tmp_path / "run")[1:])
 
 
-def test_fights_shaping_pays_per_fight_and_takes_it_all_back_at_the_end(tmp_path):
+def test_fights_shaping_pays_per_fight_and_takes_it_all_back_at_the_end(tmp_path, tiny_rl):
     """--shaping fights is potential-based: same games (the first rollout's policy is the
     same), each step's bonus is the change of fights / 50, and a whole game's shaped return
     equals its plain win_loss return."""
     rollouts = {}
     for shaping in ("none", "fights"):
-        config = tiny(tmp_path / shaping, reward="win_loss", shaping=shaping, num_steps=400)
+        config = tiny_rl(tmp_path / shaping, reward="win_loss", shaping=shaping, num_steps=400)
         rollouts[shaping] = Trainer(config)._rollout()
     plain, shaped = rollouts["none"], rollouts["fights"]
     assert torch.equal(plain["action"], shaped["action"])
@@ -238,13 +225,13 @@ def test_fights_shaping_pays_per_fight_and_takes_it_all_back_at_the_end(tmp_path
     assert ended > 0
 
 
-def test_count_bonus_pays_for_entering_cells_less_as_they_become_common(tmp_path):
+def test_count_bonus_pays_for_entering_cells_less_as_they_become_common(tmp_path, tiny_rl):
     """--bonus counts: same games as without (first rollout), a bonus only on the steps
     that finish a fight within a game, coef on a first visit of the cell it leads to,
     coef / sqrt(n) after."""
     rollouts, trainers = {}, {}
     for bonus in ("none", "counts"):
-        config = tiny(tmp_path / bonus, reward="win_loss", bonus=bonus, bonus_coef=0.1)
+        config = tiny_rl(tmp_path / bonus, reward="win_loss", bonus=bonus, bonus_coef=0.1)
         trainers[bonus] = Trainer(config.__class__(**{**config.to_dict(), "num_steps": 200}))
         rollouts[bonus] = trainers[bonus]._rollout()
     plain, counted = rollouts["none"], rollouts["counts"]
@@ -268,9 +255,9 @@ def test_count_bonus_pays_for_entering_cells_less_as_they_become_common(tmp_path
     assert trainers["none"].visits.sum() == 0
 
 
-def test_critic_warmup_leaves_the_actor_unchanged(tmp_path):
+def test_critic_warmup_leaves_the_actor_unchanged(tmp_path, tiny_rl):
     init = random_network_file(tmp_path / "init.npz")
-    config = tiny(tmp_path / "run", init=str(init), warmup_frames=512, init_temperature="1")
+    config = tiny_rl(tmp_path / "run", init=str(init), warmup_frames=512, init_temperature="1")
     Trainer(config).run()
     start, after = load_policy_network(init), load_policy_network(tmp_path / "run" / "policy.npz")
     for (w0, b0), (w1, b1) in zip(start.layers, after.layers, strict=True):
@@ -283,9 +270,9 @@ def test_critic_warmup_leaves_the_actor_unchanged(tmp_path):
     assert {row["phase"] for row in curve(tmp_path / "run")[1:]} == {"warmup"}
 
 
-def test_init_temperature_sharpens_the_start_policy_only(tmp_path):
+def test_init_temperature_sharpens_the_start_policy_only(tmp_path, tiny_rl):
     init = random_network_file(tmp_path / "init.npz")
-    config = tiny(tmp_path / "run", init=str(init), warmup_frames=512, init_temperature="0.25")
+    config = tiny_rl(tmp_path / "run", init=str(init), warmup_frames=512, init_temperature="0.25")
     Trainer(config).run()
     start, after = load_policy_network(init), load_policy_network(tmp_path / "run" / "policy.npz")
     for (w0, b0), (w1, b1) in zip(start.layers[:-1], after.layers[:-1], strict=True):
@@ -295,9 +282,9 @@ def test_init_temperature_sharpens_the_start_policy_only(tmp_path):
     assert curve(tmp_path / "run")[0]["init_temperature"] == 0.25
 
 
-def test_auto_temperature_follows_its_rule(tmp_path):
+def test_auto_temperature_follows_its_rule(tmp_path, tiny_rl):
     init = random_network_file(tmp_path / "init.npz")
-    Trainer(tiny(tmp_path / "run", init=str(init), frames=128)).run()
+    Trainer(tiny_rl(tmp_path / "run", init=str(init), frames=128)).run()
     start = curve(tmp_path / "run")[0]
     rates = {float(t): rate for t, rate in start["sampled_win_rate_by_temperature"].items()}
     assert sorted(rates) == [0.02, 0.05, 0.1, 0.2, 0.5, 1.0]
@@ -306,9 +293,9 @@ def test_auto_temperature_follows_its_rule(tmp_path):
     assert start["init_temperature"] == max(good, default=1.0)
 
 
-def test_kl_weight_halves_when_the_heldout_rate_holds(tmp_path):
+def test_kl_weight_halves_when_the_heldout_rate_holds(tmp_path, tiny_rl):
     init = random_network_file(tmp_path / "init.npz")
-    Trainer(tiny(tmp_path / "run", init=str(init), warmup_frames=128)).run()
+    Trainer(tiny_rl(tmp_path / "run", init=str(init), warmup_frames=128)).run()
     rows = curve(tmp_path / "run")
     start = rows[0]["heldout_win_rate"]
     coef = 1.0
@@ -353,9 +340,9 @@ def spy_on_training_deals(monkeypatch, num_envs: int) -> list[int]:
 
 
 @pytest.mark.parametrize("method", ["ppo", "reverse"])
-def test_only_training_deals_are_played(tmp_path, monkeypatch, method):
+def test_only_training_deals_are_played(tmp_path, monkeypatch, method, tiny_rl):
     started = spy_on_training_deals(monkeypatch, num_envs=4)
-    Trainer(tiny(tmp_path / "run", method=method, frames=768)).run()
+    Trainer(tiny_rl(tmp_path / "run", method=method, frames=768)).run()
     assert len(started) > 4 + 10  # the reset's deals and many autoresets
     assert all(is_training_deal(seed) for seed in started)
 
@@ -365,7 +352,7 @@ def test_drawn_deals_are_training_deals():
     assert all(is_training_deal(int(s)) and 3_000_000 <= s < 3_900_000 for s in seeds)
 
 
-def test_curriculum_starts_episodes_from_stored_states(tmp_path, monkeypatch):
+def test_curriculum_starts_episodes_from_stored_states(tmp_path, monkeypatch, tiny_rl):
     put: list[tuple[int, int]] = []
     set_game = FridayVectorEnv.set_game
 
@@ -382,7 +369,7 @@ def test_curriculum_starts_episodes_from_stored_states(tmp_path, monkeypatch):
 
     monkeypatch.setattr(FridayVectorEnv, "set_game", spy_set_game)
     monkeypatch.setattr(ReverseCurriculum, "add_game", spy_add_game)
-    trainer = Trainer(tiny(tmp_path / "run", method="reverse", reverse_share=1.0, frames=768))
+    trainer = Trainer(tiny_rl(tmp_path / "run", method="reverse", reverse_share=1.0, frames=768))
     trainer.run()
     assert put and any(played > 0 for _, played in put)  # games begun in the middle
     # every start is an archived game's deal, k = 5 decisions before its end (or its start)
@@ -449,7 +436,7 @@ def test_reverse_curriculum_starts_from_won_games_when_it_has_any():
 
 
 def test_replay_rebuilds_the_game():
-    game = Game.new(2, 2_000_017)
+    game = Game.new(2, 2_000_017, core="python")
     for _ in range(12):
         game.apply(game.legal_actions()[-1])
     again = replay(2, 2_000_017, game.history, core="python")
@@ -571,7 +558,7 @@ def test_behaviour_report_counts_every_decision_of_a_committed_policy(tmp_path):
 # ---------------------------------------------------------------- devices
 
 
-def test_the_gpu_path_trains_and_resumes_on_the_cpu(tmp_path, monkeypatch):
+def test_the_gpu_path_trains_and_resumes_on_the_cpu(tmp_path, monkeypatch, tiny_rl):
     """The trainer's GPU path (observations whole in `DenseRows`, rollout buffers on the
     device, dense layers) on the CPU device: a run and its resumption, legal throughout."""
     from friday_agents.learning.rl import sparse, trainer
@@ -579,11 +566,11 @@ def test_the_gpu_path_trains_and_resumes_on_the_cpu(tmp_path, monkeypatch):
     monkeypatch.setattr(
         trainer, "_observation_rows", lambda n, width, device: sparse.DenseRows(n, width, device)
     )
-    run = Trainer(tiny(tmp_path / "dense"))
+    run = Trainer(tiny_rl(tmp_path / "dense"))
     assert isinstance(run.rows, sparse.DenseRows)
     run.run()
     assert run.updates == 4
-    more = tiny(tmp_path / "dense", frames=6 * 4 * 32)
+    more = tiny_rl(tmp_path / "dense", frames=6 * 4 * 32)
     resumed = Trainer(more, resume=True)
     resumed.run()
     rows = curve(tmp_path / "dense")
@@ -601,10 +588,10 @@ def test_device_cuda_without_cuda_stops_in_one_line(tmp_path, capsys):
 
 
 @pytest.mark.skipif(not torch.cuda.is_available(), reason="needs CUDA")
-def test_a_run_on_cuda_trains_resumes_on_the_cpu(tmp_path):
-    run = Trainer(tiny(tmp_path / "gpu", device="cuda"))
+def test_a_run_on_cuda_trains_resumes_on_the_cpu(tmp_path, tiny_rl):
+    run = Trainer(tiny_rl(tmp_path / "gpu", device="cuda"))
     assert next(run.model.parameters()).is_cuda
     run.run()
-    resumed = Trainer(tiny(tmp_path / "gpu", device="cpu", frames=6 * 4 * 32), resume=True)
+    resumed = Trainer(tiny_rl(tmp_path / "gpu", device="cpu", frames=6 * 4 * 32), resume=True)
     resumed.run()
     assert resumed.updates == 6

@@ -25,25 +25,13 @@ from friday_agents.learning.rl.curriculum import (  # noqa: E402
     won_games_of_file,
 )
 from friday_agents.learning.rl.trainer import Trainer  # noqa: E402
-from friday_env.engine import Game  # noqa: E402
+from friday_env import Game  # noqa: E402
 from friday_env.observation import FlatEncoder  # noqa: E402
 from friday_env.vector import FridayVectorEnv  # noqa: E402
 
 FOUND = (
     Path(__file__).parents[2] / "experiments" / "from-nothing" / "results" / "l1" / "games.jsonl"
 )
-TINY = {
-    "num_envs": 4,
-    "num_steps": 32,
-    "hidden": "8,8",
-    "eval_deals": 3,
-    "eval_every": 2,
-    "checkpoint_every": 2,
-    "minibatches": 2,
-    "epochs": 2,
-    "method": "reverse",
-    "reward": "win_loss",
-}
 
 
 def found_games(count: int = 3) -> list[dict]:
@@ -55,17 +43,24 @@ def games_file(path: Path, games: list[dict]) -> Path:
     return path
 
 
-def seeded(out: Path, games: Path, **changes) -> RLConfig:
-    return RLConfig(
-        out=str(out), archive_from=str(games), **{**TINY, "frames": 4 * 4 * 32, **changes}
-    )
+@pytest.fixture
+def seeded(tiny_rl):
+    """``seeded(out, games, **changes)``: a tiny reverse-curriculum run whose archive is
+    seeded from the games file ``games``."""
+
+    def make(out: Path, games: Path, **changes) -> RLConfig:
+        return tiny_rl(
+            out, archive_from=str(games), **{"method": "reverse", "reward": "win_loss", **changes}
+        )
+
+    return make
 
 
 def curve(out: Path) -> list[dict]:
     return [json.loads(line) for line in (out / "curve.jsonl").read_text().splitlines()]
 
 
-def test_seeded_archive_holds_the_files_wins(tmp_path):
+def test_seeded_archive_holds_the_files_wins(tmp_path, seeded):
     games = found_games()
     trainer = Trainer(seeded(tmp_path / "run", games_file(tmp_path / "won.jsonl", games)))
     archive = sorted(trainer.curriculum.archive, key=lambda g: g.order)
@@ -78,7 +73,9 @@ def test_seeded_archive_holds_the_files_wins(tmp_path):
     assert row["reverse_archive_wins"] >= 3 and row["reverse_longest_win"] >= 250
 
 
-def test_an_episode_from_the_archive_starts_k_decisions_before_a_found_win(tmp_path, monkeypatch):
+def test_an_episode_from_the_archive_starts_k_decisions_before_a_found_win(
+    tmp_path, monkeypatch, seeded
+):
     """Every start put into an env is the exact state (history, and the env's observation of
     it) ``k`` decisions before the end of an archived win; the first ones are the file's own
     (the random policy has won nothing yet), and episodes not started from the archive start
@@ -124,13 +121,13 @@ def test_an_episode_from_the_archive_starts_k_decisions_before_a_found_win(tmp_p
     from_file = {(game["seed"], tuple(game["actions"][:-k])) for game in games}
     seed, history, obs = put[0]
     assert (seed, tuple(history)) in from_file
-    again = Game.new(1, seed)  # the reference (Python) engine, from the deal's start
+    again = Game.new(1, seed, core="python")  # from the deal's start
     for action in history:
         again.apply(action)
     np.testing.assert_array_equal(obs, FlatEncoder().encode(again))
 
 
-def test_resume_of_a_seeded_run_continues_exactly(tmp_path):
+def test_resume_of_a_seeded_run_continues_exactly(tmp_path, seeded):
     """Cut after 2 of 4 updates and resumed, with the games file gone (the archive lives in
     the checkpoint): the same networks and curve as the uninterrupted run."""
     games = games_file(tmp_path / "won.jsonl", found_games())

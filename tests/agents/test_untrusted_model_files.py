@@ -16,7 +16,7 @@ import pytest
 torch = pytest.importorskip("torch")
 pytest.importorskip("sb3_contrib")
 
-from friday_cli import friday  # noqa: E402
+from friday_cli import friday, friday_main  # noqa: E402
 
 from friday_agents.models import PPO_ALL_LEVELS  # noqa: E402
 from friday_agents.players.ppo import PPOAgent, PPOCheckpointError  # noqa: E402
@@ -87,36 +87,36 @@ def test_a_zip_whose_weights_are_a_payload_is_refused_unrun(tmp_path):
     assert not marker.exists()
 
 
-def test_friday_train_refuses_a_crafted_zip_in_one_line(tmp_path):
+def test_friday_train_refuses_a_crafted_zip_in_one_line(tmp_path, capsys):
     marker = tmp_path / "ran"
 
     def add(data):
         data["payload"] = {":serialized:": pickled(marker)}
 
     path = crafted_archive(tmp_path / "crafted.zip", data_change=add)
-    done = friday("train", "--init", str(path), "--out", str(tmp_path / "run"), cwd=tmp_path)
-    assert done.returncode == 2, done.stderr
-    assert_one_line(done.stderr, "refused")
+    args = ["train", "--init", str(path), "--out", str(tmp_path / "run")]
+    assert friday_main()(args) == 2  # in this process: torch is imported already
+    assert_one_line(capsys.readouterr().err, "refused")
     assert not marker.exists()
     # the same archive as the newest checkpoint of a run that --resume continues
     run = tmp_path / "old"
     (run / "checkpoints").mkdir(parents=True)
     (run / "config.json").write_text("{}")
     (run / "checkpoints" / "ppo_64_steps.zip").write_bytes(path.read_bytes())
-    done = friday("train", "--resume", "--out", str(run), cwd=tmp_path)
-    assert done.returncode == 2, done.stderr
-    assert_one_line(done.stderr, "refused")
+    assert friday_main()(["train", "--resume", "--out", str(run)]) == 2
+    assert_one_line(capsys.readouterr().err, "refused")
     assert not marker.exists()
 
 
-def test_a_crafted_rl_checkpoint_is_refused_unrun(tmp_path):
+def test_a_crafted_rl_checkpoint_is_refused_unrun(tmp_path, tiny_rl, capsys):
+    from friday_agents.learning.rl.trainer import Trainer
+
     out, marker = tmp_path / "run", tmp_path / "ran"
-    start = friday(*TINY_RL, "--out", str(out), cwd=tmp_path)
-    assert start.returncode == 0, start.stderr
+    Trainer(tiny_rl(out, frames=128)).run()  # a real run (in this process: one torch import)
     torch.save({"model": Payload(marker)}, out / "checkpoint.pt")
-    done = friday("rl", "--resume", "--out", str(out), "--no-progress", cwd=tmp_path)
-    assert done.returncode == 2, done.stderr
-    assert_one_line(done.stderr, "cannot read the checkpoint")
+    capsys.readouterr()
+    assert friday_main()(["rl", "--resume", "--out", str(out), "--no-progress"]) == 2
+    assert_one_line(capsys.readouterr().err, "cannot read the checkpoint")
     assert not marker.exists()
 
 
@@ -128,13 +128,6 @@ def test_a_crafted_npz_is_refused_unrun_without_numpy_s_advice(tmp_path):
     assert_one_line(done.stderr, "not an .npz archive of plain arrays")
     assert "allow_pickle" not in done.stderr
     assert not marker.exists() and not (tmp_path / "e").exists()
-
-
-#: A ``friday rl`` run of a few seconds (the sizes of tests/agents/test_rl.py's tiny runs).
-TINY_RL = (
-    "rl", "--level", "1", "--num-envs", "4", "--num-steps", "32", "--frames", "128",
-    "--eval-deals", "4", "--hidden", "16,16", "--no-progress",
-)  # fmt: skip
 
 
 def assert_one_line(stderr: str, text: str) -> None:

@@ -4,10 +4,11 @@ line on stderr naming what was wrong, no traceback, and no file or folder create
 from __future__ import annotations
 
 from pathlib import Path
+from subprocess import CompletedProcess
 
 import numpy as np
 import pytest
-from friday_cli import REPO, friday
+from friday_cli import REPO, friday, friday_batch
 
 from friday_env import Game, GameRecord
 
@@ -120,12 +121,30 @@ def _tree(root: Path) -> set[Path]:
     return set(root.rglob("*"))
 
 
+@pytest.fixture(scope="module")
+def refusals(tmp_path_factory) -> dict[str, tuple[CompletedProcess, bool]]:
+    """Each case run in a folder of its own (all in one interpreter: ``friday_batch``): what
+    it printed, and whether the folder is unchanged."""
+    root = tmp_path_factory.mktemp("bad-input")
+    folders = {case: root / f"case-{i}" for i, case in enumerate(CASES)}
+    for folder in folders.values():
+        folder.mkdir()
+        _fixtures(folder)
+    before = {case: _tree(folder) for case, folder in folders.items()}
+    jobs = [
+        {"args": args, "cwd": folders[case], "env": env, "stdin": "q\n"}
+        for case, (args, env, _) in CASES.items()
+    ]
+    return {
+        case: (done, _tree(folders[case]) == before[case])
+        for case, done in zip(CASES, friday_batch(jobs), strict=True)
+    }
+
+
 @pytest.mark.parametrize("case", CASES)
-def test_bad_input_exits_2_in_one_line_and_creates_nothing(tmp_path, case):
-    args, env, text = CASES[case]
-    _fixtures(tmp_path)
-    before = _tree(tmp_path)
-    done = friday(*args, cwd=tmp_path, env=env, stdin="q\n")
+def test_bad_input_exits_2_in_one_line_and_creates_nothing(refusals, case):
+    args, _, text = CASES[case]
+    done, unchanged = refusals[case]
     assert done.returncode == 2, done.stderr
     assert "Traceback" not in done.stderr
     assert len(done.stderr.strip().splitlines()) == 1, done.stderr
@@ -133,7 +152,15 @@ def test_bad_input_exits_2_in_one_line_and_creates_nothing(tmp_path, case):
     assert done.stderr.startswith(f"friday {command}: error: ")
     assert text in done.stderr
     assert "allow_pickle" not in done.stderr  # numpy's advice to load it anyway
-    assert _tree(tmp_path) == before
+    assert unchanged
+
+
+def test_a_friday_process_exits_2_on_bad_input(tmp_path):
+    """One case as its own ``friday`` process: the exit status the shell sees."""
+    args, env, text = CASES["unknown core"]
+    done = friday(*args, cwd=tmp_path, env=env)
+    assert done.returncode == 2 and text in done.stderr, done.stderr
+    assert list(tmp_path.iterdir()) == []
 
 
 @pytest.mark.parametrize(("text", "value"), [("false", False), ("no", False), ("0", False)])

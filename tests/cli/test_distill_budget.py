@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from friday_cli import REPO, friday
+from friday_cli import REPO, friday, friday_main
 
 TINY = (
     "--rounds", "1", "--teacher-games", "2", "--student-games", "0", "--sims", "2",
@@ -18,11 +18,9 @@ CONFIG = str(REPO / "experiments/expert-iteration/config.json")
 
 def test_distill_runs_a_tiny_budget_and_records_it(tmp_path):
     pytest.importorskip("tqdm")
-    done = friday(
-        "distill", "--config", CONFIG, *TINY, "--workers", "1", "--no-progress", "--out", "run",
-        cwd=tmp_path,
-    )  # fmt: skip
-    assert done.returncode == 0, done.stderr
+    out = str(tmp_path / "run")
+    args = ["distill", "--config", CONFIG, *TINY, "--workers", "1", "--no-progress", "--out", out]
+    assert friday_main()(args) == 0  # in this process: its libraries are imported once
     stored = json.loads((tmp_path / "run" / "config.json").read_text())
     assert (stored["rounds"], stored["teacher_games"], stored["sims"]) == (1, 2, 2)
     assert (stored["epochs"], stored["levels"]) == (1, [1])

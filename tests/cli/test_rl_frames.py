@@ -10,17 +10,18 @@ from __future__ import annotations
 import json
 
 import pytest
-from friday_cli import friday
+from friday_cli import friday, friday_main
 
 
-def test_rl_runs_the_frames_it_announces_and_its_bar_ends_full(tmp_path):
+def test_rl_runs_the_frames_it_announces_and_its_bar_ends_full(tmp_path, capsys):
     pytest.importorskip("torch")
     pytest.importorskip("tqdm")
     tiny = ("--num-envs", "2", "--num-steps", "64", "--minibatches", "2", "--eval-deals", "4")
-    done = friday("rl", "--frames", "300", *tiny, "--out", "run", cwd=tmp_path)
-    assert done.returncode == 0, done.stderr
-    assert "384 frames (--frames 300 rounded up to whole rollouts of 128" in done.stdout
-    bars = [line for line in done.stderr.replace("\r", "\n").splitlines() if "%|" in line]
+    out = str(tmp_path / "run")
+    assert friday_main()(["rl", "--frames", "300", *tiny, "--out", out]) == 0  # in this process
+    done = capsys.readouterr()
+    assert "384 frames (--frames 300 rounded up to whole rollouts of 128" in done.out
+    bars = [line for line in done.err.replace("\r", "\n").splitlines() if "%|" in line]
     assert "100%" in bars[-1] and "384/384" in bars[-1], bars[-1]
     rows = (tmp_path / "run" / "curve.jsonl").read_text().splitlines()
     assert json.loads(rows[-1])["frames"] == 384

@@ -396,10 +396,9 @@ def core_speeds_section(doc: dict[str, Any], check: dict[str, Any] | None = None
     differing = results.get("search_guided_differing")
     if differing is not None:
         lines[-1] += f" Games of `guided` that differ between the cores: {differing['median']:.0f}."
-    if "ppo_fps_ratio" in results:
-        lines[-1] += " " + _ppo_sentence(doc, check)
-    if "rl_fps_ratio" in results:
-        lines[-1] += " " + _rl_sentence(doc, check)
+    for key in RATIO_SENTENCES:
+        if key in results:
+            lines[-1] += " " + _ratio_sentence(doc, check, key)
     return "\n".join(lines)
 
 
@@ -431,41 +430,30 @@ def _rerun_rule(doc: dict[str, Any], check: dict[str, Any], verdicts: list[bool 
     return text + "."
 
 
-def _ppo_sentence(doc: dict[str, Any], check: dict[str, Any] | None) -> str:
-    """MaskablePPO's speed on Friday-v0 against a trivial env (and the second run's)."""
-    return _ratio_sentence(
-        doc,
-        check,
-        "ppo_fps_ratio",
-        (lambda v: f"{100 * v:.1f} %", lambda v: f"{100 * v:g} %"),
+#: The README's sentences on the training-speed ratios: key -> how a median and a bound are
+#: written, and the claim (its ``{median}``, ``{range}`` and ``{wanted}`` filled in).
+RATIO_SENTENCES: dict[str, tuple[Callable[[float], str], Callable[[float], str], str]] = {
+    # MaskablePPO's speed on Friday-v0 against a trivial env
+    "ppo_fps_ratio": (
+        lambda v: f"{100 * v:.1f} %",
+        lambda v: f"{100 * v:g} %",
         "MaskablePPO trains on `Friday-v0` at {median} [{range}] of its speed on a trivial env "
         "with the same spaces{wanted}",
-    )
-
-
-def _rl_sentence(doc: dict[str, Any], check: dict[str, Any] | None) -> str:
-    """``friday rl``'s training speed against SB3's MaskablePPO, same PPO (row (n))."""
-    return _ratio_sentence(
-        doc,
-        check,
-        "rl_fps_ratio",
-        (lambda v: f"{v:.2f}×", lambda v: f"{v:g}×"),
+    ),
+    # friday rl's training speed against SB3's MaskablePPO, same PPO (row (n))
+    "rl_fps_ratio": (
+        lambda v: f"{v:.2f}×",
+        lambda v: f"{v:g}×",
         "`friday rl` trains at {median} [{range}] the frames per CPU-second of SB3's "
         "MaskablePPO with the same PPO and networks{wanted}",
-    )
+    ),
+}
 
 
-def _ratio_sentence(
-    doc: dict[str, Any],
-    check: dict[str, Any] | None,
-    key: str,
-    shown: tuple[Callable[[float], str], Callable[[float], str]],
-    claim: str,
-) -> str:
-    """``claim`` about the ratio ``key`` (its ``{median}``, ``{range}`` and ``{wanted}``,
-    the target, filled in; ``shown``: how a median and a bound are written), and the second
-    run's median beside it."""
-    show, show_bound = shown
+def _ratio_sentence(doc: dict[str, Any], check: dict[str, Any] | None, key: str) -> str:
+    """The claim about the ratio ``key`` (``RATIO_SENTENCES``) with its target, and the
+    second run's median beside it."""
+    show, show_bound, claim = RATIO_SENTENCES[key]
     result, target = doc["results"][key], doc["targets"].get(key)
     wanted = ""
     if target is not None:

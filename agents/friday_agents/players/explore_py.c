@@ -13,6 +13,8 @@
 
 #define PIECE 200000 /* frames between signal checks: a fraction of a second */
 
+static int play_until(void *x, int64_t until) { return fr_explore_continue(x, until); }
+
 static PyObject *history_bytes(const fr_game *g) {
     return PyBytes_FromStringAndSize((const char *)g->history, g->history_len);
 }
@@ -73,13 +75,7 @@ static PyObject *py_explore_deal(PyObject *module, PyObject *args) {
     fr_explore x;
     int rc = fr_explore_begin(&x, start, walk, choices, actions);
     if (rc != 0) return error_of(rc), NULL;
-    while (rc == 0 && !x.won && x.frames < budget) {
-        int64_t until = budget - x.frames > PIECE ? x.frames + PIECE : budget;
-        Py_BEGIN_ALLOW_THREADS
-        rc = fr_explore_continue(&x, until);
-        Py_END_ALLOW_THREADS
-        if (rc == 0 && PyErr_CheckSignals() < 0) rc = -2;
-    }
+    rc = fr_play_in_pieces(play_until, &x, &x.frames, budget, &x.won, PIECE);
     PyObject *result = NULL;
     if (rc == 0) result = result_of(&x);
     else if (rc != -2) error_of(rc);

@@ -1,6 +1,19 @@
 /* The extension module friday_agents.players._kernels: the agents' C kernels (kernels.h). */
 #include "kernels.h"
 
+int fr_play_in_pieces(fr_piece_player play_until, void *run, const int64_t *progress,
+                      int64_t target, const int *stop, int64_t piece) {
+    int rc = 0;
+    while (rc == 0 && (stop == NULL || !*stop) && *progress < target) {
+        int64_t until = target - *progress > piece ? *progress + piece : target;
+        Py_BEGIN_ALLOW_THREADS
+        rc = play_until(run, until);
+        Py_END_ALLOW_THREADS
+        if (rc == 0 && PyErr_CheckSignals() < 0) rc = -2;
+    }
+    return rc;
+}
+
 static struct PyModuleDef kernels_module = {
     PyModuleDef_HEAD_INIT,
     .m_name = "friday_agents.players._kernels",

@@ -11,6 +11,8 @@
 
 #define PIECE 200000 /* actions between signal checks: a few milliseconds */
 
+static int play_until(void *run, int64_t until) { return fr_random_continue(run, until); }
+
 static PyObject *py_random_play(PyObject *module, PyObject *args) {
     long long actions;
     PyObject *seed_obj;
@@ -20,14 +22,7 @@ static PyObject *py_random_play(PyObject *module, PyObject *args) {
     if (seed == (unsigned long long)-1 && PyErr_Occurred()) return NULL;
     fr_random_run run;
     if (fr_random_begin(&run, (uint64_t)seed) < 0) return PyErr_NoMemory();
-    int rc = 0;
-    while (rc == 0 && run.played < actions) {
-        int64_t until = actions - run.played > PIECE ? run.played + PIECE : actions;
-        Py_BEGIN_ALLOW_THREADS
-        rc = fr_random_continue(&run, until);
-        Py_END_ALLOW_THREADS
-        if (rc == 0 && PyErr_CheckSignals() < 0) rc = -2;
-    }
+    int rc = fr_play_in_pieces(play_until, &run, &run.played, actions, NULL, PIECE);
     PyObject *result = NULL;
     if (rc == 0)
         result = Py_BuildValue("LL", (long long)run.played, (long long)run.games);
