@@ -216,6 +216,22 @@ def _pile_cards(game: Game, pile: int) -> list[int]:
     return _pile_sources(game)[pile]
 
 
+_FLAT_SPACE: list[spaces.Box] = []
+
+
+def _flat_space() -> spaces.Box:
+    """The flat observation's Box, built once: gymnasium's ``Box`` prints its 991 bounds
+    into a repr when made (about 40 ms), so each encoder takes a shallow copy of this one
+    (its own random generator, the same read-only bounds)."""
+    if not _FLAT_SPACE:
+        low, high = FLAT_LAYOUT.bounds()
+        space = spaces.Box(low=low, high=high, dtype=np.float32)
+        space.low.setflags(write=False)
+        space.high.setflags(write=False)
+        _FLAT_SPACE.append(space)
+    return _FLAT_SPACE[0]
+
+
 @register_encoder
 class FlatEncoder:
     """The flat ``float32`` observation (``observation="flat"``), laid out by
@@ -234,8 +250,7 @@ class FlatEncoder:
     name = "flat"
 
     def __init__(self) -> None:
-        low, high = FLAT_LAYOUT.bounds()
-        self.space = spaces.Box(low=low, high=high, dtype=np.float32)
+        self.space = copy.copy(_flat_space())
         self._entries = array("f", bytes(4 * FLAT_SIZE))
         self._view = np.frombuffer(self._entries, np.float32)
         off = FLAT_LAYOUT.offsets
