@@ -82,6 +82,36 @@ def measure(rows: list[dict], processes: int) -> dict:
     }
 
 
+def median_run(runs: list[dict]) -> dict:
+    """One process count over the rounds: the median frames/s and the median of each part."""
+    return {
+        "processes": runs[0]["processes"],
+        "frames_per_update": runs[0]["frames_per_update"],
+        "updates_timed": runs[0]["updates_timed"],
+        "frames_per_s": round(statistics.median(r["frames_per_s"] for r in runs), 1),
+        "wall_us_per_frame": {
+            part: round(statistics.median(r["wall_us_per_frame"][part] for r in runs), 2)
+            for part in PARTS
+        },
+    }
+
+
+def scaling_of(rounds: list[list[dict]]) -> dict:
+    """Each count's frames/s over one process's in the same round: the median and the range
+    over the rounds (empty without a one-process run)."""
+    ratios: dict[str, list[float]] = {}
+    for runs in rounds:
+        one = next((r for r in runs if r["processes"] == 1), None)
+        for run in runs if one else []:
+            ratios.setdefault(str(run["processes"]), []).append(
+                run["frames_per_s"] / one["frames_per_s"]
+            )
+    return {
+        "scaling": {n: round(statistics.median(r), 2) for n, r in ratios.items()},
+        "scaling_range": {n: [round(min(r), 2), round(max(r), 2)] for n, r in ratios.items()},
+    }
+
+
 def machine(device: str) -> dict:
     import torch
 
@@ -109,30 +139,30 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--processes", default="1,2", help="process counts, e.g. 1,2")
     parser.add_argument("--updates", type=int, default=12, help="updates per run")
+    parser.add_argument("--rounds", type=int, default=3, help="rounds of every count (default 3)")
     parser.add_argument("--device", default="cpu", choices=("cpu", "cuda"))
     parser.add_argument("--note", default="", help="what else ran on the machine")
     parser.add_argument("--out", type=Path, required=True, help="result file (.json)")
     args = parser.parse_args(argv)
     counts = [int(n) for n in args.processes.split(",")]
-    runs = []
+    rounds = []  # every process count once per round: the ratio is taken within a round
     with tempfile.TemporaryDirectory() as scratch:
-        for n in counts:
-            rows = run_rl(n, args.updates, args.device, Path(scratch) / f"p{n}")
-            runs.append(measure(rows, n))
-            print(json.dumps(runs[-1]), flush=True)
-    one = next((r for r in runs if r["processes"] == 1), None)
+        for round_number in range(args.rounds):
+            runs = []
+            for n in counts:
+                rows = run_rl(n, args.updates, args.device, Path(scratch) / f"r{round_number}p{n}")
+                runs.append(measure(rows, n))
+                print(json.dumps({"round": round_number, **runs[-1]}), flush=True)
+            rounds.append(runs)
     result = {
         "what": "friday rl end to end: wall frames/s, and wall µs per frame of each part",
         "command": "python benchmarks/rl_throughput.py " + shlex.join(argv or sys.argv[1:]),
         "machine": machine(args.device),
         "note": args.note,
         "setting": SETTING,
-        "runs": runs,
-        "scaling": {
-            str(r["processes"]): round(r["frames_per_s"] / one["frames_per_s"], 2) for r in runs
-        }
-        if one
-        else {},
+        "runs": [median_run([runs[i] for runs in rounds]) for i in range(len(counts))],
+        "rounds": rounds,
+        **scaling_of(rounds),
     }
     args.out.write_text(json.dumps(result, indent=1) + "\n")
     print(json.dumps(result["scaling"]))

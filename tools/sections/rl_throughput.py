@@ -15,6 +15,15 @@ def _machine(machine: dict) -> str:
     return f"{where}, {machine['cores']} cores ({machine['cpu']})"
 
 
+def _ratio(result: dict, processes: int) -> str:
+    """The median ratio to one process, and its range over the rounds where measured."""
+    ratio = result["scaling"].get(str(processes))
+    if ratio is None:
+        return "—"
+    low, high = result.get("scaling_range", {}).get(str(processes), (ratio, ratio))
+    return f"{ratio}x" if low == high else f"{ratio}x [{low}-{high}]"
+
+
 def throughput_section(repo: Path) -> str:
     """A row per machine and process count: frames/s, the ratio to one process, and the
     wall µs per frame of each part."""
@@ -30,7 +39,7 @@ def throughput_section(repo: Path) -> str:
                     _machine(result["machine"]),
                     run["processes"],
                     f"{run['frames_per_s']:,.0f}",
-                    f"{result['scaling'].get(str(run['processes']), '—')}x",
+                    _ratio(result, run["processes"]),
                     *(f"{split[part]:.1f}" for part in PARTS),
                 ]
             )
@@ -44,7 +53,8 @@ def throughput_section(repo: Path) -> str:
         "",
         f"`friday rl` end to end at {setting.get('num_envs')} envs x "
         f"{setting.get('num_steps')} steps per process, {setting.get('hidden')} networks; "
-        "the median over the updates of one run, the parts from the trainer's own timers "
+        "the median over the updates of a run, then over the rounds (the ratio's range over "
+        "the rounds in brackets), the parts from the trainer's own timers "
         "(wall time, per frame of all processes; communication: averaging the gradients, "
         "waiting for the slower process included). From "
         + "; ".join(notes)
