@@ -211,3 +211,17 @@ def test_the_dense_rows_give_the_sparse_rows_values_and_gradients(played, kernel
     torch.testing.assert_close(value_d, value_s, rtol=1e-5, atol=1e-5)
     for a, b in zip(grads_d, grads_s, strict=True):
         torch.testing.assert_close(a, b, rtol=1e-4, atol=1e-5)
+
+
+def test_without_the_kernel_the_trainer_keeps_whole_rows_and_trains(tmp_path, monkeypatch, tiny_rl):
+    """No C kernel (no compiler at install): the trainer runs the dense layers, the same
+    function, instead of the sparse layer's slow twin; a tiny run trains and resumes."""
+    from friday_agents.learning.rl.trainer import Trainer
+
+    monkeypatch.setattr(sparse, "_sparse", None)
+    run = Trainer(tiny_rl(tmp_path / "dense"))
+    assert isinstance(run.rows, sparse.DenseRows)
+    run.run()
+    resumed = Trainer(tiny_rl(tmp_path / "dense", frames=6 * 4 * 32), resume=True)
+    resumed.run()
+    assert resumed.updates == 6

@@ -38,6 +38,14 @@ try:
 except ImportError:  # no C compiler at install: the numpy/torch twin below
     _sparse = None
 
+
+def kernel_built() -> bool:
+    """Whether the C kernel is here (built at install); without it the trainer keeps whole
+    observations and runs the dense layers, the same function at dense speed, since the
+    twin of the sparse layer below is several times slower than both."""
+    return _sparse is not None
+
+
 #: Entries allocated per row at first (a flat observation holds ~64 non-zeros; the arrays
 #: grow when a rollout needs more).
 ENTRIES_PER_ROW = 96

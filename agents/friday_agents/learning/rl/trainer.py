@@ -67,6 +67,7 @@ from friday_agents.learning.rl.sparse import (
     Store,
     actor_critic,
     first_of,
+    kernel_built,
     legal_ids,
     policy_logits,
     table_of,
@@ -891,8 +892,11 @@ def _adam(model: ActorCritic, learning_rate: float) -> torch.optim.Adam:
 
 def _observation_rows(capacity: int, width: int, device: torch.device) -> Store:
     """Where a rollout's observations are kept: as their non-zeros for the CPU kernel, whole
-    on a GPU (the kernel is CPU code; the dense layers there are the same function)."""
-    return SparseRows(capacity) if device.type == "cpu" else DenseRows(capacity, width, device)
+    on a GPU or without the kernel (the kernel is CPU code; the dense layers are the same
+    function)."""
+    if device.type == "cpu" and kernel_built():
+        return SparseRows(capacity)
+    return DenseRows(capacity, width, device)
 
 
 def _critic_only(model: ActorCritic, rows: Store, which: torch.Tensor) -> torch.Tensor:
