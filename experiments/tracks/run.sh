@@ -85,6 +85,7 @@ agents_of() {
 evaluate() { # eval/NAME.json, and the hash of each policy it played in eval/NAME.sha256
     local agents
     agents=$(agents_of "$1" | paste -sd, -)
+    rm -rf "$runs/eval-$1" # a fresh evaluation each time (the policies may have changed)
     nice -n 5 "${friday[@]}" eval --agents "$agents" --levels 1-4 --games 1000 --no-progress \
         --out "$runs/eval-$1"
     mkdir -p "$here/eval"
@@ -93,6 +94,7 @@ evaluate() { # eval/NAME.json, and the hash of each policy it played in eval/NAM
 }
 
 scratch() {
+    rm -rf "$runs/eval-scratch"
     nice -n 5 "${friday[@]}" eval --agents heuristic,scratch --levels 1-4 --games 1000 \
         --no-progress --out "$runs/eval-scratch"
     mkdir -p "$here/eval"
