@@ -16,6 +16,7 @@ untouched, as it describes only the Python games encoded last.
 from __future__ import annotations
 
 import copy
+import functools
 import operator
 import struct
 from array import array
@@ -216,20 +217,16 @@ def _pile_cards(game: Game, pile: int) -> list[int]:
     return _pile_sources(game)[pile]
 
 
-_FLAT_SPACE: list[spaces.Box] = []
-
-
+@functools.cache
 def _flat_space() -> spaces.Box:
     """The flat observation's Box, built once: gymnasium's ``Box`` prints its 991 bounds
     into a repr when made (about 40 ms), so each encoder takes a shallow copy of this one
     (its own random generator, the same read-only bounds)."""
-    if not _FLAT_SPACE:
-        low, high = FLAT_LAYOUT.bounds()
-        space = spaces.Box(low=low, high=high, dtype=np.float32)
-        space.low.setflags(write=False)
-        space.high.setflags(write=False)
-        _FLAT_SPACE.append(space)
-    return _FLAT_SPACE[0]
+    low, high = FLAT_LAYOUT.bounds()
+    space = spaces.Box(low=low, high=high, dtype=np.float32)
+    space.low.setflags(write=False)
+    space.high.setflags(write=False)
+    return space
 
 
 @register_encoder
