@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# The level-4 leaf study (PLAN.md), stages A to C and selection rules 1-3, in order, one worker
+# (the machine's cores are shared). Every stage resumes when this is run again: the data skips
+# the chunks on disk, a fit is minutes, the evaluation continues with --resume.
+# Usage, from the repository root:   bash experiments/level4-value/run.sh
+# DATA (default data/) holds the data folders, which are large and not committed.
+set -euo pipefail
+data=${DATA:-data}
+friday=${FRIDAY:-friday}
+here=experiments/level4-value
+fits=$here/results/fits
+validation=$here/results/validation
+mkdir -p "$fits"
+
+# A, A': the positions
+$friday value data --level 4 --deal-set validation --deals 2000 --out "$data/level4-value-validation" \
+    --workers 1 --no-progress
+$friday value data --level 4 --deals 40000 --out "$data/level4-value" --workers 1 --no-progress
+
+# B: the fits of rule 1 (each skipped when its network is there)
+fit() { # name, extra options
+    local name=$1
+    shift
+    [ -e "$fits/$name.npz" ] && return
+    $friday value fit --data "$data/level4-value" --validation "$data/level4-value-validation" \
+        --out "$fits/$name.npz" "$@"
+}
+fit h64
+fit h128 --hidden 128,128
+fit h64-base --sources base
+python $here/select.py fit
+
+# C: rules 2 and 3 on 500 level-4 validation deals
+leaf=$here/results/leaf_per_level.json
+agents=guided,guided:value=$leaf,guided:sims=256,guided:sims=256:value=$leaf
+resume=()
+[ -e "$validation/results.json" ] && resume=(--resume)
+$friday eval --agents "$agents" --levels 4 --games 500 --deals validation --workers 1 \
+    --no-progress --out "$validation" "${resume[@]}"
+python $here/select.py leaf
