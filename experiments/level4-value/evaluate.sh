@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# Stage D of PLAN.md: the evaluation deals, played once, after rules 1-3 have chosen on validation
+# deals (results/validation/decision.json). The chosen agent is guided with the per-level leaf
+# file when rule 2 adopted it, guided otherwise, at rule 3's budget. One worker; resumes.
+# Usage, from the repository root:   bash experiments/level4-value/evaluate.sh
+#   results/evaluation/level4: the chosen agent and guided on 1,000 level-4 deals (the >= 60 %
+#       target, paired against guided), the chosen agent at 256 simulations on the first 500
+#       (more search not worse), and at 16, 64, 128, 512 on the first 300 (the curve; 32 and 256
+#       come from the same deals);
+#   results/evaluation/level1: the chosen agent on 1,000 level-1 deals (the >= 95 % target).
+set -euo pipefail
+friday=${FRIDAY:-friday}
+here=experiments/level4-value
+decision=$here/results/validation/decision.json
+[ -e "$decision" ] || { echo "evaluate.sh: no $decision (run run.sh first)" >&2; exit 2; }
+read -r adopted budget < <(python -c "
+import json; d = json.load(open('$decision')); print(int(d['rule_2_adopted']), d['rule_3_budget'])")
+base=guided
+[ "$adopted" = 1 ] && base=guided:value=$here/results/leaf_per_level.json
+spec() { # the chosen agent at $1 simulations (32 is guided's default: no option)
+    if [ "$1" = 32 ]; then echo "$base"; else echo "$base:sims=$1"; fi
+}
+chosen=$(spec "$budget")
+run() { # out, levels, agents, games
+    local resume=()
+    [ -e "$1/results.json" ] && resume=(--resume)
+    $friday eval --agents "$3" --levels "$2" --games "$4" --workers 1 --no-progress --out "$1" \
+        "${resume[@]}"
+}
+agents4=$chosen
+games4=1000
+[ "$chosen" != guided ] && agents4="$agents4,guided"
+for sims in 16 32 64 128 256 512; do
+    agent=$(spec "$sims")
+    [ "$agent" = "$chosen" ] && continue
+    agents4="$agents4,$agent"
+    if [ "$sims" = 256 ]; then games4="$games4,$agent=500"; else games4="$games4,$agent=300"; fi
+done
+run $here/results/evaluation/level4 4 "$agents4" "$games4"
+run $here/results/evaluation/level1 1 "$chosen" 1000
