@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Stage D of PLAN.md: the evaluation deals, played once, after rules 1-3 have chosen on validation
-# deals (results/validation/decision.json). The chosen agent is guided with the per-level leaf
-# file when rule 2 adopted it, guided otherwise, at rule 3's budget. One worker; resumes.
+# deals (results/validation/decision.json, prior.json). The chosen agent is guided, with the
+# per-level leaf file when rule 2 adopted it and `net` as its prior when amendment 2's rule
+# adopted that, at rule 3's budget. One worker; resumes.
 # Usage, from the repository root:   bash experiments/level4-value/evaluate.sh
 #   results/evaluation/level4: the chosen agent and guided on 1,000 level-4 deals (the >= 60 %
 #       target, paired against guided), the chosen agent at 256 simulations on the first 500
@@ -13,10 +14,14 @@ friday=${FRIDAY:-friday}
 here=experiments/level4-value
 decision=$here/results/validation/decision.json
 [ -e "$decision" ] || { echo "evaluate.sh: no $decision (run run.sh first)" >&2; exit 2; }
-read -r adopted budget < <(python -c "
-import json; d = json.load(open('$decision')); print(int(d['rule_2_adopted']), d['rule_3_budget'])")
+prior=$here/results/validation/prior.json
+[ -e "$prior" ] || { echo "evaluate.sh: no $prior (run run.sh first)" >&2; exit 2; }
+read -r adopted budget net < <(python -c "
+import json; d = json.load(open('$decision')); p = json.load(open('$prior'))
+print(int(d['rule_2_adopted']), d['rule_3_budget'], int(p['adopted']))")
 base=guided
-[ "$adopted" = 1 ] && base=guided:value=$here/results/leaf_per_level.json
+[ "$net" = 1 ] && base=$base:prior=net
+[ "$adopted" = 1 ] && base=$base:value=$here/results/leaf_per_level.json
 spec() { # the chosen agent at $1 simulations (32 is guided's default: no option)
     if [ "$1" = 32 ]; then echo "$base"; else echo "$base:sims=$1"; fi
 }

@@ -30,11 +30,17 @@ fit h128 --hidden 128,128
 fit h64-base --sources base
 python $here/select.py fit
 
-# C: rules 2 and 3 on 500 level-4 validation deals
+# C: rules 2 and 3 on 500 level-4 validation deals, and amendment 2's prior rule (the same
+# deals, with `net` as guided's prior, and 500 validation deals of levels 1-3)
 leaf=$here/results/leaf_per_level.json
-agents=guided,guided:value=$leaf,guided:sims=256,guided:sims=256:value=$leaf
-resume=()
-[ -e "$validation/results.json" ] && resume=(--resume)
-$friday eval --agents "$agents" --levels 4 --games 500 --deals validation --workers 1 \
-    --no-progress --out "$validation" "${resume[@]}"
+validate() { # out, levels, agents
+    local resume=()
+    [ -e "$1/results.json" ] && resume=(--resume)
+    $friday eval --agents "$3" --levels "$2" --games 500 --deals validation --workers 1 \
+        --no-progress --out "$1" "${resume[@]}"
+}
+validate "$validation" 4 "guided,guided:value=$leaf,guided:sims=256,guided:sims=256:value=$leaf,\
+guided:prior=net,guided:prior=net:value=$leaf"
+validate "$validation-levels1-3" 1-3 guided,guided:prior=net
 python $here/select.py leaf
+python $here/select.py prior

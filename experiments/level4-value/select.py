@@ -2,6 +2,7 @@
 
     python experiments/level4-value/select.py fit       # rule 1: which fit
     python experiments/level4-value/select.py leaf      # rules 2 and 3: adopt it? which budget?
+    python experiments/level4-value/select.py prior     # amendment 2: net as guided's prior?
 
 ``fit`` reads the fit reports in ``results/fits/`` (``friday value fit --report``), picks the
 lowest validation log-loss (ties within 0.002: the smaller network; between two fits of one size,
@@ -14,7 +15,9 @@ models on levels 1-3, the network on level 4).
 writes ``results/validation/decision.json``: rule 2 (adopted when the paired point difference at
 32 simulations is >= 0 and the network wins more deals than guided at 256), rule 3 (the largest
 budget that wins more than 32 on the same deals within 2x guided's CPU per game at 32, measured
-as the runs' seconds per game summed over the same deals).
+as the runs' seconds per game summed over the same deals). ``prior`` adds the same deals
+played with `net` as guided's prior (and 500 validation deals of levels 1-3,
+``results/validation-levels1-3``) and writes ``results/validation/prior.json``.
 """
 
 from __future__ import annotations
@@ -94,9 +97,7 @@ def _write_per_level(network: Path) -> None:
 
 
 def decide_leaf(directory: Path) -> dict:
-    rows = {}
-    for row in read_games(directory / GAMES_FILE):
-        rows[(_label(row["agent"]), row["index"])] = row
+    rows = _rows_by_label(directory)
     deals = sorted({index for _, index in rows})
     agents = ("guided@32", "leaf@32", "guided@256", "leaf@256")
     missing = [a for a in agents for d in deals if (a, d) not in rows]
@@ -107,10 +108,15 @@ def decide_leaf(directory: Path) -> dict:
 
     def paired(first: str, second: str) -> dict:
         mean, low, high = paired_difference_interval(won[first], won[second])
-        return {"points": round(100 * mean, 1), "interval": [round(100 * low, 1), round(100 * high, 1)]}
+        return {
+            "points": round(100 * mean, 1),
+            "interval": [round(100 * low, 1), round(100 * high, 1)],
+        }
 
     wins = {a: int(np.sum(won[a])) for a in agents}
-    adopted = paired("guided@32", "leaf@32")["points"] >= 0 and wins["leaf@256"] > wins["guided@256"]
+    adopted = (
+        paired("guided@32", "leaf@32")["points"] >= 0 and wins["leaf@256"] > wins["guided@256"]
+    )
     chosen = "leaf" if adopted else "guided"
     cpu_ratio = seconds[f"{chosen}@256"] / seconds["guided@32"]
     budget = 256 if wins[f"{chosen}@256"] > wins[f"{chosen}@32"] and cpu_ratio <= CPU_LIMIT else 32
@@ -131,17 +137,83 @@ def decide_leaf(directory: Path) -> dict:
 
 
 def _label(spec: str) -> str:
+    """``[net+]guided|leaf@sims`` of an agent spec of stage C."""
     sims = "256" if "sims=256" in spec else "32"
-    return ("leaf" if "value=" in spec else "guided") + "@" + sims
+    prior = "net+" if "prior=net" in spec else ""
+    return prior + ("leaf" if "value=" in spec else "guided") + "@" + sims
+
+
+def _rows_by_label(directory: Path, level: int | None = None) -> dict[tuple[str, int], dict]:
+    return {
+        (_label(row["agent"]), row["index"]): row
+        for row in read_games(directory / GAMES_FILE)
+        if level is None or row["level"] == level
+    }
+
+
+def choose_prior(directory: Path) -> dict:
+    """Amendment 2's rule: `net` as guided's prior when its paired win-rate difference,
+    averaged over the four levels (500 validation deals each), is above 0 and its CPU per game
+    (all four levels together) is within 2x guided's."""
+    leaf = json.loads((directory / "decision.json").read_text())
+    value = "leaf" if leaf["rule_2_adopted"] else "guided"
+    per_level, seconds = {}, {"default": 0.0, "net": 0.0, "guided": 0.0}
+    for level in (1, 2, 3, 4):
+        folder = directory if level == 4 else Path(f"{directory}-levels1-3")
+        rows = _rows_by_label(folder, level)
+        base, net = (
+            (f"{value}@32", f"net+{value}@32") if level == 4 else ("guided@32", "net+guided@32")
+        )
+        deals = sorted(i for label, i in rows if label == net)
+        if len(deals) < 500 or any((base, d) not in rows for d in deals):
+            sys.exit(f"select.py: level {level}'s prior games are incomplete; resume stage C")
+        first = [float(rows[(base, d)]["won"]) for d in deals]
+        second = [float(rows[(net, d)]["won"]) for d in deals]
+        mean, low, high = paired_difference_interval(first, second)
+        per_level[level] = {
+            "default": base,
+            "with_net": net,
+            "points": round(100 * mean, 1),
+            "interval": [round(100 * low, 1), round(100 * high, 1)],
+        }
+        seconds["default"] += sum(rows[(base, d)]["seconds"] for d in deals)
+        seconds["net"] += sum(rows[(net, d)]["seconds"] for d in deals)
+        seconds["guided"] += sum(rows[("guided@32", d)]["seconds"] for d in deals)
+    mean_points = float(np.mean([r["points"] for r in per_level.values()]))
+    cpu_ratio = seconds["net"] / seconds["guided"]
+    decision = {
+        "rule": "amendment 2: net as prior when the mean paired difference over levels 1-4 is "
+        "above 0 and its CPU per game is within 2x guided's",
+        "value": value,
+        "per_level": per_level,
+        "mean_points": round(mean_points, 2),
+        "cpu_ratio_to_guided": round(cpu_ratio, 2),
+        "adopted": mean_points > 0 and cpu_ratio <= CPU_LIMIT,
+    }
+    (directory / "prior.json").write_text(json.dumps(decision, indent=1) + "\n")
+    return decision
 
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("rule", choices=("fit", "leaf"), help="fit: rule 1; leaf: rules 2 and 3")
-    parser.add_argument("--validation", type=Path, default=RESULTS / "validation",
-                        help="stage C's eval folder (leaf)")
+    parser.add_argument(
+        "rule",
+        choices=("fit", "leaf", "prior"),
+        help="fit: rule 1; leaf: rules 2 and 3; prior: amendment 2's prior rule",
+    )
+    parser.add_argument(
+        "--validation",
+        type=Path,
+        default=RESULTS / "validation",
+        help="stage C's eval folder (leaf)",
+    )
     args = parser.parse_args(argv)
-    decision = choose_fit() if args.rule == "fit" else decide_leaf(args.validation)
+    rules = {
+        "fit": choose_fit,
+        "leaf": lambda: decide_leaf(args.validation),
+        "prior": lambda: choose_prior(args.validation),
+    }
+    decision = rules[args.rule]()
     print(json.dumps(decision, indent=1))
 
 
