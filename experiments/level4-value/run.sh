@@ -15,7 +15,7 @@ mkdir -p "$fits"
 # A, A': the positions
 $friday value data --level 4 --deal-set validation --deals 2000 --out "$data/level4-value-validation" \
     --workers 1 --no-progress
-$friday value data --level 4 --deals 40000 --out "$data/level4-value" --workers 1 --no-progress
+$friday value data --level 4 --deals 24000 --out "$data/level4-value" --workers 1 --no-progress
 
 # B: the fits of rule 1 (each skipped when its network is there)
 fit() { # name, extra options
