@@ -4,7 +4,9 @@ settings; ``net`` plays legal games from the public view. No learning threshold 
 
 from __future__ import annotations
 
+import contextlib
 import json
+import shutil
 from pathlib import Path
 
 import numpy as np
@@ -15,14 +17,17 @@ from friday_agents.cli import main
 from friday_agents.harness.curve import read_curve
 from friday_agents.harness.deals import evaluation_seed, training_seed
 from friday_agents.harness.games_file import read_games_file
-from friday_agents.learning.distill.config import ExitConfigError, load_config
-from friday_agents.learning.distill.dataset import read_decisions
+from friday_agents.learning.distill.config import ExitConfigError, load_config, with_overrides
+from friday_agents.learning.distill.dataset import Decisions, read_decisions
+from friday_agents.learning.distill.fit import fit_network
 from friday_agents.learning.distill.games import student_job
+from friday_agents.learning.fitting.policy_net_fit import searched_decisions
 from friday_agents.players.base import play_game
 from friday_agents.players.net.agent import NetAgent
 from friday_agents.players.networks.policy_net import load_policy_network
 from friday_agents.players.registry import make_agent
 from friday_env import Game
+from friday_env.observation import make_encoder
 
 TINY = {
     "rounds": 2,
@@ -98,8 +103,9 @@ def test_rounds_play_training_deals_only_and_the_games_replay(study):
             assert line["index"] >= 100_000  # none of the earlier studies' deals
     decisions = read_decisions(sorted((study / "data").rglob("*.jsonl")))
     assert len(decisions) > 0
-    assert (decisions.tried <= decisions.legal).all()
-    assert (decisions.tried.sum(axis=1) >= 2).all()
+    dense = decisions.batch(np.arange(len(decisions)))
+    assert (dense.tried <= dense.legal).all()
+    assert (dense.tried.sum(axis=1) >= 2).all()
 
 
 def test_the_fit_refuses_an_evaluation_deal(tmp_path):
@@ -186,9 +192,144 @@ def test_decisions_are_cached_beside_their_games_and_rebuilt_when_they_change(st
     first = read_decisions([copy])
     cache = tmp_path / "teacher.jsonl.decisions.npz"
     assert cache.exists()
-    assert np.array_equal(read_decisions([copy]).obs, first.obs)  # read back from the cache
+    again = read_decisions([copy])  # read back from the cache
+    assert np.array_equal(again.obs_value, first.obs_value)
+    assert np.array_equal(again.obs_index, first.obs_index)
     copy.write_text("\n".join(lines[:2]) + "\n")
     assert len(read_decisions([copy])) > len(first)  # the games changed: encoded again
+
+
+# ------------------------------------------------------------------ at scale: storage, resume
+
+
+def test_the_sparse_rows_are_the_games_dense_rows(study):
+    """Every row read back dense is the replayed game's observation, legal actions and the
+    search's values, in the file's order by level and deal."""
+    path = study / "data" / "round-00" / "teacher.jsonl"
+    decisions = read_decisions([path])
+    expected = []
+    encoder = make_encoder("flat")
+    for line in sorted(read_games_file(path).games, key=lambda g: (g["level"], g["index"])):
+        game = Game.new(line["level"], line["seed"])
+        for _, legal, tried, q in searched_decisions(game, line, np.float16):
+            expected.append((encoder.encode(game).astype(np.float16), legal, tried, q))
+    dense = decisions.batch(np.arange(len(decisions)))
+    assert len(decisions) == len(expected) > 0
+    for row, (obs, legal, tried, q) in enumerate(expected):
+        assert np.array_equal(dense.obs[row], obs.astype(np.float32))
+        assert np.array_equal(dense.legal[row], legal)
+        assert np.array_equal(dense.tried[row], tried)
+        assert np.array_equal(dense.q[row], q.astype(np.float32))
+    # a tenth of the dense rows' bytes (2.8 KB a decision) or less
+    assert decisions.nbytes < 0.2 * len(decisions) * 2788
+
+
+def test_subsets_and_concatenations_keep_each_rows_entries(study):
+    decisions = read_decisions(sorted((study / "data").rglob("*.jsonl")))
+    rows = np.random.default_rng(0).permutation(len(decisions))
+    first, second = rows[: len(rows) // 3], rows[len(rows) // 3 :]
+    joined = Decisions.concatenate([decisions.subset(first), decisions.subset(second)])
+    whole, parts = decisions.batch(rows), joined.batch(np.arange(len(joined)))
+    for name in ("obs", "legal", "tried", "q", "outcome"):
+        assert np.array_equal(getattr(whole, name), getattr(parts, name)), name
+    mask = decisions.levels == 4
+    assert np.array_equal(decisions.subset(mask).outcome, decisions.outcome[mask])
+
+
+def test_a_run_stopped_mid_round_fits_what_an_uninterrupted_run_fits(study, tmp_path):
+    """Round 1 stopped after one teacher game (the other level's, so the continued file holds
+    the games in another order): continued, it plays the same games and fits the same
+    network."""
+    copy = tmp_path / "copy"
+    shutil.copytree(study, copy)
+    for name in ("summary.json", "network.npz"):
+        (copy / "out" / "round-01" / name).unlink()
+    games = copy / "data" / "round-01"
+    for cache in games.glob("*.decisions.npz"):
+        cache.unlink()
+    (games / "student.jsonl").unlink()
+    teacher = (games / "teacher.jsonl").read_text().splitlines()
+    (games / "teacher.jsonl").write_text(
+        "".join(line + "\n" for line in teacher if json.loads(line)["level"] == 4)
+    )
+    assert run_distill(copy, TINY) == 0
+    for kind in ("teacher", "student"):
+        resumed = {_game_key(g) for g in read_games_file(games / f"{kind}.jsonl").games}
+        original = read_games_file(study / "data" / "round-01" / f"{kind}.jsonl").games
+        assert resumed == {_game_key(g) for g in original}
+    mine = load_policy_network(copy / "out" / "round-01" / "network.npz")
+    theirs = load_policy_network(study / "out" / "round-01" / "network.npz")
+    for (w1, b1), (w2, b2) in zip(mine.layers, theirs.layers, strict=True):
+        assert np.array_equal(w1, w2) and np.array_equal(b1, b2)
+
+
+def _game_key(game: dict) -> str:
+    """A game without its CPU seconds (which no two runs share) and its players' specs (which
+    name the run's folder)."""
+    kept = {k: v for k, v in game.items() if k not in ("seconds", "teacher", "student")}
+    return json.dumps(kept | {"student": game["student"] is not None}, sort_keys=True)
+
+
+def test_a_run_continued_with_other_settings_is_refused_in_one_line(study, tmp_path, capsys):
+    copy = tmp_path / "copy"
+    shutil.copytree(study / "out", copy / "out")
+    assert run_distill(copy, TINY | {"sims": 8}) == 2
+    (line,) = capsys.readouterr().err.splitlines()
+    assert "started with other settings (sims" in line
+    assert run_distill(copy, TINY | {"rounds": 1}) == 0  # the budget may change
+
+
+@pytest.mark.parametrize(
+    ("flags", "message"),
+    [
+        (["--value", "nowhere.json"], "bad value of value (value file nowhere.json does not exist"),
+        (["--value", "guided-prior"], "bad value of value"),
+        (["--top", "0"], "bad value of top"),
+        (["--device", "tpu"], "invalid choice: 'tpu'"),
+    ],
+)
+def test_bad_labelling_settings_are_refused_in_one_line_before_any_game(
+    tmp_path, capsys, flags, message
+):
+    with pytest.raises(SystemExit) if "--device" in flags else contextlib.nullcontext():
+        assert run_distill(tmp_path, TINY, *flags) == 2
+    (line,) = capsys.readouterr().err.strip().splitlines()[-1:]
+    assert message in line, line
+    assert not (tmp_path / "out").exists() and not (tmp_path / "data").exists()
+
+
+def test_rounds_past_the_training_deals_are_refused(tmp_path):
+    path = tmp_path / "config.json"
+    path.write_text(json.dumps(TINY | {"first_index": 880_000}))
+    with pytest.raises(ExitConfigError, match=r"first_index \(2 rounds from 880,000 reach deal"):
+        load_config(path)
+    path.write_text(json.dumps(TINY | {"first_index": 700_000}))
+    config = load_config(path)
+    assert config.round_first_index(1) == 720_000
+    assert "value=search-value" in with_overrides(config, path, value="search-value").teacher_spec(
+        "p"
+    )
+
+
+def test_device_cuda_without_a_gpu_is_refused_in_one_line(tmp_path, capsys):
+    torch = pytest.importorskip("torch")
+    if torch.cuda.is_available():
+        pytest.skip("this machine has a GPU")
+    assert run_distill(tmp_path, TINY, "--device", "cuda") == 2
+    (line,) = capsys.readouterr().err.splitlines()
+    assert "torch sees no CUDA GPU" in line
+    assert not (tmp_path / "out").exists()
+
+
+def test_the_fit_on_cuda_gives_a_network_that_plays(study):
+    torch = pytest.importorskip("torch")
+    if not torch.cuda.is_available():
+        pytest.skip("no CUDA GPU")
+    decisions = read_decisions(sorted((study / "data").rglob("*.jsonl")))
+    network, info = fit_network(decisions, (8,), 1, 2.0, 0, device="cuda")
+    assert info["fit_device"] == "cuda"
+    dense = decisions.batch(np.arange(len(decisions)))
+    assert np.isfinite(network.logits(dense.obs)).all()
 
 
 # ------------------------------------------------------------------ the level-4 diagnosis

@@ -14,18 +14,25 @@ from pathlib import Path
 from typing import Any
 
 from friday_agents.cli.arguments import add_setting_flags, plain
+from friday_agents.harness.device import DEVICES, torch_device
 from friday_agents.harness.errors import BadInputError
 from friday_agents.harness.files import new_run_folder, path_safe
+from friday_agents.learning.config import SHARED_HELP
 from friday_agents.learning.distill.config import ExitConfig
 from friday_env.levels import parse_levels
 
 DEFAULT_CONFIG = Path("experiments/expert-iteration/config.json")
-#: The settings a flag may override, for runs smaller than the study's (a try, a test).
+#: The settings a flag may override: budgets, for runs smaller than the study's (a try, a
+#: test), and the labelling search's leaf value and candidates (a study's own search).
 SMALL_BUDGET = {
     "rounds": "rounds to play",
     "teacher_games": "games per level and round played by the search",
     "student_games": "games per level and round played by the network alone (DAgger)",
     "sims": "the labelling search's simulations per decision",
+    "top": "how many of the network's best actions the labelling search tries besides the "
+    "heuristic's choice",
+    "value": "the labelling search's leaf value: a model role (guided-value-per-level) or a "
+    "file (a per-level .json naming a leaf network for some levels, an .npz)",
     "epochs": "passes over the data per fit",
     "validation_net": "validation deals per level for the network alone",
     "validation_search": "validation deals per level for the network guiding the search",
@@ -61,6 +68,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--levels", type=parse_levels, help="levels, e.g. 1 or 1-4 (default: --config's)"
     )
     parser.add_argument("--workers", type=int, default=2, help="processes (default 2)")
+    parser.add_argument(
+        "--device",
+        default="auto",
+        choices=DEVICES,
+        help=f"{SHARED_HELP['device']}; only the fits use it (default: auto)",
+    )
     parser.add_argument("--no-progress", action="store_true", help="no progress bars")
     parser.set_defaults(out_is_folder=True)
 
@@ -77,18 +90,22 @@ def run(args: argparse.Namespace) -> int:
     rounds = config.rounds
     if args.workers < 1:
         raise BadInputError("--workers must be at least 1")
+    device = torch_device(args.device)
     out = args.out or new_run_folder(RUNS_DIR, path_safe(args.config.stem))
     data = args.data or out / GAMES_IN_RUN
     command = f"friday {args.command}"  # the name it was run by
     again = f"{command} --config {args.config} --out {out} --data {data}"
+    again += "".join(
+        f" --{n.replace('_', '-')} {_flag_text(v)}" for n, v in given.items() if v is not None
+    )
     print(
         f"{command}: {rounds} round{'s' * (rounds != 1)} of {args.config} on {args.workers} "
         f"worker{'s' * (args.workers != 1)}; networks "
-        f"and summaries to {out}, games to {data}",
+        f"and summaries to {out}, games to {data}; fits on {device}",
         flush=True,
     )
     try:
-        summaries = run_rounds(config, out, data, args.workers, _progress(args), rounds)
+        summaries = run_rounds(config, out, data, args.workers, _progress(args), rounds, device)
     except (KeyboardInterrupt, GamesInterrupted) as stop:
         why = getattr(stop, "reason", "interrupted")  # Ctrl-C, or a worker that died
         print(
@@ -99,6 +116,11 @@ def run(args: argparse.Namespace) -> int:
         return 130 if why == "interrupted" else 1
     print(json.dumps(write_curve(out, summaries), indent=1))
     return 0
+
+
+def _flag_text(value: Any) -> str:
+    """A setting's value as its flag reads it (levels as 1,4)."""
+    return ",".join(map(str, value)) if isinstance(value, tuple) else str(value)
 
 
 def _progress(args: argparse.Namespace):

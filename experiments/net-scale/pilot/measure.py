@@ -4,7 +4,8 @@ decisions, and the fit's CPU per million decisions and epoch at 256-256.
 
 Run from the repository root (a few CPU-minutes; training deals of the distill range only)::
 
-    nice -n 10 python experiments/net-scale/pilot/measure.py --out experiments/net-scale/pilot/measure.json
+    nice -n 10 python experiments/net-scale/pilot/measure.py \
+        --out experiments/net-scale/pilot/measure.json
 """
 
 from __future__ import annotations
@@ -14,8 +15,6 @@ import json
 import tempfile
 import time
 from pathlib import Path
-
-import numpy as np
 
 from friday_agents.learning.distill.dataset import read_decisions
 from friday_agents.learning.distill.fit import fit_network

@@ -8,11 +8,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from friday_agents.harness.deals import VALIDATION_FIRST_INDEX
 from friday_agents.harness.errors import BadInputError
 from friday_agents.learning.config import LearningConfig
 
-#: First training deal index of round 0; round r plays from FIRST_INDEX + r * ROUND_STRIDE, so
-#: no round replays another's deals (and none of the earlier studies' deals, below 100,000).
+#: The default first training deal index of round 0; round r plays from ``first_index + r *
+#: ROUND_STRIDE``, so no round replays another's deals (and none of the earlier studies' deals,
+#: below 100,000). A new study names its own ``first_index`` to play deals no other study did.
 FIRST_INDEX = 100_000
 ROUND_STRIDE = 20_000
 
@@ -43,6 +45,8 @@ class ExitConfig(LearningConfig):
     - ``validation_net`` / ``validation_search`` — validation deals per level on which each
       round's network plays alone, and guides the search (as ``guided`` uses its prior).
     - ``seed`` — the fit's seed.
+    - ``first_index`` — round 0's first training deal index (optional, default
+      `FIRST_INDEX`); every round's deals must lie below the validation deals.
     """
 
     Error = ExitConfigError
@@ -62,10 +66,11 @@ class ExitConfig(LearningConfig):
     validation_net: int
     validation_search: int
     seed: int
+    first_index: int = FIRST_INDEX
 
-    def first_index(self, round_number: int) -> int:
+    def round_first_index(self, round_number: int) -> int:
         """The first training deal index the round plays."""
-        return FIRST_INDEX + round_number * ROUND_STRIDE
+        return self.first_index + round_number * ROUND_STRIDE
 
     def teacher_spec(self, prior: str) -> str:
         """The labelling search with ``prior`` as its policy network."""
@@ -80,6 +85,7 @@ def load_config(path: Path) -> ExitConfig:
     ([`ExitConfigError`][friday_agents.learning.distill.config.ExitConfigError] naming what is
     wrong)."""
     data = ExitConfig.read_settings(path, "configuration")
+    data = {**OPTIONAL, **data}
     ExitConfig.check_keys(data, str(path), complete=True)
     data["levels"], data["hidden"] = tuple(data["levels"]), tuple(data["hidden"])
     config = ExitConfig(**data)
@@ -94,6 +100,14 @@ def with_overrides(config: ExitConfig, source: Path, **values: Any) -> ExitConfi
     changed = dataclasses.replace(config, **given)
     _check(changed, source)
     return changed
+
+
+#: The settings a configuration file may leave out, with their defaults.
+OPTIONAL = {
+    f.name: f.default
+    for f in dataclasses.fields(ExitConfig)
+    if f.default is not dataclasses.MISSING
+}
 
 
 def _check(config: ExitConfig, path: Path) -> None:
@@ -118,5 +132,24 @@ def _check(config: ExitConfig, path: Path) -> None:
         bad.append("held_out_share/tau")
     if config.teacher_games + config.student_games > ROUND_STRIDE:
         bad.append(f"games per round above {ROUND_STRIDE}")
+    last = config.round_first_index(config.rounds) - 1
+    if not isinstance(config.first_index, int) or config.first_index < 0:
+        bad.append("first_index")
+    elif last >= VALIDATION_FIRST_INDEX:
+        bad.append(
+            f"first_index ({config.rounds} rounds from {config.first_index:,} reach deal "
+            f"{last:,}; training deals end at {VALIDATION_FIRST_INDEX - 1:,})"
+        )
     if bad:
         raise ExitConfigError(f"{path}: bad value of {', '.join(bad)}")
+    _check_value(config.value, path)
+
+
+def _check_value(value: str, path: Path) -> None:
+    """Refuse a leaf value the labelling search could not load, before any game."""
+    from friday_agents.players.search.agent import leaf_value_model
+
+    try:
+        leaf_value_model(value)
+    except (ValueError, OSError, KeyError) as err:
+        raise ExitConfigError(f"{path}: bad value of value ({err})") from None

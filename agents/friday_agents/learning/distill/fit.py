@@ -23,6 +23,8 @@ import numpy as np
 from friday_agents.learning.distill.dataset import Decisions
 from friday_agents.learning.fitting.policy_net_fit import soft_targets
 from friday_agents.players.networks.policy_net import PolicyNetwork
+from friday_env.actions import NUM_ACTIONS
+from friday_env.observation import FLAT_SIZE
 
 BATCH = 512
 LEARNING_RATE = 1e-3
@@ -39,63 +41,71 @@ def split_by_deal(data: Decisions, share: float, seed: int) -> np.ndarray:
 
 
 def fit_network(
-    data: Decisions, hidden: tuple[int, ...], epochs: int, tau: float, seed: int
+    data: Decisions,
+    hidden: tuple[int, ...],
+    epochs: int,
+    tau: float,
+    seed: int,
+    device: str = "cpu",
 ) -> tuple[PolicyNetwork, dict[str, Any]]:
-    """The policy and value networks fitted on ``data`` (see the module docstring), and the
-    CPU seconds the fit took."""
+    """The policy and value networks fitted on ``data`` (see the module docstring) on the
+    torch ``device`` (``cpu`` or ``cuda``), and the CPU seconds the fit took."""
     import torch
 
     from friday_agents.learning.networks import numpy_layers, tanh_mlp
 
     started = time.process_time()
     torch.manual_seed(seed)
-    size, actions = data.obs.shape[1], data.legal.shape[1]
-    policy = tanh_mlp((size, *hidden, actions))
-    value = tanh_mlp((size, *hidden, 1))
+    policy = tanh_mlp((FLAT_SIZE, *hidden, NUM_ACTIONS)).to(device)
+    value = tanh_mlp((FLAT_SIZE, *hidden, 1)).to(device)
     optimizer = torch.optim.Adam([*policy.parameters(), *value.parameters()], lr=LEARNING_RATE)
     generator = torch.Generator().manual_seed(seed)
     for _ in range(epochs):
         for batch in torch.randperm(len(data), generator=generator).split(BATCH):
-            # one batch at a time: the whole data's targets would double its memory
-            rows = data.subset(batch.numpy())
-            obs = torch.as_tensor(rows.obs.astype(np.float32))
-            legal = torch.as_tensor(rows.legal)
+            # dense a batch at a time: the whole data set is kept sparse
+            rows = data.batch(batch.numpy())
+            obs = torch.as_tensor(rows.obs).to(device)
+            legal = torch.as_tensor(rows.legal).to(device)
             log_probs = torch.log_softmax(policy(obs).masked_fill(~legal, -1e9), dim=1)
-            targets = torch.as_tensor(soft_targets(rows, tau))
+            targets = torch.as_tensor(soft_targets(rows, tau)).to(device)
             policy_loss = -(targets * log_probs).sum(dim=1).mean()
-            value_loss = ((value(obs)[:, 0] - torch.as_tensor(rows.outcome)) ** 2).mean()
+            outcome = torch.as_tensor(rows.outcome).to(device)
+            value_loss = ((value(obs)[:, 0] - outcome) ** 2).mean()
             optimizer.zero_grad()
             (policy_loss + value_loss).backward()
             optimizer.step()
     network = PolicyNetwork("flat", numpy_layers(policy), numpy_layers(value))
-    return network, {"fit_cpu_seconds": round(time.process_time() - started, 1)}
+    return network, {
+        "fit_cpu_seconds": round(time.process_time() - started, 1),
+        "fit_device": device,
+    }
 
 
 def held_out_report(data: Decisions, network: PolicyNetwork, tau: float) -> dict[str, Any]:
-    """Agreement with the search, cross-entropy and value error on ``data``, per level."""
-    logits, values = [], []
+    """Agreement with the search, cross-entropy and value error on ``data``, per level
+    (computed a chunk of rows at a time: the held-out share of millions of decisions would
+    not fit in memory as dense rows)."""
+    picks, cross_entropy, squared = [], [], []
     for start in range(0, len(data), 4096):
-        obs = data.obs[start : start + 4096].astype(np.float32)
-        logits.append(network.logits(obs))
-        values.append(network.values(obs))
-    all_logits = np.where(data.legal, np.concatenate(logits), -np.inf)
-    all_values = np.concatenate(values)
-    report = {"all": _scores(data, all_logits, all_values, tau, np.ones(len(data), bool))}
+        rows = data.batch(np.arange(start, min(start + 4096, len(data))))
+        logits = np.where(rows.legal, network.logits(rows.obs), -np.inf)
+        log_probs = logits - np.logaddexp.reduce(logits, axis=1, keepdims=True)
+        targets = soft_targets(rows, tau)
+        cross_entropy.append(-(targets * np.where(rows.legal, log_probs, 0.0)).sum(axis=1))
+        best = np.where(rows.tried, rows.q, -np.inf).argmax(axis=1)
+        picks.append(logits.argmax(axis=1) == best)
+        squared.append((network.values(rows.obs) - rows.outcome) ** 2)
+    scores = np.concatenate(picks), np.concatenate(cross_entropy), np.concatenate(squared)
+    report = {"all": _scores(*scores, np.ones(len(data), bool))}
     for level in sorted(set(data.levels.tolist())):
-        rows = data.levels == level
-        report[str(level)] = _scores(data, all_logits, all_values, tau, rows)
+        report[str(level)] = _scores(*scores, data.levels == level)
     return report
 
 
-def _scores(data: Decisions, logits, values, tau: float, rows: np.ndarray) -> dict[str, Any]:
-    part, logits, values = data.subset(rows), logits[rows], values[rows]
-    log_probs = logits - np.logaddexp.reduce(logits, axis=1, keepdims=True)
-    targets = soft_targets(part, tau)
-    cross_entropy = -(targets * np.where(part.legal, log_probs, 0.0)).sum(axis=1).mean()
-    best = np.where(part.tried, part.q, -np.inf).argmax(axis=1)
+def _scores(picks, cross_entropy, squared, rows: np.ndarray) -> dict[str, Any]:
     return {
-        "decisions": len(part),
-        "network_picks_search_best": round(float((logits.argmax(axis=1) == best).mean()), 4),
-        "cross_entropy": round(float(cross_entropy), 4),
-        "value_mse": round(float(((values - part.outcome) ** 2).mean()), 4),
+        "decisions": int(rows.sum()),
+        "network_picks_search_best": round(float(picks[rows].mean()), 4),
+        "cross_entropy": round(float(cross_entropy[rows].mean()), 4),
+        "value_mse": round(float(squared[rows].mean()), 4),
     }

@@ -14,13 +14,17 @@ later rounds from the previous round's network):
 4. **it is measured** on validation deals, alone (``net:model=...``) and as the prior of
    ``guided`` (``guided:prior=...``), with the CPU seconds every step cost.
 
-The new network is the next round's prior and student. The leaf value stays guided's linear
-per-level model: it runs inside the compiled rollouts (a network at every leaf would bring
-each rollout back to Python), and the value network measured worse as a leaf in the search
-study. The value head is kept as the critic that RL fine-tuning starts from.
+The new network is the next round's prior and student. The search's leaf value is the
+configuration's ``value`` (guided's linear per-level models in the committed study; a
+per-level file with a leaf network, `friday_agents.players.networks.leaf_net`, runs inside
+the compiled rollouts too). The value head is kept as the critic that RL fine-tuning starts
+from.
 
 Everything resumes: games files are appended game by game and skipped when present, a
-round whose ``summary.json`` exists is done. Games go to ``--data`` (large, reproducible by
+round whose ``summary.json`` exists is done, and the fit reads the games in a fixed order, so
+a run stopped anywhere and continued fits the networks an uninterrupted one would. A run is
+continued only with the settings it started with (`check_resume`; the budget ``rounds``
+and the validation deals may change). Games go to ``--data`` (large, reproducible by
 the command); networks and summaries go to ``--out`` (committed).
 """
 
@@ -37,7 +41,7 @@ import numpy as np
 from friday_agents.harness.games_file import read_games_file
 from friday_agents.harness.parallel import run_games
 from friday_agents.harness.stats import wilson_interval
-from friday_agents.learning.distill.config import ExitConfig
+from friday_agents.learning.distill.config import FIRST_INDEX, ExitConfig, ExitConfigError
 from friday_agents.learning.distill.dataset import read_decisions
 from friday_agents.learning.distill.fit import fit_network, held_out_report, split_by_deal
 from friday_agents.learning.distill.games import student_job, teacher_job, validation_job
@@ -58,10 +62,22 @@ def network_path(out: Path, config: ExitConfig, number: int) -> str:
     return str(round_dir(out, number - 1) / "network.npz")
 
 
+#: Settings a continued run may change: how far it goes and how much it validates.
+MAY_CHANGE = ("rounds", "validation_net", "validation_search")
+
+
 def run_rounds(
-    config: ExitConfig, out: Path, data: Path, workers: int, progress: Progress, rounds: int
+    config: ExitConfig,
+    out: Path,
+    data: Path,
+    workers: int,
+    progress: Progress,
+    rounds: int,
+    device: str = "cpu",
 ) -> list[dict[str, Any]]:
-    """Play rounds 0..``rounds``-1 (those not done yet) and return every round's summary."""
+    """Play rounds 0..``rounds``-1 (those not done yet) and return every round's summary;
+    the fits run on the torch ``device``."""
+    check_resume(config, out)
     out.mkdir(parents=True, exist_ok=True)
     (out / "config.json").write_text(json.dumps(config.to_json(), indent=1) + "\n")
     if not (out / "start.json").exists():
@@ -70,7 +86,8 @@ def run_rounds(
     for number in range(rounds):
         summary_file = round_dir(out, number) / "summary.json"
         if not summary_file.exists():
-            _write(summary_file, play_round(config, out, data, number, workers, progress))
+            summary = play_round(config, out, data, number, workers, progress, device)
+            _write(summary_file, summary)
         summaries.append(json.loads(summary_file.read_text()))
     return summaries
 
@@ -87,12 +104,35 @@ def measure_start(config: ExitConfig, workers: int, progress: Progress) -> dict[
     }
 
 
+def check_resume(config: ExitConfig, out: Path) -> None:
+    """Refuse to continue the run in ``out`` with settings other than those it started with
+    (but `MAY_CHANGE`): its rounds' games and fits would mix two studies."""
+    stored_file = out / "config.json"
+    if not stored_file.exists():
+        return
+    stored = ExitConfig.read_settings(stored_file, "run's configuration")
+    wanted = json.loads(json.dumps(config.to_json()))
+    stored.setdefault("first_index", FIRST_INDEX)  # a run from before the setting existed
+    differ = sorted(k for k in wanted if k not in MAY_CHANGE and stored.get(k) != wanted[k])
+    if differ:
+        raise ExitConfigError(
+            f"{out} was started with other settings ({', '.join(differ)}; see "
+            f"{stored_file}): continue it with those, or give a new --out"
+        )
+
+
 def play_round(
-    config: ExitConfig, out: Path, data: Path, number: int, workers: int, progress: Progress
+    config: ExitConfig,
+    out: Path,
+    data: Path,
+    number: int,
+    workers: int,
+    progress: Progress,
+    device: str = "cpu",
 ) -> dict[str, Any]:
     prior = network_path(out, config, number)
     teacher = config.teacher_spec(prior)
-    first = config.first_index(number)
+    first = config.round_first_index(number)
     folder = data / f"round-{number:02d}"
     teacher_jobs = [
         (teacher, level, i)
@@ -109,7 +149,7 @@ def play_round(
         "teacher": collect(teacher_job, teacher_jobs, folder / "teacher.jsonl", workers, progress),
         "student": collect(student_job, student_jobs, folder / "student.jsonl", workers, progress),
     }
-    network, fit_summary = fit_round(config, data, number)
+    network, fit_summary = fit_round(config, data, number, device)
     path = round_dir(out, number) / "network.npz"
     path.parent.mkdir(parents=True, exist_ok=True)
     save_policy_network(network, path)
@@ -152,7 +192,9 @@ def collect(play, jobs: list[tuple], path: Path, workers: int, progress: Progres
     }
 
 
-def fit_round(config: ExitConfig, data: Path, number: int) -> tuple[PolicyNetwork, dict]:
+def fit_round(
+    config: ExitConfig, data: Path, number: int, device: str = "cpu"
+) -> tuple[PolicyNetwork, dict]:
     """The network fitted on every round's games up to ``number``, and what the fit saw."""
     files = [
         data / f"round-{r:02d}" / f"{kind}.jsonl"
@@ -164,7 +206,7 @@ def fit_round(config: ExitConfig, data: Path, number: int) -> tuple[PolicyNetwor
     read_seconds = time.process_time() - started
     held = split_by_deal(decisions, config.held_out_share, config.seed)
     network, fit_info = fit_network(
-        decisions.subset(~held), config.hidden, config.epochs, config.tau, config.seed
+        decisions.subset(~held), config.hidden, config.epochs, config.tau, config.seed, device
     )
     network = network.astype(np.float16)  # half the size on disk; played as float32
     return network, {
@@ -172,6 +214,7 @@ def fit_round(config: ExitConfig, data: Path, number: int) -> tuple[PolicyNetwor
             "decisions": int((~held).sum()),
             "held_out_decisions": int(held.sum()),
             "from_student_games": int(decisions.student.sum()),
+            "data_bytes": decisions.nbytes,
             "read_cpu_seconds": round(read_seconds, 1),
             **fit_info,
             "held_out": held_out_report(decisions.subset(held), network, config.tau),
