@@ -282,8 +282,8 @@ def test_a_run_continued_with_other_settings_is_refused_in_one_line(study, tmp_p
 @pytest.mark.parametrize(
     ("flags", "message"),
     [
-        (["--value", "nowhere.json"], "bad value of value (value file nowhere.json does not exist"),
-        (["--value", "guided-prior"], "bad value of value"),
+        (["--value", "nowhere.json"], "value file nowhere.json does not exist"),
+        (["--value", "guided-prior"], "bad value of value/first_prior"),
         (["--top", "0"], "bad value of top"),
         (["--device", "tpu"], "invalid choice: 'tpu'"),
     ],

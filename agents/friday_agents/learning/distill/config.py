@@ -142,14 +142,15 @@ def _check(config: ExitConfig, path: Path) -> None:
         )
     if bad:
         raise ExitConfigError(f"{path}: bad value of {', '.join(bad)}")
-    _check_value(config.value, path)
+    _check_value(config, path)
 
 
-def _check_value(value: str, path: Path) -> None:
-    """Refuse a leaf value the labelling search could not load, before any game."""
-    from friday_agents.players.search.agent import leaf_value_model
+def _check_value(config: ExitConfig, path: Path) -> None:
+    """Refuse a labelling search that could not be built (its leaf value, above all), before
+    any game: the search with the first network as prior is built once here."""
+    from friday_agents.players.registry import make_agent
 
     try:
-        leaf_value_model(value)
+        make_agent(config.teacher_spec(config.first_prior))
     except (ValueError, OSError, KeyError) as err:
-        raise ExitConfigError(f"{path}: bad value of value ({err})") from None
+        raise ExitConfigError(f"{path}: bad value of value/first_prior ({err})") from None
