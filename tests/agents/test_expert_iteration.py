@@ -17,6 +17,7 @@ from friday_agents.cli import main
 from friday_agents.harness.curve import read_curve
 from friday_agents.harness.deals import evaluation_seed, training_seed
 from friday_agents.harness.games_file import read_games_file
+from friday_agents.learning.distill import fit as fit_module
 from friday_agents.learning.distill.config import ExitConfigError, load_config, with_overrides
 from friday_agents.learning.distill.dataset import Decisions, read_decisions
 from friday_agents.learning.distill.fit import fit_network
@@ -27,7 +28,8 @@ from friday_agents.players.net.agent import NetAgent
 from friday_agents.players.networks.policy_net import load_policy_network
 from friday_agents.players.registry import make_agent
 from friday_env import Game
-from friday_env.observation import make_encoder
+from friday_env.actions import NUM_ACTIONS
+from friday_env.observation import FLAT_SIZE, make_encoder
 
 TINY = {
     "rounds": 2,
@@ -234,6 +236,36 @@ def test_subsets_and_concatenations_keep_each_rows_entries(study):
         assert np.array_equal(getattr(whole, name), getattr(parts, name)), name
     mask = decisions.levels == 4
     assert np.array_equal(decisions.subset(mask).outcome, decisions.outcome[mask])
+
+
+def test_the_sparse_fit_computes_the_dense_fits_losses_and_gradients(study):
+    """On the CPU the fit runs the sparse first layers and the legal actions' logits only:
+    the same function as the dense rows, up to float rounding."""
+    torch = pytest.importorskip("torch")
+    from friday_agents.learning.networks import tanh_mlp
+    from friday_agents.learning.rl.sparse import kernel_built
+
+    if not kernel_built():
+        pytest.skip("the sparse kernel is not built: the fit runs dense")
+    decisions = read_decisions(sorted((study / "data").rglob("*.jsonl")))
+    torch.manual_seed(0)
+    policy, value = tanh_mlp((FLAT_SIZE, 16, NUM_ACTIONS)), tanh_mlp((FLAT_SIZE, 16, 1))
+    batch = np.random.default_rng(1).permutation(len(decisions))[:64]
+    results = []
+    for losses in (fit_module._dense_losses, fit_module._sparse_losses):
+        policy.zero_grad()
+        value.zero_grad()
+        policy_loss, value_loss = losses(policy, value, decisions, batch, 2.0, "cpu")
+        (policy_loss + value_loss).backward()
+        grads = [p.grad.clone() for p in (*policy.parameters(), *value.parameters())]
+        results.append((float(policy_loss.detach()), float(value_loss.detach()), grads))
+    (dense_p, dense_v, dense_g), (sparse_p, sparse_v, sparse_g) = results
+    assert sparse_p == pytest.approx(dense_p, rel=1e-5)
+    assert sparse_v == pytest.approx(dense_v, rel=1e-5)
+    for a, b in zip(dense_g, sparse_g, strict=True):
+        assert torch.allclose(a, b, atol=1e-6)
+    _, info = fit_network(decisions, (8,), 1, 2.0, 0)
+    assert info["fit_first_layer"] == "sparse"
 
 
 def test_a_run_stopped_mid_round_fits_what_an_uninterrupted_run_fits(study, tmp_path):

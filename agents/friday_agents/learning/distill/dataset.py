@@ -100,6 +100,19 @@ class Decisions:
         q[owners, part.action] = part.q
         return Dense(obs, legal, tried, q, part.outcome)
 
+    def legal_lists(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Each row's legal actions in ascending order, padded with -1 to the widest row's
+        count (int64 ``[n, width]``), with their tried flags and values alike (False and 0 in
+        the padding): the rows' action part without the 199-wide rows."""
+        owners = _owners(self.act_ptr)
+        slots = np.arange(len(self.action)) - self.act_ptr[owners]
+        width = max(int(np.diff(self.act_ptr).max(initial=1)), 1)
+        ids = np.full((len(self), width), -1, np.int64)
+        tried = np.zeros((len(self), width), bool)
+        q = np.zeros((len(self), width), np.float32)
+        ids[owners, slots], tried[owners, slots], q[owners, slots] = self.action, self.tried, self.q
+        return ids, tried, q
+
     @staticmethod
     def concatenate(parts: list[Decisions]) -> Decisions:
         def joined_ptr(name: str) -> np.ndarray:

@@ -63,6 +63,16 @@ class SparseRows:
         self.rows = 0
         self.generation = 0  # how many times it was cleared: what a reader of old rows checks
 
+    @classmethod
+    def from_csr(cls, ptr: np.ndarray, idx: np.ndarray, val: np.ndarray) -> SparseRows:
+        """Rows given as CSR arrays already (copied to the kernel's dtypes)."""
+        rows = cls(0, 0)
+        rows.ptr = np.ascontiguousarray(ptr, np.int64)
+        rows.idx = np.ascontiguousarray(idx, np.int32)
+        rows.val = np.ascontiguousarray(val, np.float32)
+        rows.rows = len(ptr) - 1
+        return rows
+
     def clear(self) -> None:
         self.rows = 0
         self.generation += 1
