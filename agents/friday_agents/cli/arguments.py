@@ -20,6 +20,8 @@ from collections.abc import Callable
 from typing import Any
 
 from friday_agents.harness import values
+from friday_agents.harness.device import DEVICES
+from friday_agents.learning.config import SHARED_HELP
 
 _ROLE = re.compile(r":[a-z]+:`~?([^`]+)`")
 #: A cross-reference of the docs site, [`Title`][full.path] (or [Title][full.path]).
@@ -94,6 +96,15 @@ def add_progress(
         action=argparse.BooleanOptionalAction,
         default=default,
         help="show a progress bar (default: on)",
+    )
+
+
+def add_device(parser: argparse.ArgumentParser) -> None:
+    """``--device auto|cpu|cuda`` (default auto) for a command that is no trainer (``friday
+    imitate fit``, ``friday value fit``): the trainers' setting, its name and help; the
+    command resolves it with `friday_agents.harness.device.torch_device`."""
+    parser.add_argument(
+        "--device", default="auto", choices=DEVICES, help=SHARED_HELP["device"] + " (default: auto)"
     )
 
 

@@ -25,8 +25,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from friday_agents.cli.arguments import add_removed
-from friday_agents.harness.device import DEVICES
+from friday_agents.cli.arguments import add_device, add_removed
 from friday_agents.harness.errors import BadInputError
 from friday_agents.harness.parallel import BACKENDS, RAY_INSTALL, GamesInterrupted
 
@@ -83,9 +82,7 @@ def _add_fit(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--config", help="friday train config (net, PPO settings kept for --init)")
     parser.add_argument("--hidden", default="256,256", help="hidden layers (default 256,256)")
     add_removed(parser, "--net-arch", instead="it is now --hidden")
-    parser.add_argument(
-        "--device", default="auto", choices=DEVICES, help="where to fit: auto, cpu or cuda"
-    )
+    add_device(parser)
     parser.add_argument("--init", type=Path, help="start from this policy instead of new weights")
     parser.add_argument("--epochs", type=int, default=8)
     parser.add_argument("--batch-size", type=int, default=512)
