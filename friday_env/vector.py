@@ -66,12 +66,24 @@ from friday_env.episode import (
 )
 from friday_env.errors import EnvOptionError, IllegalActionError, StateError, check_level
 from friday_env.observation import FLAT_SIZE, FlatEncoder
+from friday_env.observation.flat import flat_space
+from friday_env.observation.shared_spaces import built_once
 
 
 def _is_game_seed(value: object) -> bool:
     """An int or numpy integer (bools not) that the compiled core takes as a game seed."""
     integer = isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
     return integer and 0 <= int(value) < 2**64  # type: ignore[call-overload]
+
+
+@built_once
+def _batched_observation_space(num_envs: int) -> spaces.Space:
+    return batch_space(flat_space(), num_envs)
+
+
+@built_once
+def _batched_action_space(num_envs: int) -> spaces.Space:
+    return batch_space(spaces.Discrete(NUM_ACTIONS), num_envs)
 
 
 class _Buffers:
@@ -236,10 +248,10 @@ class FridayVectorEnv(VectorEnv):
         self.copy = copy
         self.num_envs = num_envs
         self.render_mode = None
-        self.single_observation_space = FlatEncoder().space
+        self.single_observation_space = flat_space()
         self.single_action_space = spaces.Discrete(NUM_ACTIONS)
-        self.observation_space = batch_space(self.single_observation_space, num_envs)
-        self.action_space = batch_space(self.single_action_space, num_envs)
+        self.observation_space = _batched_observation_space(num_envs)
+        self.action_space = _batched_action_space(num_envs)
         self._out = _Buffers(num_envs)
         batch = _CompiledBatch if self.core == "c" else _PythonBatch
         self._batch = batch(num_envs, self.level, self.reward_mode, self.illegal_action, self._out)

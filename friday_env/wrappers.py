@@ -24,6 +24,7 @@ import numpy as np
 from gymnasium import spaces
 
 from friday_env.errors import EnvOptionError
+from friday_env.observation.flat_mask import mask_space
 
 #: Key names (observation, mask) each library reads.
 RLLIB_KEYS = ("observations", "action_mask")
@@ -68,13 +69,8 @@ class MaskInObservation(gym.ObservationWrapper):
         if self.mask_dtype not in (np.dtype(np.int8), np.dtype(np.float32), np.dtype(np.bool_)):
             raise EnvOptionError(f"mask_dtype must be int8, float32 or bool, not {self.mask_dtype}")
         size = int(env.action_space.n)  # type: ignore[attr-defined]
-        mask_space = (
-            spaces.MultiBinary(size)
-            if self.mask_dtype == np.bool_
-            else spaces.Box(0, 1, (size,), self.mask_dtype)
-        )
         self.observation_space = spaces.Dict(
-            {observation_key: env.observation_space, mask_key: mask_space}
+            {observation_key: env.observation_space, mask_key: mask_space(size, self.mask_dtype)}
         )
 
     def observation(self, observation: Any) -> dict[str, Any]:

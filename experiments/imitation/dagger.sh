@@ -14,7 +14,7 @@ for round in $(seq 1 "${ROUNDS}"); do
   friday imitate dagger --student "${student}" --teacher heuristic --levels 1-4 \
     --games "${GAMES}" --first-index $((500000 + 10000 * round)) --workers 1 --no-progress \
     --games-file data/dagger-heuristic.jsonl --data data/heuristic-1000.jsonl \
-    --epochs "${EPOCHS}" --lr 5e-4 --out "runs/dagger-heuristic/round${round}.zip"
+    --epochs "${EPOCHS}" --learning-rate 5e-4 --out "runs/dagger-heuristic/round${round}.zip"
   student="runs/dagger-heuristic/round${round}.zip"
 done
 fits=$(for r in $(seq 1 "${ROUNDS}"); do echo "runs/dagger-heuristic/round${r}.fit.json"; done)

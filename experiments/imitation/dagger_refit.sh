@@ -13,7 +13,7 @@ OUT="${OUT:-dagger-search-212}"
 friday imitate encode data/search32-first212.jsonl data/dagger-search.jsonl \
   --out "data/${OUT}.npz"
 friday imitate fit --dataset "data/${OUT}.npz" --levels 1-4 --init runs/bc-search-212/policy.zip \
-  --soft-tau "${TAU}" --epochs "${EPOCHS}" --lr 3e-4 --out "runs/${OUT}/policy.zip"
+  --soft-tau "${TAU}" --epochs "${EPOCHS}" --learning-rate 3e-4 --out "runs/${OUT}/policy.zip"
 python experiments/imitation/study.py evaluate "${OUT}" \
   --title "imitation of search (212 games) + DAgger states (search teacher)" \
   --note "runs/bc-search-212 refitted ${EPOCHS} epochs (tau ${TAU}) on its 212 search games per level plus the DAgger games of dagger-search (150 per level, a quarter of the decisions labelled by search:sims=32)" \

@@ -17,7 +17,7 @@ OUT="${OUT:-dagger-search}"
 friday imitate dagger --student "runs/${BASE}/policy.zip" --teacher search:sims=32 \
   --levels 1-4 --games "${GAMES}" --first-index 600000 --label-share "${SHARE}" --workers 2 \
   --no-progress --games-file "data/${OUT}.jsonl" --data "data/search32-first${BASE_GAMES}.jsonl" \
-  --soft-tau "${TAU}" --epochs "${EPOCHS}" --lr 3e-4 --out "runs/${OUT}/policy.zip"
+  --soft-tau "${TAU}" --epochs "${EPOCHS}" --learning-rate 3e-4 --out "runs/${OUT}/policy.zip"
 python experiments/imitation/study.py evaluate "${OUT}" --title "${TITLE:-imitation of search + DAgger (search teacher)}" \
   --note "${BASE}, then one DAgger round: ${GAMES} student games per level, ${SHARE} of their decisions labelled by search:sims=32, refitted ${EPOCHS} epochs (tau ${TAU}); CPU includes everything before" \
   --agent "ppo:model=runs/${OUT}/policy.zip" \

@@ -42,7 +42,7 @@ if [ "${INIT}" != none ]; then
   init=(--init "${INIT}") data+=(data/heuristic-1000.jsonl) fits+=(runs/bc-heuristic/policy.fit.json)
 fi
 friday imitate fit --dataset "data/search32-first${GAMES}.npz" --levels 1-4 "${init[@]}" \
-  --soft-tau "${TAU}" --epochs "${EPOCHS}" --lr 5e-4 --out "runs/${NAME}/policy.zip"
+  --soft-tau "${TAU}" --epochs "${EPOCHS}" --learning-rate 5e-4 --out "runs/${NAME}/policy.zip"
 python experiments/imitation/study.py evaluate "${NAME}" \
   --title "${TITLE:-imitation of search, ${GAMES} games per level}" \
   --note "${GAMES} search games per level (32 sims), targets tau=${TAU} (0 = hard labels), ${EPOCHS} epochs from ${INIT} (none = fresh weights); one network for all levels; CPU includes the heuristic imitation it starts from" \

@@ -16,7 +16,6 @@ untouched, as it describes only the Python games encoded last.
 from __future__ import annotations
 
 import copy
-import functools
 import operator
 import struct
 from array import array
@@ -66,6 +65,7 @@ from friday_env.observation.layout import (
     scalar_values,
 )
 from friday_env.observation.registry import register_encoder
+from friday_env.observation.shared_spaces import built_once
 
 # ------------------------------------------------------------------ lookup tables
 
@@ -217,16 +217,11 @@ def _pile_cards(game: Game, pile: int) -> list[int]:
     return _pile_sources(game)[pile]
 
 
-@functools.cache
-def _flat_space() -> spaces.Box:
-    """The flat observation's Box, built once: gymnasium's ``Box`` prints its 991 bounds
-    into a repr when made (about 40 ms), so each encoder takes a shallow copy of this one
-    (its own random generator, the same read-only bounds)."""
+@built_once
+def flat_space() -> spaces.Box:
+    """The flat observation's Box (a copy of one built once: 991 bounds)."""
     low, high = FLAT_LAYOUT.bounds()
-    space = spaces.Box(low=low, high=high, dtype=np.float32)
-    space.low.setflags(write=False)
-    space.high.setflags(write=False)
-    return space
+    return spaces.Box(low=low, high=high, dtype=np.float32)
 
 
 @register_encoder
@@ -247,7 +242,7 @@ class FlatEncoder:
     name = "flat"
 
     def __init__(self) -> None:
-        self.space = copy.copy(_flat_space())
+        self.space = flat_space()
         self._entries = array("f", bytes(4 * FLAT_SIZE))
         self._view = np.frombuffer(self._entries, np.float32)
         off = FLAT_LAYOUT.offsets

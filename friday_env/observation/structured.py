@@ -28,6 +28,7 @@ from friday_env.observation.layout import (
     scalar_values,
 )
 from friday_env.observation.registry import register_encoder
+from friday_env.observation.shared_spaces import built_once
 
 # ------------------------------------------------------------------ dict encoding
 
@@ -55,6 +56,7 @@ DICT_PILES = {
 }
 
 
+@built_once
 def _dict_space() -> spaces.Dict:
     numbers_low = np.array([s.low for s in DICT_NUMBERS], np.int64)
     numbers_high = np.array([s.high for s in DICT_NUMBERS], np.int64)

@@ -23,6 +23,14 @@ WON_INDEX, WIN_BUDGET = 500_081, 1_400_000
 SMALL = 20_000
 
 
+@pytest.fixture
+def compiled_core(monkeypatch):
+    """The runs below test the archive and the run folder, not the cores' equivalence (the
+    first test does): they walk on the compiled core even under ``FRIDAY_CORE=python``,
+    where a deal's WIN_BUDGET walks would take minutes."""
+    monkeypatch.setenv("FRIDAY_CORE", "c")
+
+
 @pytest.mark.parametrize(("level", "index"), [(1, 500_000), (1, 500_001), (4, 500_000)])
 def test_both_cores_explore_the_same_cells_paths_and_counts(level, index):
     settings = Settings(level=level, budget=SMALL)
@@ -39,7 +47,7 @@ def test_both_cores_explore_the_same_cells_paths_and_counts(level, index):
 
 def test_the_run_seed_changes_the_exploration():
     seed = training_seed(1, 500_000)
-    one, other = (explore(Settings(level=1, budget=SMALL, seed=s), seed) for s in (0, 1))
+    one, other = (explore(Settings(level=1, budget=SMALL, seed=s), seed, core="c") for s in (0, 1))
     assert one.cells != other.cells
 
 
@@ -62,6 +70,7 @@ def test_archived_states_replay_exactly_from_the_deals_start():
         assert (cell_key(game), game.score() + LIFE_WEIGHT * game.life) == (cell.key, cell.value)
 
 
+@pytest.mark.usefixtures("compiled_core")
 def test_a_found_win_replays_to_a_win_and_the_viewers_open_it(tmp_path, capsys):
     from friday_agents.cli.replay import load_record
     from friday_env import replay
@@ -101,6 +110,7 @@ def _without_timings(path: Path) -> dict:
     return results
 
 
+@pytest.mark.usefixtures("compiled_core")
 def test_an_interrupted_run_resumed_ends_as_an_uninterrupted_one(tmp_path, monkeypatch, capsys):
     whole, cut = tmp_path / "whole", tmp_path / "cut"
     assert _explore(whole) == 0
@@ -125,6 +135,7 @@ def test_an_interrupted_run_resumed_ends_as_an_uninterrupted_one(tmp_path, monke
     assert json.loads((whole / "results.json").read_text())["summary"]["wins"] == 1
 
 
+@pytest.mark.usefixtures("compiled_core")
 def test_workers_do_not_change_the_results(tmp_path):
     argv = ["explore", "--level", "4", "--deals", "3", "--budget", str(SMALL), "--no-progress"]
     assert main([*argv, "--out", str(tmp_path / "one")]) == 0

@@ -27,7 +27,7 @@ from friday_agents.players.ppo import PPOAgent
 from friday_agents.players.search import SearchAgent
 from friday_env import Game
 
-FIT = ["--epochs", "1", "--hidden", "16"]
+FIT = ["--epochs", "1", "--hidden", "16", "--learning-rate", "0.002"]
 
 
 @pytest.fixture(scope="module")
@@ -79,6 +79,11 @@ def test_fitted_policy_loads_and_plays_legal_games_on_every_level(pipeline):
     for level in range(1, 5):
         game = play_game(agent, level, training_seed(level, 999))  # illegal moves raise
         assert game.done
+
+
+def test_the_fit_record_holds_the_settings_given(pipeline):
+    record = json.loads((pipeline / "policy.fit.json").read_text())
+    assert (record["settings"]["epochs"], record["settings"]["learning_rate"]) == (1, 0.002)
 
 
 def test_search_teacher_records_values_and_replays_its_own_game():

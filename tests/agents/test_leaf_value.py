@@ -14,6 +14,7 @@ from leaf_nets import random_leaf_network_file
 from friday_agents.cli import main
 from friday_agents.learning.leaf_value import chunks
 from friday_agents.learning.leaf_value.chunks import DataSettings, ValueDataError
+from friday_agents.learning.leaf_value.fit import fit_leaf_network
 from friday_agents.learning.leaf_value.positions import DealJob, deal_positions
 from friday_agents.models import GUIDED_VALUE_CARDS
 from friday_agents.players.networks.leaf_net import LeafNetwork, load_leaf_network
@@ -134,8 +135,9 @@ def test_the_commands_play_fit_and_the_search_plays_the_fit(tmp_path):
         == 0
     )
     fit = ["value", "fit", "--data", str(train), "--validation", str(validation), "--out", str(out)]
-    assert main([*fit, "--hidden", "4", "--max-epochs", "2"]) == 0
+    assert main([*fit, "--hidden", "4", "--max-epochs", "2", "--device", "cpu"]) == 0
     report = json.loads(out.with_suffix(".json").read_text())
+    assert report["device"] == "cpu"
     assert report["train_positions"] == len(chunks.read_positions(train)["won"])
     assert 1 <= report["best_epoch"] <= len(report["epochs"]) <= 2
     assert report["held_out"]["positions"] == len(chunks.read_positions(validation)["won"])
@@ -167,6 +169,33 @@ def test_bad_input_is_refused_in_one_line(tmp_path, capsys, arguments, words):
     assert main(["value", *arguments]) == 2
     assert words in capsys.readouterr().err
     assert not (tmp_path / "X").exists()
+
+
+def test_fit_device_cuda_without_cuda_stops_in_one_line_before_any_file(tmp_path, capsys):
+    torch = pytest.importorskip("torch")
+    if torch.cuda.is_available():
+        pytest.skip("this machine has CUDA")
+    missing, out = str(tmp_path / "missing"), tmp_path / "leaf.npz"
+    fit = ["value", "fit", "--data", missing, "--validation", missing, "--out", str(out)]
+    assert main([*fit, "--device", "cuda"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "torch sees no CUDA GPU" in err[0]  # not the missing folders
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_fit_on_cuda_matches_the_fit_on_the_cpu():
+    """The shuffle's generator stays on the CPU, so both devices see the same batches; only
+    float rounding differs."""
+    if not pytest.importorskip("torch").cuda.is_available():
+        pytest.skip("needs CUDA")
+    rng = np.random.default_rng(0)
+    x = rng.normal(size=(300, 6))
+    y = (x[:, 0] + rng.normal(size=300) > 0).astype(np.float64)
+    train, validation = (x[:200], y[:200]), (x[200:], y[200:])
+    fits = [fit_leaf_network(train, validation, (8,), 3, 3, 0, device=d) for d in ("cpu", "cuda")]
+    (cpu, cpu_record), (cuda, cuda_record) = fits
+    assert cpu_record["best_epoch"] == cuda_record["best_epoch"]
+    assert np.allclose(cpu.win_probability(x), cuda.win_probability(x), atol=1e-4)
 
 
 def test_a_per_level_file_may_name_a_leaf_network(tmp_path):

@@ -1,5 +1,6 @@
-"""One vocabulary for ``friday train`` and ``friday rl``: the settings both have carry one flag,
-one file key and one help text; old names are refused naming the new one; run folders and
+"""One vocabulary for ``friday train`` and ``friday rl``, and for the fits (``friday imitate
+fit``/``dagger``, ``friday value fit``) where they take the same settings: the settings carry one
+flag, one file key and one help text; old names are refused naming the new one; run folders and
 curves written before it still read (the committed study run resumes)."""
 
 from __future__ import annotations
@@ -23,12 +24,18 @@ from friday_agents.learning.sb3.config import TrainConfig
 STUDY_RUN = REPO / "experiments" / "from-nothing" / "results" / "a2-l1"
 
 
-def _options(command: str) -> dict[str, argparse.Action]:
-    parser = build_parser(command)
+def _subparser(parser: argparse.ArgumentParser, name: str) -> argparse.ArgumentParser:
     sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    return sub.choices[name]
+
+
+def _options(command: str, step: str | None = None) -> dict[str, argparse.Action]:
+    parser = _subparser(build_parser(command), command)
+    if step is not None:
+        parser = _subparser(parser, step)
     return {
         flag: action
-        for action in sub.choices[command]._actions
+        for action in parser._actions
         for flag in action.option_strings
         if action.help != argparse.SUPPRESS
     }
@@ -59,6 +66,42 @@ def test_old_names_are_refused_in_one_line_naming_the_new(command, capsys):
         err = capsys.readouterr().err.strip()
         assert err == (
             f"friday {command}: error: {flag} is gone: it is now --{RENAMED[old].replace('_', '-')}"
+        )
+
+
+#: The fits' settings that are the trainers' too (they take these flags, dests and help texts).
+FIT_SHARED = {
+    ("imitate", "fit"): ("learning_rate", "device", "hidden", "epochs", "seed", "out"),
+    ("imitate", "dagger"): ("learning_rate", "device", "hidden", "epochs", "seed", "out"),
+    ("value", "fit"): ("device", "hidden", "seed", "out"),
+}
+
+
+@pytest.mark.parametrize(("command", "step"), FIT_SHARED)
+def test_the_fits_take_the_trainers_names(command, step):
+    fit, rl = _options(command, step), _options("rl")
+    for name in FIT_SHARED[command, step]:
+        flag = "--" + name.replace("_", "-")
+        assert flag in fit and fit[flag].dest == rl[flag].dest == name, flag
+    for name in ("learning_rate", "device"):
+        flag = "--" + name.replace("_", "-")
+        if flag in fit:
+            assert fit[flag].help.startswith(SHARED_HELP[name]), flag
+
+
+@pytest.mark.parametrize("step", ["fit", "dagger"])
+def test_imitate_refuses_old_names_in_one_line_naming_the_new(step, capsys):
+    flags = {action.dest for action in _options("imitate", step).values()}
+    refused = [old for old, new in RENAMED.items() if new in flags and old not in flags]
+    assert {"lr", "net_arch"} <= set(refused)
+    for old in refused:
+        flag = "--" + old.replace("_", "-")
+        with pytest.raises(SystemExit) as stop:
+            parse_args(["imitate", step, flag, "1"])
+        assert stop.value.code == 2
+        new = "--" + RENAMED[old].replace("_", "-")
+        assert capsys.readouterr().err.strip() == (
+            f"friday imitate {step}: error: {flag} is gone: it is now {new}"
         )
 
 

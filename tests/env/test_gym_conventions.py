@@ -12,6 +12,10 @@ import pytest
 from gymnasium.vector import AutoresetMode
 
 import friday_env  # registers Friday-v0
+from friday_env.observation import make_encoder
+from friday_env.observation.shared_spaces import built_once
+from friday_env.vector import FridayVectorEnv
+from friday_env.wrappers import MaskInObservation
 
 OBSERVATIONS = ("flat", "dict", "flat_mask")
 
@@ -47,6 +51,67 @@ def test_sb3_check_env_passes_on_the_defaults(observation):
         warnings.simplefilter("always")
         check_env(gym.make("Friday-v0", **kwargs))
     assert not _foreign_warnings(caught)
+
+
+def _leaves(space: gym.Space) -> list[gym.Space]:
+    if isinstance(space, (gym.spaces.Dict, gym.spaces.Tuple)):
+        subspaces = space.spaces.values() if isinstance(space, gym.spaces.Dict) else space.spaces
+        return [leaf for sub in subspaces for leaf in _leaves(sub)]
+    return [space]
+
+
+def _same_sample(a, b) -> bool:
+    if isinstance(a, dict):
+        return all(_same_sample(a[key], b[key]) for key in a)
+    return np.array_equal(a, b)
+
+
+def _twice(make) -> tuple[gym.Space, gym.Space]:
+    return make(), make()
+
+
+SPACES_MADE_TWICE = {
+    **{f"encoder {name}": lambda name=name: make_encoder(name).space for name in OBSERVATIONS},
+    **{
+        f"env {name}": lambda name=name: gym.make("Friday-v0", observation=name).observation_space
+        for name in OBSERVATIONS
+    },
+    **{
+        f"mask in observation {dtype.__name__}": lambda dtype=dtype: (
+            MaskInObservation(gym.make("Friday-v0"), mask_dtype=dtype).observation_space
+        )
+        for dtype in (np.int8, np.float32, np.bool_)
+    },
+    "vector observation": lambda: FridayVectorEnv(3).observation_space,
+    "vector single observation": lambda: FridayVectorEnv(3).single_observation_space,
+    "vector action": lambda: FridayVectorEnv(3).action_space,
+}
+
+
+@pytest.mark.parametrize("made", SPACES_MADE_TWICE)
+def test_spaces_built_once_are_independent_copies_with_read_only_bounds(made):
+    """Spaces are built once and copied (gymnasium's Box formats its bounds when made): each
+    copy equals a fresh build, samples with a generator of its own (seeding one copy leaves
+    the other's draws alone; unseeded copies draw differently), and the shared bounds cannot
+    be written."""
+    a, b = _twice(SPACES_MADE_TWICE[made])
+    assert a == b and a is not b
+    for leaf_a, leaf_b in zip(_leaves(a), _leaves(b), strict=True):
+        assert leaf_a is not leaf_b and leaf_a.np_random is not leaf_b.np_random
+    assert not _same_sample(a.sample(), b.sample())
+    a.seed(0)
+    b.seed(0)
+    first = a.sample()
+    assert _same_sample(first, b.sample())
+    for leaf_a in _leaves(a):
+        arrays = [value for value in vars(leaf_a).values() if isinstance(value, np.ndarray)]
+        assert all(not array.flags.writeable for array in arrays)
+
+
+def test_built_once_refuses_a_space_whose_subspaces_it_cannot_copy():
+    sequence = built_once(lambda: gym.spaces.Sequence(gym.spaces.Discrete(2)))
+    with pytest.raises(TypeError, match="cannot copy a Sequence space"):
+        sequence()
 
 
 def test_the_default_ends_the_episode_on_an_illegal_action_with_a_warning():

@@ -16,10 +16,12 @@ import argparse
 import re
 import sys
 import typing
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from typing import Any
 
 from friday_agents.harness import values
+from friday_agents.harness.device import DEVICES
+from friday_agents.learning.config import RENAMED, SHARED_HELP
 
 _ROLE = re.compile(r":[a-z]+:`~?([^`]+)`")
 #: A cross-reference of the docs site, [`Title`][full.path] (or [Title][full.path]).
@@ -67,9 +69,20 @@ def add_removed(parser: argparse.ArgumentParser, *flags: str, instead: str) -> N
 def add_renamed(parser: argparse.ArgumentParser, settings: type, renamed: dict[str, str]) -> None:
     """Refuse each old flag of ``renamed`` (old field name -> new) whose new name is a field
     of the dataclass ``settings`` (and is no flag of its own), naming the new flag."""
-    fields = settings.__dataclass_fields__
+    _refuse_renamed(parser, settings.__dataclass_fields__, renamed)
+
+
+def add_renamed_flags(parser: argparse.ArgumentParser) -> None:
+    """`add_renamed` for a command without a settings dataclass (``friday imitate fit``): the
+    old names (`friday_agents.learning.config.RENAMED`) of the flags ``parser`` already has."""
+    _refuse_renamed(parser, {action.dest for action in parser._actions}, RENAMED)
+
+
+def _refuse_renamed(
+    parser: argparse.ArgumentParser, names: Collection[str], renamed: dict[str, str]
+) -> None:
     for old, new in renamed.items():
-        if new in fields and old not in fields:
+        if new in names and old not in names:
             flag = "--" + new.replace("_", "-")
             add_removed(parser, "--" + old.replace("_", "-"), instead=f"it is now {flag}")
 
@@ -94,6 +107,15 @@ def add_progress(
         action=argparse.BooleanOptionalAction,
         default=default,
         help="show a progress bar (default: on)",
+    )
+
+
+def add_device(parser: argparse.ArgumentParser) -> None:
+    """``--device auto|cpu|cuda`` (default auto) for a command that is no trainer (``friday
+    imitate fit``, ``friday value fit``): the trainers' setting, its name and help; the
+    command resolves it with `friday_agents.harness.device.torch_device`."""
+    parser.add_argument(
+        "--device", default="auto", choices=DEVICES, help=SHARED_HELP["device"] + " (default: auto)"
     )
 
 

@@ -25,10 +25,10 @@ import argparse
 import sys
 from pathlib import Path
 
-from friday_agents.cli.arguments import add_removed
-from friday_agents.harness.device import DEVICES
+from friday_agents.cli.arguments import add_device, add_renamed_flags
 from friday_agents.harness.errors import BadInputError
 from friday_agents.harness.parallel import BACKENDS, RAY_INSTALL, GamesInterrupted
+from friday_agents.learning.config import SHARED_HELP
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -82,16 +82,19 @@ def _add_fit(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--out", type=Path, required=True, help="policy file to write")
     parser.add_argument("--config", help="friday train config (net, PPO settings kept for --init)")
     parser.add_argument("--hidden", default="256,256", help="hidden layers (default 256,256)")
-    add_removed(parser, "--net-arch", instead="it is now --hidden")
-    parser.add_argument(
-        "--device", default="auto", choices=DEVICES, help="where to fit: auto, cpu or cuda"
-    )
+    add_device(parser)
     parser.add_argument("--init", type=Path, help="start from this policy instead of new weights")
     parser.add_argument("--epochs", type=int, default=8)
     parser.add_argument("--batch-size", type=int, default=512)
-    parser.add_argument("--lr", type=float, default=1e-3, help="Adam step")
+    parser.add_argument(
+        "--learning-rate",
+        type=float,
+        default=1e-3,
+        help=SHARED_HELP["learning_rate"] + " (default: 0.001)",
+    )
     parser.add_argument("--soft-tau", type=float, default=0.0, help="soft targets (0 = hard)")
     parser.add_argument("--seed", type=int, default=0)
+    add_renamed_flags(parser)  # --lr, --net-arch, ... refused naming the new flag
 
 
 def run(args: argparse.Namespace) -> int:

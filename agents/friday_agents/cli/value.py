@@ -27,7 +27,8 @@ import shlex
 import sys
 from pathlib import Path
 
-from friday_agents.cli.arguments import add_progress
+from friday_agents.cli.arguments import add_device, add_progress
+from friday_agents.harness.device import torch_device
 from friday_agents.harness.errors import BadInputError
 
 #: The first deal index each deal set's data starts at unless told (experiments/level4-value/
@@ -97,6 +98,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="fit on every position (default) or on the agent's own games' only",
     )
     fit.add_argument("--seed", type=int, default=0)
+    add_device(fit)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -231,6 +233,7 @@ def _fit(args: argparse.Namespace) -> int:
     )
     from friday_agents.players.networks.leaf_net import save_leaf_network
 
+    device = torch_device(args.device)  # --device cuda without CUDA: refused before any file
     hidden = _hidden(args.hidden)
     for folder, wanted in ((args.data, "training"), (args.validation, "validation")):
         found = read_settings(folder).get("deal_set")
@@ -245,7 +248,14 @@ def _fit(args: argparse.Namespace) -> int:
         data = {k: v[keep] if v.ndim and len(v) == len(keep) else v for k, v in data.items()}
     train_xy, validation_xy = model_inputs(data, level), model_inputs(validation, level)
     network, record = fit_leaf_network(
-        train_xy, validation_xy, hidden, args.max_epochs, args.patience, args.seed, _print_epoch
+        train_xy,
+        validation_xy,
+        hidden,
+        args.max_epochs,
+        args.patience,
+        args.seed,
+        _print_epoch,
+        device,
     )
     report = {
         "data": str(args.data),
@@ -258,6 +268,7 @@ def _fit(args: argparse.Namespace) -> int:
         "max_epochs": args.max_epochs,
         "patience": args.patience,
         "seed": args.seed,
+        "device": device,
         **record,
         "held_out": held_out_report(network, *validation_xy, base_rate=float(np.mean(train_xy[1]))),
     }

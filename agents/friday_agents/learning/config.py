@@ -57,8 +57,8 @@ SHARED_HELP = {
     "cpu or cuda",
 }
 
-#: Names the trainers used before one vocabulary (old -> new). An old name on the command
-#: line or in a ``--config`` file is refused naming the new one; a run folder's stored
+#: Names the learning commands used before one vocabulary (old -> new). An old name on the
+#: command line or in a ``--config`` file is refused naming the new one; a run folder's stored
 #: configuration is read with its old keys renamed (`LearningConfig.migrate`).
 RENAMED = {
     "total_timesteps": "frames",
@@ -78,6 +78,7 @@ RENAMED = {
     "eval_freq": "eval_every",
     "checkpoint_freq": "checkpoint_every",
     "batch_size": "minibatches",
+    "lr": "learning_rate",
 }
 
 

@@ -99,7 +99,9 @@ def fit_into_policy(args: argparse.Namespace, data, levels: tuple[int, ...]) -> 
     model = build_model(config, levels[0])
     if args.init:
         init_weights(model, args.init)
-    settings = FitSettings(args.epochs, args.batch_size, args.lr, args.soft_tau, seed=args.seed)
+    settings = FitSettings(
+        args.epochs, args.batch_size, args.learning_rate, args.soft_tau, seed=args.seed
+    )
     print(
         f"friday imitate: fitting a {config.hidden} policy on {len(data)} decisions of levels "
         f"{','.join(map(str, levels))}, {args.epochs} epochs; writing {args.out}",

@@ -1,4 +1,4 @@
-"""Fit the leaf network of the probability of winning (``friday value fit``; torch, CPU).
+"""Fit the leaf network of the probability of winning (``friday value fit``, on ``--device``).
 
 Inputs are `friday_agents.players.networks.leaf_net.inputs_from_rows` of the positions' feature
 rows, standardised by the training positions' mean and deviation; the target is the win (0/1),
@@ -47,8 +47,10 @@ def fit_leaf_network(
     patience: int,
     seed: int,
     progress: Any = None,
+    device: str = "cpu",
 ) -> tuple[LeafNetwork, dict[str, Any]]:
-    """The network of the best validation epoch, and the fit's per-epoch record."""
+    """The network of the best validation epoch, and the fit's per-epoch record; torch
+    learns on ``device`` (``"cpu"`` or ``"cuda"``), the validation is scored in numpy."""
     import torch
 
     from friday_agents.learning.networks import numpy_layers, tanh_mlp
@@ -59,17 +61,17 @@ def fit_leaf_network(
     x, y = train
     centre, scale = x.mean(axis=0), x.std(axis=0)
     scale[scale == 0] = 1.0
-    inputs = torch.tensor((x - centre) / scale, dtype=torch.float32)
-    target = torch.tensor(y, dtype=torch.float32)[:, None]
-    model = tanh_mlp((x.shape[1], *hidden, 1))
+    inputs = torch.tensor((x - centre) / scale, dtype=torch.float32, device=device)
+    target = torch.tensor(y, dtype=torch.float32, device=device)[:, None]
+    model = tanh_mlp((x.shape[1], *hidden, 1)).to(device)
     optimizer = torch.optim.Adam(model.parameters(), lr=LEARNING_RATE)
-    generator = torch.Generator().manual_seed(seed)
+    generator = torch.Generator().manual_seed(seed)  # on the CPU: one order on any device
     loss = torch.nn.BCEWithLogitsLoss()
     epochs: list[dict[str, Any]] = []
     best, best_layers = np.inf, None
     for epoch in range(1, max_epochs + 1):
         model.train()
-        for batch in torch.randperm(len(inputs), generator=generator).split(BATCH):
+        for batch in torch.randperm(len(inputs), generator=generator).to(device).split(BATCH):
             optimizer.zero_grad()
             loss(model(inputs[batch]), target[batch]).backward()
             optimizer.step()
