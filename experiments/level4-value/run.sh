@@ -28,7 +28,7 @@ fit() { # name, extra options
 fit h64
 fit h128 --hidden 128,128
 fit h64-base --sources base
-python $here/select.py fit
+python $here/choose.py fit
 
 # C: rules 2 and 3 on 500 level-4 validation deals, and amendment 2's prior rule (the same
 # deals, with `net` as guided's prior, and 500 validation deals of levels 1-3)
@@ -42,5 +42,5 @@ validate() { # out, levels, agents
 validate "$validation" 4 "guided,guided:value=$leaf,guided:sims=256,guided:sims=256:value=$leaf,\
 guided:prior=net,guided:prior=net:value=$leaf"
 validate "$validation-levels1-3" 1-3 guided,guided:prior=net
-python $here/select.py leaf
-python $here/select.py prior
+python $here/choose.py leaf
+python $here/choose.py prior

@@ -1,8 +1,8 @@
 """The level-4 leaf study's selection rules 1-3 (PLAN.md), applied to committed results.
 
-    python experiments/level4-value/select.py fit       # rule 1: which fit
-    python experiments/level4-value/select.py leaf      # rules 2 and 3: adopt it? which budget?
-    python experiments/level4-value/select.py prior     # amendment 2: net as guided's prior?
+    python experiments/level4-value/choose.py fit       # rule 1: which fit
+    python experiments/level4-value/choose.py leaf      # rules 2 and 3: adopt it? which budget?
+    python experiments/level4-value/choose.py prior     # amendment 2: net as guided's prior?
 
 ``fit`` reads the fit reports in ``results/fits/`` (``friday value fit --report``), picks the
 lowest validation log-loss (ties within 0.002: the smaller network; between two fits of one size,
@@ -51,7 +51,7 @@ def choose_fit() -> dict:
         if path.exists():
             reports[name] = json.loads(path.read_text())
     if not reports:
-        sys.exit(f"select.py: no fit report in {FITS} (run stage B first)")
+        sys.exit(f"choose.py: no fit report in {FITS} (run stage B first)")
     loss = {name: r["held_out"]["network"]["log_loss"] for name, r in reports.items()}
     size = {name: sum(r["hidden"]) for name, r in reports.items()}
     best = min(loss.values())
@@ -81,7 +81,7 @@ def _write_per_level(network: Path) -> None:
     }
     missing = [p for p in levels.values() if not (RESULTS / p).exists()]
     if missing:
-        sys.exit(f"select.py: the per-level file would name missing models: {missing}")
+        sys.exit(f"choose.py: the per-level file would name missing models: {missing}")
     PER_LEVEL.write_text(
         json.dumps(
             {
@@ -102,7 +102,7 @@ def decide_leaf(directory: Path) -> dict:
     agents = ("guided@32", "leaf@32", "guided@256", "leaf@256")
     missing = [a for a in agents for d in deals if (a, d) not in rows]
     if missing:
-        sys.exit(f"select.py: stage C incomplete ({len(missing)} games missing); resume it first")
+        sys.exit(f"choose.py: stage C incomplete ({len(missing)} games missing); resume it first")
     won = {a: [float(rows[(a, d)]["won"]) for d in deals] for a in agents}
     seconds = {a: sum(rows[(a, d)]["seconds"] for d in deals) for a in agents}
 
@@ -166,7 +166,7 @@ def choose_prior(directory: Path) -> dict:
         )
         deals = sorted(i for label, i in rows if label == net)
         if len(deals) < 500 or any((base, d) not in rows for d in deals):
-            sys.exit(f"select.py: level {level}'s prior games are incomplete; resume stage C")
+            sys.exit(f"choose.py: level {level}'s prior games are incomplete; resume stage C")
         first = [float(rows[(base, d)]["won"]) for d in deals]
         second = [float(rows[(net, d)]["won"]) for d in deals]
         mean, low, high = paired_difference_interval(first, second)
