@@ -5,9 +5,9 @@
 # adopted that, at rule 3's budget. One worker; resumes.
 # Usage, from the repository root:   bash experiments/level4-value/evaluate.sh
 #   results/evaluation/level4: the chosen agent and guided on 1,000 level-4 deals (the >= 60 %
-#       target, paired against guided), the chosen agent at 256 simulations on the first 500
-#       (more search not worse), and at 16, 64, 128, 512 on the first 300 (the curve; 32 and 256
-#       come from the same deals);
+#       target, paired against guided); level4-256: the chosen agent at 256 simulations on the
+#       first 500 (more search not worse); level4-curve: at 16, 64, 128, 512 on the first 300
+#       (the curve; 32 and 256 come from the same deals);
 #   results/evaluation/levels1-3: the chosen agent on 1,000 deals of each of levels 1-3 (level 1:
 #       the >= 95 % target; levels 2 and 3 complete its row of the README's table).
 set -euo pipefail
@@ -33,14 +33,13 @@ run() { # out, levels, agents, games
     $friday eval --agents "$3" --levels "$2" --games "$4" --workers 1 --no-progress --out "$1" \
         "${resume[@]}"
 }
-agents4=$chosen
-games4=1000
-[ "$chosen" != guided ] && agents4="$agents4,guided"
-for sims in 16 32 64 128 256 512; do
-    agent=$(spec "$sims")
-    [ "$agent" = "$chosen" ] && continue
-    agents4="$agents4,$agent"
-    if [ "$sims" = 256 ]; then games4="$games4,$agent=500"; else games4="$games4,$agent=300"; fi
-done
-run $here/results/evaluation/level4 4 "$agents4" "$games4"
-run $here/results/evaluation/levels1-3 1-3 "$chosen" 1000
+# friday eval's per-agent game counts go by agent name, not by spec: one run per count
+out=$here/results/evaluation
+level4=$chosen
+[ "$chosen" != guided ] && level4="$level4,guided"
+run $out/level4 4 "$level4" 1000
+run $out/level4-256 4 "$(spec 256)" 500
+curve=
+for sims in 16 64 128 512; do curve="$curve${curve:+,}$(spec "$sims")"; done
+run $out/level4-curve 4 "$curve" 300
+run $out/levels1-3 1-3 "$chosen" 1000
