@@ -3,6 +3,7 @@
     python experiments/level4-value/choose.py fit       # rule 1: which fit
     python experiments/level4-value/choose.py leaf      # rules 2 and 3: adopt it? which budget?
     python experiments/level4-value/choose.py prior     # amendment 2: net as guided's prior?
+    python experiments/level4-value/choose.py evaluation  # stage D against the targets
 
 ``fit`` reads the fit reports in ``results/fits/`` (``friday value fit --report``), picks the
 lowest validation log-loss (ties within 0.002: the smaller network; between two fits of one size,
@@ -30,7 +31,7 @@ from pathlib import Path
 import numpy as np
 
 from friday_agents.harness.games_file import GAMES_FILE, read_games
-from friday_agents.harness.stats import paired_difference_interval
+from friday_agents.harness.stats import paired_difference_interval, wilson_interval
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
@@ -194,12 +195,74 @@ def choose_prior(directory: Path) -> dict:
     return decision
 
 
+def evaluation_summary(directory: Path) -> dict:
+    """Stage D against the plan's targets (``evaluate.sh``'s four runs in ``directory``):
+    the chosen agent's win rates per level, paired against guided on level 4, 256 against 32
+    simulations on the first 500 level-4 deals, and the curve over the first 300."""
+    rows: dict[tuple[str, int, int], dict] = {}
+    for run in ("level4", "level4-256", "level4-curve", "levels1-3"):
+        for row in read_games(directory / run / GAMES_FILE):
+            rows[(row["agent"], row["level"], row["index"])] = row
+    chosen = json.loads((directory / "level4" / "results.json").read_text())["config"]["agents"][0]
+
+    def spec(sims: int) -> str:
+        return chosen if sims == 32 else f"{chosen}:sims={sims}"
+
+    def won(agent: str, level: int, deals: range) -> list[float]:
+        missing = [d for d in deals if (agent, level, d) not in rows]
+        if missing:
+            sys.exit(f"choose.py: {agent} lacks {len(missing)} games of level {level}; resume")
+        return [float(rows[(agent, level, d)]["won"]) for d in deals]
+
+    def rate(wins: list[float]) -> dict:
+        low, high = wilson_interval(int(sum(wins)), len(wins))
+        return {
+            "wins": int(sum(wins)),
+            "games": len(wins),
+            "win_rate": round(100 * float(np.mean(wins)), 1),
+            "interval": [round(100 * low, 1), round(100 * high, 1)],
+        }
+
+    def paired(first: list[float], second: list[float]) -> dict:
+        mean, low, high = paired_difference_interval(first, second)
+        return {
+            "points": round(100 * mean, 1),
+            "interval": [round(100 * low, 1), round(100 * high, 1)],
+        }
+
+    all_deals, first_500, first_300 = range(1000), range(500), range(300)
+    summary = {
+        "agent": chosen,
+        "per_level": {level: rate(won(chosen, level, all_deals)) for level in (1, 2, 3, 4)},
+        "guided_level4": rate(won("guided", 4, all_deals)),
+        "level4_minus_guided": paired(won("guided", 4, all_deals), won(chosen, 4, all_deals)),
+        "level4_256_minus_32": paired(won(chosen, 4, first_500), won(spec(256), 4, first_500)),
+        "level4_32_first_500": rate(won(chosen, 4, first_500)),
+        "level4_256_first_500": rate(won(spec(256), 4, first_500)),
+        "curve_first_300": {
+            sims: rate(won(spec(sims), 4, first_300)) for sims in (16, 32, 64, 128, 256, 512)
+        },
+        "seconds_per_game_first_300": {
+            sims: round(float(np.mean([rows[(spec(sims), 4, d)]["seconds"] for d in first_300])), 3)
+            for sims in (16, 32, 64, 128, 256, 512)
+        },
+    }
+    summary["targets"] = {
+        "level4_at_least_60": summary["per_level"][4]["win_rate"] >= 60,
+        "level1_at_least_95": summary["per_level"][1]["win_rate"] >= 95,
+        "256_not_lower_than_32": summary["level4_256_minus_32"]["points"] >= 0,
+    }
+    (directory / "summary.json").write_text(json.dumps(summary, indent=1) + "\n")
+    return summary
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument(
         "rule",
-        choices=("fit", "leaf", "prior"),
-        help="fit: rule 1; leaf: rules 2 and 3; prior: amendment 2's prior rule",
+        choices=("fit", "leaf", "prior", "evaluation"),
+        help="fit: rule 1; leaf: rules 2 and 3; prior: amendment 2's prior rule; evaluation: "
+        "stage D against the targets (results/evaluation/summary.json)",
     )
     parser.add_argument(
         "--validation",
@@ -212,6 +275,7 @@ def main(argv: list[str] | None = None) -> None:
         "fit": choose_fit,
         "leaf": lambda: decide_leaf(args.validation),
         "prior": lambda: choose_prior(args.validation),
+        "evaluation": lambda: evaluation_summary(RESULTS / "evaluation"),
     }
     decision = rules[args.rule]()
     print(json.dumps(decision, indent=1))
