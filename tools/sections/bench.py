@@ -37,6 +37,8 @@ from bench_report import (  # noqa: E402
     within_first_range,
 )
 
+from friday_agents.players.search.guided import as_before_leaf_study  # noqa: E402
+
 BENCH_RESULTS = "benchmarks/results.json"
 #: A second run of the ratio groups, made after the committed one (``bench.COMMITTED_CHECK``).
 CHECK_RESULTS = "benchmarks/results-check.json"
@@ -539,13 +541,22 @@ def render_cluster(repo: Path) -> str:
 # ----------------------------------------------------------------- agent speeds
 
 
+#: When ``guided``'s defaults changed (the level-4 leaf study): a speed measured before names
+#: guided by its explicit spec of then.
+GUIDED_DEFAULTS_CHANGED = "2026-11-26 23:30 UTC"
+
+
 def agent_speeds_table(doc: dict[str, Any]) -> str:
     """Games per CPU second of each agent per level, and how they were measured."""
     levels = sorted({r["level"] for r in doc["rows"]})
     cells = {(r["agent"], r["level"]): r for r in doc["rows"]}
     agents = list(dict.fromkeys(r["agent"] for r in doc["rows"]))
+    before = doc["date"] < GUIDED_DEFAULTS_CHANGED
     body = [
-        [f"`{agent}`", *(_games_per_s(cells[agent, level]["games_per_s"]) for level in levels)]
+        [
+            f"`{as_before_leaf_study(agent) if before else agent}`",
+            *(_games_per_s(cells[agent, level]["games_per_s"]) for level in levels),
+        ]
         for agent in agents
     ]
     deals = ", ".join(f"{agent} {cells[agent, levels[0]]['games']}" for agent in agents)

@@ -66,3 +66,17 @@ class GuidedSearchAgent(SearchAgent):
             rollout=rollout,
             finish=finish,
         )
+
+
+def as_before_leaf_study(spec: str) -> str:
+    """The explicit spec of ``spec`` as it played before the level-4 leaf study: a ``guided``
+    spec gets the defaults of then (`BEFORE_LEAF_STUDY`) for the options it leaves out
+    (``guided`` is ``guided:prior=guided-prior:value=guided-value-per-level``,
+    ``guided:prior=net`` is ``guided:prior=net:value=guided-value-per-level``); any other
+    spec is returned as it is. Results committed before the change name their agents so."""
+    name, *options = spec.split(":")
+    if name != GuidedSearchAgent.name:
+        return spec
+    given = {option.split("=", 1)[0] for option in options}
+    before = BEFORE_LEAF_STUDY.split(":")[1:]
+    return ":".join([name, *options, *(o for o in before if o.split("=", 1)[0] not in given)])
