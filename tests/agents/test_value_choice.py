@@ -27,6 +27,7 @@ from friday_agents.learning.fitting.game_data import ReplayCount, turn_start_exa
 from friday_agents.models import GUIDED_VALUE_LEAF, GUIDED_VALUE_PER_LEVEL
 from friday_agents.players.base import play_game
 from friday_agents.players.heuristic.agent import HeuristicAgent
+from friday_agents.players.networks.leaf_net import LeafNetwork
 from friday_agents.players.networks.linear_value import (
     CARD_FEATURE_NAMES,
     DECK_TYPES,
@@ -38,7 +39,6 @@ from friday_agents.players.networks.linear_value import (
     known_cards,
     load_value_model,
 )
-from friday_agents.players.networks.leaf_net import LeafNetwork
 from friday_agents.players.networks.value_net import NETWORK_FILE
 from friday_agents.players.search.agent import SearchAgent
 from friday_agents.players.search.guided import GuidedSearchAgent

@@ -4,8 +4,9 @@ On a compiled-core game, :class:`~friday_agents.players.search.agent.SearchAgent
 decision's simulations in one C call (:mod:`friday_agents.players.search.compiled`). Played in
 lockstep on the same deals, the agent on each core must choose the same action at every
 decision and report the same ``last_values`` (the same floats: the same worlds, rollouts and
-leaf values; a leaf network's, as guided's on level 4, the same to float rounding). The leaf value's feature rows computed in C must equal the Python ones, and be
-valued to the same bits. Ingredients without a C version must take the Python path.
+leaf values; with a leaf network, as guided's on level 4, the same to float rounding). The
+leaf value's feature rows computed in C must equal the Python ones, and be valued to the same
+bits. Ingredients without a C version must take the Python path.
 """
 
 from __future__ import annotations

@@ -345,7 +345,18 @@ def _check_of(repo: Path, doc: dict[str, Any]) -> dict[str, Any] | None:
 
 def render_performance(repo: Path) -> str:
     doc = _load(repo, BENCH_RESULTS)
-    return performance_section(doc, _check_of(repo, doc))
+    return _guided_as_measured(performance_section(doc, _check_of(repo, doc)), doc["meta"]["date"])
+
+
+def _guided_as_measured(text: str, date: str) -> str:
+    """``text`` of a run measured on ``date``: before guided's defaults changed, its row (m)
+    names guided by its explicit spec of then."""
+    if date >= GUIDED_DEFAULTS_CHANGED:
+        return text
+    spec = as_before_leaf_study("guided")
+    for word in ("`guided`", "(m) guided,", "core_timing.py guided`"):
+        text = text.replace(word, word.replace("guided", spec))
+    return text
 
 
 # ------------------------------------------------------------------ core speeds
@@ -476,7 +487,7 @@ def _ratio_sentence(doc: dict[str, Any], check: dict[str, Any] | None, key: str)
 
 def render_core_speeds(repo: Path) -> str:
     doc = _load(repo, BENCH_RESULTS)
-    return core_speeds_section(doc, _check_of(repo, doc))
+    return _guided_as_measured(core_speeds_section(doc, _check_of(repo, doc)), doc["meta"]["date"])
 
 
 # ---------------------------------------------------------------------- cluster
@@ -551,12 +562,8 @@ def agent_speeds_table(doc: dict[str, Any]) -> str:
     levels = sorted({r["level"] for r in doc["rows"]})
     cells = {(r["agent"], r["level"]): r for r in doc["rows"]}
     agents = list(dict.fromkeys(r["agent"] for r in doc["rows"]))
-    before = doc["date"] < GUIDED_DEFAULTS_CHANGED
     body = [
-        [
-            f"`{as_before_leaf_study(agent) if before else agent}`",
-            *(_games_per_s(cells[agent, level]["games_per_s"]) for level in levels),
-        ]
+        [f"`{agent}`", *(_games_per_s(cells[agent, level]["games_per_s"]) for level in levels)]
         for agent in agents
     ]
     deals = ", ".join(f"{agent} {cells[agent, levels[0]]['games']}" for agent in agents)
@@ -571,7 +578,7 @@ def agent_speeds_table(doc: dict[str, Any]) -> str:
         + (f" ({doc['note']})" if doc.get("note") else "")
         + f". Rendered from `{AGENT_SPEEDS}` by `tools/sections/bench.py`.",
     ]
-    return "\n".join(lines)
+    return _guided_as_measured("\n".join(lines), doc["date"])
 
 
 CORE_NAMES = {"c": "compiled", "python": "Python"}

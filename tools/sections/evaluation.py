@@ -82,7 +82,7 @@ def other_runs_section(repo: Path) -> str:
     label, runs = DEFAULT_GUIDED
     if all((repo / path).exists() for path, _ in runs):
         for path, spec in runs:
-            run = read_json(repo, path)
+            run = as_measured(read_json(repo, path))
             rows += [[label, *row_cells(s)[1:]] for s in run["summary"] if s["agent"] == spec]
             commands.append(f"- `{label}` (as `{spec}`): `{run['command']}` (`{path.as_posix()}`)")
     for path, agent in HEADLINE_EXTRA:

@@ -36,7 +36,10 @@ LEAF_STUDY_SPEC = "guided:prior=net:value=experiments/level4-value/results/leaf_
 DEFAULT_GUIDED: tuple[str, list[tuple[Path, str]]] = (
     "guided",
     [
-        (Path("experiments/level4-value/results/evaluation/levels1-3/results.json"), LEAF_STUDY_SPEC),
+        (
+            Path("experiments/level4-value/results/evaluation/levels1-3/results.json"),
+            LEAF_STUDY_SPEC,
+        ),
         (Path("experiments/level4-value/results/evaluation/level4/results.json"), LEAF_STUDY_SPEC),
     ],
 )
@@ -85,9 +88,9 @@ def default_guided_row(repo: Path, levels: list[int]) -> tuple[list[str], list[s
         return None
     cells, commands = {}, []
     for path, spec in sources:
-        results = read_json(repo, path)
+        results = read_json(repo, path)  # played before guided's new defaults: spelled out
         cells |= _cells(results, spec)
-        commands.append(f"`{results['command']}`")
+        commands.append(f"`{explicit_command(results['command'])}`")
     return _row(label, cells, levels), commands
 
 
