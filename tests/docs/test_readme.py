@@ -16,6 +16,7 @@ import pytest
 from rendered import copy_files, provider
 from splice import section_body
 
+from friday_agents.cli.eval import FULL_TABLE_COMMAND
 from friday_agents.models import GUIDED_VALUE_LEAF
 
 REPO = Path(__file__).resolve().parents[2]
@@ -38,6 +39,15 @@ def test_the_headline_table_is_computed_from_the_results_file(tmp_path):
     assert before != after
     assert headline.explicit_command(results["command"]) in after
     assert "`guided:prior=net:value=guided-value-per-level`" in after
+
+
+def test_friday_eval_names_the_full_tables_command_as_it_played():
+    """The note of a small ``friday eval`` run names the full table's command, as the table
+    shows it (guided spelled out as it played before its defaults changed)."""
+    headline = provider("headline")
+    stored = json.loads((REPO / headline.HEADLINE_RESULTS).read_text())["command"]
+    assert FULL_TABLE_COMMAND == headline.explicit_command(stored) != stored
+    assert FULL_TABLE_COMMAND in README.read_text()
 
 
 def _level_group_run(path: Path, spec: str, levels: list[int], rate: float) -> None:
