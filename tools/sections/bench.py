@@ -271,7 +271,7 @@ def performance_section(doc: dict[str, Any], check: dict[str, Any] | None = None
         lines += ["", *reproduction(doc, check)]
     sources = f"`{BENCH_RESULTS}`" + (f" and `{CHECK_RESULTS}`" if check is not None else "")
     lines += ["", f"Rendered from {sources} by `tools/sections/bench.py`."]
-    return "\n".join(lines)
+    return _guided_as_measured("\n".join(lines), meta["date"])
 
 
 #: The units of the measurements that are ratios taken within a round.
@@ -345,7 +345,7 @@ def _check_of(repo: Path, doc: dict[str, Any]) -> dict[str, Any] | None:
 
 def render_performance(repo: Path) -> str:
     doc = _load(repo, BENCH_RESULTS)
-    return _guided_as_measured(performance_section(doc, _check_of(repo, doc)), doc["meta"]["date"])
+    return performance_section(doc, _check_of(repo, doc))
 
 
 def _guided_as_measured(text: str, date: str) -> str:
@@ -412,7 +412,7 @@ def core_speeds_section(doc: dict[str, Any], check: dict[str, Any] | None = None
     for key in RATIO_SENTENCES:
         if key in results:
             lines[-1] += " " + _ratio_sentence(doc, check, key)
-    return "\n".join(lines)
+    return _guided_as_measured("\n".join(lines), doc["meta"]["date"])
 
 
 def _core_speeds_method(doc: dict[str, Any]) -> str:
@@ -487,7 +487,7 @@ def _ratio_sentence(doc: dict[str, Any], check: dict[str, Any] | None, key: str)
 
 def render_core_speeds(repo: Path) -> str:
     doc = _load(repo, BENCH_RESULTS)
-    return _guided_as_measured(core_speeds_section(doc, _check_of(repo, doc)), doc["meta"]["date"])
+    return core_speeds_section(doc, _check_of(repo, doc))
 
 
 # ---------------------------------------------------------------------- cluster
