@@ -11,6 +11,10 @@ existed, all played on the Python engine:
 - level by level, with the README's headline run (``experiments/results/readme_results.json``:
   1,000 deals per level): wins and mean score.
 
+All of them played guided's defaults before the level-4 leaf study, which the files name
+``guided`` (today ``guided:prior=guided-prior:value=guided-value-per-level``; to play the run
+again, name that spec in ``--agents``).
+
 Writes ``experiments/compiled-core/guided_same_games.json``; exit status 1 if anything differs.
 Run: ``python experiments/compiled-core/compare.py``.
 """

@@ -3,7 +3,11 @@
 Reads a ``friday eval --save-games`` run on the validation deals (never the evaluation
 deals), replays every game and counts, per agent and level: the games that reached the
 pirates, Robinson's life and knowledge cards when they came, the win rate against them, and
-where the lost games ended (green, yellow, red step, first or second pirate).
+where the lost games ended (green, yellow, red step, first or second pirate). The committed
+diagnoses were played before the level-4 leaf study changed guided's defaults: their
+``guided`` is ``guided:prior=guided-prior:value=guided-value-per-level`` and their
+``guided:prior=net`` is ``guided:prior=net:value=guided-value-per-level`` (name those specs
+to play them again).
 
     friday eval --agents guided,guided:prior=net --levels 1,4 \\
         --games 200 --deals validation --save-games --out results/diag-guided

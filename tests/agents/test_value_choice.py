@@ -24,8 +24,10 @@ from friday_agents.harness.deals import (
 )
 from friday_agents.learning.fitting import value_fit
 from friday_agents.learning.fitting.game_data import ReplayCount, turn_start_examples
+from friday_agents.models import GUIDED_VALUE_LEAF, GUIDED_VALUE_PER_LEVEL
 from friday_agents.players.base import play_game
 from friday_agents.players.heuristic.agent import HeuristicAgent
+from friday_agents.players.networks.leaf_net import LeafNetwork
 from friday_agents.players.networks.linear_value import (
     CARD_FEATURE_NAMES,
     DECK_TYPES,
@@ -289,23 +291,32 @@ def test_value_check_names_bad_arguments(tmp_path, tiny_data):
 
 
 def test_guided_values_each_level_with_the_per_level_choice():
-    """``guided`` (and ``search:value=guided-value-per-level``) values each level with the model
-    guided_value_per_level.json names, while ``search`` keeps the heuristic-fitted model its
-    committed runs were played with; the refitted model shipped is the one fitted from the
+    """``guided`` values each level with the model its per-level file (``guided-value-leaf``)
+    names, ``guided:value=guided-value-per-level`` (its value before the level-4 leaf study)
+    with the linear models that file names, while ``search`` keeps the heuristic-fitted model
+    its committed runs were played with; the refitted model shipped is the one fitted from the
     committed search games."""
     assert isinstance(SearchAgent().model, ValueModel)
     assert SearchAgent().model is load_value_model(WEIGHTS_FILE)
-    assert SearchAgent(value="guided-value-per-level").model is GuidedSearchAgent().model
-    model = GuidedSearchAgent().model
-    assert isinstance(model, PerLevelValue)
-    chosen = json.loads(DEFAULT_VALUE_FILE.read_text())["levels"]
+    assert DEFAULT_VALUE_FILE == GUIDED_VALUE_LEAF
+    assert SearchAgent(value="guided-value-leaf").model is GuidedSearchAgent().model
+    default = GuidedSearchAgent().model
+    assert isinstance(default, PerLevelValue)
+    for level, name in json.loads(GUIDED_VALUE_LEAF.read_text())["levels"].items():
+        assert default.models[int(level)] is load_leaf_value(GUIDED_VALUE_LEAF.parent / name)
+    assert isinstance(default.models[4], LeafNetwork)
+    before = GuidedSearchAgent(value="guided-value-per-level").model
+    assert SearchAgent(value="guided-value-per-level").model is before is not default
+    chosen = json.loads(GUIDED_VALUE_PER_LEVEL.read_text())["levels"]
     assert set(chosen.values()) <= {
         "search_value.json",
         "guided_value_level4.json",
         "guided_value_cards.json",
     }
     for level, name in chosen.items():
-        assert model.models[int(level)] is load_value_model(DEFAULT_VALUE_FILE.parent / name)
+        assert before.models[int(level)] is load_value_model(GUIDED_VALUE_PER_LEVEL.parent / name)
+    for level in (1, 2, 3):  # the leaf study changed level 4 only
+        assert default.models[level] is before.models[level]
     shipped = json.loads((DEFAULT_VALUE_FILE.parent / "guided_value_level4.json").read_text())
     fitted = REPO / "experiments/search-strength/results/value_linear_search2600.json"
     assert shipped == json.loads(fitted.read_text())

@@ -16,6 +16,9 @@ import pytest
 from rendered import copy_files, provider
 from splice import section_body
 
+from friday_agents.cli.eval import FULL_TABLE_COMMAND
+from friday_agents.models import GUIDED_VALUE_LEAF
+
 REPO = Path(__file__).resolve().parents[2]
 README = REPO / "README.md"
 
@@ -29,10 +32,72 @@ def test_the_headline_table_is_computed_from_the_results_file(tmp_path):
     (tmp_path / headline.HEADLINE_RESULTS).write_text(json.dumps(results))
     before = headline.headline_section(REPO)
     after = headline.headline_section(tmp_path)
-    row = next(line for line in after.splitlines() if line.startswith("| `guided` |"))
+    # played before the level-4 leaf study: guided is shown by its explicit spec of then
+    old = "| `guided:prior=guided-prior:value=guided-value-per-level` |"
+    row = next(line for line in after.splitlines() if line.startswith(old))
     assert "| 50.0% [25.0, 75.0] |" in row
     assert before != after
-    assert results["command"] in after
+    assert headline.explicit_command(results["command"]) in after
+    assert "`guided:prior=net:value=guided-value-per-level`" in after
+
+
+def test_friday_eval_names_the_full_tables_command_as_it_played():
+    """The note of a small ``friday eval`` run names the full table's command, as the table
+    shows it (guided spelled out as it played before its defaults changed)."""
+    headline = provider("headline")
+    stored = json.loads((REPO / headline.HEADLINE_RESULTS).read_text())["command"]
+    assert FULL_TABLE_COMMAND == headline.explicit_command(stored) != stored
+    assert FULL_TABLE_COMMAND in README.read_text()
+
+
+def _level_group_run(path: Path, spec: str, levels: list[int], rate: float) -> None:
+    summary = [
+        {"agent": spec, "level": level, "games": 1000, "win_rate": rate,
+         "win_rate_ci": [rate - 0.03, rate + 0.03]}
+        for level in levels
+    ]  # fmt: skip
+    command = f"friday eval --agents {spec} --levels {levels[0]}-{levels[-1]} --games 1000"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps({"summary": summary, "command": command}))
+
+
+def test_the_guided_row_is_put_together_from_one_run_per_level_group(tmp_path):
+    """The row named ``guided`` (its defaults since the level-4 leaf study) is read from the
+    study's runs, one per level group, and left out while one is missing."""
+    headline = provider("headline")
+    copy_files(tmp_path, [headline.HEADLINE_RESULTS, *(f for f, _ in headline.HEADLINE_EXTRA)])
+    (levels13, spec), (level4, _) = headline.DEFAULT_GUIDED[1]
+    assert headline.DEFAULT_GUIDED[0] == "guided" and spec == headline.LEAF_STUDY_SPEC
+    _level_group_run(tmp_path / levels13, spec, [1, 2, 3], 0.5)
+    without = headline.headline_section(tmp_path)
+    assert not any(line.startswith("| `guided` |") for line in without.splitlines())
+    _level_group_run(tmp_path / level4, spec, [4], 0.625)
+    section = headline.headline_section(tmp_path)
+    lines = section.splitlines()
+    row = next(line for line in lines if line.startswith("| `guided` |"))
+    assert row.count("50.0% [47.0, 53.0]") == 3 and row.endswith("| 62.5% [59.5, 65.5] |")
+    old = next(n for n, line in enumerate(lines) if line.startswith("| `guided:prior=guided-"))
+    assert lines[old - 1] == row  # the new default just above the old one
+    for path in (levels13, level4):
+        command = json.loads((tmp_path / path).read_text())["command"]
+        assert headline.explicit_command(command) in section
+        assert f"`{path.as_posix()}`" in section
+
+
+def test_the_leaf_study_file_names_the_models_of_guided_value_leaf():
+    """The study's per-level file (the spec its evaluation rows were played with) and the
+    model ``guided-value-leaf`` value every level with the same files."""
+    study = REPO / "experiments/level4-value/results/leaf_per_level.json"
+    for per_level in (study, GUIDED_VALUE_LEAF):
+        assert json.loads(per_level.read_text())["format"] == "friday-env/value-per-level"
+    named = {
+        path: {
+            level: (path.parent / name).resolve().read_bytes()
+            for level, name in json.loads(path.read_text())["levels"].items()
+        }
+        for path in (study, GUIDED_VALUE_LEAF)
+    }
+    assert named[study] == named[GUIDED_VALUE_LEAF]
 
 
 def test_the_learning_section_is_computed_from_the_paired_files(tmp_path):

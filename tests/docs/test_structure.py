@@ -26,7 +26,9 @@ from friday_agents.learning.imitation.data import ImitationDataError, done_games
 from friday_agents.learning.imitation.data import read_games as imitation_games
 from friday_agents.models import (
     CHECKOUT_ONLY,
+    GUIDED_LEAF_LEVEL4,
     GUIDED_PRIOR,
+    GUIDED_VALUE_LEAF,
     GUIDED_VALUE_PER_LEVEL,
     MANIFEST,
     MODELS_DIR,
@@ -45,6 +47,7 @@ from friday_agents.players.networks.policy_net import load_policy_network
 from friday_agents.players.networks.value_net import load_value_network
 from friday_agents.players.ppo import PPOAgent, PPOCheckpointError, default_checkpoint
 from friday_agents.players.registry import AGENTS, AgentSpecError, make_agent
+from friday_agents.players.search.guided import BEFORE_LEAF_STUDY
 from friday_agents.players.search.value_levels import load_leaf_value
 from friday_env import RecordError
 
@@ -76,7 +79,7 @@ def _loads_file(spec: str, name: str) -> bool:
     if model is load_leaf_value(path):
         return True
     per_level = getattr(model, "models", {}).values()  # a per-level value: one of its models
-    return any(one is load_value_model(path) for one in per_level)
+    return any(one is load_leaf_value(path) for one in per_level)
 
 
 def test_the_manifest_names_every_model_file_by_its_role_and_the_wheel_ships_the_used_ones():
@@ -95,10 +98,10 @@ def test_the_manifest_names_every_model_file_by_its_role_and_the_wheel_ships_the
 
 
 def test_the_shipped_models_are_those_a_default_agent_loads():
-    """Every shipped file is loaded by an agent named without options; the one not shipped
-    is loaded by none."""
+    """Every shipped file is loaded by an agent named without options or by guided's defaults
+    before the level-4 leaf study (its earlier results' spec); the one not shipped by neither."""
     for name, entry in _manifest().items():
-        by_default = [spec for spec in entry["loaded_by"] if ":" not in spec]
+        by_default = [s for s in entry["loaded_by"] if ":" not in s or s == BEFORE_LEAF_STUDY]
         assert bool(by_default) == (entry.get("shipped", True)), name
 
 
@@ -117,20 +120,24 @@ def test_each_model_file_is_loaded_by_the_specs_the_manifest_names(name):
 
 def test_the_role_constants_are_the_files_the_agents_load():
     assert make_agent("search").model is load_value_model(SEARCH_VALUE)
-    assert make_agent("guided").model is load_leaf_value(GUIDED_VALUE_PER_LEVEL)
+    assert make_agent("guided").model is load_leaf_value(GUIDED_VALUE_LEAF)
+    assert make_agent("guided").model.models[4] is load_leaf_value(GUIDED_LEAF_LEVEL4)
+    assert make_agent(BEFORE_LEAF_STUDY).model is load_leaf_value(GUIDED_VALUE_PER_LEVEL)
     assert make_agent("search:value=value-net").model is load_value_network(VALUE_NET)
-    assert make_agent("guided").prior.network is load_policy_network(GUIDED_PRIOR)
+    assert make_agent(BEFORE_LEAF_STUDY).prior.network is load_policy_network(GUIDED_PRIOR)
     assert make_agent("net").policy.network is load_policy_network(NET)
     assert default_checkpoint(1) == PPO_ALL_LEVELS
 
 
 def test_net_names_one_network_wherever_a_spec_names_it():
-    """``net`` is the net agent's network as the agent, as a prior and in the rollouts;
-    guided's own prior is ``guided-prior``, another file."""
+    """``net`` is the net agent's network as the agent, as a prior (guided's default) and in
+    the rollouts; guided's prior before the level-4 leaf study is ``guided-prior``, another
+    file."""
     network = make_agent("net").policy.network
     assert make_agent("guided:prior=net").prior.network is network
     assert make_agent("search:rollout=net").rollout_policy.__self__.network is network
-    assert make_agent("guided").prior.network is not network
+    assert make_agent("guided").prior.network is network
+    assert make_agent("guided:prior=guided-prior").prior.network is not network
 
 
 @pytest.mark.parametrize(

@@ -97,7 +97,9 @@ def test_wheel_ships_the_data_files_the_agents_load(wheel):
     models = [name for name in data if name.startswith("agents/friday_agents/models/")]
     assert "agents/friday_agents/models/search_value.json" in models
     assert "agents/friday_agents/models/ppo_all_levels.zip" in models  # ppo's policy
-    assert "agents/friday_agents/models/guided_prior.npz" in models  # guided's prior
+    assert "agents/friday_agents/models/guided_value_leaf.json" in models  # guided's value
+    assert "agents/friday_agents/models/guided_leaf_level4.npz" in models  # its level-4 network
+    assert "agents/friday_agents/models/guided_prior.npz" in models  # guided's prior before
     checkout_only = ("manifest.json", "value_net.npz")
     leaderboard = "agents/friday_agents/evaluation/tracks.json"  # friday tracks
     assert leaderboard in data
@@ -168,7 +170,8 @@ def test_wheel_installed_in_a_fresh_virtualenv_runs_all_four_agents(wheel, tmp_p
         str(python),
         "-c",
         f"from {AGENTS_IMPORT}.players.registry import AgentSpecError, make_agent\n"
-        "make_agent('guided:prior=net')\n"
+        "make_agent('guided')\n"
+        "make_agent('guided:prior=guided-prior:value=guided-value-per-level')\n"
         "try:\n    make_agent('search:value=value-net')\n"
         "except AgentSpecError as err:\n    print(err)",
         cwd=outside,

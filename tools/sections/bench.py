@@ -37,6 +37,8 @@ from bench_report import (  # noqa: E402
     within_first_range,
 )
 
+from friday_agents.players.search.guided import as_before_leaf_study  # noqa: E402
+
 BENCH_RESULTS = "benchmarks/results.json"
 #: A second run of the ratio groups, made after the committed one (``bench.COMMITTED_CHECK``).
 CHECK_RESULTS = "benchmarks/results-check.json"
@@ -269,7 +271,7 @@ def performance_section(doc: dict[str, Any], check: dict[str, Any] | None = None
         lines += ["", *reproduction(doc, check)]
     sources = f"`{BENCH_RESULTS}`" + (f" and `{CHECK_RESULTS}`" if check is not None else "")
     lines += ["", f"Rendered from {sources} by `tools/sections/bench.py`."]
-    return "\n".join(lines)
+    return _guided_as_measured("\n".join(lines), meta["date"])
 
 
 #: The units of the measurements that are ratios taken within a round.
@@ -346,6 +348,17 @@ def render_performance(repo: Path) -> str:
     return performance_section(doc, _check_of(repo, doc))
 
 
+def _guided_as_measured(text: str, date: str) -> str:
+    """``text`` of a run measured on ``date``: before guided's defaults changed, its row (m)
+    names guided by its explicit spec of then."""
+    if date >= GUIDED_DEFAULTS_CHANGED:
+        return text
+    spec = as_before_leaf_study("guided")
+    for word in ("`guided`", "(m) guided,", "core_timing.py guided`"):
+        text = text.replace(word, word.replace("guided", spec))
+    return text
+
+
 # ------------------------------------------------------------------ core speeds
 
 #: The rows of the committed bench run that compare the cores, as the README names them.
@@ -399,7 +412,7 @@ def core_speeds_section(doc: dict[str, Any], check: dict[str, Any] | None = None
     for key in RATIO_SENTENCES:
         if key in results:
             lines[-1] += " " + _ratio_sentence(doc, check, key)
-    return "\n".join(lines)
+    return _guided_as_measured("\n".join(lines), doc["meta"]["date"])
 
 
 def _core_speeds_method(doc: dict[str, Any]) -> str:
@@ -539,6 +552,11 @@ def render_cluster(repo: Path) -> str:
 # ----------------------------------------------------------------- agent speeds
 
 
+#: When ``guided``'s defaults changed (the level-4 leaf study): a speed measured before names
+#: guided by its explicit spec of then.
+GUIDED_DEFAULTS_CHANGED = "2026-11-26 23:30 UTC"
+
+
 def agent_speeds_table(doc: dict[str, Any]) -> str:
     """Games per CPU second of each agent per level, and how they were measured."""
     levels = sorted({r["level"] for r in doc["rows"]})
@@ -560,7 +578,7 @@ def agent_speeds_table(doc: dict[str, Any]) -> str:
         + (f" ({doc['note']})" if doc.get("note") else "")
         + f". Rendered from `{AGENT_SPEEDS}` by `tools/sections/bench.py`.",
     ]
-    return "\n".join(lines)
+    return _guided_as_measured("\n".join(lines), doc["date"])
 
 
 CORE_NAMES = {"c": "compiled", "python": "Python"}

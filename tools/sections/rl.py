@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from friday_agents.players.search.guided import as_before_leaf_study
 from sections import COMMAND, read_json, table, wilson_cell
-from sections.headline import HEADLINE_RESULTS
+from sections.headline import HEADLINE_RESULTS, as_measured
 
 #: The RL study's summary (``python experiments/rl/report.py`` writes it from the runs).
 RL_SUMMARY = Path("experiments/rl/summary.json")
@@ -57,7 +58,8 @@ PAIRED_RUNS: list[tuple[Path, str, str, str, str]] = [
         Path("experiments/rl/eval/guided_priors.json"),
         "guided",
         "guided:prior=net",
-        "`guided:prior=net` − `guided`",
+        "`guided:prior=net` − `guided`, both with guided's value before the level-4 leaf study "
+        "(`guided-value-per-level`; `guided` there had prior `guided-prior`)",
         "experiments/rl/evaluate.sh",
     ),
     (
@@ -81,11 +83,10 @@ def learning_paired_section(root: Path) -> str:
     for path, baseline, agent, label, script in PAIRED_RUNS:
         if not (root / path).exists():
             continue
-        results = read_json(root, path)
+        results = as_measured(read_json(root, path))  # all played before guided's new defaults
+        named = as_before_leaf_study(baseline), as_before_leaf_study(agent)
         pairs = {
-            c["level"]: c
-            for c in results["comparisons"]
-            if c["baseline"] == baseline and c["agent"] == agent
+            c["level"]: c for c in results["comparisons"] if (c["baseline"], c["agent"]) == named
         }
         deals = sorted({c["common_games"] for c in pairs.values()})
         cells = [

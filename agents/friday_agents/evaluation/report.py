@@ -51,12 +51,12 @@ AGENT_NOTES = {
     "search": "determinized Monte-Carlo over engine clones: every candidate action tried in "
     "the same sampled worlds, heuristic rollouts to the end of the fight, a value fitted on "
     "heuristic games (`agents/friday_agents/players/search/`)",
-    "guided": "the search guided by what it learned from its own games: a policy network "
-    "proposes one action and the search referees between it and the heuristic's choice; "
-    "the leaf value, chosen per level on validation deals, is a linear model with a weight "
-    "per card type Robinson holds, fitted on guided's and the search's games (levels 1-3), "
-    "or the search's refit (level 4) (`agents/friday_agents/players/search/guided.py`; "
-    "see 'Stronger search')",
+    "guided": "the search guided by what it learned from its own games: the `net` agent's "
+    "network proposes one action and the search referees between it and the heuristic's "
+    "choice; the leaf value, chosen per level on validation deals, is a linear model with a "
+    "weight per card type Robinson holds, fitted on guided's and the search's games (levels "
+    "1-3), or a network of the probability of winning (level 4) "
+    "(`agents/friday_agents/players/search/guided.py`; see 'Stronger search')",
     "oracle": "CHEATS, an upper bound and not ranked: the search planning on the true hidden "
     "state (the real stack orders; only future shuffles left to chance) "
     "(`agents/friday_agents/players/search/oracle.py`)",
@@ -70,10 +70,13 @@ AGENT_NOTES = {
 #: described whole (``oracle:prior=guided-prior`` is not the plain oracle). An option
 #: not listed here is shown as written. Models are named by role (friday_agents.models).
 OPTION_NOTES = {
-    ("prior", "guided-prior"): "the policy prior prunes the candidates (model `guided-prior`)",
+    ("prior", "guided-prior"): "the policy prior fitted on the search's action values prunes "
+    "the candidates, as guided's before the level-4 leaf study (model `guided-prior`)",
     ("prior", "net"): "the `net` agent's network prunes the candidates (model `net`)",
-    ("value", "guided-value-per-level"): "leaf value chosen per level, as guided's "
-    "(model `guided-value-per-level`)",
+    ("value", "guided-value-per-level"): "leaf value chosen per level, as guided's before the "
+    "level-4 leaf study (model `guided-value-per-level`: linear on every level)",
+    ("value", "guided-value-leaf"): "leaf value chosen per level, as guided's "
+    "(model `guided-value-leaf`)",
     ("value", "value-net"): "the value network as leaf value (model `value-net`)",
     ("rollout", "guided-prior"): "rollouts played by the policy network",
 }

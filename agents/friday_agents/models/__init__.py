@@ -7,8 +7,10 @@ this module lists every role: its file, which specs load it, what it is, and fro
 committed data and by which command it was fitted; ``docs/agents.md`` lists them for users.
 A file of one's own (a fit of one's own, a study's) is still named by its path.
 
-The wheel ships the files a default agent loads (`CHECKOUT_ONLY` are not shipped: a
-role among them says, in an installed wheel, that its file comes with a source checkout).
+The wheel ships the files a default agent loads, and those of ``guided``'s defaults before the
+level-4 leaf study (``guided:prior=guided-prior:value=guided-value-per-level``, the spec its
+earlier results were measured with). `CHECKOUT_ONLY` are not shipped: a role among them says,
+in an installed wheel, that its file comes with a source checkout.
 Models fitted for a study but loaded by no agent live with their study under ``experiments/``.
 
 Old names are refused with an error naming the new one: a word that meant another file
@@ -24,7 +26,13 @@ MODELS_DIR = Path(__file__).resolve().parent
 
 #: ``search``'s leaf value: the linear model fitted on heuristic games.
 SEARCH_VALUE = MODELS_DIR / "search_value.json"
-#: ``guided``'s per-level choice of leaf value (naming the two files below).
+#: ``guided``'s per-level leaf value: ``guided-value-cards`` on levels 1-3, the leaf network
+#: ``guided-leaf-level4`` on level 4 (the level-4 leaf study, ``experiments/level4-value/``).
+GUIDED_VALUE_LEAF = MODELS_DIR / "guided_value_leaf.json"
+#: The network of the probability of winning, level 4's leaf value in ``guided-value-leaf``.
+GUIDED_LEAF_LEVEL4 = MODELS_DIR / "guided_leaf_level4.npz"
+#: ``guided``'s per-level leaf value before the level-4 leaf study (naming the two files below):
+#: kept, so that the committed results measured with it keep their meaning.
 GUIDED_VALUE_PER_LEVEL = MODELS_DIR / "guided_value_per_level.json"
 #: The linear value on the ``cards`` features (levels 1-3 of guided's choice).
 GUIDED_VALUE_CARDS = MODELS_DIR / "guided_value_cards.json"
@@ -32,11 +40,13 @@ GUIDED_VALUE_CARDS = MODELS_DIR / "guided_value_cards.json"
 GUIDED_VALUE_LEVEL4 = MODELS_DIR / "guided_value_level4.json"
 #: ``search:value=value-net``: the value network (a study's, not shipped in the wheel).
 VALUE_NET = MODELS_DIR / "value_net.npz"
-#: ``guided``'s policy prior: the network fitted on the search's own action values.
+#: ``guided``'s policy prior before the level-4 leaf study (``net`` since): the network fitted
+#: on the search's own action values.
 GUIDED_PRIOR = MODELS_DIR / "guided_prior.npz"
 #: ``ppo`` on every level: the committed learned policy.
 PPO_ALL_LEVELS = MODELS_DIR / "ppo_all_levels.zip"
-#: ``net``: the policy network that plays without search (expert iteration, then RL).
+#: ``net``: the policy network that plays without search (expert iteration, then RL); also
+#: ``guided``'s policy prior.
 NET = MODELS_DIR / "net.npz"
 #: ``scratch``: the best search-free policy learned from nothing (no teacher), chosen on the
 #: validation deals by ``experiments/tracks/select_scratch.py``.
@@ -49,6 +59,8 @@ ROLES: dict[str, Path] = {
     path.stem.replace("_", "-"): path
     for path in (
         SEARCH_VALUE,
+        GUIDED_VALUE_LEAF,
+        GUIDED_LEAF_LEVEL4,
         GUIDED_VALUE_PER_LEVEL,
         GUIDED_VALUE_CARDS,
         GUIDED_VALUE_LEVEL4,

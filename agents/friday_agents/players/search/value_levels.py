@@ -12,8 +12,8 @@ of winning (``.npz`` from ``friday value fit``,
      "note": "why these (optional)"}
 
 which names a linear model or a network for each of the four levels, by paths relative to the
-per-level file. The search agent's default (`DEFAULT_VALUE_FILE`) is such a file: the
-model chosen for each level on the validation deals (see its ``note``).
+per-level file. ``guided``'s default (`DEFAULT_VALUE_FILE`) is such a file: the model chosen
+for each level on the validation deals (see its ``note``).
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from friday_agents.harness.files import read_model_file
-from friday_agents.models import GUIDED_VALUE_PER_LEVEL, check_not_moved
+from friday_agents.models import GUIDED_VALUE_LEAF, check_not_moved
 from friday_agents.players.networks.leaf_net import (
     LeafNetwork,
     is_leaf_network_file,
@@ -35,8 +35,8 @@ from friday_agents.players.networks.value_net import LEVELS, ValueNetwork, load_
 from friday_env import Game
 
 FORMAT = "friday-env/value-per-level"
-#: The per-level file the search agent loads unless told otherwise.
-DEFAULT_VALUE_FILE = GUIDED_VALUE_PER_LEVEL
+#: The per-level file ``guided`` loads unless told otherwise.
+DEFAULT_VALUE_FILE = GUIDED_VALUE_LEAF
 #: The models one file can hold.
 LeafModel = ValueModel | ValueNetwork | LeafNetwork
 
