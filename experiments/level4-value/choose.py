@@ -138,10 +138,13 @@ def decide_leaf(directory: Path) -> dict:
 
 
 def _label(spec: str) -> str:
-    """``[net+]guided|leaf@sims`` of an agent spec of stage C."""
+    """``[net+]guided|leaf@sims`` of an agent spec of stage C: ``leaf`` when it names the
+    per-level file, ``net+`` when `net` is its prior. The committed games name guided's
+    defaults of the time (guided's prior, guided-value-per-level) by the bare word ``guided``;
+    ``run.sh`` now spells them out (the study changed the defaults afterwards)."""
     sims = "256" if "sims=256" in spec else "32"
     prior = "net+" if "prior=net" in spec else ""
-    return prior + ("leaf" if "value=" in spec else "guided") + "@" + sims
+    return prior + ("leaf" if PER_LEVEL.name in spec else "guided") + "@" + sims
 
 
 def _rows_by_label(directory: Path, level: int | None = None) -> dict[tuple[str, int], dict]:
@@ -203,7 +206,10 @@ def evaluation_summary(directory: Path) -> dict:
     for run in ("level4", "level4-256", "level4-curve", "levels1-3"):
         for row in read_games(directory / run / GAMES_FILE):
             rows[(row["agent"], row["level"], row["index"])] = row
-    chosen = json.loads((directory / "level4" / "results.json").read_text())["config"]["agents"][0]
+    # the chosen agent, then guided as it was before the study (named `guided` then)
+    chosen, before = json.loads((directory / "level4" / "results.json").read_text())["config"][
+        "agents"
+    ]
 
     def spec(sims: int) -> str:
         return chosen if sims == 32 else f"{chosen}:sims={sims}"
@@ -234,8 +240,8 @@ def evaluation_summary(directory: Path) -> dict:
     summary = {
         "agent": chosen,
         "per_level": {level: rate(won(chosen, level, all_deals)) for level in (1, 2, 3, 4)},
-        "guided_level4": rate(won("guided", 4, all_deals)),
-        "level4_minus_guided": paired(won("guided", 4, all_deals), won(chosen, 4, all_deals)),
+        "guided_level4": rate(won(before, 4, all_deals)),
+        "level4_minus_guided": paired(won(before, 4, all_deals), won(chosen, 4, all_deals)),
         "level4_256_minus_32": paired(won(chosen, 4, first_500), won(spec(256), 4, first_500)),
         "level4_32_first_500": rate(won(chosen, 4, first_500)),
         "level4_256_first_500": rate(won(spec(256), 4, first_500)),

@@ -20,15 +20,24 @@ prior=$here/results/validation/prior.json
 read -r adopted budget net < <(python -c "
 import json; d = json.load(open('$decision')); p = json.load(open('$prior'))
 print(int(d['rule_2_adopted']), d['rule_3_budget'], int(p['adopted']))")
-base=guided
-[ "$net" = 1 ] && base=$base:prior=net
-[ "$adopted" = 1 ] && base=$base:value=$here/results/leaf_per_level.json
+# guided's options spelled out (the study changed its defaults once it had chosen): the prior
+# and the value that rules 5 and 2 chose, else those of before the study
+prior=guided-prior value=guided-value-per-level
+[ "$net" = 1 ] && prior=net
+[ "$adopted" = 1 ] && value=$here/results/leaf_per_level.json
+base=guided:prior=$prior:value=$value
+before=guided:prior=guided-prior:value=guided-value-per-level
 spec() { # the chosen agent at $1 simulations (32 is guided's default: no option)
     if [ "$1" = 32 ]; then echo "$base"; else echo "$base:sims=$1"; fi
 }
 chosen=$(spec "$budget")
-run() { # out, levels, agents, games
+finished() { # true when the friday eval run in $1 is complete
+    [ -e "$1/results.json" ] && python -c "
+import json, sys; sys.exit(0 if json.load(open('$1/results.json'))['complete'] else 1)"
+}
+run() { # out, levels, agents, games (a finished run is kept as it is)
     local resume=()
+    finished "$1" && return
     [ -e "$1/results.json" ] && resume=(--resume)
     $friday eval --agents "$3" --levels "$2" --games "$4" --workers 1 --no-progress --out "$1" \
         "${resume[@]}"
@@ -36,7 +45,7 @@ run() { # out, levels, agents, games
 # friday eval's per-agent game counts go by agent name, not by spec: one run per count
 out=$here/results/evaluation
 level4=$chosen
-[ "$chosen" != guided ] && level4="$level4,guided"
+[ "$chosen" != "$before" ] && level4="$level4,$before"
 run $out/level4 4 "$level4" 1000
 run $out/level4-256 4 "$(spec 256)" 500
 curve=

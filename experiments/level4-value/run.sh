@@ -17,6 +17,11 @@ $friday value data --level 4 --deal-set validation --deals 2000 --out "$data/lev
     --workers 1 --no-progress
 $friday value data --level 4 --deals 24000 --out "$data/level4-value" --workers 1 --no-progress
 
+finished() { # true when the friday eval run in $1 is complete
+    [ -e "$1/results.json" ] && python -c "
+import json, sys; sys.exit(0 if json.load(open('$1/results.json'))['complete'] else 1)"
+}
+
 # B: the fits of rule 1 (each skipped when its network is there)
 fit() { # name, extra options
     local name=$1
@@ -33,14 +38,19 @@ python $here/choose.py fit
 # C: rules 2 and 3 on 500 level-4 validation deals, and amendment 2's prior rule (the same
 # deals, with `net` as guided's prior, and 500 validation deals of levels 1-3)
 leaf=$here/results/leaf_per_level.json
-validate() { # out, levels, agents
+validate() { # out, levels, agents (a finished run is kept as it is)
     local resume=()
+    finished "$1" && return
     [ -e "$1/results.json" ] && resume=(--resume)
     $friday eval --agents "$3" --levels "$2" --games 500 --deals validation --workers 1 \
         --no-progress --out "$1" "${resume[@]}"
 }
-validate "$validation" 4 "guided,guided:value=$leaf,guided:sims=256,guided:sims=256:value=$leaf,\
-guided:prior=net,guided:prior=net:value=$leaf"
-validate "$validation-levels1-3" 1-3 guided,guided:prior=net
+# guided's options spelled out: these were its defaults when the study ran (the committed games
+# name them by the bare word `guided`), and the study itself changed them afterwards
+old=guided:prior=guided-prior
+linear=guided-value-per-level
+validate "$validation" 4 "$old:value=$linear,$old:value=$leaf,$old:sims=256:value=$linear,\
+$old:sims=256:value=$leaf,guided:prior=net:value=$linear,guided:prior=net:value=$leaf"
+validate "$validation-levels1-3" 1-3 "$old:value=$linear,guided:prior=net:value=$linear"
 python $here/choose.py leaf
 python $here/choose.py prior
