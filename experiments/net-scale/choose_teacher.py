@@ -15,6 +15,7 @@ win rates use every game.
 
 from __future__ import annotations
 
+import argparse
 import json
 from pathlib import Path
 
@@ -28,7 +29,8 @@ TIE_POINTS = 1.0
 STOPPED = 60.0
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
+    argparse.ArgumentParser(description=__doc__.split("\n\n")[0]).parse_args(argv)
     text = (FOLDER / "games.jsonl").read_text()
     rows = [json.loads(line) for line in text.splitlines() if line.strip()]
     agents = sorted({r["agent"] for r in rows})
