@@ -13,12 +13,13 @@
 set -euo pipefail
 friday=${FRIDAY:-friday}
 here=experiments/level4-value
+source $here/eval_runs.sh
 decision=$here/results/validation/decision.json
 [ -e "$decision" ] || { echo "evaluate.sh: no $decision (run run.sh first)" >&2; exit 2; }
-prior=$here/results/validation/prior.json
-[ -e "$prior" ] || { echo "evaluate.sh: no $prior (run run.sh first)" >&2; exit 2; }
+prior_file=$here/results/validation/prior.json
+[ -e "$prior_file" ] || { echo "evaluate.sh: no $prior_file (run run.sh first)" >&2; exit 2; }
 read -r adopted budget net < <(python -c "
-import json; d = json.load(open('$decision')); p = json.load(open('$prior'))
+import json; d = json.load(open('$decision')); p = json.load(open('$prior_file'))
 print(int(d['rule_2_adopted']), d['rule_3_budget'], int(p['adopted']))")
 # guided's options spelled out (the study changed its defaults once it had chosen): the prior
 # and the value that rules 5 and 2 chose, else those of before the study
@@ -31,24 +32,13 @@ spec() { # the chosen agent at $1 simulations (32 is guided's default: no option
     if [ "$1" = 32 ]; then echo "$base"; else echo "$base:sims=$1"; fi
 }
 chosen=$(spec "$budget")
-finished() { # true when the friday eval run in $1 is complete
-    [ -e "$1/results.json" ] && python -c "
-import json, sys; sys.exit(0 if json.load(open('$1/results.json'))['complete'] else 1)"
-}
-run() { # out, levels, agents, games (a finished run is kept as it is)
-    local resume=()
-    finished "$1" && return
-    [ -e "$1/results.json" ] && resume=(--resume)
-    $friday eval --agents "$3" --levels "$2" --games "$4" --workers 1 --no-progress --out "$1" \
-        "${resume[@]}"
-}
 # friday eval's per-agent game counts go by agent name, not by spec: one run per count
 out=$here/results/evaluation
 level4=$chosen
 [ "$chosen" != "$before" ] && level4="$level4,$before"
-run $out/level4 4 "$level4" 1000
-run $out/level4-256 4 "$(spec 256)" 500
+play $out/level4 4 "$level4" 1000
+play $out/level4-256 4 "$(spec 256)" 500
 curve=
 for sims in 16 64 128 512; do curve="$curve${curve:+,}$(spec "$sims")"; done
-run $out/level4-curve 4 "$curve" 300
-run $out/levels1-3 1-3 "$chosen" 1000
+play $out/level4-curve 4 "$curve" 300
+play $out/levels1-3 1-3 "$chosen" 1000

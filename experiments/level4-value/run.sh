@@ -8,6 +8,7 @@ set -euo pipefail
 data=${DATA:-data}
 friday=${FRIDAY:-friday}
 here=experiments/level4-value
+source $here/eval_runs.sh
 fits=$here/results/fits
 validation=$here/results/validation
 mkdir -p "$fits"
@@ -16,11 +17,6 @@ mkdir -p "$fits"
 $friday value data --level 4 --deal-set validation --deals 2000 --out "$data/level4-value-validation" \
     --workers 1 --no-progress
 $friday value data --level 4 --deals 24000 --out "$data/level4-value" --workers 1 --no-progress
-
-finished() { # true when the friday eval run in $1 is complete
-    [ -e "$1/results.json" ] && python -c "
-import json, sys; sys.exit(0 if json.load(open('$1/results.json'))['complete'] else 1)"
-}
 
 # B: the fits of rule 1 (each skipped when its network is there)
 fit() { # name, extra options
@@ -38,12 +34,8 @@ python $here/choose.py fit
 # C: rules 2 and 3 on 500 level-4 validation deals, and amendment 2's prior rule (the same
 # deals, with `net` as guided's prior, and 500 validation deals of levels 1-3)
 leaf=$here/results/leaf_per_level.json
-validate() { # out, levels, agents (a finished run is kept as it is)
-    local resume=()
-    finished "$1" && return
-    [ -e "$1/results.json" ] && resume=(--resume)
-    $friday eval --agents "$3" --levels "$2" --games 500 --deals validation --workers 1 \
-        --no-progress --out "$1" "${resume[@]}"
+validate() { # out, levels, agents: 500 validation deals each
+    play "$1" "$2" "$3" 500 --deals validation
 }
 # guided's options spelled out: these were its defaults when the study ran (the committed games
 # name them by the bare word `guided`), and the study itself changed them afterwards
