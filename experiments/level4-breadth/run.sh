@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# The level-4 breadth study (PLAN.md): the candidates on level-4 validation deals 0-499, their
+# CPU per game (cost.py), then rules 1 and 2 (choose.py). One worker; resumes when run again.
+# Usage, from the repository root:   bash experiments/level4-breadth/run.sh
+set -euo pipefail
+friday=${FRIDAY:-friday}
+here=experiments/level4-breadth
+source experiments/level4-value/eval_runs.sh # play(): one friday eval run, resumed or kept
+candidates=$(python -c "
+import sys; sys.path.insert(0, '$here'); from cost import CANDIDATES; print(','.join(CANDIDATES))")
+play $here/results/validation 4 "$candidates" 500 --deals validation
+[ -e $here/results/cost.json ] || python $here/cost.py --out $here/results/cost.json
+python $here/choose.py
