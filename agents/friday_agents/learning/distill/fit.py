@@ -61,6 +61,9 @@ def fit_network(
     from friday_agents.learning.networks import numpy_layers, tanh_mlp
     from friday_agents.learning.rl.sparse import kernel_built
 
+    # Small layers: a second thread only adds contention (on a busy 2-core machine it took
+    # several times the CPU), and one thread gives the same floats wherever the fit runs.
+    torch.set_num_threads(1)
     started = time.process_time()
     torch.manual_seed(seed)
     policy = tanh_mlp((FLAT_SIZE, *hidden, NUM_ACTIONS)).to(device)

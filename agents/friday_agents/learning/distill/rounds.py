@@ -92,15 +92,20 @@ def run_rounds(
     return summaries
 
 
+def guided_with(prior: str | Path) -> str:
+    """``guided`` with ``prior`` as its policy prior, trying the prior's best action alone on
+    every level (``top=1``): the search every committed round was measured with (guided's own
+    default tries three on level 4 since the level-4 breadth study)."""
+    return f"guided:prior={prior}:top=1"
+
+
 def measure_start(config: ExitConfig, workers: int, progress: Progress) -> dict[str, Any]:
     """Where the rounds start: the first network alone and the search it guides."""
     prior = config.first_prior
     return {
         "network": prior,
         "net": validate(f"net:model={prior}", config, config.validation_net, workers, progress),
-        "search": validate(
-            f"guided:prior={prior}", config, config.validation_search, workers, progress
-        ),
+        "search": validate(guided_with(prior), config, config.validation_search, workers, progress),
     }
 
 
@@ -160,9 +165,7 @@ def play_round(
         "games": played,
         **fit_summary,
         "net": validate(f"net:model={path}", config, config.validation_net, workers, progress),
-        "search": validate(
-            f"guided:prior={path}", config, config.validation_search, workers, progress
-        ),
+        "search": validate(guided_with(path), config, config.validation_search, workers, progress),
     }
 
 
