@@ -147,6 +147,9 @@ def test_student_games_are_the_students_moves_labelled_by_the_search():
         ({"hidden": []}, "hidden"),
         ({"tau": 0}, "tau"),
         ({"teacher_games": 0, "student_games": 0}, "teacher_games"),
+        ({"value_scale": [1, 1, 1]}, "value_scale"),
+        ({"value_scale": [1, 1, 1, 0]}, "value_scale"),
+        ({"value_scale": [1, 1, 1, "x"]}, "value_scale"),
     ],
 )
 def test_bad_settings_are_refused_by_name(tmp_path, change, message):
@@ -224,6 +227,24 @@ def test_the_sparse_rows_are_the_games_dense_rows(study):
         assert np.array_equal(dense.q[row], q.astype(np.float32))
     # a tenth of the dense rows' bytes (2.8 KB a decision) or less
     assert decisions.nbytes < 0.2 * len(decisions) * 2788
+
+
+def test_value_scale_multiplies_the_values_of_its_levels_rows_only(study, tmp_path):
+    # net-scale amendment 9: level 4's win probabilities put on the points of levels 1-3
+    decisions = read_decisions(sorted((study / "data").rglob("*.jsonl")))
+    scaled = decisions.with_value_scale({4: 200.0})
+    level4 = (decisions.levels == 4)[
+        np.repeat(np.arange(len(decisions)), np.diff(decisions.act_ptr))
+    ]
+    assert level4.any() and (~level4).any()
+    original = decisions.q.astype(np.float32)
+    assert np.allclose(scaled.q[level4], 200.0 * original[level4])
+    assert np.array_equal(scaled.q[~level4], original[~level4])
+    path = tmp_path / "config.json"
+    path.write_text(json.dumps(TINY | {"value_scale": [1, 1, 1, 200.0]}))
+    config = load_config(path)
+    assert [config.value_scale_of(level) for level in (1, 4)] == [1.0, 200.0]
+    assert load_config(study / "config.json").value_scale_of(4) == 1.0  # left out: 1
 
 
 def test_subsets_and_concatenations_keep_each_rows_entries(study):

@@ -47,6 +47,11 @@ class ExitConfig(LearningConfig):
     - ``seed`` — the fit's seed.
     - ``first_index`` — round 0's first training deal index (optional, default
       `FIRST_INDEX`); every round's deals must lie below the validation deals.
+    - ``value_scale`` — per level (1 to 4), the factor the search's action values are
+      multiplied by before the soft targets (optional; empty: 1 on every level). It puts
+      values of different units on one scale: a leaf network's win probabilities (level 4 of
+      ``guided-value-leaf``) differ by hundredths where the linear models' points differ by
+      units, so at one ``tau`` their targets would be nearly uniform.
     """
 
     Error = ExitConfigError
@@ -67,6 +72,11 @@ class ExitConfig(LearningConfig):
     validation_search: int
     seed: int
     first_index: int = FIRST_INDEX
+    value_scale: tuple[float, ...] = ()
+
+    def value_scale_of(self, level: int) -> float:
+        """The factor of the search's action values on ``level`` (see ``value_scale``)."""
+        return float(self.value_scale[level - 1]) if self.value_scale else 1.0
 
     def round_first_index(self, round_number: int) -> int:
         """The first training deal index the round plays."""
@@ -88,6 +98,8 @@ def load_config(path: Path) -> ExitConfig:
     data = {**OPTIONAL, **data}
     ExitConfig.check_keys(data, str(path), complete=True)
     data["levels"], data["hidden"] = tuple(data["levels"]), tuple(data["hidden"])
+    if isinstance(data["value_scale"], list):
+        data["value_scale"] = tuple(data["value_scale"])
     config = ExitConfig(**data)
     _check(config, path)
     return config
@@ -128,6 +140,8 @@ def _check(config: ExitConfig, path: Path) -> None:
         bad.append("levels")
     if not config.hidden or min(config.hidden) < 1:
         bad.append("hidden")
+    if not _valid_scale(config.value_scale):
+        bad.append("value_scale (empty, or 4 positive numbers: levels 1-4)")
     if not 0 < config.held_out_share < 1 or config.tau <= 0:
         bad.append("held_out_share/tau")
     if config.teacher_games + config.student_games > ROUND_STRIDE:
@@ -154,3 +168,13 @@ def _check_value(config: ExitConfig, path: Path) -> None:
         make_agent(config.teacher_spec(config.first_prior))
     except (ValueError, OSError, KeyError) as err:
         raise ExitConfigError(f"{path}: bad value of value/first_prior ({err})") from None
+
+
+def _valid_scale(scale: object) -> bool:
+    if scale == ():
+        return True
+    return (
+        isinstance(scale, tuple)
+        and len(scale) == 4
+        and all(isinstance(x, int | float) and not isinstance(x, bool) and x > 0 for x in scale)
+    )

@@ -14,6 +14,7 @@ Rows are stored sparse, since millions of them must fit in memory: an observatio
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -56,7 +57,7 @@ class Decisions:
     act_ptr: np.ndarray  # int64 [n + 1]
     action: np.ndarray  # int16 [legal actions]
     tried: np.ndarray  # bool [legal actions]
-    q: np.ndarray  # float16 [legal actions], 0 where not tried
+    q: np.ndarray  # float16 (float32 once scaled) [legal actions], 0 where not tried
     outcome: np.ndarray  # float32 [n]: +1 the game was won, -1 lost
     levels: np.ndarray  # int8 [n]
     deals: np.ndarray  # int32 [n]: the training deal index of the game
@@ -84,6 +85,17 @@ class Decisions:
             q=self.q[act_at],
             **{name: getattr(self, name)[rows] for name in ROW_ARRAYS},
         )
+
+    def with_value_scale(self, factor_of_level: dict[int, float]) -> Decisions:
+        """A copy whose action values (``q``, float32) are multiplied by their row's level's
+        factor (levels missing from ``factor_of_level``: 1)."""
+        owners = _owners(self.act_ptr)
+        factors = np.ones(int(self.levels.max(initial=0)) + 1, np.float32)
+        for level, factor in factor_of_level.items():
+            if level < len(factors):
+                factors[level] = factor
+        q = self.q.astype(np.float32) * factors[self.levels[owners]]
+        return dataclasses.replace(self, q=q)
 
     def batch(self, rows: np.ndarray) -> Dense:
         """Rows ``rows`` as dense arrays."""
