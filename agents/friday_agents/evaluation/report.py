@@ -53,9 +53,9 @@ AGENT_NOTES = {
     "heuristic games (`agents/friday_agents/players/search/`)",
     "guided": "the search guided by what it learned from its own games: the `net` agent's "
     "network proposes its best action (its best three on level 4) and the search referees "
-    "between them and the heuristic's choice; the leaf value, chosen per level on validation deals, is a linear model with a "
-    "weight per card type Robinson holds, fitted on guided's and the search's games (levels "
-    "1-3), or a network of the probability of winning (level 4) "
+    "between them and the heuristic's choice; the leaf value, chosen per level on validation "
+    "deals, is a linear model with a weight per card type Robinson holds, fitted on guided's "
+    "and the search's games (levels 1-3), or a network of the probability of winning (level 4) "
     "(`agents/friday_agents/players/search/guided.py`; see 'Stronger search')",
     "oracle": "CHEATS, an upper bound and not ranked: the search planning on the true hidden "
     "state (the real stack orders; only future shuffles left to chance) "
