@@ -1,11 +1,19 @@
-"""The level-4 breadth study's rules 1 and 2 (PLAN.md), applied to committed results:
-``python experiments/level4-breadth/choose.py``.
+"""The level-4 breadth study's rules (PLAN.md), applied to committed results.
+
+    python experiments/level4-breadth/choose.py rules       # rules 1 and 2
+    python experiments/level4-breadth/choose.py evaluation  # rule 3's runs, summarised
 
 Reads the validation run (``results/validation``: the candidates on level-4 validation deals
 0-499) and ``results/cost.json`` (CPU per game, ``cost.py``), and writes
 ``results/decision.json``: rule 1 (among the candidates at most 2x guided's CPU per game, the
 highest win rate; ties within 1 point: the cheaper) and rule 2 (adopted when the paired
 difference against guided on the same deals has a 95 % interval above 0).
+
+``evaluation`` reads rule 3's runs (``results/evaluation``) and writes
+``results/evaluation/summary.json`` and ``curve.png``: the adopted configuration on 1,000 level-4
+evaluation deals, paired against guided's committed games on the same deals (the level-4 leaf
+study's), 256 against 32 simulations on the first 500, and the curve over the first 300 beside
+guided's (the level-4 leaf study's ``results/evaluation/summary.json``).
 """
 
 from __future__ import annotations
@@ -23,6 +31,10 @@ RESULTS = HERE / "results"
 REFERENCE = "guided"
 CPU_LIMIT = 2.0
 TIE_POINTS = 1.0
+#: Guided's committed level-4 evaluation games (``top=1``), which rule 3 pairs against.
+GUIDED_EVALUATION = HERE.parent / "level4-value" / "results" / "evaluation" / "level4"
+GUIDED_SPEC = "guided:prior=net:value=experiments/level4-value/results/leaf_per_level.json"
+SIMS = (16, 32, 64, 128, 256, 512)
 
 
 def decide(validation: Path, cost: dict) -> dict:
@@ -64,8 +76,96 @@ def decide(validation: Path, cost: dict) -> dict:
     }
 
 
+def _rate(wins: list[float]) -> dict:
+    low, high = wilson_interval(int(sum(wins)), len(wins))
+    return {
+        "wins": int(sum(wins)),
+        "games": len(wins),
+        "win_rate": round(100 * sum(wins) / len(wins), 1),
+        "interval": [round(100 * low, 1), round(100 * high, 1)],
+    }
+
+
+def _paired(first: list[float], second: list[float]) -> dict:
+    mean, low, high = paired_difference_interval(first, second)
+    return {"points": round(100 * mean, 1), "interval": [round(100 * low, 1), round(100 * high, 1)]}
+
+
+def evaluation_summary(directory: Path) -> dict:
+    wins: dict[tuple[str, int], float] = {}
+    for run in ("level4", "level4-256", "level4-curve"):
+        for row in read_games(directory / run / GAMES_FILE):
+            wins[(row["agent"], row["index"])] = float(row["won"])
+    for row in read_games(GUIDED_EVALUATION / GAMES_FILE):
+        if row["agent"] == GUIDED_SPEC:
+            wins[(REFERENCE, row["index"])] = float(row["won"])
+    (chosen,) = json.loads((directory / "level4" / "results.json").read_text())["config"]["agents"]
+    top = chosen.split("top=")[1]
+
+    def won(sims: int | None, deals: range) -> list[float]:
+        agent = (
+            REFERENCE if sims is None else chosen if sims == 32 else f"guided:sims={sims}:top={top}"
+        )
+        missing = [index for index in deals if (agent, index) not in wins]
+        if missing:
+            sys.exit(f"choose.py: {agent} lacks {len(missing)} level-4 games; resume evaluate.sh")
+        return [wins[(agent, index)] for index in deals]
+
+    every, first_500, first_300 = range(1000), range(500), range(300)
+    guided_curve = json.loads((GUIDED_EVALUATION.parent / "summary.json").read_text())
+    summary = {
+        "agent": chosen,
+        "level4": _rate(won(32, every)),
+        "guided_level4": _rate(won(None, every)),
+        "minus_guided": _paired(won(None, every), won(32, every)),
+        "level4_32_first_500": _rate(won(32, first_500)),
+        "level4_256_first_500": _rate(won(256, first_500)),
+        "256_minus_32": _paired(won(32, first_500), won(256, first_500)),
+        "curve_first_300": {sims: _rate(won(sims, first_300)) for sims in SIMS},
+        "guided_curve_first_300": guided_curve["curve_first_300"],
+    }
+    summary["targets"] = {
+        "level4_at_least_60": summary["level4"]["win_rate"] >= 60,
+        "256_not_lower_than_32": summary["256_minus_32"]["points"] >= 0,
+    }
+    _plot_curve(summary, directory / "curve.png")
+    return summary
+
+
+def _plot_curve(summary: dict, path: Path) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    figure, axis = plt.subplots(figsize=(6, 4))
+    curves = {
+        summary["agent"]: summary["curve_first_300"],
+        "guided with top=1 (the level-4 leaf study)": summary["guided_curve_first_300"],
+    }
+    for label, curve in curves.items():
+        points = sorted((int(sims), rate["win_rate"]) for sims, rate in curve.items())
+        axis.plot(*zip(*points, strict=True), "o-", label=label)
+    axis.set_xscale("log", base=2)
+    axis.set_xlabel("simulations per decision")
+    axis.set_ylabel("level-4 win rate % (evaluation deals 0-299)")
+    axis.legend()
+    figure.tight_layout()
+    figure.savefig(path, dpi=120)
+    plt.close(figure)
+
+
 def main(argv: list[str] | None = None) -> None:
-    argparse.ArgumentParser(description=__doc__.split("\n\n")[0]).parse_args(argv)
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument(
+        "stage", choices=("rules", "evaluation"), help="rules 1-2, or rule 3's runs"
+    )
+    args = parser.parse_args(argv)
+    if args.stage == "evaluation":
+        summary = evaluation_summary(RESULTS / "evaluation")
+        (RESULTS / "evaluation" / "summary.json").write_text(json.dumps(summary, indent=1) + "\n")
+        print(json.dumps(summary, indent=1))
+        return
     cost_file = RESULTS / "cost.json"
     if not cost_file.exists():
         sys.exit(f"choose.py: no {cost_file} (run cost.py first)")

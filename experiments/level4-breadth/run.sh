@@ -10,4 +10,4 @@ candidates=$(python -c "
 import sys; sys.path.insert(0, '$here'); from cost import CANDIDATES; print(','.join(CANDIDATES))")
 play $here/results/validation 4 "$candidates" 500 --deals validation
 [ -e $here/results/cost.json ] || python $here/cost.py --out $here/results/cost.json
-python $here/choose.py
+python $here/choose.py rules
