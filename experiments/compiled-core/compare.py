@@ -12,7 +12,7 @@ existed, all played on the Python engine:
   1,000 deals per level): wins and mean score.
 
 All of them played guided's defaults before the level-4 leaf study, which the files name
-``guided`` (today ``guided:prior=guided-prior:value=guided-value-per-level``; to play the run
+``guided`` (today ``guided:prior=guided-prior:value=guided-value-per-level:top=1``; to play the run
 again, name that spec in ``--agents``).
 
 Writes ``experiments/compiled-core/guided_same_games.json``; exit status 1 if anything differs.

@@ -5,8 +5,8 @@ deals), replays every game and counts, per agent and level: the games that reach
 pirates, Robinson's life and knowledge cards when they came, the win rate against them, and
 where the lost games ended (green, yellow, red step, first or second pirate). The committed
 diagnoses were played before the level-4 leaf study changed guided's defaults: their
-``guided`` is ``guided:prior=guided-prior:value=guided-value-per-level`` and their
-``guided:prior=net`` is ``guided:prior=net:value=guided-value-per-level`` (name those specs
+``guided`` is ``guided:prior=guided-prior:value=guided-value-per-level:top=1`` and their
+``guided:prior=net`` is ``guided:prior=net:value=guided-value-per-level:top=1`` (name those specs
 to play them again).
 
     friday eval --agents guided,guided:prior=net --levels 1,4 \\

@@ -114,14 +114,14 @@ TEACHER: dict[str, tuple[str, str, str, str, str, str, str]] = {
         "one network for all levels",
     ),
     "c-guided": (
-        "guided:prior=guided-prior:value=guided-value-per-level (guided's defaults before the "
-        "level-4 leaf study): search with heuristic rollouts, a learned prior and linear leaf "
+        "guided:prior=guided-prior:value=guided-value-per-level:top=1 (guided's defaults before "
+        "the level-4 leaf study): search with heuristic rollouts, a learned prior and linear leaf "
         "values",
         "experiments/results/readme_results.json",
         "guided",
         "not recorded: its fits' data and its own simulations (32 a decision) were not counted",
         "not recorded",
-        "friday eval --agents guided:prior=guided-prior:value=guided-value-per-level "
+        "friday eval --agents guided:prior=guided-prior:value=guided-value-per-level:top=1 "
         "--levels 1-4 --games 1000 --search-sims 32",
         "searches at play time (32 simulations a decision); the results file names it `guided`, "
         "played before guided's defaults changed",

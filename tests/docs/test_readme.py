@@ -33,12 +33,12 @@ def test_the_headline_table_is_computed_from_the_results_file(tmp_path):
     before = headline.headline_section(REPO)
     after = headline.headline_section(tmp_path)
     # played before the level-4 leaf study: guided is shown by its explicit spec of then
-    old = "| `guided:prior=guided-prior:value=guided-value-per-level` |"
+    old = "| `guided:prior=guided-prior:value=guided-value-per-level:top=1` |"
     row = next(line for line in after.splitlines() if line.startswith(old))
     assert "| 50.0% [25.0, 75.0] |" in row
     assert before != after
     assert headline.explicit_command(results["command"]) in after
-    assert "`guided:prior=net:value=guided-value-per-level`" in after
+    assert "`guided:prior=net:value=guided-value-per-level:top=1`" in after
 
 
 def test_friday_eval_names_the_full_tables_command_as_it_played():
@@ -50,31 +50,37 @@ def test_friday_eval_names_the_full_tables_command_as_it_played():
     assert FULL_TABLE_COMMAND in README.read_text()
 
 
-def _level_group_run(path: Path, spec: str, levels: list[int], rate: float) -> None:
+def _level_group_run(
+    path: Path, spec: str, levels: list[int], rate: float, games: int = 1000
+) -> None:
     summary = [
-        {"agent": spec, "level": level, "games": 1000, "win_rate": rate,
+        {"agent": spec, "level": level, "games": games, "win_rate": rate,
          "win_rate_ci": [rate - 0.03, rate + 0.03]}
         for level in levels
     ]  # fmt: skip
-    command = f"friday eval --agents {spec} --levels {levels[0]}-{levels[-1]} --games 1000"
+    command = f"friday eval --agents {spec} --levels {levels[0]}-{levels[-1]} --games {games}"
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps({"summary": summary, "command": command}))
+    path.write_text(json.dumps({"summary": summary, "command": command, "complete": True}))
 
 
 def test_the_guided_row_is_put_together_from_one_run_per_level_group(tmp_path):
-    """The row named ``guided`` (its defaults since the level-4 leaf study) is read from the
-    study's runs, one per level group, and left out while one is missing."""
+    """The row of guided's defaults is read from the studies' runs, one per level group, and
+    left out while a leaf-study file is missing. Until the level-4 breadth study's run is
+    committed, it is the leaf study's level 4 and the row is named ``guided:top=1`` (what
+    those runs played), never ``guided``; then ``guided``, its level 4 from ``guided:top=3``."""
     headline = provider("headline")
     copy_files(tmp_path, [headline.HEADLINE_RESULTS, *(f for f, _ in headline.HEADLINE_EXTRA)])
-    (levels13, spec), (level4, _) = headline.DEFAULT_GUIDED[1]
-    assert headline.DEFAULT_GUIDED[0] == "guided" and spec == headline.LEAF_STUDY_SPEC
+    (levels13, spec, _), (level4, _, _) = headline.LEAF_STUDY_RUNS
+    assert spec == headline.LEAF_STUDY_SPEC
     _level_group_run(tmp_path / levels13, spec, [1, 2, 3], 0.5)
     without = headline.headline_section(tmp_path)
-    assert not any(line.startswith("| `guided` |") for line in without.splitlines())
+    defaults = ("| `guided` |", "| `guided:top=1` |")
+    assert not any(line.startswith(defaults) for line in without.splitlines())
     _level_group_run(tmp_path / level4, spec, [4], 0.625)
     section = headline.headline_section(tmp_path)
     lines = section.splitlines()
-    row = next(line for line in lines if line.startswith("| `guided` |"))
+    assert not any(line.startswith("| `guided` |") for line in lines)
+    row = next(line for line in lines if line.startswith("| `guided:top=1` |"))
     assert row.count("50.0% [47.0, 53.0]") == 3 and row.endswith("| 62.5% [59.5, 65.5] |")
     old = next(n for n, line in enumerate(lines) if line.startswith("| `guided:prior=guided-"))
     assert lines[old - 1] == row  # the new default just above the old one
@@ -82,6 +88,29 @@ def test_the_guided_row_is_put_together_from_one_run_per_level_group(tmp_path):
         command = json.loads((tmp_path / path).read_text())["command"]
         assert headline.explicit_command(command) in section
         assert f"`{path.as_posix()}`" in section
+    breadth = headline.BREADTH_STUDY_RUN.path
+    assert f"`{breadth.as_posix()}`, is not committed yet" in section
+
+    _level_group_run(tmp_path / breadth, "guided:top=3", [4], 0.75)
+    section = headline.headline_section(tmp_path)
+    lines = section.splitlines()
+    assert not any(line.startswith("| `guided:top=1` |") for line in lines)
+    row = next(line for line in lines if line.startswith("| `guided` |"))
+    assert row.count("50.0% [47.0, 53.0]") == 3 and row.endswith("| 75.0% [72.0, 78.0] |")
+    assert "level 4 as `guided:top=3`: `friday eval --agents guided:top=3 --levels 4-4" in section
+    assert "levels 1-3 as `" + spec + ":top=1`" in section
+    assert f"`{breadth.as_posix()}`" in section and f"`{level4.as_posix()}`" not in section
+
+
+def test_an_incomplete_breadth_run_is_an_error_not_a_row(tmp_path):
+    headline = provider("headline")
+    copy_files(tmp_path, [headline.HEADLINE_RESULTS, *(f for f, _ in headline.HEADLINE_EXTRA)])
+    for run, levels in zip(headline.LEAF_STUDY_RUNS, ([1, 2, 3], [4]), strict=True):
+        _level_group_run(tmp_path / run.path, run.spec, levels, 0.5)
+    breadth = headline.BREADTH_STUDY_RUN
+    _level_group_run(tmp_path / breadth.path, breadth.spec, [4], 0.75, games=300)
+    with pytest.raises(ValueError, match="holds 300 of the 1000 games of guided:top=3"):
+        headline.headline_section(tmp_path)
 
 
 def test_the_leaf_study_file_names_the_models_of_guided_value_leaf():

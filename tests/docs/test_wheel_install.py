@@ -171,7 +171,7 @@ def test_wheel_installed_in_a_fresh_virtualenv_runs_all_four_agents(wheel, tmp_p
         "-c",
         f"from {AGENTS_IMPORT}.players.registry import AgentSpecError, make_agent\n"
         "make_agent('guided')\n"
-        "make_agent('guided:prior=guided-prior:value=guided-value-per-level')\n"
+        "make_agent('guided:prior=guided-prior:value=guided-value-per-level:top=1')\n"
         "try:\n    make_agent('search:value=value-net')\n"
         "except AgentSpecError as err:\n    print(err)",
         cwd=outside,

@@ -37,7 +37,10 @@ from bench_report import (  # noqa: E402
     within_first_range,
 )
 
-from friday_agents.players.search.guided import as_before_leaf_study  # noqa: E402
+from friday_agents.players.search.guided import (  # noqa: E402
+    as_before_breadth_study,
+    as_before_leaf_study,
+)
 
 BENCH_RESULTS = "benchmarks/results.json"
 #: A second run of the ratio groups, made after the committed one (``bench.COMMITTED_CHECK``).
@@ -349,11 +352,12 @@ def render_performance(repo: Path) -> str:
 
 
 def _guided_as_measured(text: str, date: str) -> str:
-    """``text`` of a run measured on ``date``: before guided's defaults changed, its row (m)
-    names guided by its explicit spec of then."""
-    if date >= GUIDED_DEFAULTS_CHANGED:
+    """``text`` of a run measured on ``date``: before guided's defaults last changed, its row
+    (m) names guided by its explicit spec of then."""
+    if date >= GUIDED_BREADTH_CHANGED:
         return text
-    spec = as_before_leaf_study("guided")
+    before = as_before_leaf_study if date < GUIDED_DEFAULTS_CHANGED else as_before_breadth_study
+    spec = before("guided")
     for word in ("`guided`", "(m) guided,", "core_timing.py guided`"):
         text = text.replace(word, word.replace("guided", spec))
     return text
@@ -552,9 +556,10 @@ def render_cluster(repo: Path) -> str:
 # ----------------------------------------------------------------- agent speeds
 
 
-#: When ``guided``'s defaults changed (the level-4 leaf study): a speed measured before names
-#: guided by its explicit spec of then.
+#: When ``guided``'s defaults changed (the level-4 leaf study, then the level-4 breadth study's
+#: ``top`` on level 4): a speed measured before names guided by its explicit spec of then.
 GUIDED_DEFAULTS_CHANGED = "2026-11-26 23:30 UTC"
+GUIDED_BREADTH_CHANGED = "2026-11-27 02:30 UTC"
 
 
 def agent_speeds_table(doc: dict[str, Any]) -> str:

@@ -7,7 +7,7 @@ from pathlib import Path
 from friday_agents.evaluation.report import HEADERS, agent_description, interval, row_cells
 from friday_agents.players.search.guided import as_before_leaf_study
 from sections import COMMAND, compact_table, read_json
-from sections.headline import DEFAULT_GUIDED, HEADLINE_EXTRA, HEADLINE_RESULTS, as_measured
+from sections.headline import HEADLINE_EXTRA, HEADLINE_RESULTS, as_measured, default_guided_runs
 
 #: The committed run behind the table (also the README's headline).
 RESULTS = HEADLINE_RESULTS
@@ -79,12 +79,12 @@ def other_runs_section(repo: Path) -> str:
     """The agents measured in other runs on the same evaluation deals (the README's extra
     headline rows), in the full table's columns."""
     rows, commands = [], []
-    label, runs = DEFAULT_GUIDED
-    if all((repo / path).exists() for path, _ in runs):
-        for path, spec in runs:
-            run = as_measured(read_json(repo, path))
-            rows += [[label, *row_cells(s)[1:]] for s in run["summary"] if s["agent"] == spec]
-            commands.append(f"- `{label}` (as `{spec}`): `{run['command']}` (`{path.as_posix()}`)")
+    label, runs = default_guided_runs(repo) or ("", [])
+    for path, spec, as_played in runs:
+        run = as_measured(read_json(repo, path), as_played)
+        spec = as_played(spec)
+        rows += [[label, *row_cells(s)[1:]] for s in run["summary"] if s["agent"] == spec]
+        commands.append(f"- `{label}` (as `{spec}`): `{run['command']}` (`{path.as_posix()}`)")
     for path, agent in HEADLINE_EXTRA:
         run, agent = as_measured(read_json(repo, path)), as_before_leaf_study(agent)
         rows += [row_cells(s) for s in run["summary"] if s["agent"] == agent]

@@ -1,18 +1,21 @@
 """The README's headline results table, from the committed ``friday eval`` runs.
 
-Every run here but `DEFAULT_GUIDED`'s was played before the level-4 leaf study changed
-``guided``'s defaults, so its ``guided`` specs are shown (rows and commands) by their explicit
-spec of then (``guided`` is ``guided:prior=guided-prior:value=guided-value-per-level``); the
-row named ``guided`` is its defaults since, from the study's evaluation runs.
+Every run here but those of ``guided``'s row (`default_guided_runs`) was played before the
+level-4 leaf study changed ``guided``'s defaults, so its ``guided`` specs are shown (rows and
+commands) by their explicit spec of then (``guided`` is
+``guided:prior=guided-prior:value=guided-value-per-level:top=1``); the row named ``guided`` is
+its defaults since the level-4 breadth study, from the two studies' evaluation runs.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from pathlib import Path
+from typing import NamedTuple
 
 from friday_agents.players.registry import is_cheating
-from friday_agents.players.search.guided import as_before_leaf_study
+from friday_agents.players.search.guided import BEFORE_BREADTH_STUDY, as_before_leaf_study
 from sections import COMMAND, read_json, table, wilson_cell
 
 #: The committed results of the README's evaluation run (``friday eval ... --out``).
@@ -28,21 +31,70 @@ HEADLINE_EXTRA: list[tuple[Path, str]] = [
     ),
     (Path("experiments/tracks/eval/scratch.json"), "scratch"),
 ]
-#: ``guided`` with its defaults since the level-4 leaf study, put together from the study's
-#: runs on the evaluation deals, one per level group: (results file, the spec it was played
-#: as). ``leaf_per_level.json`` names the models of ``guided-value-leaf`` (a test checks it).
-#: A file not yet committed leaves the row out.
+
+
+class RowRun(NamedTuple):
+    """One run giving cells of a row: its results file, the spec as the file names it, and
+    how its specs are spelled out as they played (the defaults of when it ran)."""
+
+    path: Path
+    spec: str
+    as_played: Callable[[str], str]
+
+
+def _as_named(spec: str) -> str:
+    return spec  # a run since guided's last change: its specs play as they read
+
+
+#: The level-4 leaf study's runs on the evaluation deals (``leaf_per_level.json`` names the
+#: models of ``guided-value-leaf``, a test checks it), played before guided's defaults changed:
+#: guided with one prior candidate on levels 1-3 and on level 4.
 LEAF_STUDY_SPEC = "guided:prior=net:value=experiments/level4-value/results/leaf_per_level.json"
-DEFAULT_GUIDED: tuple[str, list[tuple[Path, str]]] = (
-    "guided",
-    [
-        (
-            Path("experiments/level4-value/results/evaluation/levels1-3/results.json"),
-            LEAF_STUDY_SPEC,
-        ),
-        (Path("experiments/level4-value/results/evaluation/level4/results.json"), LEAF_STUDY_SPEC),
-    ],
+LEAF_STUDY_RUNS = (
+    RowRun(
+        Path("experiments/level4-value/results/evaluation/levels1-3/results.json"),
+        LEAF_STUDY_SPEC,
+        as_before_leaf_study,
+    ),
+    RowRun(
+        Path("experiments/level4-value/results/evaluation/level4/results.json"),
+        LEAF_STUDY_SPEC,
+        as_before_leaf_study,
+    ),
 )
+#: The level-4 breadth study's run on 1,000 level-4 evaluation deals (rule 3), of the
+#: configuration ``guided`` plays on level 4 since (``experiments/level4-breadth/``).
+BREADTH_STUDY_RUN = RowRun(
+    Path("experiments/level4-breadth/results/evaluation/level4/results.json"),
+    "guided:top=3",
+    _as_named,
+)
+BREADTH_STUDY_GAMES = 1000
+
+
+def default_guided_runs(repo: Path) -> tuple[str, list[RowRun]] | None:
+    """The label of the row of ``guided``'s defaults and the runs its cells come from (each
+    run's levels), or None while a leaf-study file is missing.
+
+    Levels 1-3 come from the leaf study (guided plays there as it did then). Level 4 comes
+    from the breadth study's run once it is committed, and the row is ``guided``; until then
+    it comes from the leaf study's, and the row is named `BEFORE_BREADTH_STUDY`
+    (``guided:top=1``, what those runs played on every level), never ``guided``. A breadth
+    run committed incomplete is an error."""
+    levels13, level4 = LEAF_STUDY_RUNS
+    if not all((repo / run.path).exists() for run in LEAF_STUDY_RUNS):
+        return None
+    if not (repo / BREADTH_STUDY_RUN.path).exists():
+        return BEFORE_BREADTH_STUDY, [levels13, level4]
+    results = read_json(repo, BREADTH_STUDY_RUN.path)
+    games = sum(s["games"] for s in results["summary"] if s["agent"] == BREADTH_STUDY_RUN.spec)
+    if not results.get("complete") or games != BREADTH_STUDY_GAMES:
+        raise ValueError(
+            f"{BREADTH_STUDY_RUN.path} holds {games} of the {BREADTH_STUDY_GAMES} games of "
+            f"{BREADTH_STUDY_RUN.spec} (complete: {results.get('complete')}): guided's "
+            "level-4 cell waits for the whole run"
+        )
+    return "guided", [levels13, BREADTH_STUDY_RUN]
 
 
 def _row(label: str, cells: dict[int, dict], levels: list[int]) -> list[str]:
@@ -55,43 +107,90 @@ def _cells(results: dict, agent: str) -> dict[int, dict]:
     return {s["level"]: s for s in results["summary"] if s["agent"] == agent}
 
 
-def explicit_command(command: str) -> str:
-    """``command`` with each ``guided`` spec of its ``--agents`` named as it played before the
-    level-4 leaf study (what a run committed before it measured)."""
+def explicit_command(command: str, as_played: Callable[[str], str] = as_before_leaf_study) -> str:
+    """``command`` with each spec of its ``--agents`` named as it played (by default as before
+    the level-4 leaf study: what a run committed before it measured)."""
 
     def explicit(match: re.Match) -> str:
         specs = match.group(2).split(",")
-        return match.group(1) + ",".join(as_before_leaf_study(s) for s in specs)
+        return match.group(1) + ",".join(as_played(s) for s in specs)
 
     return re.sub(r"(--agents )(\S+)", explicit, command)
 
 
-def as_measured(results: dict) -> dict:
-    """A copy of a run committed before the level-4 leaf study with its ``guided`` specs named
-    as they played (agents, summaries, comparisons and command)."""
+def as_measured(results: dict, as_played: Callable[[str], str] = as_before_leaf_study) -> dict:
+    """A copy of a committed run with its specs named as they played (agents, summaries,
+    comparisons and command; by default as before the level-4 leaf study)."""
     results = dict(results)
     results["config"] = dict(results["config"])
-    results["config"]["agents"] = [as_before_leaf_study(a) for a in results["config"]["agents"]]
+    results["config"]["agents"] = [as_played(a) for a in results["config"]["agents"]]
     for key in ("summary", "comparisons"):
         results[key] = [
-            {**row, **{k: as_before_leaf_study(row[k]) for k in ("agent", "baseline") if k in row}}
+            {**row, **{k: as_played(row[k]) for k in ("agent", "baseline") if k in row}}
             for row in results.get(key, [])
         ]
-    results["command"] = explicit_command(results["command"])
+    results["command"] = explicit_command(results["command"], as_played)
     return results
 
 
-def default_guided_row(repo: Path, levels: list[int]) -> tuple[list[str], list[str]] | None:
-    """The row of ``guided``'s defaults and its commands, or None while a file is missing."""
-    label, sources = DEFAULT_GUIDED
-    if not all((repo / path).exists() for path, _ in sources):
+class DefaultRow(NamedTuple):
+    """The row of ``guided``'s defaults, the note under the table and the files it is from."""
+
+    row: list[str]
+    lines: list[str]
+    files: list[Path]
+
+
+def default_guided_row(repo: Path, levels: list[int]) -> DefaultRow | None:
+    """The row of ``guided``'s defaults, with a note naming each run it comes from (its
+    levels, the spec it played as and its command), or None while a file is missing."""
+    found = default_guided_runs(repo)
+    if found is None:
         return None
-    cells, commands = {}, []
-    for path, spec in sources:
-        results = read_json(repo, path)  # played before guided's new defaults: spelled out
-        cells |= _cells(results, spec)
-        commands.append(f"`{explicit_command(results['command'])}`")
-    return _row(label, cells, levels), commands
+    label, runs = found
+    cells, notes = {}, []
+    for run in runs:
+        results = read_json(repo, run.path)
+        mine = {lv: cell for lv, cell in _cells(results, run.spec).items() if lv not in cells}
+        cells |= mine
+        command = explicit_command(results["command"], run.as_played)
+        notes.append(f"{_levels_text(sorted(mine))} as `{run.as_played(run.spec)}`: `{command}`")
+    files = [run.path for run in runs]
+    return DefaultRow(_row(label, cells, levels), _default_guided_lines(label, notes), files)
+
+
+def _levels_text(levels: list[int]) -> str:
+    if len(levels) == 1:
+        return f"level {levels[0]}"
+    return f"levels {levels[0]}-{levels[-1]}"
+
+
+def _default_guided_lines(label: str, notes: list[str]) -> list[str]:
+    """The note under the table on the row of guided's defaults."""
+    then = f"`{as_before_leaf_study('guided')}` and `{as_before_leaf_study('guided:prior=net')}`"
+    if label == "guided":
+        what = (
+            "`guided` is its defaults since the level-4 breadth study (`net` as prior, "
+            "`guided-value-leaf` as value, the prior's best action tried on levels 1-3 and its "
+            "best three on level 4)"
+        )
+        waiting = ""
+    else:
+        what = (
+            f"`{label}` is guided's defaults between the level-4 leaf and breadth studies "
+            "(`net` as prior, `guided-value-leaf` as value, the prior's best action tried on "
+            "every level)"
+        )
+        waiting = (
+            " `guided` itself plays the same on levels 1-3 and tries the prior's best three "
+            "actions on level 4; its level-4 run, "
+            f"`{BREADTH_STUDY_RUN.path.as_posix()}`, is not committed yet."
+        )
+    return [
+        f"{what}, on the same deals: {'; '.join(notes)}.{waiting} The rows {then} are guided "
+        "with its value before the level-4 leaf study (the first is its defaults then).",
+        "",
+    ]
 
 
 def headline_section(repo: Path) -> str:
@@ -102,7 +201,7 @@ def headline_section(repo: Path) -> str:
     default = default_guided_row(repo, levels)
     if default is not None:
         where = next(n for n, row in enumerate(rows) if row[0].startswith("`guided:"))
-        rows.insert(where, default[0])
+        rows.insert(where, default.row)
     extra_commands = []
     for path, agent in HEADLINE_EXTRA:
         other, agent = as_measured(read_json(repo, path)), as_before_leaf_study(agent)
@@ -110,18 +209,7 @@ def headline_section(repo: Path) -> str:
         rows.insert(fair_rows, _row(agent, _cells(other, agent), levels))
         extra_commands.append(f"`{agent}`: `{other['command']}`")
     cpu_hours = sum(s["games"] / s["games_per_second"] for s in results["summary"]) / 3600
-    files = [HEADLINE_RESULTS, *(f for f, _ in HEADLINE_EXTRA)]
-    default_lines = []
-    if default is not None:
-        files += [f for f, _ in DEFAULT_GUIDED[1]]
-        default_lines = [
-            f"`guided` is its defaults since the level-4 leaf study (`net` as prior, "
-            f"`guided-value-leaf` as value), played as `{LEAF_STUDY_SPEC}` (the same models) "
-            f"on the same deals: {'; '.join(default[1])}. The rows "
-            f"`{as_before_leaf_study('guided')}` and `{as_before_leaf_study('guided:prior=net')}`"
-            " are guided with its value before that study (the first is its defaults then).",
-            "",
-        ]
+    files = [HEADLINE_RESULTS, *(f for f, _ in HEADLINE_EXTRA), *(default.files if default else [])]
     lines = [
         *table(
             ["agent", "games per level", *(f"level {level}" for level in levels)],
@@ -137,7 +225,7 @@ def headline_section(repo: Path) -> str:
         results["command"],
         "```",
         "",
-        *default_lines,
+        *(default.lines if default else []),
         f"The other rows, on the same deals: {'; '.join(extra_commands)}.",
         "",
         f"This table is generated by `{COMMAND}` from "

@@ -58,8 +58,8 @@ PAIRED_RUNS: list[tuple[Path, str, str, str, str]] = [
         Path("experiments/rl/eval/guided_priors.json"),
         "guided",
         "guided:prior=net",
-        "`guided:prior=net` − `guided`, both with guided's value before the level-4 leaf study "
-        "(`guided-value-per-level`; `guided` there had prior `guided-prior`)",
+        "`guided:prior=net` − `guided`, both as guided played before the level-4 leaf study "
+        "(value `guided-value-per-level`, `top=1`; `guided` there had prior `guided-prior`)",
         "experiments/rl/evaluate.sh",
     ),
     (

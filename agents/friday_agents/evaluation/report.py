@@ -52,10 +52,10 @@ AGENT_NOTES = {
     "the same sampled worlds, heuristic rollouts to the end of the fight, a value fitted on "
     "heuristic games (`agents/friday_agents/players/search/`)",
     "guided": "the search guided by what it learned from its own games: the `net` agent's "
-    "network proposes one action and the search referees between it and the heuristic's "
-    "choice; the leaf value, chosen per level on validation deals, is a linear model with a "
-    "weight per card type Robinson holds, fitted on guided's and the search's games (levels "
-    "1-3), or a network of the probability of winning (level 4) "
+    "network proposes its best action (its best three on level 4) and the search referees "
+    "between them and the heuristic's choice; the leaf value, chosen per level on validation "
+    "deals, is a linear model with a weight per card type Robinson holds, fitted on guided's "
+    "and the search's games (levels 1-3), or a network of the probability of winning (level 4) "
     "(`agents/friday_agents/players/search/guided.py`; see 'Stronger search')",
     "oracle": "CHEATS, an upper bound and not ranked: the search planning on the true hidden "
     "state (the real stack orders; only future shuffles left to chance) "
@@ -79,6 +79,8 @@ OPTION_NOTES = {
     "(model `guided-value-leaf`)",
     ("value", "value-net"): "the value network as leaf value (model `value-net`)",
     ("rollout", "guided-prior"): "rollouts played by the policy network",
+    ("top", "1"): "the prior's best action alone on every level, as guided's before the "
+    "level-4 breadth study",
 }
 #: Options that replace what the agent's note describes (its committed model): the spec is
 #: then described by this note instead.

@@ -8,7 +8,7 @@ committed data and by which command it was fitted; ``docs/agents.md`` lists them
 A file of one's own (a fit of one's own, a study's) is still named by its path.
 
 The wheel ships the files a default agent loads, and those of ``guided``'s defaults before the
-level-4 leaf study (``guided:prior=guided-prior:value=guided-value-per-level``, the spec its
+level-4 leaf study (``guided:prior=guided-prior:value=guided-value-per-level:top=1``, the spec its
 earlier results were measured with). `CHECKOUT_ONLY` are not shipped: a role among them says,
 in an installed wheel, that its file comes with a source checkout.
 Models fitted for a study but loaded by no agent live with their study under ``experiments/``.

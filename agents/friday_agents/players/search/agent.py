@@ -36,6 +36,7 @@ from friday_agents.players.search.compiled import CompiledSearch, compiled_searc
 from friday_agents.players.search.value_levels import load_leaf_value
 from friday_env import Game, Phase, determinized
 from friday_env.engine import PIRATES
+from friday_env.levels import LEVELS
 
 #: Where rollouts stop and are valued: a hazard fight is over and the next turn waits, or the
 #: game is over. At the pirates' turn start they play on, through both pirate fights.
@@ -139,9 +140,11 @@ class SearchAgent:
       ``python -m friday_agents.learning.fitting.policy_net_fit``. With a prior, only the
       ``top`` actions it rates highest and the heuristic's choice are tried, so each gets
       more worlds.
-    - ``top`` — how many of the prior's best actions are tried (default
-      `DEFAULT_TOP`, 1: the search then only referees between the network's choice and
-      the heuristic's, and does not search where they agree; only with ``prior``).
+    - ``top`` — how many of the prior's best actions are tried, the same on every level
+      (default `DEFAULT_TOP`, 1: the search then only referees between the network's choice
+      and the heuristic's, and does not search where they agree; only with ``prior``). Left
+      out, each level takes its own from `default_tops` (a subclass may set other ones:
+      ``guided`` does).
     - ``rollout`` — what plays the rollouts: ``""`` (default) the heuristic; a policy
       network named as for ``prior`` (``guided-prior``, ``net`` or an ``.npz``), playing its
       best-rated action (about three times the time; it did not play better, see the search study,
@@ -162,6 +165,8 @@ class SearchAgent:
     #: `friday_agents.players.search.compiled.WORLDS` (None: no C version, the Python loop
     #: plays). A subclass that overrides `world` names its own, or gets None.
     c_world: str | None = "determinized"
+    #: ``top`` per level when the spec leaves it out: `DEFAULT_TOP` on every level.
+    default_tops: dict[int, int] = dict.fromkeys(LEVELS, DEFAULT_TOP)
 
     def __init_subclass__(cls, **kwargs: object) -> None:
         super().__init_subclass__(**kwargs)
@@ -196,7 +201,8 @@ class SearchAgent:
             raise ValueError(
                 "top needs a prior (e.g. prior=guided-prior): without one every action is tried"
             )
-        self.top = DEFAULT_TOP if top is None else top
+        #: How many of the prior's best actions are tried, per level.
+        self.tops = dict(self.default_tops) if top is None else dict.fromkeys(LEVELS, top)
         self.rollout_policy = rollout_policy(rollout)
         self.finish = finish
         self.rng = np.random.default_rng(0)
@@ -215,7 +221,7 @@ class SearchAgent:
             return legal[0]
         default = heuristic_action(game, DEFAULT_PARAMS)
         if self.prior is not None:
-            legal = self.prior.candidates(game, legal, self.top, default)
+            legal = self.prior.candidates(game, legal, self.tops[game.level], default)
             if len(legal) == 1:
                 return default
         worlds = max(1, self.sims // len(legal))
