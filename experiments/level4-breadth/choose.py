@@ -93,19 +93,24 @@ def _paired(first: list[float], second: list[float]) -> dict:
 
 def evaluation_summary(directory: Path) -> dict:
     wins: dict[tuple[str, int], float] = {}
+    seconds: dict[tuple[str, int], float] = {}
     for run in ("level4", "level4-256", "level4-curve"):
         for row in read_games(directory / run / GAMES_FILE):
             wins[(row["agent"], row["index"])] = float(row["won"])
+            seconds[(row["agent"], row["index"])] = row["seconds"]
     for row in read_games(GUIDED_EVALUATION / GAMES_FILE):
         if row["agent"] == GUIDED_SPEC:
             wins[(REFERENCE, row["index"])] = float(row["won"])
     (chosen,) = json.loads((directory / "level4" / "results.json").read_text())["config"]["agents"]
     top = chosen.split("top=")[1]
 
+    def spec(sims: int | None) -> str:
+        if sims is None:
+            return REFERENCE
+        return chosen if sims == 32 else f"guided:sims={sims}:top={top}"
+
     def won(sims: int | None, deals: range) -> list[float]:
-        agent = (
-            REFERENCE if sims is None else chosen if sims == 32 else f"guided:sims={sims}:top={top}"
-        )
+        agent = spec(sims)
         missing = [index for index in deals if (agent, index) not in wins]
         if missing:
             sys.exit(f"choose.py: {agent} lacks {len(missing)} level-4 games; resume evaluate.sh")
@@ -123,6 +128,11 @@ def evaluation_summary(directory: Path) -> dict:
         "256_minus_32": _paired(won(32, first_500), won(256, first_500)),
         "curve_first_300": {sims: _rate(won(sims, first_300)) for sims in SIMS},
         "guided_curve_first_300": guided_curve["curve_first_300"],
+        "seconds_per_game_first_300": {
+            sims: round(sum(seconds[(spec(sims), i)] for i in first_300) / 300, 3) for sims in SIMS
+        },
+        "seconds_note": "friday eval's wall seconds on the shared machine (one worker, the "
+        "net-scale run beside it): a rough cost; cost.py measures the CPU",
     }
     summary["targets"] = {
         "level4_at_least_60": summary["level4"]["win_rate"] >= 60,
