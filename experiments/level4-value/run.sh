@@ -13,10 +13,13 @@ fits=$here/results/fits
 validation=$here/results/validation
 mkdir -p "$fits"
 
-# A, A': the positions
+# A, A': the positions, played by guided as it was when they were (its defaults before this
+# study and the level-4 breadth study changed them; the data folders recorded it as `guided`)
+player=guided:prior=guided-prior:value=guided-value-per-level:top=1
 $friday value data --level 4 --deal-set validation --deals 2000 --out "$data/level4-value-validation" \
-    --workers 1 --no-progress
-$friday value data --level 4 --deals 24000 --out "$data/level4-value" --workers 1 --no-progress
+    --agent "$player" --workers 1 --no-progress
+$friday value data --level 4 --deals 24000 --out "$data/level4-value" --agent "$player" --workers 1 \
+    --no-progress
 
 # B: the fits of rule 1 (each skipped when its network is there)
 fit() { # name, extra options
