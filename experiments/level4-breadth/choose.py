@@ -1,6 +1,7 @@
 """The level-4 breadth study's rules (PLAN.md), applied to committed results.
 
-    python experiments/level4-breadth/choose.py rules       # rules 1 and 2
+    python experiments/level4-breadth/choose.py rules       # rules 1 and 2 (level 4)
+    python experiments/level4-breadth/choose.py rules --level 2  # amendment 2: levels 1-3
     python experiments/level4-breadth/choose.py evaluation  # rule 3's runs, summarised
 
 Reads the validation run (``results/validation``: the candidates on level-4 validation deals
@@ -25,10 +26,13 @@ from pathlib import Path
 
 from friday_agents.harness.games_file import GAMES_FILE, read_games
 from friday_agents.harness.stats import paired_difference_interval, wilson_interval
+from friday_agents.players.search.guided import as_before_breadth_study
 
 HERE = Path(__file__).resolve().parent
 RESULTS = HERE / "results"
-REFERENCE = "guided"
+#: guided with one candidate: the reference of rule 2 (the committed level-4 runs name it bare
+#: ``guided``, its default then; `as_before_breadth_study` spells that out).
+REFERENCE = "guided:top=1"
 CPU_LIMIT = 2.0
 TIE_POINTS = 1.0
 #: Guided's committed level-4 evaluation games (``top=1``), which rule 3 pairs against.
@@ -37,14 +41,16 @@ GUIDED_SPEC = "guided:prior=net:value=experiments/level4-value/results/leaf_per_
 SIMS = (16, 32, 64, 128, 256, 512)
 
 
-def decide(validation: Path, cost: dict) -> dict:
+def decide(validation: Path, cost: dict, level: int) -> dict:
     wins: dict[str, dict[int, bool]] = {}
     for row in read_games(validation / GAMES_FILE):
-        wins.setdefault(row["agent"], {})[row["index"]] = bool(row["won"])
+        if row["level"] == level:
+            agent = as_before_breadth_study(row["agent"])
+            wins.setdefault(agent, {})[row["index"]] = bool(row["won"])
     deals = sorted(wins[REFERENCE])
     if any(sorted(games) != deals for games in wins.values()):
         sys.exit("choose.py: the candidates did not all play the same deals")
-    ratio = cost["ratio_to_guided"]
+    ratio = {as_before_breadth_study(spec): r for spec, r in cost["ratio_to_guided"].items()}
     table = {}
     for spec, games in wins.items():
         won = [games[index] for index in deals]
@@ -64,7 +70,7 @@ def decide(validation: Path, cost: dict) -> dict:
     mine = [float(wins[chosen][index]) for index in deals]
     mean, low, high = paired_difference_interval(reference, mine)
     return {
-        "deals": f"level-4 validation deals {deals[0]}-{deals[-1]}",
+        "deals": f"level-{level} validation deals {deals[0]}-{deals[-1]}",
         "candidates": table,
         "rule_1": f"highest win rate among candidates at most {CPU_LIMIT}x guided's CPU per "
         f"game; ties within {TIE_POINTS} point: the cheaper",
@@ -170,17 +176,26 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument(
         "stage", choices=("rules", "evaluation"), help="rules 1-2, or rule 3's runs"
     )
+    parser.add_argument(
+        "--level",
+        type=int,
+        default=4,
+        choices=(1, 2, 3, 4),
+        help="rules: the level (1-3: amendment 2)",
+    )
     args = parser.parse_args(argv)
     if args.stage == "evaluation":
         summary = evaluation_summary(RESULTS / "evaluation")
         (RESULTS / "evaluation" / "summary.json").write_text(json.dumps(summary, indent=1) + "\n")
         print(json.dumps(summary, indent=1))
         return
-    cost_file = RESULTS / "cost.json"
+    suffix = "" if args.level == 4 else f"-level{args.level}"
+    cost_file = RESULTS / f"cost{suffix}.json"
     if not cost_file.exists():
         sys.exit(f"choose.py: no {cost_file} (run cost.py first)")
-    report = decide(RESULTS / "validation", json.loads(cost_file.read_text()))
-    (RESULTS / "decision.json").write_text(json.dumps(report, indent=1) + "\n")
+    validation = RESULTS / ("validation" if args.level == 4 else "validation-levels1-3")
+    report = decide(validation, json.loads(cost_file.read_text()), args.level)
+    (RESULTS / f"decision{suffix}.json").write_text(json.dumps(report, indent=1) + "\n")
     print(json.dumps(report, indent=1))
 
 
