@@ -38,7 +38,8 @@ from friday_agents.players.search.agent import DEFAULT_SIMS, PIRATE_STEP, Search
 #: ``guided``'s ``top`` per level when the spec leaves it out: how many of the prior's best
 #: actions are tried besides the heuristic's choice. Level 4's 3 was adopted by the level-4
 #: breadth study's rules 1-2 (``experiments/level4-breadth/results/decision.json``); levels
-#: 1-3 keep 1 (``experiments/search-strength/results/ingredients.json``).
+#: 1-3 keep 1: two or three candidates lost 11-34 points there (the same study's amendment 2,
+#: ``results/decision-level{1,2,3}.json``).
 GUIDED_TOPS = {1: 1, 2: 1, 3: 1, 4: 3}
 #: ``guided`` as it was before the level-4 leaf study (its prior, value and ``top`` then), the
 #: spec that names the configuration of every committed result measured before it.
