@@ -559,7 +559,7 @@ def render_cluster(repo: Path) -> str:
 #: When ``guided``'s defaults changed (the level-4 leaf study, then the level-4 breadth study's
 #: ``top`` on level 4): a speed measured before names guided by its explicit spec of then.
 GUIDED_DEFAULTS_CHANGED = "2026-11-26 23:30 UTC"
-GUIDED_BREADTH_CHANGED = "2026-11-27 02:30 UTC"
+GUIDED_BREADTH_CHANGED = "2026-11-27 02:00 UTC"  # the merge of the change (1135fe8)
 
 
 def agent_speeds_table(doc: dict[str, Any]) -> str:
