@@ -316,6 +316,26 @@ def test_a_run_stopped_mid_round_fits_what_an_uninterrupted_run_fits(study, tmp_
         assert np.array_equal(w1, w2) and np.array_equal(b1, b2)
 
 
+def test_a_run_continued_without_its_games_plays_the_earlier_rounds_again(study, tmp_path):
+    """Round 1's fit reads round 0's games too: continued without the games folder, the run
+    plays round 0's games again (the same games) before fitting round 1, never fits without
+    them."""
+    copy = tmp_path / "copy"
+    shutil.copytree(study, copy)
+    for name in ("summary.json", "network.npz"):
+        (copy / "out" / "round-01" / name).unlink()
+    shutil.rmtree(copy / "data")
+    assert run_distill(copy, TINY) == 0
+    for kind in ("teacher", "student"):
+        replayed = read_games_file(copy / "data" / "round-00" / f"{kind}.jsonl").games
+        original = read_games_file(study / "data" / "round-00" / f"{kind}.jsonl").games
+        assert {_game_key(g) for g in replayed} == {_game_key(g) for g in original}
+    mine = load_policy_network(copy / "out" / "round-01" / "network.npz")
+    theirs = load_policy_network(study / "out" / "round-01" / "network.npz")
+    for (w1, b1), (w2, b2) in zip(mine.layers, theirs.layers, strict=True):
+        assert np.array_equal(w1, w2) and np.array_equal(b1, b2)
+
+
 def _game_key(game: dict) -> str:
     """A game without its CPU seconds (which no two runs share) and its players' specs (which
     name the run's folder)."""

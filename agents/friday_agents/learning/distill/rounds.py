@@ -136,6 +136,32 @@ def play_round(
     device: str = "cpu",
 ) -> dict[str, Any]:
     prior = network_path(out, config, number)
+    # the fit reads every round's games: an earlier round's missing ones (a run continued
+    # without its games folder) are played again first, deal for deal, never left out
+    for earlier in range(number):
+        play_games(config, out, data, earlier, workers, progress)
+    played = play_games(config, out, data, number, workers, progress)
+    network, fit_summary = fit_round(config, data, number, device)
+    path = round_dir(out, number) / "network.npz"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    save_policy_network(network, path)
+    return {
+        "round": number,
+        "prior": prior,
+        "teacher": config.teacher_spec(prior),
+        "games": played,
+        **fit_summary,
+        "net": validate(f"net:model={path}", config, config.validation_net, workers, progress),
+        "search": validate(guided_with(path), config, config.validation_search, workers, progress),
+    }
+
+
+def play_games(
+    config: ExitConfig, out: Path, data: Path, number: int, workers: int, progress: Progress
+) -> dict[str, dict]:
+    """Round ``number``'s teacher and student games in ``data`` (those not there yet are
+    played): what each games file holds."""
+    prior = network_path(out, config, number)
     teacher = config.teacher_spec(prior)
     first = config.round_first_index(number)
     folder = data / f"round-{number:02d}"
@@ -150,22 +176,9 @@ def play_round(
         for i in range(second, second + config.student_games)
         for level in config.levels
     ]
-    played = {
+    return {
         "teacher": collect(teacher_job, teacher_jobs, folder / "teacher.jsonl", workers, progress),
         "student": collect(student_job, student_jobs, folder / "student.jsonl", workers, progress),
-    }
-    network, fit_summary = fit_round(config, data, number, device)
-    path = round_dir(out, number) / "network.npz"
-    path.parent.mkdir(parents=True, exist_ok=True)
-    save_policy_network(network, path)
-    return {
-        "round": number,
-        "prior": prior,
-        "teacher": teacher,
-        "games": played,
-        **fit_summary,
-        "net": validate(f"net:model={path}", config, config.validation_net, workers, progress),
-        "search": validate(guided_with(path), config, config.validation_search, workers, progress),
     }
 
 
