@@ -125,6 +125,53 @@ def markdown(rows: list[dict]) -> str:
     return "\n".join(lines)
 
 
+def rl_markdown(runs: dict[str, dict]) -> str:
+    """Each fine-tuning run's held-out curve: start, best and last point, L1-4 %."""
+    lines = [
+        "| run | frames | CPU-h | held-out L1-4 % at the start | at the end |",
+        "| --- | ---: | ---: | --- | --- |",
+    ]
+    for run in runs.values():
+        if not run["curve"]:
+            continue
+        first, last = run["curve"][0], run["curve"][-1]
+        lines.append(
+            f"| {run['what']} | {run['frames']:,} | {run['cpu_hours']} | {_percent(first)} | "
+            f"{_percent(last)} |"
+        )
+    return "\n".join(lines)
+
+
+def selection_markdown(choice: dict) -> str:
+    """Stage 3: every candidate's validation win rates, the chosen one in bold."""
+    lines = ["| candidate | validation L1-4 % | mean |", "| --- | --- | ---: |"]
+    for spec, row in choice["candidates"].items():
+        rates = {level: row["by_level"][level]["win_rate"] for level in LEVELS}
+        name = f"**`{spec}`**" if spec == choice["chosen"] else f"`{spec}`"
+        lines.append(f"| {name} | {_percent(rates)} | {100 * row['mean_win_rate']:.2f} |")
+    return "\n".join(lines)
+
+
+def evaluation_markdown(evaluation: dict) -> str:
+    """Stage 4: the chosen network on the evaluation deals, against the targets."""
+    lines = [
+        "| level | games | win rate | Wilson 95 % | target | gap (points) |",
+        "| ---: | ---: | ---: | --- | ---: | ---: |",
+    ]
+    for level in LEVELS:
+        row = evaluation["levels"][level]
+        low, high = row["wilson95"]
+        target = f"{100 * row['target']:.0f} %" if "target" in row else "-"
+        gap = f"{row['gap_points']:+.1f}" if "gap_points" in row else "-"
+        lines.append(
+            f"| {level} | {row['games']:,} | {100 * row['win_rate']:.1f} % | "
+            f"[{100 * low:.1f}, {100 * high:.1f}] | {target} | {gap} |"
+        )
+    milliseconds = evaluation["ms_per_decision"]
+    lines.append(f"\n{milliseconds} ms per decision (wall, an upper bound on the CPU).")
+    return "\n".join(lines)
+
+
 def plot(rows: list[dict], runs: dict[str, dict], path: Path) -> None:
     import matplotlib
 
@@ -167,6 +214,12 @@ def main(argv: list[str] | None = None) -> None:
     (args.results / "summary.json").write_text(json.dumps(summary, indent=1) + "\n")
     plot(rows, runs, args.results / "curves.png")
     print(markdown(rows))
+    if runs:
+        print("\n" + rl_markdown(runs))
+    if "selection" in summary:
+        print("\n" + selection_markdown(summary["selection"]))
+    if "evaluation" in summary:
+        print("\n" + evaluation_markdown(summary["evaluation"]))
 
 
 if __name__ == "__main__":
