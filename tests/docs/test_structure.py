@@ -34,6 +34,7 @@ from friday_agents.models import (
     MODELS_DIR,
     MOVED,
     NET,
+    NET_V1,
     PPO_ALL_LEVELS,
     RENAMED_WORDS,
     ROLES,
@@ -71,7 +72,9 @@ def _loads_file(spec: str, name: str) -> bool:
         )
     if path.suffix == ".npz" and hasattr(agent, "policy"):  # the net agent
         return agent.policy.network is load_policy_network(path)
-    if name == "guided_prior.npz" or (name == "net.npz" and hasattr(agent, "prior")):
+    if name == "guided_prior.npz" or (
+        name in ("net.npz", "net_v1.npz") and hasattr(agent, "prior")
+    ):
         return agent.prior is not None and agent.prior.network is load_policy_network(path)
     if name == "value_net.npz":
         return agent.model is load_value_network(path)
@@ -126,18 +129,20 @@ def test_the_role_constants_are_the_files_the_agents_load():
     assert make_agent("search:value=value-net").model is load_value_network(VALUE_NET)
     assert make_agent(BEFORE_LEAF_STUDY).prior.network is load_policy_network(GUIDED_PRIOR)
     assert make_agent("net").policy.network is load_policy_network(NET)
+    assert make_agent("guided").prior.network is load_policy_network(NET_V1)
     assert default_checkpoint(1) == PPO_ALL_LEVELS
 
 
 def test_net_names_one_network_wherever_a_spec_names_it():
-    """``net`` is the net agent's network as the agent, as a prior (guided's default) and in
-    the rollouts; guided's prior before the level-4 leaf study is ``guided-prior``, another
-    file."""
-    network = make_agent("net").policy.network
-    assert make_agent("guided:prior=net").prior.network is network
-    assert make_agent("search:rollout=net").rollout_policy.__self__.network is network
-    assert make_agent("guided").prior.network is network
-    assert make_agent("guided:prior=guided-prior").prior.network is not network
+    """``net`` is the net agent's network as the agent, as a prior and in the rollouts; so is
+    ``net-v1`` (guided's default prior, the ``net`` network before the net-scale study);
+    guided's prior before the level-4 leaf study is ``guided-prior``, another file."""
+    for role in ("net", "net-v1"):
+        network = make_agent(f"net:model={role}").policy.network
+        assert make_agent(f"guided:prior={role}").prior.network is network
+        assert make_agent(f"search:rollout={role}").rollout_policy.__self__.network is network
+        assert make_agent("guided:prior=guided-prior").prior.network is not network
+    assert make_agent("guided").prior.network is make_agent("net:model=net-v1").policy.network
 
 
 @pytest.mark.parametrize(

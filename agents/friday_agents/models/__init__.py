@@ -1,11 +1,18 @@
 """The model files the agents load, named by role, in one folder.
 
 Agent specs name a model file by its **role**, never by its path: the file's name with
-hyphens (``guided_prior.npz`` is ``guided-prior``), e.g. ``guided:prior=net`` (the ``net``
-agent's network as guided's prior) or ``search:value=value-net``. ``manifest.json`` beside
+hyphens (``guided_prior.npz`` is ``guided-prior``), e.g. ``guided:prior=net-v1`` (guided's
+default prior) or ``search:value=value-net``. ``manifest.json`` beside
 this module lists every role: its file, which specs load it, what it is, and from which
 committed data and by which command it was fitted; ``docs/agents.md`` lists them for users.
 A file of one's own (a fit of one's own, a study's) is still named by its path.
+
+The role ``net`` changed meaning with the net-scale study (``experiments/net-scale/PLAN.md``,
+amendment 10): from that study on, ``net`` names the network it chose, and the network that
+``net`` named before is ``net-v1``, guided's default prior. The results committed before the
+change that name ``net`` were measured with ``net-v1``
+([`as_before_net_scale`][friday_agents.players.search.guided.as_before_net_scale] spells them
+out so).
 
 The wheel ships the files a default agent loads, and those of ``guided``'s defaults before the
 level-4 leaf study (``guided:prior=guided-prior:value=guided-value-per-level:top=1``, the spec its
@@ -40,14 +47,18 @@ GUIDED_VALUE_CARDS = MODELS_DIR / "guided_value_cards.json"
 GUIDED_VALUE_LEVEL4 = MODELS_DIR / "guided_value_level4.json"
 #: ``search:value=value-net``: the value network (a study's, not shipped in the wheel).
 VALUE_NET = MODELS_DIR / "value_net.npz"
-#: ``guided``'s policy prior before the level-4 leaf study (``net`` since): the network fitted
+#: ``guided``'s policy prior before the level-4 leaf study (``net-v1`` since): the network fitted
 #: on the search's own action values.
 GUIDED_PRIOR = MODELS_DIR / "guided_prior.npz"
 #: ``ppo`` on every level: the committed learned policy.
 PPO_ALL_LEVELS = MODELS_DIR / "ppo_all_levels.zip"
-#: ``net``: the policy network that plays without search (expert iteration, then RL); also
-#: ``guided``'s policy prior.
+#: ``net``: the policy network that plays without search (the net-scale study's choice from
+#: that study on; the network before it is ``net-v1``).
 NET = MODELS_DIR / "net.npz"
+#: ``net-v1``: ``guided``'s policy prior, the ``net`` network before the net-scale study
+#: (expert iteration, then RL), kept so that guided and the results measured with it keep
+#: their meaning when ``net`` changes.
+NET_V1 = MODELS_DIR / "net_v1.npz"
 #: ``scratch``: the best search-free policy learned from nothing (no teacher), chosen on the
 #: validation deals by ``experiments/tracks/select_scratch.py``.
 SCRATCH = MODELS_DIR / "scratch.npz"
@@ -68,6 +79,7 @@ ROLES: dict[str, Path] = {
         GUIDED_PRIOR,
         PPO_ALL_LEVELS,
         NET,
+        NET_V1,
         SCRATCH,
     )
 }
