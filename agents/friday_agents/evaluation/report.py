@@ -52,7 +52,8 @@ AGENT_NOTES = {
     "the same sampled worlds, heuristic rollouts to the end of the fight, a value fitted on "
     "heuristic games (`agents/friday_agents/players/search/`)",
     "guided": "the search guided by what it learned from its own games: the `net` agent's "
-    "network proposes its best action (its best three on level 4) and the search referees "
+    "network before the net-scale study (model `net-v1`) proposes its best action (its best "
+    "three on level 4) and the search referees "
     "between them and the heuristic's choice; the leaf value, chosen per level on validation "
     "deals, is a linear model with a weight per card type Robinson holds, fitted on guided's "
     "and the search's games (levels 1-3), or a network of the probability of winning (level 4) "
@@ -73,6 +74,9 @@ OPTION_NOTES = {
     ("prior", "guided-prior"): "the policy prior fitted on the search's action values prunes "
     "the candidates, as guided's before the level-4 leaf study (model `guided-prior`)",
     ("prior", "net"): "the `net` agent's network prunes the candidates (model `net`)",
+    ("prior", "net-v1"): "the `net` agent's network before the net-scale study prunes the "
+    "candidates, as guided's (model `net-v1`)",
+    ("model", "net-v1"): "the `net` network before the net-scale study (model `net-v1`)",
     ("value", "guided-value-per-level"): "leaf value chosen per level, as guided's before the "
     "level-4 leaf study (model `guided-value-per-level`: linear on every level)",
     ("value", "guided-value-leaf"): "leaf value chosen per level, as guided's "

@@ -10,9 +10,11 @@ logit per action id, evaluated in numpy: playing needs no torch.
 
 The weights are stored as ``.npz`` (plain arrays, no pickle), named by role in
 [`friday_agents.models`][friday_agents.models]: ``guided-prior`` (``guided_prior.npz``) is guided's
-prior, fitted on the search's own action values by
+prior before the level-4 leaf study, fitted on the search's own action values by
 ``python -m friday_agents.learning.fitting.policy_net_fit``; ``net`` (``net.npz``) is the
-``net`` agent's network, which a search may use as its prior too (``guided:prior=net``).
+``net`` agent's network, which a search may use as its prior too (``guided:prior=net``);
+``net-v1`` (``net_v1.npz``), the ``net`` agent's network before the net-scale study, is
+guided's prior.
 """
 
 from __future__ import annotations
@@ -144,7 +146,8 @@ class PolicyPrior:
 def policy_prior(prior: str, option: str = "prior") -> PolicyPrior | None:
     """The network the spec option ``option`` names by ``prior`` (see
     [`SearchAgent`][friday_agents.players.search.agent.SearchAgent]): none for ``""``, else a
-    policy network's role (``guided-prior``, ``net``) or an ``.npz`` file of one's own."""
+    policy network's role (``net-v1``, ``net``, ``guided-prior``) or an ``.npz`` file of one's
+    own."""
     if not isinstance(prior, str):
         raise ValueError(f"{option} must be '', a model role or an .npz file, got {prior!r}")
     if prior == "":
@@ -152,6 +155,7 @@ def policy_prior(prior: str, option: str = "prior") -> PolicyPrior | None:
     path = model_file(prior, option)
     if path.suffix != ".npz":
         raise ValueError(
-            f"{option}={prior} must be an .npz policy network (or a role: guided-prior, net)"
+            f"{option}={prior} must be an .npz policy network "
+            "(or a role: net-v1, net, guided-prior)"
         )
     return PolicyPrior(read_model_file(load_policy_network, path, f"{option}= file"))

@@ -136,7 +136,9 @@ class SearchAgent:
     - ``prior`` — a policy network that prunes the candidates
       (`friday_agents.players.networks.policy_net`): ``""`` (default) none, every legal
       action is tried; ``guided-prior`` the network fitted on the search's own action values
-      (guided's); ``net`` the ``net`` agent's network; or an ``.npz`` of one's own from
+      (guided's before the level-4 leaf study); ``net-v1`` guided's (the ``net`` agent's
+      network before the net-scale study); ``net`` the ``net`` agent's network; or an
+      ``.npz`` of one's own from
       ``python -m friday_agents.learning.fitting.policy_net_fit``. With a prior, only the
       ``top`` actions it rates highest and the heuristic's choice are tried, so each gets
       more worlds.
@@ -146,9 +148,9 @@ class SearchAgent:
       out, each level takes its own from `default_tops` (a subclass may set other ones:
       ``guided`` does).
     - ``rollout`` — what plays the rollouts: ``""`` (default) the heuristic; a policy
-      network named as for ``prior`` (``guided-prior``, ``net`` or an ``.npz``), playing its
-      best-rated action (about three times the time; it did not play better, see the search study,
-      ``experiments/search-strength/REPORT.md``).
+      network named as for ``prior`` (``guided-prior``, ``net-v1``, ``net`` or an ``.npz``),
+      playing its best-rated action (about three times the time; it did not play better, see
+      the search study, ``experiments/search-strength/REPORT.md``).
     - ``finish`` — from which step on rollouts play to the end of the game instead of the end
       of the fight: 3 (default, `PIRATE_STEP`) the pirates; 2 the red step too. Earlier
       is not better: ``finish=0`` (every rollout to the game's end) won 0 of 20 level-1

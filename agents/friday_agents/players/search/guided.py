@@ -6,9 +6,10 @@ one width per level, each chosen by a pre-registered rule on the validation deal
 leaf study, ``experiments/level4-value/PLAN.md``, rules 2, 4 and 5; the level-4 breadth study,
 ``experiments/level4-breadth/PLAN.md``, rules 1 and 2):
 
-- a **policy prior** (``prior="net"``): the ``net`` agent's network proposes actions; only
-  they and the heuristic's choice are tried, so the search referees between a few candidates
-  with all its worlds, and does not search at all where they agree. It replaced
+- a **policy prior** (``prior="net-v1"``): the ``net`` agent's network before the net-scale
+  study (the role ``net-v1``) proposes actions; only they and the heuristic's choice are
+  tried, so the search referees between a few candidates with all its worlds, and does not
+  search at all where they agree. It replaced
   ``guided-prior`` (a network fitted on the search's own action values): a paired +4.05 points
   averaged over levels 1-4 on 500 validation deals per level, at 1.15x the CPU per game;
 - a **leaf value per level** (``value="guided-value-leaf"``): on levels 1-3 the linear model
@@ -27,8 +28,11 @@ The defaults before these studies stay one spec away: `BEFORE_LEAF_STUDY`
 (``guided:prior=guided-prior:value=guided-value-per-level:top=1``) plays as ``guided`` did
 before the leaf study, `BEFORE_BREADTH_STUDY` (``guided:top=1``) as it did between the two,
 and the committed results measured with those defaults name them (`as_before_leaf_study`,
-`as_before_breadth_study`). Every ingredient reads only the public observation; ``search``
-itself keeps its defaults, so every committed run of ``search`` replays as it was measured.
+`as_before_breadth_study`). The prior kept its network when the role ``net`` changed meaning
+(the net-scale study, ``experiments/net-scale/PLAN.md`` amendment 10): the results committed
+before that name the network ``net``, and `as_before_net_scale` names it ``net-v1``, as they
+played. Every ingredient reads only the public observation; ``search`` itself keeps its
+defaults, so every committed run of ``search`` replays as it was measured.
 """
 
 from __future__ import annotations
@@ -47,6 +51,10 @@ BEFORE_LEAF_STUDY = "guided:prior=guided-prior:value=guided-value-per-level:top=
 #: ``guided`` as it was between the level-4 leaf study and the level-4 breadth study: the
 #: prior's best action alone on every level.
 BEFORE_BREADTH_STUDY = "guided:top=1"
+#: The network the role ``net`` named before the net-scale study: ``guided``'s default prior.
+NET_V1_ROLE = "net-v1"
+#: The options that name a policy network by its role.
+NETWORK_OPTIONS = ("prior", "rollout", "model")
 
 
 class GuidedSearchAgent(SearchAgent):
@@ -55,7 +63,7 @@ class GuidedSearchAgent(SearchAgent):
     ## Arguments
 
     The same as [`SearchAgent`][friday_agents.players.search.agent.SearchAgent], with other
-    defaults: ``prior="net"``, ``value="guided-value-leaf"`` (model roles,
+    defaults: ``prior="net-v1"``, ``value="guided-value-leaf"`` (model roles,
     [`friday_agents.models`][friday_agents.models]) and ``top`` per level (`GUIDED_TOPS`: 1
     on levels 1-3, 3 on level 4; a ``top`` given is used on every level).
     ``guided:prior=:top=...`` is not allowed (``top`` needs a prior); ``guided:value=`` gives
@@ -71,7 +79,7 @@ class GuidedSearchAgent(SearchAgent):
         sims: int = DEFAULT_SIMS,
         value: str = "guided-value-leaf",
         horizon: int = 1,
-        prior: str = "net",
+        prior: str = NET_V1_ROLE,
         top: int | None = None,
         rollout: str = "",
         finish: int = PIRATE_STEP,
@@ -102,6 +110,24 @@ def as_before_breadth_study(spec: str) -> str:
     ``guided:top=1``); a spec naming ``top``, and any other agent's, is returned as it is.
     Results committed between the two studies name their agents so."""
     return _spelled_out(spec, BEFORE_BREADTH_STUDY)
+
+
+def as_before_net_scale(spec: str) -> str:
+    """The spec of ``spec`` as it played before the net-scale study gave the role ``net`` its
+    network: the ``net`` agent without a model is ``net:model=net-v1``, and ``prior=net``,
+    ``rollout=net`` and ``model=net`` (the role, not a path) name ``net-v1``; any other spec
+    is returned as it is (``guided`` had ``net-v1``'s network as its prior then and has it
+    since). Results committed before the change name their agents so."""
+    name, *options = spec.split(":")
+    options = [_as_net_v1(option) for option in options]
+    if name == "net" and not any(o.partition("=")[0] == "model" and o != "model=" for o in options):
+        options = [o for o in options if o != "model="] + [f"model={NET_V1_ROLE}"]
+    return ":".join([name, *options])
+
+
+def _as_net_v1(option: str) -> str:
+    key, _, value = option.partition("=")
+    return f"{key}={NET_V1_ROLE}" if key in NETWORK_OPTIONS and value == "net" else option
 
 
 def _spelled_out(spec: str, then: str) -> str:
