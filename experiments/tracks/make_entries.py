@@ -127,7 +127,8 @@ TEACHER: dict[str, tuple[str, str, str, str, str, str, str]] = {
         "played before guided's defaults changed",
     ),
     "c-net": (
-        "net: expert iteration on the search's labels, then PPO fine-tuning",
+        "net:model=net-v1 (the net network before the net-scale study): expert iteration on "
+        "the search's labels, then PPO fine-tuning",
         "experiments/rl/eval/net_vs_start.json",
         "net",
         "not recorded: the search's labelling games were not counted (the RL fine-tuning "
@@ -136,7 +137,8 @@ TEACHER: dict[str, tuple[str, str, str, str, str, str, str]] = {
         "friday distill --rounds 2; friday rl --init experiments/expert-iteration/results/"
         "round-01/network.npz --level 1 --frames 5000000 --eval-deals 500 --eval-levels 1,2,3,4 "
         "--out experiments/rl/finetune-l1",
-        "plays without search; the teacher's own fits (guided's prior and values) not counted",
+        "plays without search; the teacher's own fits (guided's prior and values) not counted; "
+        "the results file names it `net`, played before `net` changed",
     ),
 }
 

@@ -38,7 +38,9 @@ def test_the_headline_table_is_computed_from_the_results_file(tmp_path):
     assert "| 50.0% [25.0, 75.0] |" in row
     assert before != after
     assert headline.explicit_command(results["command"]) in after
-    assert "`guided:prior=net:value=guided-value-per-level:top=1`" in after
+    # played before the net-scale study: its network named net is shown as net-v1
+    assert "`guided:prior=net-v1:value=guided-value-per-level:top=1`" in after
+    assert "| `net:model=net-v1` |" in after and "| `net` |" not in after
 
 
 def test_friday_eval_names_the_full_tables_command_as_it_played():
@@ -98,7 +100,8 @@ def test_the_guided_row_is_put_together_from_one_run_per_level_group(tmp_path):
     row = next(line for line in lines if line.startswith("| `guided` |"))
     assert row.count("50.0% [47.0, 53.0]") == 3 and row.endswith("| 75.0% [72.0, 78.0] |")
     assert "level 4 as `guided:top=3`: `friday eval --agents guided:top=3 --levels 4-4" in section
-    assert "levels 1-3 as `" + spec + ":top=1`" in section
+    played = spec.replace("prior=net:", "prior=net-v1:")  # before the net-scale study
+    assert "levels 1-3 as `" + played + ":top=1`" in section
     assert f"`{breadth.as_posix()}`" in section and f"`{level4.as_posix()}`" not in section
 
 

@@ -40,6 +40,7 @@ from bench_report import (  # noqa: E402
 from friday_agents.players.search.guided import (  # noqa: E402
     as_before_breadth_study,
     as_before_leaf_study,
+    as_before_net_scale,
 )
 
 BENCH_RESULTS = "benchmarks/results.json"
@@ -560,6 +561,9 @@ def render_cluster(repo: Path) -> str:
 #: ``top`` on level 4): a speed measured before names guided by its explicit spec of then.
 GUIDED_DEFAULTS_CHANGED = "2026-11-26 23:30 UTC"
 GUIDED_BREADTH_CHANGED = "2026-11-27 02:00 UTC"  # the merge of the change (1135fe8)
+#: From when the role ``net`` may name the net-scale study's network (its PLAN.md, amendment
+#: 10): a speed measured before names the network it played, ``net-v1`` (`as_before_net_scale`).
+NET_SCALE_CHANGED = "2026-11-27 04:35 UTC"
 
 
 def agent_speeds_table(doc: dict[str, Any]) -> str:
@@ -567,11 +571,12 @@ def agent_speeds_table(doc: dict[str, Any]) -> str:
     levels = sorted({r["level"] for r in doc["rows"]})
     cells = {(r["agent"], r["level"]): r for r in doc["rows"]}
     agents = list(dict.fromkeys(r["agent"] for r in doc["rows"]))
+    named = as_before_net_scale if doc["date"] < NET_SCALE_CHANGED else str
     body = [
-        [f"`{agent}`", *(_games_per_s(cells[agent, level]["games_per_s"]) for level in levels)]
+        [f"`{named(agent)}`", *(_games_per_s(cells[agent, lv]["games_per_s"]) for lv in levels)]
         for agent in agents
     ]
-    deals = ", ".join(f"{agent} {cells[agent, levels[0]]['games']}" for agent in agents)
+    deals = ", ".join(f"{named(agent)} {cells[agent, levels[0]]['games']}" for agent in agents)
     lines = [
         *_table(["agent", *(f"level {level}" for level in levels)], body, "l" + "r" * len(levels)),
         "",

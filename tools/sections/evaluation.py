@@ -5,9 +5,14 @@ from __future__ import annotations
 from pathlib import Path
 
 from friday_agents.evaluation.report import HEADERS, agent_description, interval, row_cells
-from friday_agents.players.search.guided import as_before_leaf_study
 from sections import COMMAND, compact_table, read_json
-from sections.headline import HEADLINE_EXTRA, HEADLINE_RESULTS, as_measured, default_guided_runs
+from sections.headline import (
+    HEADLINE_EXTRA,
+    HEADLINE_RESULTS,
+    as_measured,
+    default_guided_runs,
+    played_before_leaf_study,
+)
 
 #: The committed run behind the table (also the README's headline).
 RESULTS = HEADLINE_RESULTS
@@ -86,7 +91,7 @@ def other_runs_section(repo: Path) -> str:
         rows += [[label, *row_cells(s)[1:]] for s in run["summary"] if s["agent"] == spec]
         commands.append(f"- `{label}` (as `{spec}`): `{run['command']}` (`{path.as_posix()}`)")
     for path, agent in HEADLINE_EXTRA:
-        run, agent = as_measured(read_json(repo, path)), as_before_leaf_study(agent)
+        run, agent = as_measured(read_json(repo, path)), played_before_leaf_study(agent)
         rows += [row_cells(s) for s in run["summary"] if s["agent"] == agent]
         commands.append(f"- `{agent}`: `{run['command']}` (`{path.as_posix()}`)")
     return "\n".join(

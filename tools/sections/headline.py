@@ -4,7 +4,9 @@ Every run here but those of ``guided``'s row (`default_guided_runs`) was played 
 level-4 leaf study changed ``guided``'s defaults, so its ``guided`` specs are shown (rows and
 commands) by their explicit spec of then (``guided`` is
 ``guided:prior=guided-prior:value=guided-value-per-level:top=1``); the row named ``guided`` is
-its defaults since the level-4 breadth study, from the two studies' evaluation runs.
+its defaults since the level-4 breadth study, from the two studies' evaluation runs. Every run
+here was played before the net-scale study gave the role ``net`` its network, so a spec naming
+``net`` is shown naming ``net-v1``, the network it played (``net`` is ``net:model=net-v1``).
 """
 
 from __future__ import annotations
@@ -15,7 +17,11 @@ from pathlib import Path
 from typing import NamedTuple
 
 from friday_agents.players.registry import is_cheating
-from friday_agents.players.search.guided import BEFORE_BREADTH_STUDY, as_before_leaf_study
+from friday_agents.players.search.guided import (
+    BEFORE_BREADTH_STUDY,
+    as_before_leaf_study,
+    as_before_net_scale,
+)
 from sections import COMMAND, read_json, table, wilson_cell
 
 #: The committed results of the README's evaluation run (``friday eval ... --out``).
@@ -42,8 +48,10 @@ class RowRun(NamedTuple):
     as_played: Callable[[str], str]
 
 
-def _as_named(spec: str) -> str:
-    return spec  # a run since guided's last change: its specs play as they read
+def played_before_leaf_study(spec: str) -> str:
+    """``spec`` as a run committed before the level-4 leaf study played it: guided's defaults
+    of then, and the network ``net`` named then (``net-v1``)."""
+    return as_before_net_scale(as_before_leaf_study(spec))
 
 
 #: The level-4 leaf study's runs on the evaluation deals (``leaf_per_level.json`` names the
@@ -54,20 +62,21 @@ LEAF_STUDY_RUNS = (
     RowRun(
         Path("experiments/level4-value/results/evaluation/levels1-3/results.json"),
         LEAF_STUDY_SPEC,
-        as_before_leaf_study,
+        played_before_leaf_study,
     ),
     RowRun(
         Path("experiments/level4-value/results/evaluation/level4/results.json"),
         LEAF_STUDY_SPEC,
-        as_before_leaf_study,
+        played_before_leaf_study,
     ),
 )
 #: The level-4 breadth study's run on 1,000 level-4 evaluation deals (rule 3), of the
-#: configuration ``guided`` plays on level 4 since (``experiments/level4-breadth/``).
+#: configuration ``guided`` plays on level 4 since (``experiments/level4-breadth/``), played
+#: after guided's last change and before ``net``'s.
 BREADTH_STUDY_RUN = RowRun(
     Path("experiments/level4-breadth/results/evaluation/level4/results.json"),
     "guided:top=3",
-    _as_named,
+    as_before_net_scale,
 )
 BREADTH_STUDY_GAMES = 1000
 
@@ -107,7 +116,9 @@ def _cells(results: dict, agent: str) -> dict[int, dict]:
     return {s["level"]: s for s in results["summary"] if s["agent"] == agent}
 
 
-def explicit_command(command: str, as_played: Callable[[str], str] = as_before_leaf_study) -> str:
+def explicit_command(
+    command: str, as_played: Callable[[str], str] = played_before_leaf_study
+) -> str:
     """``command`` with each spec of its ``--agents`` named as it played (by default as before
     the level-4 leaf study: what a run committed before it measured)."""
 
@@ -118,7 +129,7 @@ def explicit_command(command: str, as_played: Callable[[str], str] = as_before_l
     return re.sub(r"(--agents )(\S+)", explicit, command)
 
 
-def as_measured(results: dict, as_played: Callable[[str], str] = as_before_leaf_study) -> dict:
+def as_measured(results: dict, as_played: Callable[[str], str] = played_before_leaf_study) -> dict:
     """A copy of a committed run with its specs named as they played (agents, summaries,
     comparisons and command; by default as before the level-4 leaf study)."""
     results = dict(results)
@@ -167,10 +178,12 @@ def _levels_text(levels: list[int]) -> str:
 
 def _default_guided_lines(label: str, notes: list[str]) -> list[str]:
     """The note under the table on the row of guided's defaults."""
-    then = f"`{as_before_leaf_study('guided')}` and `{as_before_leaf_study('guided:prior=net')}`"
+    then = " and ".join(
+        f"`{played_before_leaf_study(spec)}`" for spec in ("guided", "guided:prior=net")
+    )
     if label == "guided":
         what = (
-            "`guided` is its defaults since the level-4 breadth study (`net` as prior, "
+            "`guided` is its defaults since the level-4 breadth study (`net-v1` as prior, "
             "`guided-value-leaf` as value, the prior's best action tried on levels 1-3 and its "
             "best three on level 4)"
         )
@@ -178,7 +191,7 @@ def _default_guided_lines(label: str, notes: list[str]) -> list[str]:
     else:
         what = (
             f"`{label}` is guided's defaults between the level-4 leaf and breadth studies "
-            "(`net` as prior, `guided-value-leaf` as value, the prior's best action tried on "
+            "(`net-v1` as prior, `guided-value-leaf` as value, the prior's best action tried on "
             "every level)"
         )
         waiting = (
@@ -204,7 +217,7 @@ def headline_section(repo: Path) -> str:
         rows.insert(where, default.row)
     extra_commands = []
     for path, agent in HEADLINE_EXTRA:
-        other, agent = as_measured(read_json(repo, path)), as_before_leaf_study(agent)
+        other, agent = as_measured(read_json(repo, path)), played_before_leaf_study(agent)
         fair_rows = sum(1 for r in rows if "(cheats)" not in r[0])
         rows.insert(fair_rows, _row(agent, _cells(other, agent), levels))
         extra_commands.append(f"`{agent}`: `{other['command']}`")

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from friday_agents.players.search.guided import as_before_leaf_study
 from sections import COMMAND, read_json, table, wilson_cell
-from sections.headline import HEADLINE_RESULTS, as_measured
+from sections.headline import HEADLINE_RESULTS, as_measured, played_before_leaf_study
 
 #: The RL study's summary (``python experiments/rl/report.py`` writes it from the runs).
 RL_SUMMARY = Path("experiments/rl/summary.json")
@@ -51,14 +50,15 @@ PAIRED_RUNS: list[tuple[Path, str, str, str, str]] = [
         Path("experiments/rl/eval/net_vs_start.json"),
         "net:model=experiments/expert-iteration/results/round-01/network.npz",
         "net",
-        "`net` − its start (expert-iteration round 1): RL fine-tuning",
+        "`net:model=net-v1` (`net` before the net-scale study) − its start (expert-iteration "
+        "round 1): RL fine-tuning",
         "experiments/rl/evaluate.sh",
     ),
     (
         Path("experiments/rl/eval/guided_priors.json"),
         "guided",
         "guided:prior=net",
-        "`guided:prior=net` − `guided`, both as guided played before the level-4 leaf study "
+        "`guided:prior=net-v1` − `guided`, both as guided played before the level-4 leaf study "
         "(value `guided-value-per-level`, `top=1`; `guided` there had prior `guided-prior`)",
         "experiments/rl/evaluate.sh",
     ),
@@ -84,7 +84,7 @@ def learning_paired_section(root: Path) -> str:
         if not (root / path).exists():
             continue
         results = as_measured(read_json(root, path))  # all played before guided's new defaults
-        named = as_before_leaf_study(baseline), as_before_leaf_study(agent)
+        named = played_before_leaf_study(baseline), played_before_leaf_study(agent)
         pairs = {
             c["level"]: c for c in results["comparisons"] if (c["baseline"], c["agent"]) == named
         }
