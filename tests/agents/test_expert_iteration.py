@@ -22,7 +22,9 @@ from friday_agents.learning.distill.config import ExitConfigError, load_config, 
 from friday_agents.learning.distill.dataset import Decisions, read_decisions
 from friday_agents.learning.distill.fit import fit_network
 from friday_agents.learning.distill.games import student_job
+from friday_agents.learning.distill.rounds import check_resume
 from friday_agents.learning.fitting.policy_net_fit import searched_decisions
+from friday_agents.models import NET_V1
 from friday_agents.players.base import play_game
 from friday_agents.players.net.agent import NetAgent
 from friday_agents.players.networks.policy_net import load_policy_network
@@ -350,6 +352,25 @@ def test_a_run_continued_with_other_settings_is_refused_in_one_line(study, tmp_p
     (line,) = capsys.readouterr().err.splitlines()
     assert "started with other settings (sims" in line
     assert run_distill(copy, TINY | {"rounds": 1}) == 0  # the budget may change
+
+
+def test_a_run_continues_with_another_name_of_its_first_prior_file(tmp_path):
+    """net-scale amendment 10: the study's run started with ``first_prior: net`` before that
+    role changed meaning continues with ``net-v1``, the same file: another name of the same
+    bytes is the same setting (here a copy named by its path). Another network is refused."""
+    path, out = tmp_path / "config.json", tmp_path / "out"
+    path.write_text(json.dumps(TINY | {"first_prior": "net-v1"}))
+    config = load_config(path)
+    out.mkdir()
+    copy = tmp_path / "then.npz"
+    shutil.copyfile(NET_V1, copy)
+    stored = json.loads(json.dumps(config.to_json()))  # as run_rounds writes it
+    (out / "config.json").write_text(json.dumps(stored | {"first_prior": str(copy)}))
+    check_resume(config, out)
+    for other in ("guided-prior", "no-such-role"):
+        (out / "config.json").write_text(json.dumps(stored | {"first_prior": other}))
+        with pytest.raises(ExitConfigError, match=r"other settings \(first_prior"):
+            check_resume(config, out)
 
 
 @pytest.mark.parametrize(

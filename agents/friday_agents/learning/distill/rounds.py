@@ -24,8 +24,10 @@ Everything resumes: games files are appended game by game and skipped when prese
 round whose ``summary.json`` exists is done, and the fit reads the games in a fixed order, so
 a run stopped anywhere and continued fits the networks an uninterrupted one would. A run is
 continued only with the settings it started with (`check_resume`; the budget ``rounds``
-and the validation deals may change). Games go to ``--data`` (large, reproducible by
-the command); networks and summaries go to ``--out`` (committed).
+and the validation deals may change, and ``first_prior`` may name the same file by another
+name: a run started with ``net`` before the net-scale study continues with ``net-v1``).
+Games go to ``--data`` (large, reproducible by the command); networks and summaries go to
+``--out`` (committed).
 """
 
 from __future__ import annotations
@@ -46,6 +48,7 @@ from friday_agents.learning.distill.dataset import read_decisions
 from friday_agents.learning.distill.fit import fit_network, held_out_report, split_by_deal
 from friday_agents.learning.distill.games import student_job, teacher_job, validation_job
 from friday_agents.learning.imitation.data import done_games
+from friday_agents.models import model_file
 from friday_agents.players.networks.policy_net import PolicyNetwork, save_policy_network
 
 Progress = Callable[[str, int], Any]  # (what, total) -> a context manager with update()
@@ -64,6 +67,9 @@ def network_path(out: Path, config: ExitConfig, number: int) -> str:
 
 #: Settings a continued run may change: how far it goes and how much it validates.
 MAY_CHANGE = ("rounds", "validation_net", "validation_search")
+#: Settings naming a model file: another name of the same bytes is the same setting (the role
+#: ``net`` of a run started before the net-scale study is ``net-v1`` since, one file then).
+MODEL_SETTINGS = ("first_prior",)
 
 
 def run_rounds(
@@ -118,12 +124,29 @@ def check_resume(config: ExitConfig, out: Path) -> None:
     stored = ExitConfig.read_settings(stored_file, "run's configuration")
     wanted = json.loads(json.dumps(config.to_json()))
     stored.setdefault("first_index", FIRST_INDEX)  # a run from before the setting existed
-    differ = sorted(k for k in wanted if k not in MAY_CHANGE and stored.get(k) != wanted[k])
+    differ = sorted(
+        k for k in wanted if k not in MAY_CHANGE and not _same_setting(k, stored.get(k), wanted[k])
+    )
     if differ:
         raise ExitConfigError(
             f"{out} was started with other settings ({', '.join(differ)}; see "
             f"{stored_file}): continue it with those, or give a new --out"
         )
+
+
+def _same_setting(key: str, stored: Any, wanted: Any) -> bool:
+    if stored == wanted:
+        return True
+    return key in MODEL_SETTINGS and _same_file(stored, wanted)
+
+
+def _same_file(stored: Any, wanted: Any) -> bool:
+    """Whether two model names (roles or paths) name files with the same bytes."""
+    try:
+        files = [model_file(name, "prior") for name in (stored, wanted)]
+        return files[0].read_bytes() == files[1].read_bytes()
+    except (TypeError, ValueError, OSError):  # not a name, an old name, or no such file
+        return False
 
 
 def play_round(
