@@ -563,7 +563,7 @@ GUIDED_DEFAULTS_CHANGED = "2026-11-26 23:30 UTC"
 GUIDED_BREADTH_CHANGED = "2026-11-27 02:00 UTC"  # the merge of the change (1135fe8)
 #: From when the role ``net`` may name the net-scale study's network (its PLAN.md, amendment
 #: 10): a speed measured before names the network it played, ``net-v1`` (`as_before_net_scale`).
-NET_SCALE_CHANGED = "2026-11-27 04:35 UTC"
+NET_SCALE_CHANGED = "2026-11-27 04:02 UTC"
 
 
 def agent_speeds_table(doc: dict[str, Any]) -> str:
