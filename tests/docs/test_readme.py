@@ -43,6 +43,25 @@ def test_the_headline_table_is_computed_from_the_results_file(tmp_path):
     assert "| `net:model=net-v1` |" in after and "| `net` |" not in after
 
 
+def test_the_net_row_comes_from_the_net_scale_evaluation_once_it_is_complete(tmp_path):
+    """Stage 4's run (the chosen network by its file) gives the row ``net``; a run with
+    fewer games is refused, and without it no row is named ``net``."""
+    headline = provider("headline")
+    copy_files(tmp_path, [headline.HEADLINE_RESULTS, *(f for f, _ in headline.HEADLINE_EXTRA)])
+    spec = "net:model=experiments/net-scale/results/rl-l4/policy.npz"
+    choice = tmp_path / headline.NET_SCALE_CHOICE
+    choice.parent.mkdir(parents=True)
+    choice.write_text(json.dumps({"chosen": spec}))
+    assert "| `net` |" not in headline.headline_section(tmp_path)
+    _level_group_run(tmp_path / headline.NET_SCALE_RUN, spec, [1, 2, 3, 4], 0.875)
+    row = next(line for line in headline.headline_section(tmp_path).splitlines()
+               if line.startswith("| `net` |"))  # fmt: skip
+    assert row.count("87.5% [84.5, 90.5]") == 4
+    _level_group_run(tmp_path / headline.NET_SCALE_RUN, spec, [1, 2, 3, 4], 0.875, games=500)
+    with pytest.raises(ValueError, match="the `net` row waits for the whole run"):
+        headline.headline_section(tmp_path)
+
+
 def test_friday_eval_names_the_full_tables_command_as_it_played():
     """The note of a small ``friday eval`` run names the full table's command, as the table
     shows it (guided spelled out as it played before its defaults changed)."""

@@ -79,6 +79,11 @@ BREADTH_STUDY_RUN = RowRun(
     as_before_net_scale,
 )
 BREADTH_STUDY_GAMES = 1000
+#: The net-scale study's stage 4 (``experiments/net-scale/evaluate.sh``): its chosen network on
+#: 1,000 evaluation deals per level, played by its file before it was installed as ``net``.
+NET_SCALE_RUN = Path("experiments/net-scale/results/eval/results.json")
+NET_SCALE_CHOICE = Path("experiments/net-scale/results/selection/choice.json")
+NET_SCALE_GAMES = 1000
 
 
 def default_guided_runs(repo: Path) -> tuple[str, list[RowRun]] | None:
@@ -142,6 +147,24 @@ def as_measured(results: dict, as_played: Callable[[str], str] = played_before_l
         ]
     results["command"] = explicit_command(results["command"], as_played)
     return results
+
+
+def net_row(repo: Path, levels: list[int]) -> tuple[list[str], str] | None:
+    """The row of ``net`` (the network the net-scale study chose and installed) and its
+    command, from stage 4's run, or None before that run is committed. The run names the
+    network by its file; an incomplete run is an error."""
+    if not (repo / NET_SCALE_RUN).exists():
+        return None
+    spec = read_json(repo, NET_SCALE_CHOICE)["chosen"]
+    results = read_json(repo, NET_SCALE_RUN)
+    cells = _cells(results, spec)
+    if not results.get("complete") or {c["games"] for c in cells.values()} != {NET_SCALE_GAMES}:
+        raise ValueError(
+            f"{NET_SCALE_RUN} does not hold {NET_SCALE_GAMES} complete games per level of "
+            f"{spec}: the `net` row waits for the whole run"
+        )
+    command = f"`net` (`{spec}` before it was installed as `net`): `{results['command']}`"
+    return _row("net", cells, levels), command
 
 
 class DefaultRow(NamedTuple):
@@ -216,6 +239,10 @@ def headline_section(repo: Path) -> str:
         where = next(n for n, row in enumerate(rows) if row[0].startswith("`guided:"))
         rows.insert(where, default.row)
     extra_commands = []
+    net = net_row(repo, levels)
+    if net is not None:
+        rows.insert(sum(1 for r in rows if "(cheats)" not in r[0]), net[0])
+        extra_commands.append(net[1])
     for path, agent in HEADLINE_EXTRA:
         other, agent = as_measured(read_json(repo, path)), played_before_leaf_study(agent)
         fair_rows = sum(1 for r in rows if "(cheats)" not in r[0])
@@ -223,6 +250,7 @@ def headline_section(repo: Path) -> str:
         extra_commands.append(f"`{agent}`: `{other['command']}`")
     cpu_hours = sum(s["games"] / s["games_per_second"] for s in results["summary"]) / 3600
     files = [HEADLINE_RESULTS, *(f for f, _ in HEADLINE_EXTRA), *(default.files if default else [])]
+    files += [NET_SCALE_RUN] if net is not None else []
     lines = [
         *table(
             ["agent", "games per level", *(f"level {level}" for level in levels)],
