@@ -21,6 +21,8 @@ from pathlib import Path
 
 import numpy as np
 
+from friday_agents.players.search.guided import as_before_net_scale
+
 HERE = Path(__file__).resolve().parent
 LEVELS = ("1", "2", "3", "4")
 RL_RUNS = {"rl-l1": "PPO on level 1", "rl-l4": "PPO on level 4"}
@@ -41,7 +43,7 @@ def round_rows(distill: Path) -> list[dict]:
         data = json.loads(start.read_text())
         rows.append(
             {
-                "name": "start (net)",
+                "name": "start (net-v1)",
                 "network": _rates(data["net"]["levels"]),
                 "guided": _rates(data["search"]["levels"]),
             }
@@ -147,7 +149,8 @@ def selection_markdown(choice: dict) -> str:
     lines = ["| candidate | validation L1-4 % | mean |", "| --- | --- | ---: |"]
     for spec, row in choice["candidates"].items():
         rates = {level: row["by_level"][level]["win_rate"] for level in LEVELS}
-        name = f"**`{spec}`**" if spec == choice["chosen"] else f"`{spec}`"
+        shown = as_before_net_scale(spec)  # played before the chosen network became `net`
+        name = f"**`{shown}`**" if spec == choice["chosen"] else f"`{shown}`"
         lines.append(f"| {name} | {_percent(rates)} | {100 * row['mean_win_rate']:.2f} |")
     return "\n".join(lines)
 
