@@ -36,6 +36,7 @@ REVERSE_FRAMES = (
     "are not counted (not recorded): a lower bound"
 )
 EVAL_ALL = "bash experiments/tracks/run.sh eval entries"
+NET_SCALE = "experiments/net-scale/results"
 
 #: Track (a) and (b) runs of friday rl: id -> (track, algorithm, run folder, command, notes).
 RL_RUNS: dict[str, tuple[str, str, str, str, str]] = {
@@ -139,6 +140,19 @@ TEACHER: dict[str, tuple[str, str, str, str, str, str, str]] = {
         "--out experiments/rl/finetune-l1",
         "plays without search; the teacher's own fits (guided's prior and values) not counted; "
         "the results file names it `net`, played before `net` changed",
+    ),
+    "c-net-scale": (
+        "net (the net-scale study's network): expert iteration from a 64-simulation search "
+        "with the level-4 leaf value on 5.7 M decisions, then PPO fine-tuning on level 1",
+        f"{NET_SCALE}/eval/results.json",
+        f"net:model={NET_SCALE}/rl-l1/policy.npz",
+        "not recorded: the search's labelling games were not counted (the RL fine-tuning "
+        "itself: 3,006,464 frames)",
+        "the three rounds' games and fits (their summary.json) plus the fine-tuning's cpu_seconds",
+        "DATA=data/net-scale bash experiments/net-scale/run.sh; "
+        "bash experiments/net-scale/evaluate.sh",
+        "plays without search; the labelling search's leaf value and stage 0 not counted; the "
+        "results file names it by its file, installed as `net` after",
     ),
 }
 
@@ -285,6 +299,16 @@ def family_a_entry() -> dict:
     )
 
 
+def net_scale_cpu_seconds() -> float:
+    """The net-scale rounds' games and fits, and the level-1 fine-tuning, in CPU seconds."""
+    seconds = curve_rows(f"{NET_SCALE}/rl-l1")[-1]["cpu_seconds"]
+    for path in sorted((REPO / NET_SCALE / "distill").glob("round-*/summary.json")):
+        summary = json.loads(path.read_text())
+        seconds += sum(part["cpu_seconds"] for part in summary["games"].values())
+        seconds += summary["fit"]["read_cpu_seconds"] + summary["fit"]["fit_cpu_seconds"]
+    return seconds
+
+
 def teacher_entry(id_: str) -> dict:
     algorithm, results, agent, frames_counted, cpu_measured, command, notes = TEACHER[id_]
     cpu = None
@@ -292,6 +316,8 @@ def teacher_entry(id_: str) -> dict:
         distill = read_json("experiments/expert-iteration/results/curve.json")["rows"][-1]
         finetune = curve_rows("experiments/rl/finetune-l1")[-1]
         cpu = round(distill["cpu_hours"] + finetune["cpu_seconds"] / 3600, 3)
+    if id_ == "c-net-scale":
+        cpu = round(net_scale_cpu_seconds() / 3600, 3)
     return entry(
         id_,
         "c",
