@@ -11,7 +11,6 @@ its ratio to the first candidate's (``guided`` with one candidate).
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 import time
 from pathlib import Path
@@ -19,6 +18,7 @@ from pathlib import Path
 import numpy as np
 
 from friday_agents.harness.deals import training_seed, validation_seed
+from friday_agents.harness.files import print_and_write_json
 from friday_agents.players.base import play_game
 from friday_agents.players.registry import make_agent
 
@@ -72,9 +72,7 @@ def main(argv: list[str] | None = None) -> int:
         "cpu_seconds_per_game": {spec: round(mean, 4) for spec, mean in means.items()},
         "ratio_to_guided": {spec: round(mean / reference, 3) for spec, mean in means.items()},
     }
-    print(json.dumps(result, indent=1))
-    if args.out:
-        args.out.write_text(json.dumps(result, indent=1) + "\n")
+    print_and_write_json(result, args.out)
     return 0
 
 

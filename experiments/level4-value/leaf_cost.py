@@ -11,12 +11,12 @@ the network's forward pass in C. CPU time (`time.process_time`), the two taking 
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 import time
 from pathlib import Path
 
 from friday_agents.harness.deals import training_seed
+from friday_agents.harness.files import print_and_write_json
 from friday_agents.models import GUIDED_VALUE_LEVEL4
 from friday_agents.players.networks.leaf_net import load_leaf_network
 from friday_agents.players.search import compiled
@@ -65,9 +65,7 @@ def main(argv: list[str] | None = None) -> int:
     result["ratio"] = round(
         result["microseconds_per_end"]["network"] / result["microseconds_per_end"]["linear"], 3
     )
-    print(json.dumps(result, indent=1))
-    if args.out:
-        args.out.write_text(json.dumps(result, indent=1) + "\n")
+    print_and_write_json(result, args.out)
     return 0
 
 

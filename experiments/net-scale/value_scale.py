@@ -19,6 +19,8 @@ from pathlib import Path
 
 import numpy as np
 
+from friday_agents.harness.files import print_and_write_json
+
 WIN_BONUS = 100
 SCALED_LEVEL = 4
 TAU = 2.0
@@ -62,9 +64,7 @@ def main(argv: list[str] | None = None) -> int:
             "unscaled": round(float(np.mean(1 / (1 + np.exp(-np.asarray(values) / TAU)))), 3),
             "scaled": round(float(np.mean(1 / (1 + np.exp(-spread / TAU)))), 3),
         }
-    print(json.dumps(result, indent=1))
-    if args.out:
-        args.out.write_text(json.dumps(result, indent=1) + "\n")
+    print_and_write_json(result, args.out)
     return 0
 
 

@@ -4,6 +4,7 @@ folders, model files a user named, and files replaced whole (atomically).
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import tempfile
@@ -43,6 +44,15 @@ def check_out_path(path: str | os.PathLike[str], folder: bool, flag: str = "--ou
             raise
         reason = err.strerror if isinstance(err, OSError) and err.strerror else str(err)
         raise BadInputError(f"{flag} {out} cannot be written: {reason}") from None
+
+
+def print_and_write_json(result: dict, out: Path | None) -> None:
+    """Print a script's ``result`` as JSON, and write the same text to ``out`` when a result
+    file was asked for (the measuring scripts' ``--out``)."""
+    text = json.dumps(result, indent=1)
+    print(text)
+    if out:
+        out.write_text(text + "\n")
 
 
 def read_model_file(load: Callable[[Path], T], path: str | os.PathLike[str], what: str) -> T:
