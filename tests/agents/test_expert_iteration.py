@@ -234,7 +234,7 @@ def test_the_sparse_rows_are_the_games_dense_rows(study):
 def test_value_scale_multiplies_the_values_of_its_levels_rows_only(study, tmp_path):
     # net-scale amendment 9: level 4's win probabilities put on the points of levels 1-3
     decisions = read_decisions(sorted((study / "data").rglob("*.jsonl")))
-    scaled = decisions.with_value_scale({4: 200.0})
+    scaled = decisions.with_value_scale((1.0, 1.0, 1.0, 200.0))
     level4 = (decisions.levels == 4)[
         np.repeat(np.arange(len(decisions)), np.diff(decisions.act_ptr))
     ]

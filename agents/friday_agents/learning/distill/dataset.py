@@ -86,15 +86,11 @@ class Decisions:
             **{name: getattr(self, name)[rows] for name in ROW_ARRAYS},
         )
 
-    def with_value_scale(self, factor_of_level: dict[int, float]) -> Decisions:
+    def with_value_scale(self, factors: tuple[float, ...]) -> Decisions:
         """A copy whose action values (``q``, float32) are multiplied by their row's level's
-        factor (levels missing from ``factor_of_level``: 1)."""
-        owners = _owners(self.act_ptr)
-        factors = np.ones(int(self.levels.max(initial=0)) + 1, np.float32)
-        for level, factor in factor_of_level.items():
-            if level < len(factors):
-                factors[level] = factor
-        q = self.q.astype(np.float32) * factors[self.levels[owners]]
+        factor: ``factors[level - 1]`` (the configuration's ``value_scale``)."""
+        of_level = np.array((1.0, *factors), np.float32)  # levels count from 1
+        q = self.q.astype(np.float32) * of_level[self.levels[_owners(self.act_ptr)]]
         return dataclasses.replace(self, q=q)
 
     def batch(self, rows: np.ndarray) -> Dense:

@@ -243,9 +243,7 @@ def fit_round(
     started = time.process_time()
     decisions = read_decisions([f for f in files if f.exists()])
     if config.value_scale:
-        decisions = decisions.with_value_scale(
-            {level: config.value_scale_of(level) for level in (1, 2, 3, 4)}
-        )
+        decisions = decisions.with_value_scale(config.value_scale)
     read_seconds = time.process_time() - started
     held = split_by_deal(decisions, config.held_out_share, config.seed)
     network, fit_info = fit_network(
