@@ -100,15 +100,23 @@ def default_guided_runs(repo: Path) -> tuple[str, list[RowRun]] | None:
         return None
     if not (repo / BREADTH_STUDY_RUN.path).exists():
         return BEFORE_BREADTH_STUDY, [levels13, level4]
-    results = read_json(repo, BREADTH_STUDY_RUN.path)
-    games = sum(s["games"] for s in results["summary"] if s["agent"] == BREADTH_STUDY_RUN.spec)
-    if not results.get("complete") or games != BREADTH_STUDY_GAMES:
+    run = BREADTH_STUDY_RUN
+    _whole_run(repo, run.path, run.spec, BREADTH_STUDY_GAMES, "guided's level-4 cell")
+    return "guided", [levels13, run]
+
+
+def _whole_run(repo: Path, path: Path, spec: str, games: int, waiting: str) -> dict:
+    """The run at ``path``, which must be complete with ``games`` games of ``spec`` on each of
+    its levels, else an error saying that ``waiting`` waits for the whole run."""
+    results = read_json(repo, path)
+    cells = _cells(results, spec)
+    if not results.get("complete") or {cell["games"] for cell in cells.values()} != {games}:
+        held = min((cell["games"] for cell in cells.values()), default=0)
         raise ValueError(
-            f"{BREADTH_STUDY_RUN.path} holds {games} of the {BREADTH_STUDY_GAMES} games of "
-            f"{BREADTH_STUDY_RUN.spec} (complete: {results.get('complete')}): guided's "
-            "level-4 cell waits for the whole run"
+            f"{path} holds {held} of the {games} games of {spec} a level (complete: "
+            f"{results.get('complete')}): {waiting} waits for the whole run"
         )
-    return "guided", [levels13, BREADTH_STUDY_RUN]
+    return results
 
 
 def _row(label: str, cells: dict[int, dict], levels: list[int]) -> list[str]:
@@ -156,15 +164,9 @@ def net_row(repo: Path, levels: list[int]) -> tuple[list[str], str] | None:
     if not (repo / NET_SCALE_RUN).exists():
         return None
     spec = read_json(repo, NET_SCALE_CHOICE)["chosen"]
-    results = read_json(repo, NET_SCALE_RUN)
-    cells = _cells(results, spec)
-    if not results.get("complete") or {c["games"] for c in cells.values()} != {NET_SCALE_GAMES}:
-        raise ValueError(
-            f"{NET_SCALE_RUN} does not hold {NET_SCALE_GAMES} complete games per level of "
-            f"{spec}: the `net` row waits for the whole run"
-        )
+    results = _whole_run(repo, NET_SCALE_RUN, spec, NET_SCALE_GAMES, "the `net` row")
     command = f"`net` (`{spec}` before it was installed as `net`): `{results['command']}`"
-    return _row("net", cells, levels), command
+    return _row("net", _cells(results, spec), levels), command
 
 
 class DefaultRow(NamedTuple):
