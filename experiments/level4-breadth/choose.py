@@ -25,7 +25,12 @@ import sys
 from pathlib import Path
 
 from friday_agents.harness.games_file import GAMES_FILE, read_games
-from friday_agents.harness.stats import paired_difference_interval, wilson_interval
+from friday_agents.harness.stats import (
+    paired_difference_interval,
+    paired_points,
+    wilson_interval,
+    win_rate_in_percent,
+)
 from friday_agents.players.search.guided import as_before_breadth_study
 
 HERE = Path(__file__).resolve().parent
@@ -82,21 +87,6 @@ def decide(validation: Path, cost: dict, level: int) -> dict:
     }
 
 
-def _rate(wins: list[float]) -> dict:
-    low, high = wilson_interval(int(sum(wins)), len(wins))
-    return {
-        "wins": int(sum(wins)),
-        "games": len(wins),
-        "win_rate": round(100 * sum(wins) / len(wins), 1),
-        "interval": [round(100 * low, 1), round(100 * high, 1)],
-    }
-
-
-def _paired(first: list[float], second: list[float]) -> dict:
-    mean, low, high = paired_difference_interval(first, second)
-    return {"points": round(100 * mean, 1), "interval": [round(100 * low, 1), round(100 * high, 1)]}
-
-
 def evaluation_summary(directory: Path) -> dict:
     wins: dict[tuple[str, int], float] = {}
     seconds: dict[tuple[str, int], float] = {}
@@ -126,13 +116,13 @@ def evaluation_summary(directory: Path) -> dict:
     guided_curve = json.loads((GUIDED_EVALUATION.parent / "summary.json").read_text())
     summary = {
         "agent": chosen,
-        "level4": _rate(won(32, every)),
-        "guided_level4": _rate(won(None, every)),
-        "minus_guided": _paired(won(None, every), won(32, every)),
-        "level4_32_first_500": _rate(won(32, first_500)),
-        "level4_256_first_500": _rate(won(256, first_500)),
-        "256_minus_32": _paired(won(32, first_500), won(256, first_500)),
-        "curve_first_300": {sims: _rate(won(sims, first_300)) for sims in SIMS},
+        "level4": win_rate_in_percent(won(32, every)),
+        "guided_level4": win_rate_in_percent(won(None, every)),
+        "minus_guided": paired_points(won(None, every), won(32, every)),
+        "level4_32_first_500": win_rate_in_percent(won(32, first_500)),
+        "level4_256_first_500": win_rate_in_percent(won(256, first_500)),
+        "256_minus_32": paired_points(won(32, first_500), won(256, first_500)),
+        "curve_first_300": {sims: win_rate_in_percent(won(sims, first_300)) for sims in SIMS},
         "guided_curve_first_300": guided_curve["curve_first_300"],
         "seconds_per_game_first_300": {
             sims: round(sum(seconds[(spec(sims), i)] for i in first_300) / 300, 3) for sims in SIMS

@@ -31,7 +31,7 @@ from pathlib import Path
 import numpy as np
 
 from friday_agents.harness.games_file import GAMES_FILE, read_games
-from friday_agents.harness.stats import paired_difference_interval, wilson_interval
+from friday_agents.harness.stats import paired_points, win_rate_in_percent
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
@@ -108,11 +108,7 @@ def decide_leaf(directory: Path) -> dict:
     seconds = {a: sum(rows[(a, d)]["seconds"] for d in deals) for a in agents}
 
     def paired(first: str, second: str) -> dict:
-        mean, low, high = paired_difference_interval(won[first], won[second])
-        return {
-            "points": round(100 * mean, 1),
-            "interval": [round(100 * low, 1), round(100 * high, 1)],
-        }
+        return paired_points(won[first], won[second])
 
     wins = {a: int(np.sum(won[a])) for a in agents}
     adopted = (
@@ -173,13 +169,7 @@ def choose_prior(directory: Path) -> dict:
             sys.exit(f"choose.py: level {level}'s prior games are incomplete; resume stage C")
         first = [float(rows[(base, d)]["won"]) for d in deals]
         second = [float(rows[(net, d)]["won"]) for d in deals]
-        mean, low, high = paired_difference_interval(first, second)
-        per_level[level] = {
-            "default": base,
-            "with_net": net,
-            "points": round(100 * mean, 1),
-            "interval": [round(100 * low, 1), round(100 * high, 1)],
-        }
+        per_level[level] = {"default": base, "with_net": net, **paired_points(first, second)}
         seconds["default"] += sum(rows[(base, d)]["seconds"] for d in deals)
         seconds["net"] += sum(rows[(net, d)]["seconds"] for d in deals)
         seconds["guided"] += sum(rows[("guided@32", d)]["seconds"] for d in deals)
@@ -220,22 +210,7 @@ def evaluation_summary(directory: Path) -> dict:
             sys.exit(f"choose.py: {agent} lacks {len(missing)} games of level {level}; resume")
         return [float(rows[(agent, level, d)]["won"]) for d in deals]
 
-    def rate(wins: list[float]) -> dict:
-        low, high = wilson_interval(int(sum(wins)), len(wins))
-        return {
-            "wins": int(sum(wins)),
-            "games": len(wins),
-            "win_rate": round(100 * float(np.mean(wins)), 1),
-            "interval": [round(100 * low, 1), round(100 * high, 1)],
-        }
-
-    def paired(first: list[float], second: list[float]) -> dict:
-        mean, low, high = paired_difference_interval(first, second)
-        return {
-            "points": round(100 * mean, 1),
-            "interval": [round(100 * low, 1), round(100 * high, 1)],
-        }
-
+    rate, paired = win_rate_in_percent, paired_points
     all_deals, first_500, first_300 = range(1000), range(500), range(300)
     summary = {
         "agent": chosen,

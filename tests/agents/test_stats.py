@@ -10,7 +10,9 @@ import pytest
 from friday_agents.harness.stats import (
     bootstrap_interval,
     paired_difference_interval,
+    paired_points,
     wilson_interval,
+    win_rate_in_percent,
     z_value,
 )
 
@@ -110,3 +112,21 @@ def test_paired_difference():
     assert mean == pytest.approx(0.0) and low < 0 < high
     with pytest.raises(ValueError):
         paired_difference_interval([1.0], [1.0, 2.0])
+
+
+def test_a_studys_win_rate_and_paired_points_are_in_percent():
+    wins = [1.0] * 3 + [0.0]
+    low, high = wilson_interval(3, 4)
+    assert win_rate_in_percent(wins) == {
+        "wins": 3,
+        "games": 4,
+        "win_rate": 75.0,
+        "interval": [round(100 * low, 1), round(100 * high, 1)],
+    }
+    first, second = [0.0, 1.0, 0.0, 1.0], [1.0, 1.0, 1.0, 1.0]
+    mean, low, high = paired_difference_interval(first, second)
+    assert paired_points(first, second) == {
+        "points": 50.0,
+        "interval": [round(100 * low, 1), round(100 * high, 1)],
+    }
+    assert mean == 0.5

@@ -86,3 +86,23 @@ def paired_difference_interval(
     diff = b - a
     low, high = bootstrap_interval(diff, confidence=confidence, resamples=resamples, seed=seed)
     return float(diff.mean()), low, high
+
+
+def win_rate_in_percent(wins: Sequence[float]) -> dict:
+    """Games won of ``wins`` (1 a win, 0 a loss) as a study's report gives them: wins, games,
+    the win rate in percent and its 95 % Wilson interval, to one decimal."""
+    won = int(sum(wins))
+    low, high = wilson_interval(won, len(wins))
+    return {
+        "wins": won,
+        "games": len(wins),
+        "win_rate": round(100 * won / len(wins), 1),
+        "interval": [round(100 * low, 1), round(100 * high, 1)],
+    }
+
+
+def paired_points(first: Sequence[float], second: Sequence[float]) -> dict:
+    """``second - first`` on the same deals in win-rate points, with its 95 % bootstrap
+    interval (`paired_difference_interval`), to one decimal."""
+    mean, low, high = paired_difference_interval(first, second)
+    return {"points": round(100 * mean, 1), "interval": [round(100 * low, 1), round(100 * high, 1)]}
