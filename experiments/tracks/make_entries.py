@@ -148,7 +148,8 @@ TEACHER: dict[str, tuple[str, str, str, str, str, str, str]] = {
         f"net:model={NET_SCALE}/rl-l1/policy.npz",
         "not recorded: the search's labelling games were not counted (the RL fine-tuning "
         "itself: 3,006,464 frames)",
-        "the three rounds' games and fits (their summary.json) plus the fine-tuning's cpu_seconds",
+        "the distill run's cpu_seconds (rounds 0-2: games and fits) plus the fine-tuning's "
+        "cpu_seconds",
         "DATA=data/net-scale bash experiments/net-scale/run.sh; "
         "bash experiments/net-scale/evaluate.sh",
         "plays without search; the labelling search's leaf value and stage 0 not counted; the "
@@ -299,25 +300,26 @@ def family_a_entry() -> dict:
     )
 
 
-def net_scale_cpu_seconds() -> float:
-    """The net-scale rounds' games and fits, and the level-1 fine-tuning, in CPU seconds."""
-    seconds = curve_rows(f"{NET_SCALE}/rl-l1")[-1]["cpu_seconds"]
-    for path in sorted((REPO / NET_SCALE / "distill").glob("round-*/summary.json")):
-        summary = json.loads(path.read_text())
-        seconds += sum(part["cpu_seconds"] for part in summary["games"].values())
-        seconds += summary["fit"]["read_cpu_seconds"] + summary["fit"]["fit_cpu_seconds"]
-    return seconds
+def net_v1_cpu_hours() -> float:
+    """``friday distill``'s rounds (its curve's CPU hours) and the level-1 fine-tuning."""
+    distill = read_json("experiments/expert-iteration/results/curve.json")["rows"][-1]
+    return distill["cpu_hours"] + curve_rows("experiments/rl/finetune-l1")[-1]["cpu_seconds"] / 3600
+
+
+def net_scale_cpu_hours() -> float:
+    """``friday distill``'s three rounds (its curve's CPU seconds of games and fits) and the
+    level-1 fine-tuning."""
+    seconds = (curve_rows(f"{NET_SCALE}/{run}")[-1]["cpu_seconds"] for run in ("distill", "rl-l1"))
+    return sum(seconds) / 3600
+
+
+#: The teacher-track entries whose CPU was measured: id -> its CPU hours.
+TEACHER_CPU_HOURS = {"c-net": net_v1_cpu_hours, "c-net-scale": net_scale_cpu_hours}
 
 
 def teacher_entry(id_: str) -> dict:
     algorithm, results, agent, frames_counted, cpu_measured, command, notes = TEACHER[id_]
-    cpu = None
-    if id_ == "c-net":
-        distill = read_json("experiments/expert-iteration/results/curve.json")["rows"][-1]
-        finetune = curve_rows("experiments/rl/finetune-l1")[-1]
-        cpu = round(distill["cpu_hours"] + finetune["cpu_seconds"] / 3600, 3)
-    if id_ == "c-net-scale":
-        cpu = round(net_scale_cpu_seconds() / 3600, 3)
+    cpu = round(TEACHER_CPU_HOURS[id_](), 3) if id_ in TEACHER_CPU_HOURS else None
     return entry(
         id_,
         "c",
