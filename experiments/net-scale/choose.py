@@ -31,6 +31,7 @@ import numpy as np
 
 from friday_agents.harness.games_file import GAMES_FILE, read_games
 from friday_agents.harness.stats import wilson_interval
+from friday_agents.players.search.guided import as_before_net_scale
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
@@ -39,6 +40,9 @@ LEVELS = (1, 2, 3, 4)
 #: The network-alone targets (the issue's, fixed in PLAN.md) and the time limit per decision.
 TARGETS = {1: 0.85, 4: 0.40}
 MS_PER_DECISION = 1.0
+#: "Today's `net`" of the plan: the network `net` named when it was written, `net-v1` since
+#: amendment 10 installed the chosen one as `net` (the committed games name it `net`).
+TODAYS_NET = "net:model=net-v1"
 #: The fine-tuning runs of stage 2, in the plan's order (level 1, then level 4).
 RL_RUNS = ("rl-l1", "rl-l4")
 
@@ -78,7 +82,7 @@ def choose_round(distill: Path) -> dict:
 def candidates() -> list[str]:
     """Stage 3's candidates as ``friday eval`` specs, in the plan's order (ties go to the later)."""
     relative = RESULTS.relative_to(ROOT)
-    specs = ["net"]
+    specs = [TODAYS_NET]
     specs += [
         f"net:model={(relative / 'distill' / path.parent.name / 'network.npz').as_posix()}"
         for path in sorted((RESULTS / "distill").glob("round-*/network.npz"))
@@ -92,8 +96,8 @@ def _rows_by_agent(directory: Path) -> dict[str, list[dict]]:
     if not path.exists():
         sys.exit(f"choose.py: no {path} (run that stage first)")
     rows: dict[str, list[dict]] = {}
-    for row in read_games(path):
-        rows.setdefault(row["agent"], []).append(row)
+    for row in read_games(path):  # every run here was played before amendment 10's change
+        rows.setdefault(as_before_net_scale(row["agent"]), []).append(row)
     return rows
 
 
