@@ -7,7 +7,7 @@
 #            1000-1099), the prior is refitted on round-0 plus round-1 games, and the round-1
 #            prior plays the same evaluation deals.
 # The round-1 games are committed, compressed: experiments/data/prior-top1-r1-train.jsonl.gz
-# (policy_net_fit reads .jsonl.gz too); the round-0 games (8 MB compressed) are not.
+# (friday fit policy-net reads .jsonl.gz too); the round-0 games (8 MB compressed) are not.
 # Every step is resumable or cheap to redo; search games are the slow part. CPU is shared:
 # one worker per run, niced. Usage (from the repository root): bash experiments/search-strength/prior.sh
 set -euo pipefail
@@ -17,10 +17,10 @@ RUN=(nice -n 5)
 # round 0: the data and the shipped prior
 "${RUN[@]}" friday imitate collect --teacher search --levels 1-4 --games 650 --workers 1 \
   --no-progress --out data/search32.jsonl
-"${RUN[@]}" python -m friday_agents.learning.fitting.policy_net_fit --data data/search32.jsonl \
+"${RUN[@]}" friday fit policy-net --data data/search32.jsonl \
   --out agents/friday_agents/models/guided_prior.npz --report experiments/search-strength/results/policy_net_fit.json
 # the committed learned agent's actor as the prior instead (report only)
-"${RUN[@]}" python -m friday_agents.learning.fitting.policy_net_fit --data data/search32.jsonl \
+"${RUN[@]}" friday fit policy-net --data data/search32.jsonl \
   --from-ppo agents/friday_agents/models/ppo_all_levels.zip --out data/policy_net_ppo.npz \
   --report experiments/search-strength/results/policy_net_ppo.json
 "${RUN[@]}" friday eval --agents search:prior=guided-prior:top=3 --levels 1,4 --games 100 \
@@ -38,7 +38,7 @@ RUN=(nice -n 5)
 # round 1: the round-0 variant's games on new training deals, the prior refitted on both
 "${RUN[@]}" friday imitate collect --teacher search:prior=guided-prior:top=1 --levels 1-4 --games 100 \
   --first-index 1000 --workers 1 --no-progress --out data/prior-top1-r1.jsonl
-"${RUN[@]}" python -m friday_agents.learning.fitting.policy_net_fit \
+"${RUN[@]}" friday fit policy-net \
   --data data/search32.jsonl data/prior-top1-r1.jsonl \
   --out experiments/search-strength/results/policy_net_r1.npz \
   --report experiments/search-strength/results/policy_net_r1_fit.json

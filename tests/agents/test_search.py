@@ -15,8 +15,8 @@ from rendered import provider
 from studies import study_module
 
 from friday_agents.cli import eval as evaluate
+from friday_agents.cli import main as friday
 from friday_agents.harness.deals import evaluation_seed, training_seed
-from friday_agents.learning.fitting import value_net_fit
 from friday_agents.learning.fitting.game_data import ReplayCount, turn_start_examples
 from friday_agents.learning.imitation.data import collect
 from friday_agents.players.base import play_game
@@ -73,7 +73,8 @@ def test_value_network_fit_writes_a_network_the_agent_plays_with(tmp_path):
         handle.write(json.dumps({"level": 1, "seed": 5, "actions": [999], "won": 0, "score": 0}))
     report = tmp_path / "fit.json"
     args = ["--data", str(data), "--out", str(out), "--report", str(report)]
-    assert value_net_fit.main([*args, "--hidden", "8", "--epochs", "2", "--holdout", "3"]) == 0
+    fit = ["fit", "value-net", *args, "--hidden", "8", "--epochs", "2", "--holdout", "3"]
+    assert friday(fit) == 0
     fitted = json.loads(report.read_text())
     assert fitted["games"] == 12 and fitted["skipped_games"] == 1
     assert set(fitted["held_out"]) == {"1", "2", "3", "4"}
@@ -86,12 +87,14 @@ def test_value_network_fit_writes_a_network_the_agent_plays_with(tmp_path):
     assert network.value(game) == game.score() + 100.0 * game.won
 
 
-def test_value_network_fit_refuses_evaluation_deals(tmp_path):
+def test_value_network_fit_refuses_evaluation_deals(tmp_path, capsys):
     data = tmp_path / "games.jsonl"
     seed = evaluation_seed(1, 0)
     data.write_text(json.dumps({"level": 1, "seed": seed, "actions": [], "won": 0, "score": 0}))
-    with pytest.raises(ValueError, match="evaluation deal"):
-        value_net_fit.main(["--data", str(data), "--out", str(tmp_path / "n.npz")])
+    assert friday(["fit", "value-net", "--data", str(data), "--out", str(tmp_path / "n.npz")]) == 2
+    (line,) = capsys.readouterr().err.splitlines()
+    assert line.startswith("friday fit value-net: error: ") and "evaluation deal" in line
+    assert not (tmp_path / "n.npz").exists()
 
 
 def test_shipped_value_network_runs_without_torch():

@@ -11,8 +11,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from friday_agents.cli import main as friday
+from friday_agents.cli import parse_args
 from friday_agents.harness.deals import evaluation_seed, training_seed
-from friday_agents.learning.fitting import policy_net_fit
+from friday_agents.learning.fitting.policy_net_fit import PolicyNetFit
 from friday_agents.learning.imitation.data import collect
 from friday_agents.players.heuristic.agent import heuristic_action
 from friday_agents.players.networks.policy_net import (
@@ -131,7 +133,7 @@ def test_fit_writes_a_prior_the_search_plays_with(tmp_path):
     pytest.importorskip("torch")
     data, out, report = _search_games(tmp_path / "g.jsonl", 2), tmp_path / "p.npz", tmp_path / "r"
     args = ["--data", str(data), "--out", str(out), "--report", str(report), "--holdout", "1-1"]
-    assert policy_net_fit.main([*args, "--hidden", "8", "--epochs", "1"]) == 0
+    assert friday(["fit", "policy-net", *args, "--hidden", "8", "--epochs", "1"]) == 0
     fitted = json.loads(report.read_text())
     assert fitted["source"] == "fitted" and fitted["layers"][0][1] == 8
     assert fitted["train_decisions"] > 0 and set(fitted["held_out"]) >= {"all", "1", "4"}
@@ -142,11 +144,37 @@ def test_fit_writes_a_prior_the_search_plays_with(tmp_path):
         assert agent.act(game) in game.legal_actions()
 
 
-def test_fit_refuses_evaluation_deals_and_a_one_sided_holdout(tmp_path):
+def test_fit_refuses_evaluation_deals_and_a_one_sided_holdout(tmp_path, capsys):
     data = tmp_path / "games.jsonl"
     data.write_text(json.dumps({"level": 1, "seed": evaluation_seed(1, 0), "actions": []}))
-    with pytest.raises(ValueError, match="evaluation deal"):
-        policy_net_fit.main(["--data", str(data), "--out", str(tmp_path / "n.npz")])
+    out = tmp_path / "n.npz"
+    assert friday(["fit", "policy-net", "--data", str(data), "--out", str(out)]) == 2
+    assert "evaluation deal" in capsys.readouterr().err
     games = _search_games(tmp_path / "g.jsonl", 1)
-    with pytest.raises(SystemExit):
-        policy_net_fit.main(["--data", str(games), "--out", "n.npz", "--holdout", "500-600"])
+    holdout = ["--holdout", "500-600"]
+    assert friday(["fit", "policy-net", "--data", str(games), "--out", str(out), *holdout]) == 2
+    (line,) = capsys.readouterr().err.splitlines()
+    assert (
+        line == "friday fit policy-net: error: --holdout 500-600 must leave decisions on both sides"
+    )
+    assert not out.exists()
+
+
+def test_the_fit_report_names_the_friday_command_that_makes_it():
+    """A fit's report stores its command; read back by ``friday fit``, it is the same fit."""
+    settings = PolicyNetFit(
+        data=(Path("a.jsonl"), Path("b.jsonl.gz")), out=Path("p.npz"), report=Path("r.json"),
+        hidden=(8,), tau=1.5, holdout=(1, 3),
+    )  # fmt: skip
+    command = settings.command_line()
+    assert command.startswith("friday fit policy-net --data a.jsonl b.jsonl.gz --out p.npz")
+    args = parse_args(command.split()[1:])
+    assert (args.data, args.out, args.report) == (
+        list(settings.data),
+        settings.out,
+        settings.report,
+    )
+    assert (args.hidden, args.tau, args.holdout) == ((8,), 1.5, (1, 3))
+    assert PolicyNetFit(data=(Path("a"),), out=Path("p")).command_line() == (
+        "friday fit policy-net --data a --out p"
+    )

@@ -11,8 +11,9 @@ from pathlib import Path
 import pytest
 from rendered import provider
 
+from friday_agents.cli import main as friday
 from friday_agents.evaluation.strategy.measures import paired, summarise
-from friday_agents.evaluation.strategy.strategy import heuristic_trace, load_results, main
+from friday_agents.evaluation.strategy.strategy import heuristic_trace, load_results
 from friday_agents.evaluation.strategy.trace import Arrival, Fight, trace_actions, trace_game
 from friday_agents.players.base import play_game
 from friday_agents.players.heuristic.agent import HeuristicAgent
@@ -186,7 +187,7 @@ def test_bad_games_files_exit_2_with_a_message(tmp_path, capsys, content, messag
     path = tmp_path / "games.jsonl"
     if content is not None:
         _write_games(path, content)
-    assert main(["--games", str(path), "--out", str(tmp_path / "out.json")]) == 2
+    assert friday(["strategy", "--games", str(path), "--out", str(tmp_path / "out.json")]) == 2
     assert message in capsys.readouterr().err
     assert not (tmp_path / "out.json").exists()
 
@@ -194,14 +195,14 @@ def test_bad_games_files_exit_2_with_a_message(tmp_path, capsys, content, messag
 def test_a_game_whose_recorded_result_differs_is_refused(tmp_path, capsys):
     line = _first_game() | {"score": -999}
     path = _write_games(tmp_path / "games.jsonl", [json.dumps(line)])
-    assert main(["--games", str(path), "--out", str(tmp_path / "out.json")]) == 2
+    assert friday(["strategy", "--games", str(path), "--out", str(tmp_path / "out.json")]) == 2
     assert "the file says -999" in capsys.readouterr().err
 
 
 def test_the_readme_flag_is_gone_with_one_line_naming_the_renderer(tmp_path, capsys):
     args = ["--games", str(GAMES), "--out", str(tmp_path / "o.json"), "--readme", "R.md"]
     with pytest.raises(SystemExit) as stop:
-        main([*args, "--per-level", "1"])
+        friday(["strategy", *args, "--per-level", "1"])
     assert stop.value.code == 2
     (line,) = capsys.readouterr().err.splitlines()
     assert "--readme is gone" in line and "python tools/docs_sections.py" in line
@@ -213,7 +214,7 @@ def test_the_command_writes_results_and_the_section_renders_them(tmp_path, capsy
     renderer's section is built from that file (the study's command and every level)."""
     out = tmp_path / "strategy.json"
     args = ["--games", str(GAMES), "--out", str(out), "--per-level", "2"]
-    assert main([*args, "--no-progress"]) == 0
+    assert friday(["strategy", *args, "--no-progress"]) == 0
     results = load_results(out)
     assert list(results["levels"]) == ["1", "2", "3", "4"]
     assert all(level["search"]["games"] == 2 for level in results["levels"].values())
@@ -231,7 +232,7 @@ def test_the_command_writes_results_and_the_section_renders_them(tmp_path, capsy
 def test_the_committed_results_come_from_the_committed_games(tmp_path):
     out = tmp_path / "strategy.json"
     args = ["--games", str(BEST_GAMES), "--name", "guided", "--out", str(out), "--no-progress"]
-    assert main(args) == 0
+    assert friday(["strategy", *args]) == 0
     fresh, committed = load_results(out), load_results(RESULTS)
     assert fresh["levels"] == committed["levels"]
     assert fresh["all_levels"] == committed["all_levels"]

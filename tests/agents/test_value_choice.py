@@ -184,7 +184,7 @@ def tiny_model(tiny_data) -> Path:
     """A linear model fitted on a few heuristic games per level."""
     out = tiny_data.with_name("tiny.json")
     argv = ["--data", str(tiny_data), "--workers", "1", "--min-states", "3", "--out", str(out)]
-    assert value_fit.main(argv) == 0
+    assert main(["fit", "linear-value", *argv]) == 0
     return out
 
 
@@ -340,7 +340,7 @@ def test_card_features_count_robinsons_known_cards_and_the_pirates():
 def test_cards_value_model_fits_loads_and_values_with_its_features(tmp_path, tiny_data):
     out = tmp_path / "cards.json"
     argv = ["--data", str(tiny_data), "--workers", "1", "--min-states", "3", "--out", str(out)]
-    assert value_fit.main([*argv, "--features", "cards"]) == 0
+    assert main(["fit", "linear-value", *argv, "--features", "cards"]) == 0
     assert json.loads(out.read_text())["features"] == list(CARD_FEATURE_NAMES)
     model = load_value_model(out)
     assert model.feature_set == "cards"
@@ -360,7 +360,7 @@ def test_shipped_cards_model_is_the_fit_of_the_committed_games(tmp_path):
     data = json.loads(shipped.read_text())["data"]
     out = tmp_path / "cards.json"
     argv = ["--data", *(str(REPO / name) for name in data), "--features", "cards"]
-    assert value_fit.main([*argv, "--workers", "1", "--out", str(out)]) == 0
+    assert main(["fit", "linear-value", *argv, "--workers", "1", "--out", str(out)]) == 0
     refit = json.loads(out.read_text())
     assert refit.pop("data") == [str(REPO / name) for name in data]
     assert refit == {

@@ -17,7 +17,7 @@ from friday_agents.evaluation.strategy.trace import HAZARD_KINDS
 from sections import COMMAND, compact_table
 from sections._strategy_findings import findings
 
-#: The committed results of the study (``python -m friday_agents.evaluation.strategy.strategy``).
+#: The committed results of the study (``friday strategy``).
 RESULTS = Path("experiments/strategy/results/strategy.json")
 
 

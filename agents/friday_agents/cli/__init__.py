@@ -48,6 +48,10 @@ SUBCOMMANDS = {
         "friday_agents.cli.value",
         "the search's learned leaf value: labelled positions in chunks, and the network's fit",
     ),
+    "fit": (
+        "friday_agents.cli.fit",
+        "the search's models fitted on games files: linear value, value network, policy prior",
+    ),
     "rl": (
         "friday_agents.cli.rl",
         "masked PPO on the native vector env (fine-tune or from scratch)",
@@ -55,6 +59,10 @@ SUBCOMMANDS = {
     "explore": (
         "friday_agents.cli.explore",
         "look for wins on training deals with a Go-Explore archive (no teacher)",
+    ),
+    "strategy": (
+        "friday_agents.cli.strategy",
+        "what strong play looks like: a recorded player's games against the heuristic's",
     ),
     "tracks": (
         "friday_agents.cli.tracks",

@@ -96,6 +96,18 @@ def parse_bool(text: str) -> bool:
         raise argparse.ArgumentTypeError(str(err)) from None
 
 
+def hidden_sizes(text: str) -> tuple[int, ...]:
+    """A ``--hidden`` flag's value: layer sizes like ``64,64``, each at least 1; refused as
+    argparse refuses a bad value."""
+    try:
+        sizes = tuple(int(size) for size in text.split(","))
+    except ValueError:
+        sizes = ()
+    if not sizes or min(sizes) < 1:
+        raise argparse.ArgumentTypeError(f"must be layer sizes like 64,64, got {text!r}")
+    return sizes
+
+
 def add_progress(
     parser: argparse.ArgumentParser, dest: str = "progress", default: bool | None = True
 ) -> None:

@@ -10,7 +10,7 @@ on purpose and with how much life, what is destroyed, which knowledge cards are 
 at the pirates, and the life left when the pirates come. Per-game measures are also compared on the
 same deals (the recorded player minus the heuristic, 95% bootstrap intervals).
 
-    python -m friday_agents.evaluation.strategy.strategy --games FILE --out RESULTS.json
+    friday strategy --games FILE --out RESULTS.json
 
 writes the results file and prints the outcomes per level; the study's tables and findings
 are rendered from a committed results file by ``python tools/docs_sections.py``. Swap in another
@@ -19,17 +19,17 @@ player's games file to analyse it.
 
 from __future__ import annotations
 
-import argparse
 import json
-import sys
 from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from friday_agents.evaluation.report import aligned_table
 from friday_agents.evaluation.strategy.measures import paired, summarise
 from friday_agents.evaluation.strategy.trace import Trace, trace_game
-from friday_agents.harness.errors import README_GONE, MissingExtraError, require
+from friday_agents.harness.errors import BadInputError, require
 from friday_agents.harness.games_file import GamesFileError, check_replayable, read_games_file
 from friday_agents.players.base import play_game
 from friday_agents.players.heuristic.agent import HeuristicAgent
@@ -38,8 +38,9 @@ from friday_env.errors import FridayError
 RESULTS_FORMAT = "friday-strategy-analysis-v1"
 
 
-class AnalysisInputError(FridayError):
-    """A games file that is missing, malformed, or does not replay as recorded."""
+class AnalysisInputError(BadInputError):
+    """A games file that is missing, malformed, or does not replay as recorded (or settings
+    that cannot run): ``friday strategy`` refuses it in one line, exit status 2."""
 
 
 # ------------------------------------------------------------------ input
@@ -157,66 +158,54 @@ def load_results(path: Path) -> dict[str, Any]:
     return results
 
 
-# ------------------------------------------------------------------- CLI
+# ------------------------------------------------------------- the run
 
 
-def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="python -m friday_agents.evaluation.strategy.strategy",
-        # a study script, not a friday command: argparse as it comes, and its first line
-        # (the rest of the docstring is written for the API docs)
-        description=(__doc__ or "").split("\n", 1)[0],
-    )
-    parser.add_argument("--games", type=Path, required=True, help="games file (.jsonl[.gz])")
-    parser.add_argument("--out", type=Path, required=True, help="results file to write (JSON)")
-    parser.add_argument("--readme", help=argparse.SUPPRESS)  # refused in main, naming the renderer
-    parser.add_argument("--name", default="search", help="the recorded player's name (search)")
-    parser.add_argument(
-        "--per-level", type=int, help="only the first N games of each level (default: all)"
-    )
-    parser.add_argument(
-        "--progress",
-        action=argparse.BooleanOptionalAction,
-        default=True,
-        help="show a progress bar (default: on)",
-    )
-    return parser
+@dataclass(frozen=True)
+class StrategySettings:
+    """One analysis (``friday strategy``): the games file, where the results go, the
+    recorded player's name, and how many games of each level (None: all)."""
+
+    games: Path
+    out: Path
+    name: str = "search"
+    per_level: int | None = None
+    progress: bool = True
+
+    def check(self) -> StrategySettings:
+        """These settings, or `AnalysisInputError` naming the first one that cannot run."""
+        if self.per_level is not None and self.per_level < 1:
+            raise AnalysisInputError("--per-level must be at least 1")
+        if self.name == "heuristic":
+            raise AnalysisInputError("the recorded player needs another --name than 'heuristic'")
+        return self
+
+    def command_line(self) -> str:
+        """The command that rebuilds these results (stored with them, quoted in the docs)."""
+        parts = [f"friday strategy --games {self.games}"]
+        if self.name != "search":
+            parts.append(f"--name {self.name}")
+        if self.per_level is not None:
+            parts.append(f"--per-level {self.per_level}")
+        parts.append(f"--out {self.out}")
+        return " ".join(parts)
 
 
-def command_line(args: argparse.Namespace) -> str:
-    """The command that rebuilds these results (stored with them, quoted in the README)."""
-    parts = [f"python -m friday_agents.evaluation.strategy.strategy --games {args.games}"]
-    if args.name != "search":
-        parts.append(f"--name {args.name}")
-    if args.per_level is not None:
-        parts.append(f"--per-level {args.per_level}")
-    parts.append(f"--out {args.out}")
-    return " ".join(parts)
-
-
-def main(argv: list[str] | None = None) -> int:
-    parser = _parser()
-    args = parser.parse_args(argv)
-    if args.readme is not None:
-        print(f"{parser.prog}: error: --readme is gone: {README_GONE}", file=sys.stderr)
-        raise SystemExit(2)
-    if args.per_level is not None and args.per_level < 1:
-        print("error: --per-level must be at least 1", file=sys.stderr)
-        return 2
-    try:
-        if args.progress:
-            require("the progress bar (--no-progress runs without it)", "tqdm")
-        games = select(load_games(args.games), args.per_level)
-        results = analyse(games, args.name, progress=args.progress)
-    except (AnalysisInputError, MissingExtraError, ValueError) as err:
-        print(f"error: {err}", file=sys.stderr)
-        return 2
-    results["command"] = command_line(args)
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(json.dumps(results, indent=1) + "\n")
-    print(summary(results))
-    print(f"wrote {args.out}")
-    return 0
+def run_analysis(settings: StrategySettings, say: Callable[[str], None] = print) -> dict[str, Any]:
+    """Analyse the games, write the results file and return the results; ``say`` hears the
+    outcomes per level and the file written. Bad input (`AnalysisInputError`, a missing
+    progress bar library) is refused before anything is written."""
+    settings.check()
+    if settings.progress:
+        require("the progress bar (--no-progress runs without it)", "tqdm")
+    games = select(load_games(settings.games), settings.per_level)
+    results = analyse(games, settings.name, progress=settings.progress)
+    results["command"] = settings.command_line()
+    settings.out.parent.mkdir(parents=True, exist_ok=True)
+    settings.out.write_text(json.dumps(results, indent=1) + "\n")
+    say(summary(results))
+    say(f"wrote {settings.out}")
+    return results
 
 
 def summary(results: dict[str, Any]) -> str:
@@ -228,7 +217,3 @@ def summary(results: dict[str, Any]) -> str:
             rows.append([level, player, games, data[player]["wins"], pirates["reached"]])
     header = ["level", "player", "games", "won", "reached the pirates"]
     return aligned_table(header, rows)
-
-
-if __name__ == "__main__":
-    sys.exit(main())

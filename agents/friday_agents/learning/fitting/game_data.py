@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from friday_agents.harness.deals import is_evaluation_seed, is_validation_seed
+from friday_agents.harness.errors import BadInputError
 from friday_agents.harness.games_file import check_replayable, read_games_file
 from friday_agents.players.networks.linear_value import TURN_START_PHASES
 from friday_env import Game
@@ -67,7 +68,7 @@ def training_games(path: Path) -> Iterator[dict]:
             ("a validation", is_validation_seed),
         ):
             if check(game_data["seed"]):
-                raise ValueError(f"{path}: seed {game_data['seed']} is {kind} deal")
+                raise BadInputError(f"{path}: seed {game_data['seed']} is {kind} deal")
         yield game_data
 
 

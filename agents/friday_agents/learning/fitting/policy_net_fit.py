@@ -1,5 +1,5 @@
-"""Fit the search agent's policy prior on its own games: ``python -m
-friday_agents.learning.fitting.policy_net_fit --data GAMES.jsonl --out guided_prior.npz``.
+"""Fit the search agent's policy prior on its own games: ``friday fit policy-net --data
+GAMES.jsonl --out guided_prior.npz``.
 
 ``GAMES.jsonl`` (or ``.jsonl.gz``; several files may be given) holds search games on training
 deals as ``friday imitate collect --teacher search`` writes them: the actions and, per
@@ -21,15 +21,14 @@ Deterministic for the same data and arguments.
 
 from __future__ import annotations
 
-import argparse
 import json
-import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
+from friday_agents.harness.errors import BadInputError
 from friday_agents.learning.fitting.game_data import training_games
 from friday_agents.players.heuristic.agent import heuristic_action
 from friday_agents.players.networks.policy_net import PolicyNetwork, save_policy_network
@@ -65,7 +64,7 @@ def read_decisions(paths: list[Path], observation: str) -> tuple[Decisions, int]
             except ValueError:  # an illegal action: counted, not fatal
                 skipped += 1
     if not rows:
-        raise ValueError(f"no searched decisions in {', '.join(map(str, paths))}")
+        raise BadInputError(f"no searched decisions in {', '.join(map(str, paths))}")
     columns = list(zip(*rows, strict=True))
     arrays = [np.stack(c) if i < 4 else np.array(c) for i, c in enumerate(columns)]
     return Decisions(*arrays), skipped
@@ -198,69 +197,90 @@ def _scores(data: Decisions, logits: np.ndarray, tau: float, rows) -> dict:
     return scores
 
 
-def held_out_deals(text: str) -> tuple[int, int]:
-    first, sep, last = text.partition("-")
-    if not sep or not first.isdigit() or not last.isdigit() or int(first) > int(last):
-        raise argparse.ArgumentTypeError(f"--holdout must be FIRST-LAST deal indices, got {text!r}")
-    return int(first), int(last)
+@dataclass(frozen=True)
+class PolicyNetFit:
+    """The settings of a policy prior fit (``friday fit policy-net``)."""
+
+    data: tuple[Path, ...]  # search games files (.jsonl or .jsonl.gz)
+    out: Path  # where the network goes (.npz)
+    report: Path | None = None  # where the held-out report goes too (JSON)
+    from_ppo: Path | None = None  # export this MaskablePPO actor instead of fitting one
+    observation: str = "flat"  # the observation encoder
+    hidden: tuple[int, ...] = (128, 128)  # hidden layer sizes
+    epochs: int = 6
+    tau: float = 2.0  # the soft targets' temperature
+    holdout: tuple[int, int] = (520, 649)  # the deal indices held out, first and last
+    seed: int = 0
+
+    def check(self) -> PolicyNetFit:
+        """These settings, or `BadInputError` naming the first one that cannot be fitted."""
+        missing = [str(path) for path in self.data if not path.is_file()]
+        first, last = self.holdout
+        refusals = {
+            "--data names no games file": bool(self.data),
+            f"no such games file: {', '.join(missing)}": not missing,
+            "--epochs must be positive and --tau above 0": self.epochs >= 1 and self.tau > 0,
+            "--hidden must be 1 or more sizes of at least 1": bool(self.hidden)
+            and min(self.hidden) >= 1,
+            f"--holdout must be FIRST-LAST deal indices, got {first}-{last}": 0 <= first <= last,
+        }
+        for message, ok in refusals.items():
+            if not ok:
+                raise BadInputError(message)
+        return self
+
+    def command_line(self) -> str:
+        """The ``friday`` command that makes this fit (stored in its report)."""
+        words = ["friday fit policy-net --data", *map(str, self.data), f"--out {self.out}"]
+        defaults = PolicyNetFit(data=(), out=self.out)
+        for name in ("report", "from_ppo", "observation", "hidden", "epochs", "tau", "seed"):
+            value = getattr(self, name)
+            if value != getattr(defaults, name):
+                text = ",".join(map(str, value)) if name == "hidden" else value
+                words.append(f"--{name.replace('_', '-')} {text}")
+        if self.holdout != defaults.holdout:
+            words.append(f"--holdout {self.holdout[0]}-{self.holdout[1]}")
+        return " ".join(words)
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(
-        prog="python -m friday_agents.learning.fitting.policy_net_fit",
-        description=__doc__,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
-    parser.add_argument("--data", type=Path, nargs="+", required=True, help="search games files")
-    parser.add_argument("--out", type=Path, required=True, help="where the network goes (.npz)")
-    parser.add_argument("--report", type=Path, help="write the held-out report here (JSON)")
-    parser.add_argument("--from-ppo", type=Path, help="export this MaskablePPO actor instead")
-    parser.add_argument("--observation", default="flat", help="observation encoder (flat)")
-    parser.add_argument("--hidden", default="128,128", help="hidden layer sizes (default 128,128)")
-    parser.add_argument("--epochs", type=int, default=6)
-    parser.add_argument("--tau", type=float, default=2.0, help="soft-target temperature")
-    parser.add_argument("--holdout", type=held_out_deals, default=(520, 649), help="FIRST-LAST")
-    parser.add_argument("--seed", type=int, default=0)
-    args = parser.parse_args(argv)
-    if args.epochs < 1 or args.tau <= 0:
-        parser.error("--epochs must be positive and --tau above 0")
-    missing = [str(p) for p in args.data if not p.is_file()]
-    if missing:
-        parser.error(f"no such games file: {', '.join(missing)}")
-    data, skipped = read_decisions(args.data, args.observation)
-    first, last = args.holdout
+def fit_policy_network(settings: PolicyNetFit, say: Callable[[str], None] = print) -> dict:
+    """Fit (or export) the network, write it (and the report where asked) and return the
+    report; ``say`` hears the report and the file written."""
+    settings.check()
+    data, skipped = read_decisions(list(settings.data), settings.observation)
+    first, last = settings.holdout
     test = (data.deals >= first) & (data.deals <= last)
     if not test.any() or test.all():
-        parser.error(f"--holdout {first}-{last} must leave decisions on both sides")
-    hidden = tuple(int(h) for h in args.hidden.split(","))
-    if args.from_ppo:
-        network = from_ppo(args.from_ppo)
+        raise BadInputError(f"--holdout {first}-{last} must leave decisions on both sides")
+    if settings.from_ppo:
+        network = from_ppo(settings.from_ppo)
     else:
+        training = data.subset(~test)
         network = train(
-            data.subset(~test), args.observation, hidden, args.epochs, args.tau, args.seed
+            training,
+            settings.observation,
+            settings.hidden,
+            settings.epochs,
+            settings.tau,
+            settings.seed,
         )
     network = network.astype(np.float16)
-    command = sys.argv[1:] if argv is None else argv
     report = {
-        "command": " ".join(["python -m friday_agents.learning.fitting.policy_net_fit", *command]),
-        "data": [str(p) for p in args.data],
-        "source": f"exported from {args.from_ppo}" if args.from_ppo else "fitted",
+        "command": settings.command_line(),
+        "data": [str(p) for p in settings.data],
+        "source": f"exported from {settings.from_ppo}" if settings.from_ppo else "fitted",
         "skipped_games": skipped,
         "train_decisions": int((~test).sum()),
         "held_out_deals": [first, last],
         "layers": [list(w.shape) for w, _ in network.layers],
-        "epochs": None if args.from_ppo else args.epochs,
-        "tau": args.tau,
-        "held_out": held_out_report(data.subset(test), network, args.tau),
+        "epochs": None if settings.from_ppo else settings.epochs,
+        "tau": settings.tau,
+        "held_out": held_out_report(data.subset(test), network, settings.tau),
     }
-    save_policy_network(network, args.out)
-    print(json.dumps(report, indent=1))
-    if args.report:
-        args.report.parent.mkdir(parents=True, exist_ok=True)
-        args.report.write_text(json.dumps(report, indent=1) + "\n")
-    print(f"wrote {args.out}")
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())
+    save_policy_network(network, settings.out)
+    say(json.dumps(report, indent=1))
+    if settings.report:
+        settings.report.parent.mkdir(parents=True, exist_ok=True)
+        settings.report.write_text(json.dumps(report, indent=1) + "\n")
+    say(f"wrote {settings.out}")
+    return report

@@ -1,4 +1,4 @@
-"""Fit the search agent's value estimate: ``python -m friday_agents.learning.fitting.value_fit``.
+"""Fit the search agent's linear value estimate: ``friday fit linear-value``.
 
 Plays the heuristic on training seeds (below `friday_agents.harness.deals.TRAINING_SEED_LIMIT`,
 never the evaluation seeds) — or, with ``--data``, replays recorded games such as the search
@@ -6,28 +6,28 @@ agent's own (`friday_agents.learning.fitting.game_data`) — records the public
 features of every state at a turn's start
 (`friday_agents.players.networks.linear_value.features`) with the score the game
 finally reached, and fits one ridge regression per level and step. The weights go to
-``--out`` (default: the ``search_value.json`` the search agent loads); the printed R² says
-how much of the final score each model explains. Deterministic: the same arguments write the
-same file.
+``--out`` (the search agent loads ``search_value.json``); the printed R² says how much of the
+final score each model explains. Deterministic: the same settings write the same file. From
+Python: ``fit_linear_value(LinearValueFit(out=Path("v.json"), games=500))``.
 """
 
 from __future__ import annotations
 
-import argparse
 import json
-import sys
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
 from friday_agents.harness.deals import training_seed
+from friday_agents.harness.errors import BadInputError
 from friday_agents.learning.fitting.game_data import ReplayCount, target, turn_start_examples
 from friday_agents.players.heuristic.agent import heuristic_action
 from friday_agents.players.networks.linear_value import (
     FEATURE_SETS,
     TURN_START_PHASES,
-    WEIGHTS_FILE,
 )
 from friday_env import Game
 from friday_env.engine import STEP_NAMES
@@ -128,76 +128,66 @@ def fit_level(
     return weights, report
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(
-        prog="python -m friday_agents.learning.fitting.value_fit", description=__doc__
-    )
-    parser.add_argument("--games", type=int, default=3000, help="heuristic games per level")
-    parser.add_argument(
-        "--ridge", type=float, default=1e-3, help="L2 penalty per state on standardized features"
-    )
-    parser.add_argument(
-        "--win-bonus",
-        type=float,
-        default=DEFAULT_WIN_BONUS,
-        help="added to the final score of a won game in the target",
-    )
-    parser.add_argument(
-        "--data",
-        type=Path,
-        nargs="+",
-        help="fit on the recorded games of these files (one JSON line each, e.g. the search "
-        "agent's) instead of playing --games heuristic games",
-    )
-    parser.add_argument(
-        "--min-states",
-        type=int,
-        help="fewest states of a level and step to fit on (default: twice the features)",
-    )
-    parser.add_argument(
-        "--features",
-        choices=sorted(FEATURE_SETS),
-        default="basic",
-        help="basic: the public summary (default); cards: it, plus a count per card type "
-        "Robinson holds and the pirates he faces",
-    )
-    parser.add_argument("--workers", type=int, default=2)
-    parser.add_argument(
-        "--out",
-        type=Path,
-        required=True,
-        help=f"where the weights go (the search agent loads {WEIGHTS_FILE.name} beside its "
-        "value module: agents/friday_agents/models/search_value.json in a checkout)",
-    )
-    args = parser.parse_args(argv)
+@dataclass(frozen=True)
+class LinearValueFit:
+    """The settings of a linear value fit (``friday fit linear-value``): every level's ridge
+    regressions, on ``games`` heuristic games per level or on the recorded games of ``data``."""
+
+    out: Path  # where the weights go
+    games: int = 3000  # heuristic games per level (without data)
+    ridge: float = 1e-3  # L2 penalty per state on standardized features
+    win_bonus: float = DEFAULT_WIN_BONUS  # added to a won game's final score in the target
+    data: tuple[Path, ...] | None = None  # recorded games files to fit on instead
+    min_states: int | None = None  # fewest states of a level and step (None: twice the features)
+    features: str = "basic"  # a FEATURE_SETS name
+    workers: int = 2  # processes, one level each
+
+    def check(self) -> LinearValueFit:
+        """These settings, or `BadInputError` naming the first one that cannot be fitted."""
+        refusals = {
+            "--games must be at least 1": self.games >= 1,
+            "--ridge must be 0 or more": self.ridge >= 0,
+            "--workers must be at least 1": self.workers >= 1,
+            "--min-states must be at least 1": self.min_states is None or self.min_states >= 1,
+            f"--features must be one of {', '.join(sorted(FEATURE_SETS))}": (
+                self.features in FEATURE_SETS
+            ),
+        }
+        for message, ok in refusals.items():
+            if not ok:
+                raise BadInputError(message)
+        return self
+
+
+def fit_linear_value(settings: LinearValueFit, say: Callable[[str], None] = print) -> dict:
+    """Fit every level's models, write them to ``settings.out`` and return what was written;
+    ``say`` hears each level and step's R² and the file written."""
+    settings.check()
     levels = [1, 2, 3, 4]
-    with ProcessPoolExecutor(args.workers) as pool:
+    data = None if settings.data is None else list(settings.data)
+    with ProcessPoolExecutor(settings.workers) as pool:
         results = list(
             pool.map(
                 fit_level,
                 levels,
-                [args.games] * 4,
-                [args.ridge] * 4,
-                [args.win_bonus] * 4,
-                [args.data] * 4,
-                [args.min_states] * 4,
-                [args.features] * 4,
+                [settings.games] * 4,
+                [settings.ridge] * 4,
+                [settings.win_bonus] * 4,
+                [data] * 4,
+                [settings.min_states] * 4,
+                [settings.features] * 4,
             )
         )
     for _, report in results:
-        print("\n".join(report))
-    data = {
-        "features": list(FEATURE_SETS[args.features][0]),
-        "games_per_level": args.games if args.data is None else None,
-        "data": None if args.data is None else [str(path) for path in args.data],
-        "ridge": args.ridge,
-        "win_bonus": args.win_bonus,
+        say("\n".join(report))
+    written = {
+        "features": list(FEATURE_SETS[settings.features][0]),
+        "games_per_level": settings.games if data is None else None,
+        "data": None if data is None else [str(path) for path in data],
+        "ridge": settings.ridge,
+        "win_bonus": settings.win_bonus,
         "weights": {str(level): w for level, (w, _) in zip(levels, results, strict=True)},
     }
-    args.out.write_text(json.dumps(data, indent=1) + "\n")
-    print(f"wrote {args.out}")
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())
+    settings.out.write_text(json.dumps(written, indent=1) + "\n")
+    say(f"wrote {settings.out}")
+    return written

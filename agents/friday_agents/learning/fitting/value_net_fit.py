@@ -1,5 +1,5 @@
 """Fit the search agent's value network on its own games:
-``python -m friday_agents.learning.fitting.value_net_fit --data GAMES.jsonl --out value_net.npz``.
+``friday fit value-net --data GAMES.jsonl --out value_net.npz``.
 
 ``GAMES.jsonl`` holds one search game per line, played on training deals
 (`friday_agents.learning.fitting.game_data`: an evaluation seed is refused). Each game is
@@ -15,13 +15,14 @@ the written network is plain numpy arrays. Deterministic for the same data and a
 
 from __future__ import annotations
 
-import argparse
 import json
-import sys
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
+from friday_agents.harness.errors import BadInputError
 from friday_agents.learning.fitting.game_data import ReplayCount, target, turn_start_examples
 from friday_agents.learning.fitting.value_fit import DEFAULT_WIN_BONUS
 from friday_agents.players.networks.linear_value import load_value_model
@@ -98,46 +99,59 @@ def held_out_report(data: dict[str, np.ndarray], test: np.ndarray, net: ValueNet
     return report
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(
-        prog="python -m friday_agents.learning.fitting.value_net_fit",
-        description=__doc__,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
-    parser.add_argument("--data", type=Path, required=True, help="search games, one per line")
-    parser.add_argument("--out", type=Path, required=True, help="where the network goes (.npz)")
-    parser.add_argument("--report", type=Path, help="write the held-out errors here (JSON)")
-    parser.add_argument("--hidden", default="64,64", help="hidden layer sizes (default 64,64)")
-    parser.add_argument("--epochs", type=int, default=40)
-    parser.add_argument("--holdout", type=int, default=10, help="hold out 1 deal in N")
-    parser.add_argument("--win-bonus", type=float, default=DEFAULT_WIN_BONUS)
-    parser.add_argument("--seed", type=int, default=0)
-    args = parser.parse_args(argv)
-    data, skipped = replay_examples(args.data, args.win_bonus)
-    test = data["deals"] % args.holdout == 0
-    hidden = tuple(int(h) for h in args.hidden.split(","))
-    net = train(data["inputs"][~test], data["targets"][~test], hidden, args.epochs, args.seed)
+@dataclass(frozen=True)
+class ValueNetFit:
+    """The settings of a value network fit (``friday fit value-net``)."""
+
+    data: Path  # search games, one per line
+    out: Path  # where the network goes (.npz)
+    report: Path | None = None  # where the held-out errors go too (JSON)
+    hidden: tuple[int, ...] = (64, 64)  # hidden layer sizes
+    epochs: int = 40
+    holdout: int = 10  # hold out the games of 1 deal in this many
+    win_bonus: float = DEFAULT_WIN_BONUS  # added to a won game's final score in the target
+    seed: int = 0
+
+    def check(self) -> ValueNetFit:
+        """These settings, or `BadInputError` naming the first one that cannot be fitted."""
+        refusals = {
+            f"no such games file: {self.data}": self.data.is_file(),
+            "--hidden must be 1 or more sizes of at least 1": bool(self.hidden)
+            and min(self.hidden) >= 1,
+            "--epochs must be at least 1": self.epochs >= 1,
+            "--holdout must be at least 2": self.holdout >= 2,
+        }
+        for message, ok in refusals.items():
+            if not ok:
+                raise BadInputError(message)
+        return self
+
+
+def fit_value_network(settings: ValueNetFit, say: Callable[[str], None] = print) -> dict:
+    """Fit the network, write it (and the report where asked) and return the report; ``say``
+    hears the report and the file written."""
+    settings.check()
+    data, skipped = replay_examples(settings.data, settings.win_bonus)
+    test = data["deals"] % settings.holdout == 0
+    inputs, targets = data["inputs"][~test], data["targets"][~test]
+    net = train(inputs, targets, settings.hidden, settings.epochs, settings.seed)
     net = ValueNetwork(
-        net.centre, net.scale, net.layers, net.target_centre, net.target_scale, args.win_bonus
+        net.centre, net.scale, net.layers, net.target_centre, net.target_scale, settings.win_bonus
     )
     report = {
-        "data": str(args.data),
+        "data": str(settings.data),
         "games": len(set(data["deals"].tolist())),
         "skipped_games": skipped,
         "train_states": int((~test).sum()),
         "held_out_states": int(test.sum()),
-        "hidden": list(hidden),
-        "epochs": args.epochs,
-        "win_bonus": args.win_bonus,
+        "hidden": list(settings.hidden),
+        "epochs": settings.epochs,
+        "win_bonus": settings.win_bonus,
         "held_out": held_out_report(data, test, net),
     }
-    save_value_network(net, args.out)
-    print(json.dumps(report, indent=1))
-    if args.report:
-        args.report.write_text(json.dumps(report, indent=1) + "\n")
-    print(f"wrote {args.out}")
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())
+    save_value_network(net, settings.out)
+    say(json.dumps(report, indent=1))
+    if settings.report:
+        settings.report.write_text(json.dumps(report, indent=1) + "\n")
+    say(f"wrote {settings.out}")
+    return report

@@ -5,7 +5,7 @@ how far into it, the size and quality of Robinson's deck, the aging cards still 
 and `ValueModel` maps them to the final score the heuristic would reach from there, by
 one linear model per level and step (the pirates' step too: the state before choosing
 a pirate). The weights are fitted on games the heuristic plays on training seeds
-(``python -m friday_agents.learning.fitting.value_fit``) and stored in ``search_value.json`` beside
+(``friday fit linear-value``) and stored in ``search_value.json`` beside
 this module. The fitting target may add a bonus for a win (a lost game's score hardly
 depends on how far Robinson got, so the score alone does not value survival); a finished
 game is valued the same way, by its real score and result.
@@ -176,11 +176,11 @@ class ValueModel:
 @lru_cache(maxsize=8)
 def load_value_model(path: Path = WEIGHTS_FILE) -> ValueModel:
     """The value model fitted into ``path`` by
-    ``python -m friday_agents.learning.fitting.value_fit``."""
+    ``friday fit linear-value``."""
     check_not_moved(path)
     if not Path(path).exists():
         raise FileNotFoundError(
-            f"{path} is missing: fit it with `python -m friday_agents.learning.fitting.value_fit`"
+            f"{path} is missing: fit it with `friday fit linear-value`"
         )
     data = json.loads(Path(path).read_text())
     feature_set = next(

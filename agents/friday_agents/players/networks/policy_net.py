@@ -11,7 +11,7 @@ logit per action id, evaluated in numpy: playing needs no torch.
 The weights are stored as ``.npz`` (plain arrays, no pickle), named by role in
 [`friday_agents.models`][friday_agents.models]: ``guided-prior`` (``guided_prior.npz``) is guided's
 prior before the level-4 leaf study, fitted on the search's own action values by
-``python -m friday_agents.learning.fitting.policy_net_fit``; ``net`` (``net.npz``) is the
+``friday fit policy-net``; ``net`` (``net.npz``) is the
 ``net`` agent's network, which a search may use as its prior too (``guided:prior=net``);
 ``net-v1`` (``net_v1.npz``), the ``net`` agent's network before the net-scale study, is
 guided's prior.
@@ -79,13 +79,13 @@ def save_policy_network(network: PolicyNetwork, path: Path) -> None:
 
 @lru_cache(maxsize=8)
 def load_policy_network(path: Path = POLICY_FILE) -> PolicyNetwork:
-    """The network ``python -m friday_agents.learning.fitting.policy_net_fit`` wrote into
+    """The network ``friday fit policy-net`` wrote into
     ``path``."""
     check_not_moved(path)
     if not Path(path).exists():
         raise FileNotFoundError(
             f"{path} is missing: fit it with "
-            "`python -m friday_agents.learning.fitting.policy_net_fit`"
+            "`friday fit policy-net`"
         )
     with np.load(path, allow_pickle=False) as data:
         layers, value_layers = (

@@ -89,18 +89,18 @@ def save_value_network(network: ValueNetwork, path: Path) -> None:
 @lru_cache(maxsize=8)
 def load_value_network(path: Path = NETWORK_FILE) -> ValueNetwork:
     """The network fitted into ``path`` by
-    ``python -m friday_agents.learning.fitting.value_net_fit``."""
+    ``friday fit value-net``."""
     check_not_moved(path)
     if not Path(path).exists():
         raise FileNotFoundError(
             f"{path} is missing: fit it with "
-            "`python -m friday_agents.learning.fitting.value_net_fit`"
+            "`friday fit value-net`"
         )
     with np.load(path, allow_pickle=False) as data:
         if "input_names" not in data.files:
             raise ValueError(
                 f"{path} is not a value network (no input names: a policy network?); "
-                "value networks come from `python -m friday_agents.learning.fitting.value_net_fit`"
+                "value networks come from `friday fit value-net`"
             )
         if tuple(str(n) for n in data["input_names"]) != INPUT_NAMES:
             raise ValueError(f"{path} was fitted for other inputs: refit it")

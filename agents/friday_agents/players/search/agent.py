@@ -126,8 +126,8 @@ class SearchAgent:
       chosen on the validation deals (``guided-value-cards`` on levels 1-3, ``guided-value-level4``
       on level 4; see the search study, ``experiments/search-strength/REPORT.md``);
       ``value-net`` the value network; or a file of one's own: a ``.json`` from
-      ``python -m friday_agents.learning.fitting.value_fit``, an ``.npz`` from
-      ``python -m friday_agents.learning.fitting.value_net_fit``, a leaf network of the
+      ``friday fit linear-value``, an ``.npz`` from
+      ``friday fit value-net``, a leaf network of the
       probability of winning from ``friday value fit``
       (`friday_agents.players.networks.leaf_net`, valued inside the compiled search), or a
       per-level ``.json`` (`friday_agents.players.search.value_levels`).
@@ -139,7 +139,7 @@ class SearchAgent:
       (guided's before the level-4 leaf study); ``net-v1`` guided's (the ``net`` agent's
       network before the net-scale study); ``net`` the ``net`` agent's network; or an
       ``.npz`` of one's own from
-      ``python -m friday_agents.learning.fitting.policy_net_fit``. With a prior, only the
+      ``friday fit policy-net``. With a prior, only the
       ``top`` actions it rates highest and the heuristic's choice are tried, so each gets
       more worlds.
     - ``top`` — how many of the prior's best actions are tried, the same on every level

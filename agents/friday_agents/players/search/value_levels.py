@@ -1,8 +1,8 @@
 """Loading the search's leaf value from a file, and choosing a value model per level.
 
 `load_leaf_value` reads any of four kinds of file: a linear model (``.json`` from
-``python -m friday_agents.learning.fitting.value_fit``), a value network (``.npz`` from
-``python -m friday_agents.learning.fitting.value_net_fit``), a leaf network of the probability
+``friday fit linear-value``), a value network (``.npz`` from
+``friday fit value-net``), a leaf network of the probability
 of winning (``.npz`` from ``friday value fit``,
 `friday_agents.players.networks.leaf_net`), or a per-level file (``.json``)::
 
