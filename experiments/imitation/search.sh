@@ -10,7 +10,7 @@
 #   3. 1,000 evaluation deals per level.
 # CACHE: the search games are the slow part (about a CPU-second per game, measured per game
 # in the games file). A games file written earlier by the same collector, or by
-# /work/data/collect_search.py (the same agent, deals and seeding: `same-games` below checks
+# data/collect_search.py (the same agent, deals and seeding: `same-games` below checks
 # that the games both hold are identical), can be copied to data/search32.jsonl first;
 # collect then plays only what is missing, and the CPU charged for cached games is the
 # per-game mean of data/search32-timing.jsonl (games this collector played and timed).
