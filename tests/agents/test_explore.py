@@ -145,10 +145,10 @@ def test_workers_do_not_change_the_results(tmp_path):
 
 
 BAD = {
-    "unknown level": (["--level", "5"], "--level must be 1, 2, 3 or 4"),
+    "unknown level": (["--level", "5"], "level must be 1, 2, 3 or 4, got 5"),
     "no level": (["--deals", "2"], "--level is required"),
-    "bad budget": (["--level", "1", "--budget", "0"], "--budget must be at least 1"),
-    "no deals": (["--level", "1", "--deals", "0"], "--deals must be at least 1"),
+    "bad budget": (["--level", "1", "--budget", "0"], "budget must be at least 1, got 0"),
+    "no deals": (["--level", "1", "--deals", "0"], "deals must be at least 1, got 0"),
     "negative deal": (["--level", "1", "--first-index", "-1"], "leave the training range"),
     "validation deals": (
         ["--level", "1", "--first-index", "899999", "--deals", "2"],
@@ -159,7 +159,10 @@ BAD = {
     "out is a file": (["--level", "1", "--out", "a-file"], "is a file, not a folder"),
     "resume without out": (["--resume"], "--resume needs --out"),
     "resume no run": (["--resume", "--out", "full"], "holds no friday explore run"),
-    "resume new settings": (["--resume", "--level", "1", "--out", "full"], "drop --level"),
+    "resume new settings": (
+        ["--resume", "--level", "1", "--out", "full"],
+        "nothing may change, not --level",
+    ),
 }
 
 

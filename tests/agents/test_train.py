@@ -287,7 +287,9 @@ def test_resume_continues_from_the_newest_checkpoint(tiny_run, tmp_path):
 
 def test_resume_refuses_other_settings_and_a_new_run_refuses_a_used_folder(tiny_run, capsys):
     assert main(["train", "--resume", "--out", str(tiny_run), "--seed", "3"]) == 2
-    assert "only --frames and --device may change, not --seed" in capsys.readouterr().err
+    assert (
+        "only --frames, --device and --progress may change, not --seed" in capsys.readouterr().err
+    )
     assert main(["train", *TINY, "--out", str(tiny_run)]) == 2
     assert "already holds a run: pass --resume" in capsys.readouterr().err
 

@@ -24,7 +24,6 @@ import sys
 from pathlib import Path
 
 from friday_agents.cli.arguments import add_progress, plain
-from friday_agents.harness.deals import VALIDATION_FIRST_INDEX
 from friday_agents.harness.errors import BadInputError, require
 from friday_agents.harness.progress import format_duration
 
@@ -62,7 +61,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run_config(args: argparse.Namespace):
     """The run's configuration and folder, checked; `BadInputError` for bad input."""
-    from friday_agents.learning.explore.run import RunConfig, load_config
+    from friday_agents.learning.explore.run import RESUME, RunConfig, load_config
 
     given = {name: getattr(args, name) for name in RUN_FLAGS if hasattr(args, name)}
     if args.workers < 1:
@@ -70,17 +69,11 @@ def run_config(args: argparse.Namespace):
     if args.resume:
         if args.out is None:
             raise BadInputError("--resume needs --out, the folder of the run to continue")
-        if given:
-            flags = ", ".join("--" + name.replace("_", "-") for name in given)
-            raise BadInputError(f"--resume takes the run's own settings; drop {flags}")
-        try:
-            return load_config(args.out), args.out
-        except ValueError as err:
-            raise BadInputError(str(err)) from None
+        RESUME.check_flags(given, args.out)
+        return load_config(args.out), args.out
     if "level" not in given:
         raise BadInputError("--level is required (1, 2, 3 or 4)")
-    config = RunConfig(**{**DEFAULTS, **given})
-    check_config(config)
+    config = RunConfig(**{**DEFAULTS, **given}).validate()
     out = args.out or Path("runs") / f"explore-l{config.level}"
     if out.exists() and any(out.iterdir()):
         raise BadInputError(
@@ -90,33 +83,24 @@ def run_config(args: argparse.Namespace):
     return config, out
 
 
-def check_config(config) -> None:
-    if config.level not in (1, 2, 3, 4):
-        raise BadInputError(f"--level must be 1, 2, 3 or 4, got {config.level}")
-    for name in ("deals", "budget", "walk"):
-        if getattr(config, name) < 1:
-            raise BadInputError(f"--{name} must be at least 1, got {getattr(config, name)}")
-    last = config.first_index + config.deals - 1
-    if config.first_index < 0 or last >= VALIDATION_FIRST_INDEX:
-        raise BadInputError(
-            f"training deals {config.first_index}..{last} leave the training range: indices "
-            f"0..{VALIDATION_FIRST_INDEX - 1} (from {VALIDATION_FIRST_INDEX:,} on they are "
-            "validation deals)"
-        )
-    if not 0 <= config.seed < 2**63:
-        raise BadInputError(f"--seed must be in 0..2**63-1, got {config.seed}")
-
-
 def run(args: argparse.Namespace) -> int:
-    from friday_agents.harness.parallel import GamesInterrupted, run_games
-    from friday_agents.learning.explore import run as explore_run
+    from friday_agents.learning.run_folder import held
 
     if args.progress:
         require("the progress bar (--no-progress runs without it)", "tqdm")
-    config, out = run_config(args)
+    with held(args.out) as lock:  # before the run's files are read
+        config, out = run_config(args)
+        lock.take(out)
+        return _explore(args, config, out)
+
+
+def _explore(args: argparse.Namespace, config, out: Path) -> int:
+    from friday_agents.harness.parallel import GamesInterrupted, run_games
+    from friday_agents.learning.explore import run as explore_run
+
     if not args.resume:
         explore_run.save_config(out, config)
-    done = explore_run.finished_deals(out)
+    done = explore_run.finished_deals(out, config)
     todo = [job for job in config.jobs() if job[1] not in done]
     print(
         f"friday explore: level {config.level}, {len(todo)} of {config.deals} deals to explore "

@@ -8,12 +8,15 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import sys
+from pathlib import Path
 from typing import Any
 
 from friday_agents.cli.arguments import add_progress, add_renamed, add_setting_flags
+from friday_agents.harness.device import torch_device
 from friday_agents.harness.errors import require
 from friday_agents.harness.files import check_out_path
 from friday_agents.learning.config import RENAMED
+from friday_agents.learning.run_folder import ResumeRule, held
 from friday_agents.learning.sb3.config import TrainConfig, TrainConfigError, load_config_file
 from friday_agents.learning.sb3.train import (
     TrainingInterrupted,
@@ -24,7 +27,7 @@ from friday_agents.learning.sb3.train import (
 from friday_agents.players.ppo.checkpoint import check_checkpoint
 
 #: What a resumed run may set anew: its folder, a larger budget, the machine it runs on.
-RESUME_MAY_CHANGE = ("out", "frames", "device", "progress")
+RESUME = ResumeRule("friday train --resume", ("out", "frames", "device", "progress"))
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -37,12 +40,19 @@ LIBRARIES = ("torch", "stable_baselines3", "sb3_contrib", "matplotlib")
 
 
 def run(args: argparse.Namespace) -> int:
-    config, resume = config_from_args(args)
-    require("friday train", *LIBRARIES, *(("tqdm",) if config.progress else ()))
-    if config.init:
-        check_checkpoint(config.init)
-    if config.out:
-        check_out_path(config.out, folder=True)
+    with held(getattr(args, "out", None)) as lock:  # before the run's config is read
+        config, resume = config_from_args(args)
+        require("friday train", *LIBRARIES, *(("tqdm",) if config.progress else ()))
+        if config.init:
+            check_checkpoint(config.init)
+        torch_device(config.device)  # --device cuda without CUDA: before the folder is made
+        if config.out:
+            check_out_path(config.out, folder=True)
+            lock.take(Path(config.out))
+        return _train(config, resume)
+
+
+def _train(config: TrainConfig, resume: bool) -> int:
     try:
         result = train(config, resume=resume)
     except TrainingInterrupted as stop:
@@ -97,11 +107,7 @@ def config_from_args(args: argparse.Namespace) -> tuple[TrainConfig, bool]:
 def _resumed_config(args: argparse.Namespace, given: dict[str, Any]) -> TrainConfig:
     if "out" not in given:
         raise TrainConfigError("--resume needs --out, the folder of the run to continue")
-    other = sorted(set(given) - set(RESUME_MAY_CHANGE))
-    if other or getattr(args, "config", None):
-        flags = ", ".join("--" + name.replace("_", "-") for name in other) or "--config"
-        raise TrainConfigError(
-            "--resume takes the run's own configuration; only --frames and --device may "
-            f"change, not {flags}"
-        )
+    RESUME.check_flags(
+        [*given, *(["config"] if getattr(args, "config", None) else [])], given["out"]
+    )
     return dataclasses.replace(load_run_config(given["out"]), **given).validate()

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import secrets
 import tempfile
 import time
 import zipfile
@@ -105,8 +106,49 @@ def path_safe(text: str) -> str:
 
 def replace_atomically(path: Path, write: Callable[[Path], object]) -> None:
     """Write ``path`` whole or not at all: ``write`` fills a temporary file beside it, which
-    then replaces ``path`` in one step, so a kill mid-write leaves the old file, never half
-    of the new one (a resumed run reads either)."""
-    temporary = path.with_name(path.name + ".tmp")
-    write(temporary)
-    os.replace(temporary, path)
+    is forced to disk and then replaces ``path`` in one step, so a kill or a power cut
+    mid-write leaves the old file, never half of the new one (a resumed run reads either).
+    The temporary name is this write's own (two processes writing one path never share
+    one) and ends like ``path`` (writers that add a missing suffix add none); it is removed
+    if ``write`` fails."""
+    temporary = _new_temporary(path)
+    try:
+        write(temporary)
+        _sync(temporary)
+        os.replace(temporary, path)
+    except BaseException:
+        temporary.unlink(missing_ok=True)
+        raise
+    _sync(path.parent)  # the rename itself, on systems that keep it in the folder's entry
+
+
+def write_text_atomically(path: Path, text: str) -> None:
+    """``path`` holds ``text`` whole, or keeps what it held (`replace_atomically`)."""
+    replace_atomically(path, lambda temporary: temporary.write_text(text))
+
+
+def _new_temporary(path: Path) -> Path:
+    """An empty file of a new name beside ``path`` (created with the usual permissions:
+    ``mkstemp``'s would make the final file private)."""
+    for _ in range(100):
+        name = f".{path.name}.{os.getpid()}-{secrets.token_hex(4)}.tmp{path.suffix}"
+        try:
+            os.close(os.open(path.with_name(name), os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o666))
+        except FileExistsError:
+            continue
+        return path.with_name(name)
+    raise OSError(f"no free temporary name beside {path}")
+
+
+def _sync(path: Path) -> None:
+    """Force ``path`` (a file, or a folder's entries) to disk where the system allows it."""
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:  # a folder on a system that cannot sync one
+        pass
+    finally:
+        os.close(fd)

@@ -17,7 +17,7 @@ import os
 from pathlib import Path
 from types import TracebackType
 
-from friday_env.errors import FridayError
+from friday_agents.harness.errors import BadInputError
 
 try:
     import fcntl
@@ -25,8 +25,9 @@ except ImportError:  # Windows: no advisory locks on folders
     fcntl = None  # type: ignore[assignment]
 
 
-class RunFolderBusy(FridayError):
-    """Another process holds the folder."""
+class RunFolderBusy(BadInputError):
+    """Another process holds the folder (a bad input: the command refuses it in one line,
+    exit status 2)."""
 
 
 class RunFolderLock:

@@ -14,6 +14,7 @@ name, one meaning and one help text (`SHARED_HELP`); names from before that are
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any, ClassVar, Self
 
@@ -82,6 +83,11 @@ RENAMED = {
 }
 
 
+#: The key of a run folder's ``config.json`` that says which layout wrote it
+#: (`friday_agents.learning.run_folder`); no setting of its own.
+VERSION_KEY = "run_folder_version"
+
+
 def setting(help_text: str, default: Any, **metadata: Any) -> Any:
     """A dataclass field of a learning command's settings: its default and the help text
     its flag shows (more ``metadata`` where a command reads some)."""
@@ -126,6 +132,7 @@ class LearningConfig:
             raise cls.Error(f"cannot read the {what} {str(path)!r}: {err}") from None
         if not isinstance(data, dict):
             raise cls.Error(f"the {what} {str(path)!r} must hold a JSON object")
+        data.pop(VERSION_KEY, None)  # a run folder's config.json serves as a settings file
         return data
 
     @classmethod
@@ -156,6 +163,77 @@ class LearningConfig:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any], source: str = "config") -> Self:
-        """The settings ``data`` names over the defaults (unknown keys refused)."""
+        """The settings ``data`` names over the defaults: unknown keys refused, each value
+        checked against its field's type (an int is taken where a float is, a list where a
+        tuple is; a bool is no number), `Error` naming ``source`` and the setting."""
         cls.check_keys(data, source)
-        return cls(**data)
+        fields = {f.name: f for f in dataclasses.fields(cls)}  # type: ignore[arg-type]
+        return cls(
+            **{name: _typed(fields[name], value, source, cls.Error) for name, value in data.items()}
+        )
+
+    # ------------------------------------------------- the checks every command's settings use
+
+    def check_at_least(self, low: int, *names: str) -> None:
+        """`Error` naming the first of ``names`` below ``low``."""
+        for name in names:
+            value = getattr(self, name)
+            if value < low:
+                raise self.Error(f"{name} must be at least {low}, got {value!r}")
+
+    def check_choice(self, name: str, allowed: Iterable[Any]) -> None:
+        """`Error` unless setting ``name`` is one of ``allowed``."""
+        value, allowed = getattr(self, name), tuple(allowed)
+        if value not in allowed:
+            raise self.Error(
+                f"unknown {name} {value!r}; choose one of {', '.join(map(str, allowed))}"
+            )
+
+
+#: The scalar types a setting's value may have, by the name its annotation gives.
+_SCALARS: dict[str, type] = {"int": int, "float": float, "str": str, "bool": bool}
+
+
+def _typed(field: dataclasses.Field, value: Any, source: str, error: type[FridayError]) -> Any:
+    """``value`` of setting ``field`` as its type has it, or ``error`` naming both."""
+    kind = str(field.type)
+    if kind.startswith("tuple[") and isinstance(value, list | tuple):
+        item = kind.removeprefix("tuple[").split(",")[0].strip()
+        return tuple(_scalar(item, part, f"{field.name}'s items", source, error) for part in value)
+    if kind in _SCALARS:
+        return _scalar(kind, value, field.name, source, error)
+    raise error(f"{source}: {field.name} must be {kind}, got {value!r}")
+
+
+def _scalar(kind: str, value: Any, name: str, source: str, error: type[FridayError]) -> Any:
+    wanted = _SCALARS[kind]
+    if wanted is float and isinstance(value, int) and not isinstance(value, bool):
+        return float(value)
+    if (wanted is not bool and isinstance(value, bool)) or not isinstance(value, wanted):
+        raise error(f"{source}: {name} must be {wanted.__name__}, got {value!r}")
+    return value
+
+
+def parse_hidden(
+    text: str,
+    error: type[FridayError] = FridayError,
+    name: str = "hidden",
+    most_layers: int | None = None,
+    largest: int | None = None,
+) -> tuple[int, ...]:
+    """The hidden layer sizes ``text`` names (``"64,64"``), the one reader of every command's
+    ``hidden``: ``error`` in one message unless each part is a whole number of at least 1
+    (at most ``largest``, at most ``most_layers`` of them, where a command has such limits)."""
+    try:
+        sizes = tuple(int(part) for part in str(text).split(","))
+    except ValueError:
+        sizes = ()
+    within = bool(sizes) and min(sizes) >= 1
+    within = within and (largest is None or max(sizes) <= largest)
+    within = within and (most_layers is None or len(sizes) <= most_layers)
+    if not within:
+        limits = [f"at most {most_layers} of them"] if most_layers else []
+        limits += [f"each at most {largest}"] if largest else []
+        more = f" ({', '.join(limits)})" if limits else ""
+        raise error(f"{name} must be layer sizes of at least 1 like 64,64{more}, got {text!r}")
+    return sizes

@@ -26,25 +26,47 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from friday_agents.harness.deals import training_seed
-from friday_agents.harness.games_file import drop_cut_short_line, read_games_file
+from friday_agents.harness.deals import VALIDATION_FIRST_INDEX, training_seed
+from friday_agents.harness.errors import BadInputError
+from friday_agents.harness.files import write_text_atomically
+from friday_agents.harness.games_file import GamesFileError, drop_cut_short_line, read_games_file
 from friday_agents.harness.stats import wilson_interval
+from friday_agents.learning.config import LearningConfig
 from friday_agents.learning.explore.archive import DESIGN, Settings, explore
+from friday_agents.learning.run_folder import (
+    CONFIG_FILE,
+    ResumeRule,
+    RunFolderError,
+    read_config,
+    require_regular_file,
+    write_config,
+    write_json,
+)
 from friday_env import GameRecord
 from friday_env.core import new_game
-from friday_env.json_text import JsonTextError, read_json
 
-CONFIG_FILE = "config.json"
 JOURNAL_FILE = "deals.jsonl"
 GAMES_FILE = "games.jsonl"
 RESULTS_FILE = "results.json"
 AGENT = "explore"
 
 
+class ExploreError(BadInputError):
+    """A ``friday explore`` setting out of range, or a run folder that cannot be continued."""
+
+
+#: What a resumed run may set anew: its folder (every other setting is the run's own).
+RESUME = ResumeRule("friday explore --resume", ("out",))
+#: The largest values the compiled loop takes (a C long long budget, an int walk).
+MOST_BUDGET, MOST_WALK = 2**63 - 1, 2**31 - 1
+
+
 @dataclass(frozen=True)
-class RunConfig:
+class RunConfig(LearningConfig):
     """A run's settings: training deals ``first_index .. first_index + deals - 1`` of
     ``level``, each explored with ``budget`` frames."""
+
+    Error = ExploreError
 
     level: int
     first_index: int
@@ -53,6 +75,27 @@ class RunConfig:
     walk: int
     seed: int
     design: str = DESIGN
+
+    def validate(self) -> RunConfig:
+        """``self`` if every value is usable, else `ExploreError` naming the first that is
+        not."""
+        if self.level not in (1, 2, 3, 4):
+            raise ExploreError(f"level must be 1, 2, 3 or 4, got {self.level!r}")
+        self.check_at_least(1, "deals", "budget", "walk")
+        if self.budget > MOST_BUDGET or self.walk > MOST_WALK:
+            raise ExploreError("budget must be below 2**63 and walk below 2**31")
+        last = self.first_index + self.deals - 1
+        if self.first_index < 0 or last >= VALIDATION_FIRST_INDEX:
+            raise ExploreError(
+                f"training deals {self.first_index}..{last} leave the training range: indices "
+                f"0..{VALIDATION_FIRST_INDEX - 1} (from {VALIDATION_FIRST_INDEX:,} on they are "
+                "validation deals)"
+            )
+        if not 0 <= self.seed < 2**63:
+            raise ExploreError(f"seed must be in 0..2**63-1, got {self.seed}")
+        if self.design != DESIGN:
+            raise ExploreError(f"design {self.design!r} is not this release's archive ({DESIGN!r})")
+        return self
 
     def settings(self) -> Settings:
         return Settings(self.level, self.budget, self.walk, self.seed)
@@ -74,30 +117,107 @@ def play_deal(job: tuple[Settings, int, int]) -> dict[str, Any]:
 
 def save_config(out: Path, config: RunConfig) -> None:
     out.mkdir(parents=True, exist_ok=True)
-    _write_atomic(out / CONFIG_FILE, json.dumps(asdict(config), indent=1) + "\n")
+    write_config(out, config.to_dict())
 
 
 def load_config(out: Path) -> RunConfig:
-    """The configuration of the run in ``out``; ValueError when there is none."""
-    path = out / CONFIG_FILE
-    if not path.is_file():
-        raise ValueError(f"--resume: {out} holds no friday explore run (no {CONFIG_FILE})")
+    """The configuration of the run in ``out``, every setting present, of its type and in
+    range (`RunFolderError` naming the file otherwise)."""
+    if not (out / CONFIG_FILE).exists():
+        raise RunFolderError(f"{out} holds no friday explore run (no {CONFIG_FILE})")
+    data, _ = read_config(out)
+    source = str(out / CONFIG_FILE)
+    RunConfig.check_keys(data, source, complete=True)
     try:
-        data = read_json(path)
-        if not isinstance(data, dict):
-            raise TypeError("not a JSON object")
-        return RunConfig(**data)
-    except (JsonTextError, TypeError) as err:
-        raise ValueError(f"--resume: {path} is not a friday explore config: {err}") from None
+        return RunConfig.from_dict(data, source).validate()
+    except ExploreError as err:
+        message = str(err)
+        named = message if message.startswith(source) else f"{source}: {message}"
+        raise RunFolderError(named) from None
 
 
-def finished_deals(out: Path) -> dict[int, dict[str, Any]]:
-    """The journal's deals by index (a last line cut short by a kill is removed first)."""
+def finished_deals(out: Path, config: RunConfig) -> dict[int, dict[str, Any]]:
+    """The journal's deals by index, each line checked (`check_deal`: a `RunFolderError`
+    naming the line); a last line cut short by a kill is removed first."""
     journal = out / JOURNAL_FILE
-    found = read_games_file(journal, missing_ok=True)
+    require_regular_file(journal, "journal")
+    try:
+        found = read_games_file(journal, missing_ok=True)
+    except GamesFileError as err:
+        raise RunFolderError(str(err)) from None
+    rows: dict[int, dict[str, Any]] = {}
+    for position, row in enumerate(found.games):
+        index = check_deal(config, row, found.where(position))
+        if index in rows:
+            raise RunFolderError(f"{found.where(position)}: deal {index} is in the journal twice")
+        rows[index] = row
     if found.cut_short:
         drop_cut_short_line(journal)
-    return {row["index"]: row for row in found.games}
+    return rows
+
+
+#: A journal line's numbers: name -> the least value.
+_COUNTS = {"frames": 0, "walks": 0, "cells": 1}
+_FURTHEST = ("step", "beaten", "fights", "life_bin")
+
+
+def check_deal(config: RunConfig, row: dict[str, Any], where: str) -> int:
+    """The deal index of the journal line ``row`` (at ``where``, ``file:line``) if it is one
+    this run could have written: a deal of the run, its level and seed, counts, and a won
+    deal's actions replaying to a win; else a `RunFolderError` naming the line and the
+    field."""
+    index = row.get("index")
+    first, end = config.first_index, config.first_index + config.deals
+    if not _whole(index) or not first <= index < end:
+        raise RunFolderError(f"{where}: 'index' must be a deal {first}..{end - 1}, got {index!r}")
+    expected = {"level": config.level, "seed": training_seed(config.level, index)}
+    for name, value in expected.items():
+        if row.get(name) != value or isinstance(row.get(name), bool):
+            raise RunFolderError(f"{where}: {name!r} of deal {index} must be {value}")
+    for name, least in _COUNTS.items():
+        if not _whole(row.get(name)) or row[name] < least:
+            raise RunFolderError(f"{where}: {name!r} must be a whole number >= {least}")
+    cpu = row.get("cpu_s")
+    if not isinstance(cpu, int | float) or isinstance(cpu, bool) or not 0 <= cpu < float("inf"):
+        raise RunFolderError(f"{where}: 'cpu_s' must be a number of seconds >= 0")
+    furthest = row.get("furthest")
+    if not isinstance(furthest, dict) or not all(_whole(furthest.get(k)) for k in _FURTHEST):
+        raise RunFolderError(f"{where}: 'furthest' must name a cell ({', '.join(_FURTHEST)})")
+    _check_win(config, row, where)
+    return index
+
+
+def _check_win(config: RunConfig, row: dict[str, Any], where: str) -> None:
+    """A won deal's actions replay to a win; a lost one has none."""
+    won, actions = row.get("won"), row.get("actions")
+    if not isinstance(won, bool):
+        raise RunFolderError(f"{where}: 'won' must be true or false, got {won!r}")
+    if not won:
+        if actions is not None:
+            raise RunFolderError(f"{where}: a deal not won has no 'actions'")
+        return
+    if not isinstance(actions, list) or not all(_whole(a) for a in actions):
+        raise RunFolderError(f"{where}: 'actions' of a won deal must be a list of actions")
+    try:
+        replay_win(config.level, row["seed"], actions)
+    except (ValueError, IndexError, OverflowError) as err:
+        raise RunFolderError(f"{where}: the won deal does not replay to a win ({err})") from None
+
+
+def replay_win(level: int, seed: int, actions: list[int]) -> Any:
+    """The game of ``actions`` on deal ``seed`` of ``level``, won; ValueError otherwise."""
+    game = new_game(level, seed)
+    for action in actions:
+        if game.done or action not in game.legal_actions():
+            raise ValueError(f"action {action} is not legal after {len(game.history)} actions")
+        game.apply(action)
+    if not game.won:
+        raise ValueError("the game is not won")
+    return game
+
+
+def _whole(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def append_deal(out: Path, row: dict[str, Any]) -> None:
@@ -110,11 +230,7 @@ def append_deal(out: Path, row: dict[str, Any]) -> None:
 
 def won_game(config: RunConfig, row: dict[str, Any]) -> dict[str, Any]:
     """The games-file line of a won deal, after replaying it from ``Game.new`` to a win."""
-    game = new_game(config.level, row["seed"])
-    for action in row["actions"]:
-        game.apply(action)
-    if not game.won:
-        raise RuntimeError(f"deal {row['index']}: the stored win does not replay to a win")
+    game = replay_win(config.level, row["seed"], row["actions"])
     record = GameRecord.of(game, agent=AGENT)
     return {
         "agent": AGENT,
@@ -134,14 +250,14 @@ def write_outputs(out: Path, config: RunConfig, rows: dict[int, dict[str, Any]])
     results."""
     ordered = [rows[i] for i in sorted(rows)]
     games = [won_game(config, row) for row in ordered if row["won"]]
-    _write_atomic(out / GAMES_FILE, "".join(json.dumps(game) + "\n" for game in games))
+    write_text_atomically(out / GAMES_FILE, "".join(json.dumps(game) + "\n" for game in games))
     results = {
         "config": asdict(config),
         "command": command_line(out, config),
         "summary": summarize(config, ordered),
         "deals": [{k: v for k, v in row.items() if k != "actions"} for row in ordered],
     }
-    _write_atomic(out / RESULTS_FILE, json.dumps(results, indent=1) + "\n")
+    write_json(out / RESULTS_FILE, results)
     return results
 
 
@@ -174,9 +290,3 @@ def command_line(out: Path, config: RunConfig) -> str:
         f"--deals {config.deals} --budget {config.budget} --walk {config.walk} "
         f"--seed {config.seed} --out {out}"
     )
-
-
-def _write_atomic(path: Path, text: str) -> None:
-    temporary = path.with_name(path.name + ".tmp")
-    temporary.write_text(text)
-    os.replace(temporary, path)

@@ -12,16 +12,14 @@ No torch here: ``friday --help`` must stay fast.
 
 from __future__ import annotations
 
-import dataclasses
-import json
 import tomllib
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from friday_agents.harness.device import DEVICES
 from friday_agents.harness.errors import BadInputError
-from friday_agents.learning.config import LearningConfig, setting, shared
+from friday_agents.learning.config import LearningConfig, parse_hidden, setting, shared
 from friday_env.errors import InvalidLevelError
 from friday_env.json_text import JsonTextError, read_json, read_text
 from friday_env.levels import LEVELS, level_sequence
@@ -130,7 +128,7 @@ class TrainConfig(LearningConfig):
         return f"{where}__{self.reward}__{self.seed}__{unix_time}"
 
     def hidden_layers(self) -> list[int]:
-        return [int(part) for part in self.hidden.split(",")]
+        return list(parse_hidden(self.hidden, TrainConfigError))
 
     @property
     def batch(self) -> int:
@@ -205,19 +203,9 @@ class TrainConfig(LearningConfig):
         for level in levels:
             if level not in LEVELS:
                 raise TrainConfigError(f"unknown level {level!r}: levels are 1, 2, 3, 4")
-        try:
-            layers = self.hidden_layers()
-        except ValueError:
-            layers = []
-        if not layers or min(layers) <= 0:
-            raise TrainConfigError(
-                f'hidden must be positive sizes such as "64,64"; got {self.hidden!r}'
-            )
+        self.hidden_layers()
 
     # ------------------------------------------------------------- persistence
-
-    def save(self, path: Path) -> None:
-        path.write_text(json.dumps(self.to_dict(), indent=2) + "\n")
 
     @classmethod
     def migrate(cls, data: dict[str, Any]) -> dict[str, Any]:
@@ -234,26 +222,6 @@ class TrainConfig(LearningConfig):
             data["batch_size"] = max(batch // data["batch_size"], 1)
         data |= OLD_REWARDS.get(data.get("reward", ""), {})
         return super().migrate(data)
-
-    @classmethod
-    def from_dict(cls, values: dict[str, Any], source: str = "config") -> TrainConfig:
-        """A config from ``values`` over the defaults; unknown keys and wrong types raise."""
-        cls.check_keys(values, source)
-        known = {f.name: f for f in fields(cls)}
-        config = cls()
-        for name, value in values.items():
-            setattr(config, name, _typed(known[name], value, source))
-        return config
-
-
-def _typed(spec: dataclasses.Field, value: Any, source: str) -> Any:
-    """``value`` checked against the field's type (ints accepted where floats are)."""
-    kind = {"int": int, "float": float, "str": str, "bool": bool}[str(spec.type)]
-    if kind is float and isinstance(value, int) and not isinstance(value, bool):
-        return float(value)
-    if (kind is not bool and isinstance(value, bool)) or not isinstance(value, kind):
-        raise TrainConfigError(f"{source}: {spec.name} must be {kind.__name__}, got {value!r}")
-    return value
 
 
 def load_config_file(path: str) -> dict[str, Any]:

@@ -43,6 +43,8 @@ from friday_agents.harness.curve import CURVE_FILE, append_row, keep_rows, plot_
 from friday_agents.harness.device import torch_device
 from friday_agents.harness.files import replace_atomically
 from friday_agents.harness.interrupts import children_ignore_ctrl_c
+from friday_agents.learning import run_folder
+from friday_agents.learning.run_folder import write_config
 from friday_agents.learning.sb3.config import TrainConfig, TrainConfigError
 from friday_agents.players.ppo.checkpoint import (
     CheckpointError,
@@ -382,7 +384,7 @@ def train(config: TrainConfig, resume: bool = False) -> TrainResult:
     out = Path(config.out)
     model, first = _resumed(config, out / CURVE_FILE) if resume else _fresh(out / CURVE_FILE)
     out.mkdir(parents=True, exist_ok=True)
-    config.save(out / "config.json")
+    write_config(out, config.to_dict())
     curve = out / CURVE_FILE
     levels, ends = config.level_list(), _stage_ends(config)
     started = time.perf_counter()
@@ -461,13 +463,9 @@ def resume_command(stop: TrainingInterrupted) -> str:
 
 
 def load_run_config(out: str | Path) -> TrainConfig:
-    """The configuration of the run in ``out`` (one an older release wrote: in today's
-    vocabulary, `TrainConfig.migrate`)."""
-    path = Path(out) / "config.json"
-    if not path.is_file():
-        raise TrainConfigError(f"nothing to resume: {path} does not exist")
-    stored = TrainConfig.read_settings(path, "run's configuration")
-    return TrainConfig.from_dict(TrainConfig.migrate(stored), str(path))
+    """The configuration of the run in ``out`` (`friday_agents.learning.run_folder`: one an
+    older release wrote, in today's vocabulary, `TrainConfig.migrate`)."""
+    return run_folder.load_run_config(Path(out), TrainConfig)
 
 
 def replot(run_dir: str | Path) -> Path:
