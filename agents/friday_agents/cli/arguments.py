@@ -21,7 +21,7 @@ from typing import Any
 
 from friday_agents.harness import values
 from friday_agents.harness.device import DEVICES
-from friday_agents.learning.config import RENAMED, SHARED_HELP
+from friday_agents.learning.config import RENAMED, SHARED_HELP, parse_hidden
 
 _ROLE = re.compile(r":[a-z]+:`~?([^`]+)`")
 #: A cross-reference of the docs site, [`Title`][full.path] (or [Title][full.path]).
@@ -97,15 +97,9 @@ def parse_bool(text: str) -> bool:
 
 
 def hidden_sizes(text: str) -> tuple[int, ...]:
-    """A ``--hidden`` flag's value: layer sizes like ``64,64``, each at least 1; refused as
-    argparse refuses a bad value."""
-    try:
-        sizes = tuple(int(size) for size in text.split(","))
-    except ValueError:
-        sizes = ()
-    if not sizes or min(sizes) < 1:
-        raise argparse.ArgumentTypeError(f"must be layer sizes like 64,64, got {text!r}")
-    return sizes
+    """A ``--hidden`` flag's value (`friday_agents.learning.config.parse_hidden`, every
+    command's one reader of layer sizes); refused as argparse refuses a bad value."""
+    return parse_hidden(text, argparse.ArgumentTypeError)
 
 
 def add_progress(

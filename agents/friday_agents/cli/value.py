@@ -30,6 +30,7 @@ from pathlib import Path
 from friday_agents.cli.arguments import add_device, add_progress
 from friday_agents.harness.device import torch_device
 from friday_agents.harness.errors import BadInputError
+from friday_agents.learning.config import parse_hidden
 
 #: The first deal index each deal set's data starts at unless told (experiments/level4-value/
 #: PLAN.md: training deals of no other study; validation deals that friday eval's choices,
@@ -281,13 +282,7 @@ def _fit(args: argparse.Namespace) -> int:
 
 
 def _hidden(text: str) -> tuple[int, ...]:
-    try:
-        hidden = tuple(int(h) for h in text.split(","))
-    except ValueError:
-        raise BadInputError(f"--hidden must be sizes like 64,64, got {text!r}") from None
-    if not hidden or len(hidden) > 3 or not all(1 <= h <= 512 for h in hidden):
-        raise BadInputError("--hidden must be 1 to 3 sizes of 1 to 512")
-    return hidden
+    return parse_hidden(text, BadInputError, "--hidden", most_layers=3, largest=512)
 
 
 def _print_epoch(record: dict) -> None:

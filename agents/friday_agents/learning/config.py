@@ -216,7 +216,7 @@ def _scalar(kind: str, value: Any, name: str, source: str, error: type[FridayErr
 
 def parse_hidden(
     text: str,
-    error: type[FridayError] = FridayError,
+    error: type[Exception] = FridayError,
     name: str = "hidden",
     most_layers: int | None = None,
     largest: int | None = None,
