@@ -248,6 +248,20 @@ int fr_score(const fr_game *g) {
     return points;
 }
 
+/* friday_env.engine.scoring.hazards_beaten: hazard cards among Robinson's cards (stack,
+ * discard, sort hand, table) and the destroyed ones. */
+static int count_hazards(const fr_pile *pile) {
+    int n = 0;
+    for (int i = 0; i < pile->n; i++) n += FR_KIND[pile->c[i]] == KIND_HAZARD;
+    return n;
+}
+
+int fr_hazards_beaten(const fr_game *g) {
+    return count_hazards(&g->stack) + count_hazards(&g->discard) +
+           count_hazards(&g->sort_taken) + count_hazards(&g->table) +
+           count_hazards(&g->destroyed);
+}
+
 /* ------------------------------------------------------------------ legal actions */
 
 static inline int is_player_ability(int ability) { return ability >= AB_LIFE_1 && ability <= AB_BELOW; }
@@ -975,6 +989,8 @@ static const char *check_counters(const fr_game *g) {
     if (in_fight_phase(g->phase) && g->step_down > g->spent.n)
         return "step_down: more uses of step -1 than abilities used in this fight";
     if (g->pirates.n + g->beaten.n != 2) return "pirates: the two pirates must be in play or beaten (R22)";
+    /* a beaten pirate before their step would leave the pirates' step none to choose */
+    if (g->beaten.n > 0 && g->step < FR_PIRATES) return "beaten: a pirate is beaten only at the pirates' step (R22)";
     return NULL;
 }
 
@@ -1033,6 +1049,13 @@ static const char *check_phase(const fr_game *g) {
     if (phase == FR_LOSS_DESTROY && g->step == FR_PIRATES)
         return "phase: a pirate fight is never lost by points, so nothing is destroyed (R22)";
     if (phase == FR_DRAW_MORE && !fr_can_draw(g)) return "stack: no card left to draw another";
+    /* the card whose ability draws or sorts lies on the table: the fight after it never
+     * starts over from an empty table with its free draws spent */
+    if (phase >= FR_DRAW_MORE && phase <= FR_SORT_ORDER && g->table.n == 0)
+        return "table: empty while a card's ability resolves (the card lies there)";
+    if (phase == FR_TARGET && (g->resolving == AB_EXCHANGE_1 ? g->exchanges_left != 1
+                               : g->resolving == AB_EXCHANGE_2 && g->exchanges_left < 1))
+        return "exchanges_left: an exchange resolving needs one left (one or two for exchange 2)";
     if (!in_sort_phase(phase)) {
         if (g->sort_taken.n > 0) return "sort_taken: cards taken outside a sort";
         if (g->sort_placed != 0) return "sort_placed: cards placed outside a sort";

@@ -15,7 +15,10 @@ Life tokens are conserved (R01), so life and the reserve stay within the level's
 shuffle and fight counters grow with the history (at most `SHUFFLES_PER_ACTION` shuffles and
 one finished fight per action, and one history entry per action); a use of step -1 (R15) spends
 an ability; a table card is turned exactly when its ability was spent (D11), so none is spent
-twice; both pirates are in play or beaten, so the pirates' step never runs out of them. The one
+twice; both pirates are in play or beaten, and none beaten before their step, so the pirates'
+step never runs out of them; the card whose ability draws or sorts lies on the table, so the
+fight it returns to is never one with an empty table and no draw left; an exchange resolving
+has one left (two for "exchange 2"), so its counter never goes below 0. The one
 bound play could in principle reach is the history's `MAX_HISTORY` actions, which no game
 comes near.
 
@@ -266,6 +269,8 @@ def _counters(f: dict[str, Any]) -> str | None:
         return "step_down: more uses of step -1 than abilities used in this fight"
     if len(f["pirates"]) + len(f["beaten"]) != 2:
         return "pirates: the two pirates must be in play or beaten (R22)"
+    if f["beaten"] and f["step"] < PIRATES:
+        return "beaten: a pirate is beaten only at the pirates' step (R22)"
     return None
 
 
@@ -308,10 +313,24 @@ def _phase(f: dict[str, Any]) -> str | None:
             phase == Phase.LOSS_DESTROY and f["step"] == PIRATES,
         ),
         ("stack: no card left to draw another", phase == Phase.DRAW_MORE and not _can_draw(f)),
+        (
+            "table: empty while a card's ability resolves (the card lies there)",
+            Phase.DRAW_MORE <= phase <= Phase.SORT_ORDER and not f["table"],
+        ),
+        (
+            "exchanges_left: an exchange resolving needs one left (one or two for exchange 2)",
+            phase == Phase.TARGET and _exchanges_wrong(f["resolving"], f["exchanges_left"]),
+        ),
     ):
         if broken:
             return problem
     return _sort(f)
+
+
+def _exchanges_wrong(resolving: int, left: int) -> bool:
+    if resolving == Ability.EXCHANGE_1:
+        return left != 1
+    return resolving == Ability.EXCHANGE_2 and left < 1
 
 
 def _sort(f: dict[str, Any]) -> str | None:

@@ -114,7 +114,7 @@ REFUSED: dict[str, tuple[Phase, int, Callable[[Game], None], str]] = {
     "nothing to draw while sorting": (Phase.FIGHT, 1, _nothing_to_draw_while_sorting, "stack"),
     "a fight with hazard -1": (Phase.FIGHT, 0, _no_hazard_in_a_fight, "hazard"),
     "choosing a pirate with no pirates": (Phase.CHOOSE_HAZARD, 0, _no_pirate_to_choose, "pirates"),
-    "a sort with nothing taken": (Phase.FIGHT, 0, _sort_with_nothing_taken, "sort_taken"),
+    "a sort with nothing taken": (Phase.FIGHT, 1, _sort_with_nothing_taken, "sort_taken"),
     "a live game with no legal action": (Phase.FIGHT, 1, _no_legal_action, "phase"),
 }
 

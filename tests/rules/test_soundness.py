@@ -158,14 +158,100 @@ def _one_move_from_the_pirates() -> Game:
     return game
 
 
-@pytest.mark.parametrize("core", CORES)
-def test_a_state_one_move_from_a_live_game_without_legal_action_is_refused(core: str):
+def _pirates_beaten_before_their_step() -> Game:
+    """Both pirates beaten at the red step: skipping its last hazard reaches the pirates'
+    step with none to choose (pirates and beaten still hold two between them)."""
     game = _one_move_from_the_pirates()
+    game.beaten = sorted(game.box[-2:])
+    game.box = game.box[:-2]
+    return game
+
+
+def _drawing_more_with_an_empty_table() -> Game:
+    """A "+2 cards" draw pending with no card on the table (its own card gone), no free draw
+    left and no life to pay: stopping leaves a fight with no legal action."""
+    game = Game.new(1, 5, core="python")
+    game.apply(act.CHOOSE_HAZARD_0)
+    assert game.phase == Phase.FIGHT and not game.table and game.free_total > 0
+    game.phase, game.free_used = Phase.DRAW_MORE, game.free_total
+    game.life, game.reserve = 0, game.life + game.reserve
+    return game
+
+
+def _exchanging_with_no_exchange_left() -> Game:
+    """An "exchange 2" resolving with no exchange left: one exchange takes the counter to -1,
+    a state both checks refuse."""
+    game = _reference_at(lambda g: g.phase == Phase.FIGHT and len(g.table) >= 2)
+    game.phase, game.source, game.resolving = Phase.TARGET, 0, 11  # exchange 2
+    game.exchanges_left = 0
+    return game
+
+
+#: name: (the state, the field its refusal names)
+ONE_MOVE_CASES: dict[str, tuple[Callable[[], Game], str]] = {
+    "pirates out of the game": (_one_move_from_the_pirates, "pirates"),
+    "pirates beaten before their step": (_pirates_beaten_before_their_step, "beaten"),
+    "drawing more with an empty table": (_drawing_more_with_an_empty_table, "table"),
+    "exchanging with no exchange left": (_exchanging_with_no_exchange_left, "exchanges_left"),
+}
+
+
+@pytest.mark.parametrize("core", CORES)
+@pytest.mark.parametrize("name", sorted(ONE_MOVE_CASES))
+def test_a_state_whose_next_move_leaves_the_check_is_refused(core: str, name: str):
+    """Each case, unchecked, is one move from a state the check refuses (a live game with no
+    legal action, or a counter out of range); the check refuses it up front, by field."""
+    build, field_name = ONE_MOVE_CASES[name]
+    game = build()
+    assert any(_accepts(_after(game, a), "python") for a in game.legal_actions())
+    prefix = f"unsound game state: {field_name}"
     if core == "c":
-        with pytest.raises(StateError, match="unsound game state: pirates"):
+        with pytest.raises(StateError, match=prefix):
             _on(core, game)
     else:
-        assert (_accepts(game, core) or "").startswith("unsound game state: pirates")
+        assert (_accepts(game, core) or "").startswith(prefix)
+
+
+def _after(game: Game, action: int) -> Game:
+    after = game.clone()
+    after.apply(action)
+    after._legal = None
+    return after
+
+
+@pytest.mark.parametrize("core", CORES)
+def test_every_move_from_an_accepted_tampered_state_is_accepted(core: str):
+    """The check's closure, one move at a time: from accepted tampered states (pirates
+    beaten, phases and small counters set at random too), every legal action reaches a state
+    the check accepts, live ones with a legal action."""
+    rng, checked = random.Random(45), 0
+    while checked < 150:
+        game = tamper.python_copy(tamper.real_state(rng))
+        for _ in range(rng.choice((1, 2, 3, 4))):
+            rng.choice((*tamper.EDITS, _small_field, _beat_a_pirate))(game, rng)
+        if _accepts(game, "python") is not None or game.done:
+            continue
+        if core == "c":
+            try:
+                _on(core, game)
+            except StateError as err:
+                raise AssertionError(f"the cores disagree: {err}") from None
+        checked += 1
+        for action in game.legal_actions():
+            assert _accepts(_after(game, action), "python") is None
+
+
+def _small_field(game: Game, rng: random.Random) -> str:
+    name = rng.choice(("step", "phase", "free_used", "exchanges_left", "life", "resolving"))
+    value = rng.randrange(11) if name in ("phase", "resolving") else rng.randint(0, 3)
+    setattr(game, name, Phase(value) if name == "phase" else value)
+    return f"{name} {value}"
+
+
+def _beat_a_pirate(game: Game, rng: random.Random) -> str:
+    if game.pirates:
+        game.beaten.append(game.pirates.pop())
+    return "a pirate beaten"
 
 
 # ------------------------------------------------------------------ the vector env
