@@ -12,7 +12,7 @@ nothing honest to say, and the bar says so ("ETA estimating").
 from __future__ import annotations
 
 import time
-from collections import Counter
+from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
@@ -38,7 +38,7 @@ class EtaEstimator:
     ) -> None:
         self._left = Counter((t.agent, t.level) for t in todo)
         self._games: Counter[tuple[str, int]] = Counter()
-        self._cost: Counter[tuple[str, int]] = Counter()
+        self._cost: defaultdict[tuple[str, int], float] = defaultdict(float)
         for row in finished_rows:
             self._add(row)
         self._clock = clock

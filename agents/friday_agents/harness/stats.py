@@ -42,7 +42,7 @@ def wilson_interval(successes: int, trials: int, confidence: float = 0.95) -> tu
 
 
 def bootstrap_interval(
-    values: Sequence[float],
+    values: Sequence[float] | np.ndarray,
     statistic: Callable[[np.ndarray], np.ndarray] | str = "mean",
     *,
     confidence: float = 0.95,
@@ -71,8 +71,8 @@ def bootstrap_interval(
 
 
 def paired_difference_interval(
-    first: Sequence[float],
-    second: Sequence[float],
+    first: Sequence[float] | np.ndarray,
+    second: Sequence[float] | np.ndarray,
     *,
     confidence: float = 0.95,
     resamples: int = DEFAULT_RESAMPLES,

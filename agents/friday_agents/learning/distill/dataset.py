@@ -15,11 +15,14 @@ Rows are stored sparse, since millions of them must fit in memory: an observatio
 from __future__ import annotations
 
 import dataclasses
+import zipfile
+import zlib
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
+from friday_agents.harness.files import replace_atomically
 from friday_agents.learning.fitting.game_data import training_games
 from friday_agents.learning.fitting.policy_net_fit import searched_decisions
 from friday_env import Game
@@ -157,8 +160,8 @@ def read_decisions(paths: list[Path]) -> Decisions:
     continued run changes) does not change the rows. Each file's decisions are cached beside
     it (``FILE.decisions.npz``, rebuilt when the file has changed): replaying and encoding is
     the slow part, and every round reads all earlier rounds' games again."""
-    parts = [_file_decisions(Path(path)) for path in paths]
-    parts = [part for part in parts if part is not None]
+    read = [_file_decisions(Path(path)) for path in paths]
+    parts = [part for part in read if part is not None]
     if not parts:
         raise ValueError(f"no labelled decisions in {', '.join(map(str, paths))}")
     return Decisions.concatenate(parts)
@@ -167,18 +170,57 @@ def read_decisions(paths: list[Path]) -> Decisions:
 def _file_decisions(path: Path) -> Decisions | None:
     cache = path.with_name(path.name + ".decisions.npz")
     stamp = np.array([path.stat().st_size, path.stat().st_mtime_ns, CACHE_VERSION])
-    if cache.exists():
-        with np.load(cache) as data:
-            if np.array_equal(data["stamp"], stamp):
-                return Decisions(**{name: data[name] for name in data.files if name != "stamp"})
+    cached = _cached(cache, stamp)
+    if cached is not None:
+        return cached
     encoder = make_encoder("flat")
     games = sorted(training_games(path), key=lambda line: (line["level"], line["index"]))
     parts = [part for line in games if (part := _game_decisions(line, encoder)) is not None]
     if not parts:
         return None
     decisions = Decisions.concatenate(parts)
-    np.savez(cache, stamp=stamp, **vars(decisions))
+    replace_atomically(cache, lambda temporary: _save(temporary, stamp, decisions))
     return decisions
+
+
+def _save(path: Path, stamp: np.ndarray, decisions: Decisions) -> None:
+    with path.open("wb") as handle:
+        np.savez(handle, stamp=stamp, **vars(decisions))
+
+
+def _cached(cache: Path, stamp: np.ndarray) -> Decisions | None:
+    """The decisions in ``cache`` if it is whole, consistent and of ``stamp`` (the games
+    file's size, time and `CACHE_VERSION`), else None: the cache is rebuilt. It is derived
+    data, so a damaged one (cut short by a kill, edited, not a regular file) is replaced
+    rather than refused; it is written atomically, so a kill leaves the old one or the new."""
+    if not cache.is_file():
+        return None
+    try:
+        with np.load(cache, allow_pickle=False) as data:
+            if not np.array_equal(data["stamp"], stamp):
+                return None
+            decisions = Decisions(**{f.name: data[f.name] for f in dataclasses.fields(Decisions)})
+    except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile, zlib.error):
+        return None
+    return decisions if _consistent(decisions) else None
+
+
+def _consistent(d: Decisions) -> bool:
+    """Whether the arrays fit together as `Decisions` rows (pointers into entries that
+    exist, positions inside the observation and the actions, one value per row)."""
+    rows = len(d.obs_ptr) - 1
+    parts = (
+        (d.obs_ptr, (d.obs_index, d.obs_value), FLAT_SIZE),
+        (d.act_ptr, (d.action, d.tried, d.q), NUM_ACTIONS),
+    )
+    for ptr, entries, size in parts:
+        if rows < 0 or ptr.ndim != 1 or len(ptr) != rows + 1 or ptr[0] != 0:
+            return False
+        if np.any(np.diff(ptr) < 0) or any(e.ndim != 1 or len(e) != ptr[-1] for e in entries):
+            return False
+        if len(entries[0]) and not (entries[0].min() >= 0 and entries[0].max() < size):
+            return False
+    return all(getattr(d, name).shape == (rows,) for name in ROW_ARRAYS)
 
 
 def _game_decisions(line: dict, encoder) -> Decisions | None:

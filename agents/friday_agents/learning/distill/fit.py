@@ -21,7 +21,6 @@ and the value's error, per level.
 from __future__ import annotations
 
 import time
-from types import SimpleNamespace
 from typing import Any
 
 import numpy as np
@@ -95,7 +94,7 @@ def _dense_losses(policy, value, data: Decisions, batch: np.ndarray, tau: float,
     obs = torch.as_tensor(rows.obs).to(device)
     legal = torch.as_tensor(rows.legal).to(device)
     log_probs = torch.log_softmax(policy(obs).masked_fill(~legal, -1e9), dim=1)
-    targets = torch.as_tensor(soft_targets(rows, tau)).to(device)
+    targets = torch.as_tensor(soft_targets(rows.tried, rows.q, tau)).to(device)
     outcome = torch.as_tensor(rows.outcome).to(device)
     policy_loss = -(targets * log_probs).sum(dim=1).mean()
     return policy_loss, ((value(obs)[:, 0] - outcome) ** 2).mean()
@@ -114,7 +113,7 @@ def _sparse_losses(policy, value, data: Decisions, batch: np.ndarray, tau: float
     rows = torch.arange(len(part))
     ids, tried, q = part.legal_lists()
     log_probs = torch.log_softmax(policy_logits(policy, store, rows, torch.from_numpy(ids)), 1)
-    targets = torch.from_numpy(soft_targets(SimpleNamespace(tried=tried, q=q), tau))
+    targets = torch.from_numpy(soft_targets(tried, q, tau))
     outcome = torch.from_numpy(part.outcome)
     policy_loss = -(targets * log_probs).sum(dim=1).mean()
     return policy_loss, ((values(value, store, rows) - outcome) ** 2).mean()
@@ -129,7 +128,7 @@ def held_out_report(data: Decisions, network: PolicyNetwork, tau: float) -> dict
         rows = data.batch(np.arange(start, min(start + 4096, len(data))))
         logits = np.where(rows.legal, network.logits(rows.obs), -np.inf)
         log_probs = logits - np.logaddexp.reduce(logits, axis=1, keepdims=True)
-        targets = soft_targets(rows, tau)
+        targets = soft_targets(rows.tried, rows.q, tau)
         cross_entropy.append(-(targets * np.where(rows.legal, log_probs, 0.0)).sum(axis=1))
         best = np.where(rows.tried, rows.q, -np.inf).argmax(axis=1)
         picks.append(logits.argmax(axis=1) == best)

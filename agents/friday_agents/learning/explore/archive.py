@@ -35,7 +35,7 @@ import numpy as np
 from friday_env.core import core_of, new_game
 
 try:
-    from friday_agents.players import _kernels
+    import friday_agents.players._kernels as _kernels
 except ImportError:  # no C compiler at install time: the Python loop plays
     _kernels = None
 

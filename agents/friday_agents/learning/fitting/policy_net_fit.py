@@ -25,8 +25,10 @@ import json
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
+from numpy.typing import DTypeLike
 
 from friday_agents.harness.errors import BadInputError
 from friday_agents.learning.fitting.game_data import training_games
@@ -71,7 +73,7 @@ def read_decisions(paths: list[Path], observation: str) -> tuple[Decisions, int]
 
 
 def searched_decisions(
-    game: Game, line: dict, q_dtype: type = np.float32
+    game: Game, line: dict, q_dtype: DTypeLike = np.float32
 ) -> Iterator[tuple[int, np.ndarray, np.ndarray, np.ndarray]]:
     """Replay the game ``line`` on ``game`` (its start) and, at every decision the search
     valued with two or more tried actions, yield, before the action is played, ``(action,
@@ -99,10 +101,10 @@ def _game_rows(line: dict, encoder) -> list[tuple]:
     return rows
 
 
-def soft_targets(data: Decisions, tau: float) -> np.ndarray:
-    """``softmax(q / tau)`` over the tried actions of each decision (``data`` has ``tried``
-    and ``q`` rows; a float16 ``q`` is scaled in float32)."""
-    scaled = np.where(data.tried, data.q.astype(np.float32) / tau, -np.inf)
+def soft_targets(tried: np.ndarray, q: np.ndarray, tau: float) -> np.ndarray:
+    """``softmax(q / tau)`` over the tried actions of each decision (rows of the ``tried``
+    mask and the values ``q``; a float16 ``q`` is scaled in float32)."""
+    scaled = np.where(tried, q.astype(np.float32) / tau, -np.inf)
     weights = np.exp(scaled - scaled.max(axis=1, keepdims=True))
     return (weights / weights.sum(axis=1, keepdims=True)).astype(np.float32)
 
@@ -120,7 +122,7 @@ def train(
     torch.set_num_threads(1)
     model = tanh_mlp((data.obs.shape[1], *hidden, NUM_ACTIONS))
     optimizer = torch.optim.Adam(model.parameters(), lr=1e-3)
-    targets = torch.as_tensor(soft_targets(data, tau))
+    targets = torch.as_tensor(soft_targets(data.tried, data.q, tau))
     tried = torch.as_tensor(data.tried)
     generator = torch.Generator().manual_seed(seed)
     for _ in range(epochs):
@@ -169,9 +171,9 @@ def _scores(data: Decisions, logits: np.ndarray, tau: float, rows) -> dict:
     n = np.arange(len(data.chosen))
     log_probs = np.where(data.tried, logits, -np.inf)
     log_probs = log_probs - np.logaddexp.reduce(log_probs, axis=1, keepdims=True)
-    targets = soft_targets(data, tau)
+    targets = soft_targets(data.tried, data.q, tau)
     cross_entropy = -(targets * np.where(data.tried, log_probs, 0.0)).sum(axis=1).mean()
-    scores = {
+    scores: dict[str, Any] = {
         "decisions": len(n),
         "network_agrees": round(float((logits.argmax(axis=1) == data.chosen).mean()), 4),
         "heuristic_agrees": round(float((data.heuristic == data.chosen).mean()), 4),
@@ -284,3 +286,9 @@ def fit_policy_network(settings: PolicyNetFit, say: Callable[[str], None] = prin
         settings.report.write_text(json.dumps(report, indent=1) + "\n")
     say(f"wrote {settings.out}")
     return report
+
+
+if __name__ == "__main__":  # the command moved into `friday`: say where, run nothing
+    import sys
+
+    sys.exit(f"python -m {__spec__.name}: error: gone: it is now `friday fit policy-net`")

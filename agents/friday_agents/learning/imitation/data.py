@@ -187,7 +187,13 @@ class Dataset:
     def save(self, path: Path) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
         arrays = {k: v for k, v in vars(self).items() if isinstance(v, np.ndarray)}
-        np.savez_compressed(path, format=DATASET_FORMAT, observation=self.observation, **arrays)
+        np.savez_compressed(
+            path,
+            allow_pickle=False,
+            format=DATASET_FORMAT,
+            observation=self.observation,
+            **arrays,
+        )
 
     def subset(self, keep: np.ndarray) -> Dataset:
         fields = {k: (v[keep] if isinstance(v, np.ndarray) else v) for k, v in vars(self).items()}
@@ -227,12 +233,12 @@ def encode_games(
             "(use flat)"
         )
     wanted = set(levels) if levels is not None else None
-    parts = [
+    encoded = [
         _encode_one(line, number, observation)
         for number, line in enumerate(games)
         if wanted is None or line["level"] in wanted
     ]
-    parts = [part for part in parts if part is not None]
+    parts = [part for part in encoded if part is not None]
     if not parts:
         raise ImitationDataError("no labelled decisions in these games: the dataset is empty")
     columns = {key: np.concatenate([part[key] for part in parts]) for key in parts[0]}

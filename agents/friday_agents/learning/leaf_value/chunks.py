@@ -145,7 +145,9 @@ def write_chunk(folder: Path, start: int, results: list[dict]) -> None:
         cpu = np.array(sum(r["cpu_seconds"] for r in results))
         count = np.array(len(results))
         with path.open("wb") as handle:
-            np.savez_compressed(handle, cpu_seconds=cpu, deal_count=count, **arrays)
+            np.savez_compressed(
+                handle, allow_pickle=False, cpu_seconds=cpu, deal_count=count, **arrays
+            )
 
     replace_atomically(chunk_path(folder, start, ".jsonl.gz"), games)
     replace_atomically(chunk_path(folder, start, ".npz"), positions)
@@ -171,7 +173,8 @@ def read_positions(folder: Path) -> dict[str, np.ndarray]:
     files = sorted(folder.glob("chunk-*.npz"))
     if not files:
         raise ValueDataError(f"{folder} holds no finished chunk yet")
-    parts, cpu = {name: [] for name in ARRAYS}, 0.0
+    parts: dict[str, list[np.ndarray]] = {name: [] for name in ARRAYS}
+    cpu = 0.0
     for file in files:
         try:
             with np.load(file, allow_pickle=False) as data:

@@ -77,17 +77,17 @@ def fit_leaf_network(
             optimizer.step()
         layers = tuple((w.astype(np.float64), b.astype(np.float64)) for w, b in numpy_layers(model))
         network = LeafNetwork(centre, scale, layers)
-        record = {
-            "epoch": epoch,
-            "validation": scores(network.win_probability(validation[0]), validation[1]),
-        }
+        validation_scores = scores(network.win_probability(validation[0]), validation[1])
+        record = {"epoch": epoch, "validation": validation_scores}
         epochs.append(record)
         if progress is not None:
             progress(record)
-        if record["validation"]["log_loss"] < best:
-            best, best_layers = record["validation"]["log_loss"], layers
+        if validation_scores["log_loss"] < best:
+            best, best_layers = validation_scores["log_loss"], layers
         elif epoch - _best_epoch(epochs) >= patience:
             break
+    if best_layers is None:  # no epoch ran, or every validation loss was NaN
+        raise ValueError(f"the leaf fit kept no epoch (max_epochs={max_epochs})")
     chosen = LeafNetwork(centre, scale, best_layers)
     return chosen, {
         "epochs": epochs,

@@ -36,7 +36,7 @@ from friday_env.actions import Phase
 from friday_env.core import core_of
 
 try:  # the agents' C kernels are built with the compiled core; without it every game is Python
-    from friday_agents.players import _kernels
+    import friday_agents.players._kernels as _kernels
 except ImportError:  # pragma: no cover - exercised only where the extensions are not built
     _kernels = None
 

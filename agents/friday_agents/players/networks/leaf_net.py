@@ -25,6 +25,7 @@ from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from friday_agents.players.networks.layers import Layers, forward, layer_arrays, read_layers
 from friday_agents.players.networks.linear_value import CARD_FEATURE_NAMES, card_features
@@ -46,7 +47,7 @@ MAX_LAYERS = 4
 MAX_WIDTH = 512
 
 
-def inputs_from_rows(rows: np.ndarray, levels: np.ndarray, steps: np.ndarray) -> np.ndarray:
+def inputs_from_rows(rows: np.ndarray, levels: ArrayLike, steps: ArrayLike) -> np.ndarray:
     """Raw input rows (see `INPUT_NAMES`) of ``cards`` feature rows (bias included, as
     `card_features` gives them) at ``levels`` and ``steps``."""
     n = len(rows)
@@ -112,7 +113,7 @@ class LeafNetwork:
 
 
 def save_leaf_network(network: LeafNetwork, path: Path) -> None:
-    np.savez_compressed(path, **network.arrays())
+    np.savez_compressed(path, allow_pickle=False, **network.arrays())
 
 
 def is_leaf_network_file(path: Path) -> bool:

@@ -74,7 +74,7 @@ class PolicyNetwork:
 
 
 def save_policy_network(network: PolicyNetwork, path: Path) -> None:
-    np.savez_compressed(path, **network.arrays())
+    np.savez_compressed(path, allow_pickle=False, **network.arrays())
 
 
 @lru_cache(maxsize=8)
@@ -93,7 +93,10 @@ def load_policy_network(path: Path = POLICY_FILE) -> PolicyNetwork:
             for p in ("", "v")
         )
         network = PolicyNetwork(str(data["observation"]), layers, value_layers)
-    size = make_encoder(network.observation).space.shape[0]
+    shape = make_encoder(network.observation).space.shape
+    if shape is None or len(shape) != 1:
+        raise ValueError(f"{path} names {network.observation!r}, not a flat observation")
+    size = shape[0]
     if layers[0][0].shape[0] != size or layers[-1][0].shape[1] != NUM_ACTIONS:
         raise ValueError(
             f"{path} maps {layers[0][0].shape[0]} inputs to {layers[-1][0].shape[1]} actions; "

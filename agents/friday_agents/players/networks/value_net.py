@@ -83,7 +83,7 @@ class ValueNetwork:
 
 
 def save_value_network(network: ValueNetwork, path: Path) -> None:
-    np.savez_compressed(path, **network.arrays())
+    np.savez_compressed(path, allow_pickle=False, **network.arrays())
 
 
 @lru_cache(maxsize=8)

@@ -39,7 +39,7 @@ from friday_env import Game
 from friday_env.cards import CARD_TYPE, KIND, NUM_CARDS, Kind
 
 try:
-    from friday_agents.players import _kernels
+    import friday_agents.players._kernels as _kernels
 except ImportError:  # the compiled core is not built: every game plays in Python
     _kernels = None
 
@@ -118,23 +118,24 @@ class CompiledSearch:
             _kernels.search_rollouts(*arguments, self.model.compiled(), values)
         else:
             _kernels.search_rollouts(*arguments)
-            values = self.values(ends, rows[:, :size])
+            values = linear_leaf_values(self.model, ends, rows[:, :size])
         totals = np.zeros(n)
         for world in range(len(seeds)):
             for i in range(n):
                 totals[i] += values[world * n + i]
         return totals
 
-    def values(self, ends: np.ndarray, rows: np.ndarray) -> list[float]:
-        """Each end's leaf value, as `ValueModel.value` computes it."""
-        weights, bonus = self.model.models, self.model.win_bonus
-        values = []
-        for k, (done, level, step, score, won) in enumerate(ends.tolist()):
-            if done:
-                values.append(score + bonus * bool(won))
-            else:
-                values.append(float(rows[k] @ weights[(level, step)]))
-        return values
+
+def linear_leaf_values(model: ValueModel, ends: np.ndarray, rows: np.ndarray) -> np.ndarray:
+    """Each rollout end's leaf value under a linear model, as `ValueModel.value` computes it."""
+    weights, bonus = model.models, model.win_bonus
+    values = []
+    for k, (done, level, step, score, won) in enumerate(ends.tolist()):
+        if done:
+            values.append(score + bonus * bool(won))
+        else:
+            values.append(float(rows[k] @ weights[(level, step)]))
+    return np.array(values)
 
 
 def compiled_search(

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from friday_agents.players.search.agent import SearchAgent
 from friday_env import Game
-from friday_env.core import core_of, to_core
+from friday_env.core import core_of, python_copy, to_core
 from friday_env.engine import seed_from
 
 
@@ -41,7 +41,7 @@ class OracleSearchAgent(SearchAgent):
         (On the compiled core the search builds these worlds in C; a compiled game's fields
         are read-only, so this method re-seeds a reference copy and compiles it back.)"""
         compiled = core_of(game) == "c"
-        world = game.to_python() if compiled else game.clone()
+        world = python_copy(game)
         world.seed = seed_from(seed)
         world.shuffles = 0
         return to_core(world, "c") if compiled else world
