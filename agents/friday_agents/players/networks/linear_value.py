@@ -179,9 +179,7 @@ def load_value_model(path: Path = WEIGHTS_FILE) -> ValueModel:
     ``friday fit linear-value``."""
     check_not_moved(path)
     if not Path(path).exists():
-        raise FileNotFoundError(
-            f"{path} is missing: fit it with `friday fit linear-value`"
-        )
+        raise FileNotFoundError(f"{path} is missing: fit it with `friday fit linear-value`")
     data = json.loads(Path(path).read_text())
     feature_set = next(
         (name for name, (names, _) in FEATURE_SETS.items() if tuple(data["features"]) == names),

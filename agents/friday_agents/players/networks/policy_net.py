@@ -83,10 +83,7 @@ def load_policy_network(path: Path = POLICY_FILE) -> PolicyNetwork:
     ``path``."""
     check_not_moved(path)
     if not Path(path).exists():
-        raise FileNotFoundError(
-            f"{path} is missing: fit it with "
-            "`friday fit policy-net`"
-        )
+        raise FileNotFoundError(f"{path} is missing: fit it with `friday fit policy-net`")
     with np.load(path, allow_pickle=False) as data:
         layers, value_layers = (
             tuple((w.astype(np.float32), b.astype(np.float32)) for w, b in read_layers(data, p))

@@ -92,10 +92,7 @@ def load_value_network(path: Path = NETWORK_FILE) -> ValueNetwork:
     ``friday fit value-net``."""
     check_not_moved(path)
     if not Path(path).exists():
-        raise FileNotFoundError(
-            f"{path} is missing: fit it with "
-            "`friday fit value-net`"
-        )
+        raise FileNotFoundError(f"{path} is missing: fit it with `friday fit value-net`")
     with np.load(path, allow_pickle=False) as data:
         if "input_names" not in data.files:
             raise ValueError(
