@@ -28,11 +28,13 @@ from friday_env.episode import (
     SCORE_SCALE,
     check_choice,
     check_illegal_action_mode,
+    check_progress_coef,
     check_reward_mode,
     draw_game_seed,
-    final_reward,
     final_stats,
     illegal_action_ends_game,
+    progress,
+    step_reward,
 )
 from friday_env.errors import EnvOptionError, IllegalActionError, check_level
 from friday_env.observation import encoder_names, make_encoder
@@ -155,28 +157,38 @@ class FridayEnv(gym.Env[Any, np.int64]):
 
     ## Rewards
 
-    0 on every step but the last. ``reward="win_loss"`` (default): +1 for beating both
-    pirates, -1 for any loss. ``reward="score"``: the final score (R25, for wins and losses
-    alike) divided by 100.
+    ``reward="win_loss"`` (default): 0 on every step but the last, then +1 for beating both
+    pirates, -1 for any loss. ``reward="score"``: 0 until the last step, then the final score
+    (R25, for wins and losses alike) divided by 100. ``reward="progress"``: ``progress_coef``
+    (default 0.1) for each hazard and each pirate beaten, in the step that beats it and never
+    taken back, plus +1/-1 at the end as in ``"win_loss"``; a game's rewards sum to +/-1 plus
+    ``progress_coef * (hazards_beaten + pirates_beaten)`` of its last ``info``.
+    ``docs/scoring.md`` compares them.
 
     ## Episode End
 
     Terminates when the game is over: both pirates beaten, or Robinson cannot pay what he
     owes, or a pirate fight cannot be won (R22). There is no truncation; wrap with
     ``TimeLimit`` if you want one. The last ``info`` also holds ``final_score``, ``won``,
-    ``level``, ``fights`` (fights finished) and ``steps`` (decisions taken).
+    ``level``, ``fights`` (fights finished), ``steps`` (decisions taken), ``hazards_beaten``
+    (hazard cards beaten in the game, destroyed ones included), ``pirates_beaten`` and
+    ``end_step`` (the step the game ended in: 0 green, 1 yellow, 2 red, 3 pirates; a won game
+    ends in 3), in every reward mode.
 
     ## Arguments
 
     ```python
     gymnasium.make("Friday-v0", level=1, observation="flat", reward="win_loss",
-                   illegal_action=None, render_mode=None, core=None)
+                   progress_coef=None, illegal_action=None, render_mode=None, core=None)
     ```
 
     - ``level``: 1-4 (R24).
     - ``observation``: ``"flat"``, ``"dict"``, ``"flat_mask"`` or another registered encoder
       ([`friday_env.observation.encoder_names()`][friday_env.observation.encoder_names]).
-    - ``reward``: ``"win_loss"`` or ``"score"``.
+    - ``reward``: ``"win_loss"``, ``"score"`` or ``"progress"``.
+    - ``progress_coef``: the reward for each hazard or pirate beaten with
+      ``reward="progress"``, a finite number >= 0 (None: 0.1); refused with any other reward
+      mode, which pays nothing for progress.
     - ``illegal_action``: ``"loss"`` ends the episode as a lost game on an action the mask
       forbids: reward -1 (or the current score / 100 in score mode), ``terminated=True``,
       ``info["illegal_action"]`` True. The default (None) is ``"loss"`` with a warning the
@@ -210,11 +222,13 @@ class FridayEnv(gym.Env[Any, np.int64]):
         illegal_action: str | None = None,
         render_mode: str | None = None,
         core: str | None = None,
+        progress_coef: float | None = None,
     ) -> None:
         self.level = check_level(level)
         self.core = check_core(core)
         self.observation_name = check_choice("observation encoder", observation, encoder_names())
         self.reward_mode = check_reward_mode(reward)
+        self.progress_coef = check_progress_coef(self.reward_mode, progress_coef)
         self.illegal_action, self._warn_illegal = check_illegal_action_mode(illegal_action)
         if render_mode is not None:
             check_choice("render mode", render_mode, RENDER_MODES)
@@ -225,6 +239,7 @@ class FridayEnv(gym.Env[Any, np.int64]):
         self.game: Game | None = None
         self._over = True
         self._steps = 0
+        self._progress = 0  # hazards and pirates beaten before this step (progress mode)
         # the last action in words, or (on the compiled core) the game it was played in and
         # the action, named only when a picture asks (see _naming)
         self._last_action: str | tuple[Any, int] = ""
@@ -244,6 +259,7 @@ class FridayEnv(gym.Env[Any, np.int64]):
         self.game = self._new_game(game_seed, options)
         self._over = self.game.done
         self._steps = 0
+        self._progress = progress(self.game) if self.progress_coef else 0
         self._last_action = ""
         info = self._info()
         if self.render_mode == "human":
@@ -266,7 +282,7 @@ class FridayEnv(gym.Env[Any, np.int64]):
         self._last_action = naming
         terminated = game.done
         self._over = terminated
-        reward = final_reward(game, self.reward_mode) if terminated else 0.0
+        reward = step_reward(game, self.reward_mode, self.progress_coef, self._progress_made())
         info = self._info()
         if terminated:
             info |= final_stats(game, self._steps)
@@ -357,6 +373,13 @@ class FridayEnv(gym.Env[Any, np.int64]):
             raise ResetNeeded("no game yet: call reset() first")
         return self.game
 
+    def _progress_made(self) -> int:
+        """Hazards and pirates beaten in the step just played (progress mode only: 0 else)."""
+        if not self.progress_coef:
+            return 0
+        before, self._progress = self._progress, progress(self._require_game())
+        return self._progress - before
+
     def _info(self) -> dict[str, Any]:
         return {"action_mask": self.action_masks()}
 
@@ -376,6 +399,6 @@ class FridayEnv(gym.Env[Any, np.int64]):
             )
         self._over = True
         self._last_action = f"illegal action {action!r}: game lost"
-        reward = final_reward(game, self.reward_mode, illegal=True)
+        reward = step_reward(game, self.reward_mode, self.progress_coef, 0, illegal=True)
         info = self._info() | final_stats(game, self._steps, illegal=True)
         return self.encoder.encode(game), reward, True, False, info

@@ -18,8 +18,9 @@ observations and writes the masks.
   step; that env's row of the observation and mask is the new game's first, its reward and
   ``terminated`` are the ended game's, and ``info["final_obs"]`` (an object array, ``None``
   for the other envs) and ``info["final_info"]`` (the single env's last info: ``final_score``,
-  ``won``, ``level``, ``fights``, ``steps``, ``action_mask``, and ``illegal_action`` where
-  one ended a game) hold the ended game, each with its ``_key`` mask of envs.
+  ``won``, ``level``, ``fights``, ``steps``, ``hazards_beaten``, ``pirates_beaten``,
+  ``end_step``, ``action_mask``, and ``illegal_action`` where one ended a game) hold the ended
+  game, each with its ``_key`` mask of envs.
 - Seeds: ``reset(seed=s)`` seeds env i with ``s + i`` as ``SyncVectorEnv`` does, and env i
   then deals exactly the games ``Friday-v0`` reset with seed ``s + i`` deals, autoresets
   included. ``reset(options={"deal": [d0, d1, ...]})`` starts env i on ``Game.new(level, di)``.
@@ -41,6 +42,7 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -58,11 +60,13 @@ from friday_env.episode import (
     REWARD_MODES,
     STATS,
     check_illegal_action_mode,
+    check_progress_coef,
     check_reward_mode,
     draw_game_seed,
-    final_reward,
     final_stats,
     illegal_action_ends_game,
+    progress,
+    step_reward,
 )
 from friday_env.errors import EnvOptionError, IllegalActionError, StateError, check_level
 from friday_env.observation import FLAT_SIZE, FlatEncoder
@@ -100,15 +104,27 @@ class _Buffers:
         self.next_seeds = np.zeros(num_envs, np.uint64)  # each env's next game seed
 
 
+@dataclass(frozen=True)
+class _Rules:
+    """An env's rules of an episode, checked: its level, reward mode and coefficient, and
+    illegal-action mode."""
+
+    level: int
+    reward: str
+    progress_coef: float
+    illegal: str
+
+
 class _CompiledBatch:
     """The envs on the compiled core: one ``VecEnvCore`` call per reset or step."""
 
-    def __init__(self, num_envs: int, level: int, reward: str, illegal: str, out: _Buffers):
+    def __init__(self, num_envs: int, rules: _Rules, out: _Buffers):
         self.core = VecEnvCore(  # present: check_core said so
             num_envs,
-            level,
-            REWARD_MODES.index(reward),
-            ILLEGAL_ACTION_MODES.index(illegal),
+            rules.level,
+            REWARD_MODES.index(rules.reward),
+            rules.progress_coef,
+            ILLEGAL_ACTION_MODES.index(rules.illegal),
             out.obs,
             out.masks,
             out.rewards,
@@ -137,17 +153,19 @@ class _PythonBatch:
     (and as [`friday_env.env.FridayEnv`][friday_env.env.FridayEnv]: both follow
     [`friday_env.episode`][friday_env.episode])."""
 
-    def __init__(self, num_envs: int, level: int, reward: str, illegal: str, out: _Buffers):
-        self.level, self.reward, self.illegal = level, reward, illegal
+    def __init__(self, num_envs: int, rules: _Rules, out: _Buffers):
+        self.level, self.reward, self.illegal = rules.level, rules.reward, rules.illegal
+        self.progress_coef = rules.progress_coef
         self.out = out
         self.games: list[Game] = []
         self.steps = [0] * num_envs
+        self.progress = [0] * num_envs  # hazards and pirates beaten (progress mode)
         self.encoders = [FlatEncoder() for _ in range(num_envs)]
 
     def reset(self, seeds: np.ndarray) -> None:
         self.games = [Game.new(self.level, int(seed), core="python") for seed in seeds]
-        self.steps = [0] * len(self.games)
         for i in range(len(self.games)):
+            self._start_counts(i)
             self._write_live(i)
 
     def check(self, actions: np.ndarray) -> int:
@@ -162,16 +180,17 @@ class _PythonBatch:
         for i, action in enumerate(actions.tolist()):
             game = self.games[i]
             illegal = action not in game.legal_actions()
+            made = 0
             if not illegal:
                 game.apply(action)
                 self.steps[i] += 1
+                made = self._progress_made(i)
+            out.rewards[i] = step_reward(game, self.reward, self.progress_coef, made, illegal)
             out.truncated[i] = False
             out.terminated[i] = illegal or game.done
             if out.terminated[i]:
                 self._end_game(i, illegal)
                 ended += 1
-            else:
-                out.rewards[i] = 0.0
             self._write_live(i)
         return ended
 
@@ -181,8 +200,19 @@ class _PythonBatch:
         if problem is not None:
             raise StateError(problem)
         self.games[i] = copy
-        self.steps[i] = 0
+        self._start_counts(i)
         self._write_live(i)
+
+    def _start_counts(self, i: int) -> None:
+        self.steps[i] = 0
+        self.progress[i] = progress(self.games[i]) if self.progress_coef else 0
+
+    def _progress_made(self, i: int) -> int:
+        """Hazards and pirates env i's game beat in its last step (0 outside progress mode)."""
+        if not self.progress_coef:
+            return 0
+        before, self.progress[i] = self.progress[i], progress(self.games[i])
+        return self.progress[i] - before
 
     def _write_live(self, i: int) -> None:
         self.out.obs[i] = self.encoders[i].encode(self.games[i])
@@ -190,12 +220,11 @@ class _PythonBatch:
 
     def _end_game(self, i: int, illegal: bool) -> None:
         game, out = self.games[i], self.out
-        out.rewards[i] = final_reward(game, self.reward, illegal)
         out.final_obs[i] = self.encoders[i].encode(game)
         stats = final_stats(game, self.steps[i], illegal)
         out.final_stats[i] = [stats.get(key, False) for key in STATS]
         self.games[i] = Game.new(self.level, int(out.next_seeds[i]), core="python")
-        self.steps[i] = 0
+        self._start_counts(i)
 
 
 class FridayVectorEnv(VectorEnv):
@@ -203,10 +232,12 @@ class FridayVectorEnv(VectorEnv):
 
     ```python
     gymnasium.make_vec("Friday-v0", num_envs=64, vectorization_mode="vector_entry_point",
-                       level=1, reward="win_loss", illegal_action=None, core=None)
+                       level=1, reward="win_loss", progress_coef=None, illegal_action=None,
+                       core=None)
     ```
 
-    - ``level``, ``reward``, ``illegal_action``: as for ``gymnasium.make("Friday-v0")``.
+    - ``level``, ``reward``, ``progress_coef``, ``illegal_action``: as for
+      ``gymnasium.make("Friday-v0")``.
     - ``observation``: ``"flat"`` only (other encoders: ``vectorization_mode="sync"``).
     - ``core``: ``"c"`` (one C call per step) or ``"python"``; None is the default core
       ([`friday_env.core.default_core`][friday_env.core.default_core]: ``FRIDAY_CORE``, else the
@@ -228,6 +259,7 @@ class FridayVectorEnv(VectorEnv):
         render_mode: str | None = None,
         core: str | None = None,
         copy: bool = True,
+        progress_coef: float | None = None,
     ) -> None:
         if isinstance(num_envs, bool) or not isinstance(num_envs, int) or num_envs < 1:
             raise EnvOptionError(f"num_envs must be a positive integer, got {num_envs!r}")
@@ -243,6 +275,7 @@ class FridayVectorEnv(VectorEnv):
                 "single env (gymnasium.make('Friday-v0', render_mode=...)) instead"
             )
         self.reward_mode = check_reward_mode(reward)
+        self.progress_coef = check_progress_coef(self.reward_mode, progress_coef)
         self.illegal_action, self._warn_illegal = check_illegal_action_mode(illegal_action)
         self.core = check_core(core)
         self.copy = copy
@@ -254,7 +287,8 @@ class FridayVectorEnv(VectorEnv):
         self.action_space = _batched_action_space(num_envs)
         self._out = _Buffers(num_envs)
         batch = _CompiledBatch if self.core == "c" else _PythonBatch
-        self._batch = batch(num_envs, self.level, self.reward_mode, self.illegal_action, self._out)
+        rules = _Rules(self.level, self.reward_mode, self.progress_coef, self.illegal_action)
+        self._batch = batch(num_envs, rules, self._out)
         self._env_rngs: list[np.random.Generator | None] = [None] * num_envs
         self._started = False
 

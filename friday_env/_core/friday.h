@@ -144,6 +144,7 @@ void fr_card_values(const fr_game *g, int32_t *values); /* table.n entries */
 int fr_fight_total(const fr_game *g);
 int fr_end_of_fight_penalty(const fr_game *g);
 int fr_score(const fr_game *g);
+int fr_hazards_beaten(const fr_game *g);        /* scoring.hazards_beaten: never falls in a game */
 int fr_can_draw(const fr_game *g);
 int fr_free_draw_available(const fr_game *g);
 int fr_paid_draw_cost(const fr_game *g);

@@ -416,6 +416,12 @@ static PyObject *py_clone(PyObject *o, PyObject *unused) {
 static PyObject *py_deepcopy(PyObject *o, PyObject *memo) { return py_clone(o, NULL); }
 
 static PyObject *py_score(PyObject *o, PyObject *u) { return PyLong_FromLong(fr_score(FR_GAME(o))); }
+static PyObject *py_hazards_beaten(PyObject *o, PyObject *u) {
+    return PyLong_FromLong(fr_hazards_beaten(FR_GAME(o)));
+}
+static PyObject *py_pirates_beaten(PyObject *o, PyObject *u) {
+    return PyLong_FromLong(FR_GAME(o)->beaten.n);
+}
 /* fight_total(values=None): with `values` given (card_values() the caller already has), the
  * reference's arithmetic on them (friday_env.engine.scoring.fight_total), as Game does. */
 static PyObject *py_fight_total(PyObject *o, PyObject *const *args, Py_ssize_t nargs) {
@@ -703,6 +709,9 @@ static PyMethodDef game_methods[] = {
     {"__copy__", py_clone, METH_NOARGS, NULL},
     {"__deepcopy__", py_deepcopy, METH_O, NULL},
     {"score", py_score, METH_NOARGS, "R25, for wins and losses alike."},
+    {"hazards_beaten", py_hazards_beaten, METH_NOARGS,
+     "Hazard cards beaten so far (joined Robinson's cards, destroyed ones included)."},
+    {"pirates_beaten", py_pirates_beaten, METH_NOARGS, "Pirates beaten so far (0-2)."},
     {"fight_total", (PyCFunction)(void (*)(void))py_fight_total, METH_FASTCALL,
      "Robinson's fighting points now (of `values` if given, as card_values() gives them)."},
     {"fight_value", py_fight_value, METH_NOARGS, "The hazard value to reach."},

@@ -6,8 +6,9 @@
  * caller put in next_seeds[i]: the returned observation and mask are then the new game's
  * first. The rules of an episode are defined once, in Python, by friday_env/episode.py (the
  * single env and the vector env's Python path call it); this file implements them in C for
- * speed, each function naming its definition: rewards at the end only, "win_loss" +1/-1 or
- * "score" score / 100 (final_reward); an illegal action either ends the game as a loss
+ * speed, each function naming its definition: rewards at the end, "win_loss" +1/-1 or
+ * "score" score / 100 (final_reward), and in "progress" mode the coefficient for each hazard
+ * and pirate beaten in a step besides +1/-1 at the end (step_reward); an illegal action either ends the game as a loss
  * (FR_ILLEGAL_LOSS, illegal_action_ends_game) or is refused before anything moves
  * (FR_ILLEGAL_RAISE, fr_vec_check); the statistics of an ended game (final_stats). Game seeds
  * come from the caller (friday_env/vector.py draws them with episode.draw_game_seed).
@@ -18,14 +19,16 @@
 #include "vecenv.h"
 
 int fr_vec_init(fr_vecenv *v, int32_t num_envs, int32_t level, int32_t reward_mode,
-                int32_t illegal_mode) {
+                double progress_coef, int32_t illegal_mode) {
     memset(v, 0, sizeof *v);
     if (num_envs < 1 || level < 1 || level > 4) return -1;
     v->games = calloc((size_t)num_envs, sizeof *v->games);
     v->steps = calloc((size_t)num_envs, sizeof *v->steps);
+    v->progress = calloc((size_t)num_envs, sizeof *v->progress);
     v->ended = calloc((size_t)num_envs, sizeof *v->ended);
     v->cache = malloc(sizeof *v->cache);
-    if (v->games == NULL || v->steps == NULL || v->ended == NULL || v->cache == NULL) {
+    if (v->games == NULL || v->steps == NULL || v->progress == NULL || v->ended == NULL ||
+        v->cache == NULL) {
         fr_vec_free(v);
         return -1;
     }
@@ -34,6 +37,7 @@ int fr_vec_init(fr_vecenv *v, int32_t num_envs, int32_t level, int32_t reward_mo
     v->num_envs = num_envs;
     v->level = level;
     v->reward_mode = reward_mode;
+    v->progress_coef = progress_coef;
     v->illegal_mode = illegal_mode;
     return 0;
 }
@@ -43,10 +47,12 @@ void fr_vec_free(fr_vecenv *v) {
         for (int32_t i = 0; i < v->num_envs; i++) fr_game_free(&v->games[i]);
     free(v->games);
     free(v->steps);
+    free(v->progress);
     free(v->ended);
     free(v->cache);
     v->games = NULL;
     v->steps = NULL;
+    v->progress = NULL;
     v->ended = NULL;
     v->cache = NULL;
     v->num_envs = 0;
@@ -68,9 +74,19 @@ static void write_live(fr_vecenv *v, int32_t i, const fr_vec_out *out) {
     write_mask(g, out->masks + (size_t)i * FR_A_NUM_ACTIONS);
 }
 
-static int new_game(fr_vecenv *v, int32_t i, uint64_t seed) {
+/* friday_env.episode.progress: hazards and pirates beaten in game g. */
+static int32_t progress(const fr_game *g) { return fr_hazards_beaten(g) + g->beaten.n; }
+
+/* Env i's step count and progress from its current game's start. */
+static void start_counts(fr_vecenv *v, int32_t i) {
     v->steps[i] = 0;
-    return fr_game_new(&v->games[i], v->level, seed) == 0 ? 0 : FR_VEC_NO_MEMORY;
+    v->progress[i] = v->reward_mode == FR_REWARD_PROGRESS ? progress(&v->games[i]) : 0;
+}
+
+static int new_game(fr_vecenv *v, int32_t i, uint64_t seed) {
+    if (fr_game_new(&v->games[i], v->level, seed) != 0) return FR_VEC_NO_MEMORY;
+    start_counts(v, i);
+    return 0;
 }
 
 enum { GAMES_PER_PREFETCH = FR_RNG_CACHE_SIZE / FR_SETUP_SHUFFLES };
@@ -112,7 +128,8 @@ int32_t fr_vec_check(fr_vecenv *v, const int64_t *actions) {
     return -1;
 }
 
-/* The reward of a game that just ended: friday_env.episode.final_reward. */
+/* The end-of-game part of the reward of a game that just ended:
+ * friday_env.episode.final_reward. */
 static double final_reward(const fr_vecenv *v, const fr_game *g, int illegal) {
     if (v->reward_mode == FR_REWARD_SCORE) return (double)fr_score(g) / 100.0;
     return (!illegal && g->won) ? 1.0 : -1.0;
@@ -124,7 +141,7 @@ static double final_reward(const fr_vecenv *v, const fr_game *g, int illegal) {
 static int end_game(fr_vecenv *v, int32_t i, int illegal, uint64_t next_seed,
                     const fr_vec_out *out) {
     fr_game *g = &v->games[i];
-    out->rewards[i] = final_reward(v, g, illegal);
+    out->rewards[i] += final_reward(v, g, illegal); /* after play()'s progress part */
     out->terminated[i] = 1;
     fr_encode_flat(g, out->final_obs + (size_t)i * FR_FLAT_SIZE);
     int32_t *stats = out->final_stats + (size_t)i * FR_VEC_STATS;
@@ -133,22 +150,36 @@ static int end_game(fr_vecenv *v, int32_t i, int illegal, uint64_t next_seed,
     stats[FR_STAT_LEVEL] = g->level;
     stats[FR_STAT_FIGHTS] = g->fights;
     stats[FR_STAT_STEPS] = v->steps[i];
+    stats[FR_STAT_HAZARDS_BEATEN] = fr_hazards_beaten(g);
+    stats[FR_STAT_PIRATES_BEATEN] = g->beaten.n;
+    stats[FR_STAT_END_STEP] = g->step;
     stats[FR_STAT_ILLEGAL] = illegal;
     return new_game(v, i, next_seed);
 }
 
+/* The progress part of a step's reward (friday_env.episode.step_reward): the coefficient
+ * times the hazards and pirates env i's game beat in the step; 0 outside progress mode. */
+static double progress_reward(fr_vecenv *v, int32_t i) {
+    if (v->reward_mode != FR_REWARD_PROGRESS || v->progress_coef == 0.0) return 0.0;
+    int32_t before = v->progress[i];
+    v->progress[i] = progress(&v->games[i]);
+    return v->progress_coef * (double)(v->progress[i] - before);
+}
+
 /* Plays env i's action; 1 if its game ended (by the action, or by an illegal one in loss
- * mode: then v->ended[i] is 2), 0 if it goes on, FR_VEC_NO_MEMORY. */
+ * mode: then v->ended[i] is 2), 0 if it goes on, FR_VEC_NO_MEMORY. The reward is the
+ * progress part; end_game adds the end's. */
 static int play(fr_vecenv *v, int32_t i, int action, const fr_vec_out *out) {
     fr_game *g = &v->games[i];
     int illegal = !fr_is_legal(g, action);
+    out->rewards[i] = 0.0;
     if (!illegal) {
         if (fr_apply(g, action) < 0) return FR_VEC_NO_MEMORY;
         v->steps[i]++;
+        out->rewards[i] = progress_reward(v, i);
     }
     out->truncated[i] = 0;
     out->terminated[i] = 0;
-    out->rewards[i] = 0.0;
     v->ended[i] = illegal ? 2 : g->phase == FR_GAME_OVER;
     return v->ended[i] != 0;
 }
@@ -194,7 +225,7 @@ int32_t fr_vec_step(fr_vecenv *v, const int64_t *actions, const uint64_t *next_s
 int fr_vec_set_game(fr_vecenv *v, int32_t i, const fr_game *g, const fr_vec_out *out) {
     if (i < 0 || i >= v->num_envs || g->level != v->level || g->phase == FR_GAME_OVER) return -1;
     if (fr_game_copy(&v->games[i], g) < 0) return FR_VEC_NO_MEMORY;
-    v->steps[i] = 0;
+    start_counts(v, i);
     write_live(v, i, out);
     return 0;
 }

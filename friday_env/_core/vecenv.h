@@ -4,21 +4,25 @@
 
 #include "friday.h"
 
-enum { FR_REWARD_WIN_LOSS = 0, FR_REWARD_SCORE = 1 };  /* env.py's reward modes */
+/* episode.py's reward modes, in REWARD_MODES's order */
+enum { FR_REWARD_WIN_LOSS = 0, FR_REWARD_SCORE = 1, FR_REWARD_PROGRESS = 2 };
 enum { FR_ILLEGAL_LOSS = 0, FR_ILLEGAL_RAISE = 1 };    /* env.py's illegal_action modes */
 enum { FR_VEC_NO_MEMORY = -2 };
 
 /* The statistics of a game that ended, one row of FR_VEC_STATS int32 per env (the single
- * env's final info). */
+ * env's final info, in episode.STATS's order; the end step is 0-3, green to pirates). */
 enum {
     FR_STAT_SCORE = 0, FR_STAT_WON, FR_STAT_LEVEL, FR_STAT_FIGHTS, FR_STAT_STEPS,
-    FR_STAT_ILLEGAL, FR_VEC_STATS
+    FR_STAT_HAZARDS_BEATEN, FR_STAT_PIRATES_BEATEN, FR_STAT_END_STEP, FR_STAT_ILLEGAL,
+    FR_VEC_STATS
 };
 
 typedef struct {
     int32_t num_envs, level, reward_mode, illegal_mode;
+    double progress_coef; /* FR_REWARD_PROGRESS: the reward per hazard or pirate beaten */
     fr_game *games;  /* num_envs games */
     int32_t *steps;  /* decisions taken in each env's current game */
+    int32_t *progress; /* FR_REWARD_PROGRESS: hazards and pirates beaten in each env's game */
     uint8_t *ended;  /* during a step: 1 if env i's game ended, 2 if by an illegal action */
     fr_rng_cache *cache; /* the setup shuffles of the games about to start (rng.c) */
 } fr_vecenv;
@@ -36,7 +40,7 @@ typedef struct {
 
 /* 0, or -1 (bad arguments or out of memory; nothing to free). */
 int fr_vec_init(fr_vecenv *v, int32_t num_envs, int32_t level, int32_t reward_mode,
-                int32_t illegal_mode);
+                double progress_coef, int32_t illegal_mode);
 void fr_vec_free(fr_vecenv *v);
 /* New games, env i's with seeds[i]; writes obs and masks. 0, or FR_VEC_NO_MEMORY. */
 int fr_vec_reset(fr_vecenv *v, const uint64_t *seeds, const fr_vec_out *out);

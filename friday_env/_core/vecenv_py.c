@@ -6,6 +6,7 @@
  * C-contiguous, writable) before it is used: a wrong one is a clear TypeError or
  * ValueError, never a write out of bounds.
  */
+#include <float.h>
 #include <string.h>
 
 #include "pybind.h"
@@ -114,13 +115,15 @@ static int hold_outputs(VecEnvCore *self, PyObject *const *buffers, int32_t num_
 }
 
 static int vecenv_init(VecEnvCore *self, PyObject *args, PyObject *kwds) {
-    static char *keywords[] = {"num_envs", "level", "reward_mode", "illegal_mode", "obs",
-                               "masks", "rewards", "terminated", "truncated", "final_obs",
-                               "final_stats", "next_seeds", NULL};
+    static char *keywords[] = {"num_envs", "level", "reward_mode", "progress_coef",
+                               "illegal_mode", "obs", "masks", "rewards", "terminated",
+                               "truncated", "final_obs", "final_stats", "next_seeds", NULL};
     int num_envs, level, reward_mode, illegal_mode;
+    double progress_coef;
     PyObject *buffers[OUT_COUNT];
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "iiiiOOOOOOOO:VecEnvCore", keywords,
-                                     &num_envs, &level, &reward_mode, &illegal_mode,
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "iiidiOOOOOOOO:VecEnvCore", keywords,
+                                     &num_envs, &level, &reward_mode, &progress_coef,
+                                     &illegal_mode,
                                      &buffers[0], &buffers[1], &buffers[2], &buffers[3],
                                      &buffers[4], &buffers[5], &buffers[6], &buffers[7]))
         return -1;
@@ -128,18 +131,22 @@ static int vecenv_init(VecEnvCore *self, PyObject *args, PyObject *kwds) {
         PyErr_SetString(PyExc_RuntimeError, "VecEnvCore is already initialised");
         return -1;
     }
-    if (num_envs < 1 || level < 1 || level > 4 || reward_mode < 0 || reward_mode > 1 ||
-        illegal_mode < 0 || illegal_mode > 1) {
+    if (num_envs < 1 || level < 1 || level > 4 || reward_mode < 0 ||
+        reward_mode > FR_REWARD_PROGRESS || illegal_mode < 0 || illegal_mode > 1) {
         PyErr_Format(PyExc_ValueError,
                      "VecEnvCore: bad num_envs %d, level %d, reward_mode %d or illegal_mode %d",
                      num_envs, level, reward_mode, illegal_mode);
+        return -1;
+    }
+    if (!(progress_coef >= 0.0 && progress_coef <= DBL_MAX)) { /* NaN fails both */
+        PyErr_SetString(PyExc_ValueError, "VecEnvCore: progress_coef must be finite and >= 0");
         return -1;
     }
     if (hold_outputs(self, buffers, num_envs) < 0) {
         release_views(self);
         return -1;
     }
-    if (fr_vec_init(&self->v, num_envs, level, reward_mode, illegal_mode) < 0) {
+    if (fr_vec_init(&self->v, num_envs, level, reward_mode, progress_coef, illegal_mode) < 0) {
         release_views(self);
         PyErr_NoMemory();
         return -1;

@@ -60,6 +60,8 @@ class Game(LegalActions):
     end_of_fight_penalty = scoring.end_of_fight_penalty
     robinson_cards = scoring.robinson_cards
     score = scoring.score
+    hazards_beaten = scoring.hazards_beaten
+    pirates_beaten = scoring.pirates_beaten
 
     # ------------------------------------------------------------------ setup
 

@@ -10,10 +10,12 @@ from friday_env.cards import (
     ABILITY,
     HAZARD_VALUES,
     IS_AGING,
+    KIND,
     SCORE_VALUE,
     SPECIAL,
     VALUE,
     Ability,
+    Kind,
     PirateSpecial,
 )
 from friday_env.engine.state import DOUBLED, DOWN, GREEN, PIRATES, State
@@ -21,6 +23,8 @@ from friday_env.engine.state import DOUBLED, DOWN, GREEN, PIRATES, State
 HIGHEST_ZERO_CARDS = frozenset(
     c for c, ability in enumerate(ABILITY) if ability == Ability.HIGHEST_ZERO
 )
+#: Whether each card is a hazard card (one of the 30, on every level).
+IS_HAZARD = tuple(kind == Kind.HAZARD for kind in KIND)
 #: Life each card costs at the end of a fight while face up (R19): "-1 life", "-2 life".
 END_OF_FIGHT_LIFE = tuple(
     {Ability.LOSE_LIFE_1: 1, Ability.LOSE_LIFE_2: 2}.get(ability, 0) for ability in ABILITY
@@ -110,3 +114,19 @@ def score(game: State) -> int:
     if game.won:
         points += 5 * game.life
     return points
+
+
+def hazards_beaten(game: State) -> int:
+    """Hazard cards beaten so far: those that joined Robinson's cards as knowledge (R21), in
+    his stack, discard pile, sort hand, on the table or destroyed since. A hazard card never
+    goes back to the hazard piles, so the count never falls during a game (a beaten hazard
+    destroyed later still counts). In a game set up by the rulebook it is the 30 hazard cards
+    less those in the hazard stack, the hazard discard pile, the offer and the fight; a
+    scenario that deals hazard cards to Robinson counts them from the start."""
+    piles = (game.stack, game.discard, game.sort_taken, game.table, game.destroyed)
+    return sum(IS_HAZARD[card] for pile in piles for card in pile)
+
+
+def pirates_beaten(game: State) -> int:
+    """Pirates beaten so far (0-2; the game is won at 2, R22)."""
+    return len(game.beaten)

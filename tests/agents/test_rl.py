@@ -452,7 +452,10 @@ def test_replay_rebuilds_the_game():
     [
         (["--level", "5"], "level must be 1-4"),
         (["--method", "magic"], "unknown method 'magic'"),
-        (["--reward", "progress"], "unknown reward 'progress'"),
+        (["--reward", "points"], "unknown reward 'points'"),
+        (["--reward", "progress", "--progress-coef", "-1"], "progress_coef must be a finite"),
+        (["--reward", "progress", "--progress-coef", "nan"], "progress_coef must be a finite"),
+        (["--progress-coef", "0.2"], "only for --reward progress"),
         (["--shaping", "progress"], "unknown shaping 'progress'"),
         (["--shaping-coef", "-1"], "shaping_coef must be"),
         (["--bonus", "novelty"], "unknown bonus 'novelty'"),
@@ -479,6 +482,24 @@ def test_bad_arguments_are_rejected(argv, message, tmp_path, capsys, monkeypatch
     assert friday_main(["rl", *out, *argv, "--no-progress"]) == 2
     assert message in capsys.readouterr().err
     assert not (tmp_path / "run").exists()
+
+
+def test_the_progress_reward_trains_on_the_envs_own_and_resumes_with_it(tmp_path):
+    """``--reward progress``: the run's envs pay the env's progress reward with the run's
+    coefficient; config.json keeps both and a resumed run trains on them again."""
+    out = tmp_path / "run"
+    tiny = ["--num-envs", "2", "--num-steps", "32", "--hidden", "8", "--eval-deals", "2"]
+    argv = ["rl", "--out", str(out), "--frames", "64", *tiny, "--no-progress"]
+    assert friday_main([*argv, "--reward", "progress", "--progress-coef", "0.25"]) == 0
+    saved = json.loads((out / "config.json").read_text())
+    assert (saved["reward"], saved["progress_coef"]) == ("progress", 0.25)
+    resumed = RLConfig.from_dict(saved)
+    envs = Trainer(resumed, resume=True).envs.unwrapped
+    assert (envs.reward_mode, envs.progress_coef) == ("progress", 0.25)
+    more = ["rl", "--out", str(out), "--resume", "--frames", "128", "--no-progress"]
+    assert friday_main(more) == 0
+    assert json.loads((out / "config.json").read_text())["reward"] == "progress"
+    assert curve(out)[-1]["frames"] == 128
 
 
 def test_a_second_run_in_the_same_folder_is_refused(tmp_path, capsys):

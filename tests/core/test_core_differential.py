@@ -24,7 +24,10 @@ from friday_env.testing.games import random_deal
 pytestmark = pytest.mark.skipif("c" not in available_cores(), reason="compiled core not built")
 
 LEVELS = (1, 2, 3, 4)
-RULES = ("score", "can_draw", "free_draw_available", "paid_draw_cost", "robinson_cards")
+RULES = (
+    "score", "can_draw", "free_draw_available", "paid_draw_cost", "robinson_cards",
+    "hazards_beaten", "pirates_beaten",
+)  # fmt: skip
 FIGHT_RULES = ("fight_total", "fight_value", "card_values", "end_of_fight_penalty")
 
 

@@ -80,7 +80,9 @@ def play_side_by_side(envs, reference, steps: int, seed: int, illegal_every: int
 
 
 @pytest.mark.parametrize("core", CORES)
-@pytest.mark.parametrize(("level", "reward"), [(1, "win_loss"), (2, "score"), (4, "win_loss")])
+@pytest.mark.parametrize(
+    ("level", "reward"), [(1, "win_loss"), (2, "score"), (4, "win_loss"), (3, "progress")]
+)
 def test_equals_sync_vector_env_of_single_envs(core, level, reward):
     envs = make_vector(3, core, level=level, reward=reward)
     reference = make_reference(3, core, level=level, reward=reward)
@@ -88,7 +90,7 @@ def test_equals_sync_vector_env_of_single_envs(core, level, reward):
 
 
 @pytest.mark.parametrize("core", CORES)
-@pytest.mark.parametrize("reward", ["win_loss", "score"])
+@pytest.mark.parametrize("reward", ["win_loss", "score", "progress"])
 def test_illegal_loss_mode_equals_single_envs(core, reward):
     envs = make_vector(2, core, reward=reward, illegal_action="loss")
     reference = make_reference(2, core, reward=reward, illegal_action="loss")
@@ -266,7 +268,7 @@ def test_the_c_object_checks_every_buffer_it_is_given():
     def make(**replace):
         out = _Buffers(2)
         buffers = {name: getattr(out, name) for name in vars(out)} | replace
-        return _compiled.VecEnvCore(2, 1, 0, 0, **buffers)
+        return _compiled.VecEnvCore(2, 1, 0, 0.0, 0, **buffers)
 
     with pytest.raises(ValueError, match=r"obs \(float32, N x FLAT_SIZE\): need 1982 items"):
         make(obs=np.zeros((1, FLAT_SIZE), np.float32))

@@ -105,6 +105,8 @@ def _errors(make, **options) -> tuple[type, str]:
         {"core": "fast"},
         {"core": 3},
         {"reward": "points"},
+        {"reward": "progress", "progress_coef": -0.1},
+        {"reward": "win_loss", "progress_coef": 0.1},
         {"illegal_action": "ignore"},
         {"level": 5},
     ],
@@ -149,6 +151,9 @@ def test_rewards_and_statistics_of_an_ended_game():
         "level": 1,
         "fights": 0,
         "steps": 12,
+        "hazards_beaten": 0,
+        "pirates_beaten": 0,
+        "end_step": episode.END_STEPS.index("pirates"),  # scenario()'s default step
     }
     ended = episode.final_stats(won, 12, illegal=True)
     assert ended["won"] is False and ended["illegal_action"] is True

@@ -10,6 +10,7 @@ from gymnasium import spaces
 from friday_env.actions import codec as act
 from friday_env.core import CORES
 from friday_env.env import ILLEGAL_ACTION_MODES, RENDER_MODES, REWARD_MODES, SCORE_SCALE
+from friday_env.episode import DEFAULT_PROGRESS_COEF, STATS
 from friday_env.observation import (
     CARD_FEATURES,
     DICT_KEYS,
@@ -94,7 +95,13 @@ def env_options_section() -> str:
         [
             "`reward`",
             ", ".join(f'`"{n}"`' for n in REWARD_MODES),
-            f"+1/-1 at the end, or the final score (R25) / {SCORE_SCALE:g}",
+            f"+1/-1 at the end; or the final score (R25) / {SCORE_SCALE:g}; or +1/-1 plus "
+            "`progress_coef` for each hazard and pirate beaten, paid when beaten and kept",
+        ],
+        [
+            "`progress_coef`",
+            f"a number >= 0 (None: {DEFAULT_PROGRESS_COEF:g})",
+            'with `reward="progress"` only: the reward per hazard or pirate beaten',
         ],
         [
             "`illegal_action`",
@@ -163,7 +170,8 @@ def env_summary_section() -> str:
         [
             "reward",
             f'0 until the last step; `"win_loss"` (default) +1 / -1, `"score"` the final '
-            f"score / {SCORE_SCALE:g}",
+            f'score / {SCORE_SCALE:g}; or `"progress"`: +1 / -1 plus `progress_coef` '
+            f"({DEFAULT_PROGRESS_COEF:g}) for each hazard and pirate beaten, kept",
         ],
         [
             "episode",
@@ -172,13 +180,13 @@ def env_summary_section() -> str:
         ],
         [
             "options",
-            "`level` 1-4, `observation`, `reward`, `illegal_action` "
+            "`level` 1-4, `observation`, `reward`, `progress_coef`, `illegal_action` "
             f"({', '.join(f'`{m}`' for m in ('None', *ILLEGAL_ACTION_MODES))}), "
             f"`render_mode` ({', '.join(f'`{m}`' for m in RENDER_MODES)}), "
             f"`core` ({', '.join(f'`{c}`' for c in CORES)})",
         ],
         ["reset options", '`{"deal": n}` (a given deal), `{"scenario": {...}}` (start anywhere)'],
-        ["last `info`", "`final_score`, `won`, `level`, `fights`, `steps`"],
+        ["last `info`", ", ".join(f"`{key}`" for key in STATS[:-1])],
     ]
     return "\n".join(table(["", "`Friday-v0`"], rows))
 

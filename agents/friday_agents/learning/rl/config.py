@@ -9,14 +9,17 @@ started with (only ``--frames`` may grow). No torch here: ``friday --help`` stay
 from __future__ import annotations
 
 import dataclasses
+import math
 from dataclasses import dataclass
 
 from friday_agents.harness.device import DEVICES
 from friday_agents.harness.errors import BadInputError
 from friday_agents.learning.config import LearningConfig, parse_hidden, setting, shared
+from friday_env.episode import DEFAULT_PROGRESS_COEF
 
 METHODS = ("ppo", "reverse")
-REWARDS = ("win_loss", "score")
+#: The env's reward modes (``friday_env.episode.REWARD_MODES``): the run trains on the env's own.
+REWARDS = ("win_loss", "score", "progress")
 SHAPINGS = ("none", "fights")
 BONUSES = ("none", "counts")
 
@@ -47,8 +50,14 @@ class RLConfig(LearningConfig):
     reward: str = shared(
         "reward",
         "",
-        "win_loss (+1/-1) or score (final score / 100); empty: win_loss with --init, score "
-        "without (from scratch a policy wins no game for a long time)",
+        "win_loss (+1/-1), score (final score / 100) or progress (+1/-1 plus "
+        "--progress-coef for each hazard and pirate beaten, kept: the env's "
+        "reward='progress'); empty: win_loss with --init, score without",
+    )
+    progress_coef: float = setting(
+        "--reward progress: the reward for each hazard or pirate beaten (the env's "
+        "progress_coef, a finite number >= 0)",
+        DEFAULT_PROGRESS_COEF,
     )
     shaping: str = shared(
         "shaping",
@@ -184,6 +193,7 @@ class RLConfig(LearningConfig):
             raise RLConfigError(
                 f"unknown reward {self.reward!r}; choose one of {', '.join(REWARDS)}"
             )
+        self._check_progress_coef()
         if self.init_temperature != "auto" and _positive_float(self.init_temperature) is None:
             raise RLConfigError(
                 f"init_temperature must be auto or a positive number, got {self.init_temperature!r}"
@@ -196,6 +206,18 @@ class RLConfig(LearningConfig):
             )
         if self.init and not self.init.endswith(".npz"):
             raise RLConfigError(f"init must be a PolicyNetwork .npz file, got {self.init!r}")
+
+    def _check_progress_coef(self) -> None:
+        """The env's own rule (``friday_env.episode.check_progress_coef``), before anything runs."""
+        if not math.isfinite(self.progress_coef) or self.progress_coef < 0:
+            raise RLConfigError(
+                f"progress_coef must be a finite number >= 0, got {self.progress_coef!r}"
+            )
+        if self.progress_coef != DEFAULT_PROGRESS_COEF and self.reward != "progress":
+            raise RLConfigError(
+                f"progress_coef={self.progress_coef!r} is only for --reward progress, "
+                f"not {self.reward or 'the default'!r}"
+            )
 
     def _check_counts(self) -> None:
         positive = (

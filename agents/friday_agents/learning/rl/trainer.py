@@ -867,6 +867,7 @@ def _make_envs(config: RLConfig, num_envs: int, level: int) -> Any:
         vectorization_mode="vector_entry_point",
         level=level,
         reward=config.reward,
+        **({"progress_coef": config.progress_coef} if config.reward == "progress" else {}),
         illegal_action="raise",
     )
 
