@@ -3,7 +3,6 @@ search games, played in numpy, reading public information only)."""
 
 from __future__ import annotations
 
-import argparse
 import inspect
 import json
 import subprocess
@@ -11,11 +10,12 @@ import sys
 from pathlib import Path
 
 import pytest
+from friday_cli import friday as friday_cli
 from rendered import provider
 from studies import study_module
 
-from friday_agents.cli import eval as evaluate
 from friday_agents.cli import main as friday
+from friday_agents.evaluation.workflow import EvalSettings, config_of
 from friday_agents.harness.deals import evaluation_seed, training_seed
 from friday_agents.learning.fitting.game_data import ReplayCount, turn_start_examples
 from friday_agents.learning.imitation.data import collect
@@ -41,10 +41,8 @@ def test_one_default_simulation_budget():
     """``friday eval``, ``SearchAgent`` and the committed headline run use one setting."""
     assert inspect.signature(SearchAgent).parameters["sims"].default == DEFAULT_SIMS
     assert SearchAgent().sims == DEFAULT_SIMS
-    parser = argparse.ArgumentParser()
-    evaluate.add_arguments(parser)
-    config = evaluate.config_from_args(parser.parse_args(["--agents", "random"]))
-    assert config.search_sims == DEFAULT_SIMS
+    assert config_of(EvalSettings(agents="random")).search_sims == DEFAULT_SIMS
+    assert f"(default {DEFAULT_SIMS})" in " ".join(friday_cli("eval", "--help").stdout.split())
     headline = json.loads(HEADLINE_RUN.read_text())
     assert headline["config"]["search_sims"] == DEFAULT_SIMS
     assert f"--search-sims {DEFAULT_SIMS} " in headline["command"] + " "

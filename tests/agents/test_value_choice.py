@@ -12,8 +12,8 @@ from rendered import provider
 from studies import study_module
 
 from friday_agents.cli import main
-from friday_agents.cli.eval import command_line
 from friday_agents.evaluation.runner import EvalConfig, EvaluationError
+from friday_agents.evaluation.workflow import command_line
 from friday_agents.harness.deals import (
     deal_seed,
     evaluation_seed,

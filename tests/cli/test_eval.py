@@ -15,13 +15,13 @@ import pytest
 from friday_cli import friday
 
 from friday_agents.cli import main
-from friday_agents.cli.eval import (
+from friday_agents.evaluation.report import beats_by
+from friday_agents.evaluation.runner import EvalConfig
+from friday_agents.evaluation.workflow import (
     command_line,
     parse_games,
     parse_levels,
 )
-from friday_agents.evaluation.report import beats_by
-from friday_agents.evaluation.runner import EvalConfig
 from friday_agents.harness.errors import BadInputError
 from friday_agents.players.search.guided import BEFORE_LEAF_STUDY
 from friday_env import GameRecord, replay
@@ -217,7 +217,7 @@ def test_the_set_up_run_says_it_is_a_small_sample_and_where_the_full_table_is(
 ):
     """``friday eval`` with every default (the README's first command) is a small sample:
     its output says so, names the page of the full table and the command that made it."""
-    import friday_agents.cli.eval as evaluate
+    import friday_agents.evaluation.workflow as evaluate
 
     monkeypatch.chdir(tmp_path)
     monkeypatch.setattr(evaluate, "DEFAULT_AGENTS", "random")  # the defaults, made fast

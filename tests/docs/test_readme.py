@@ -16,7 +16,7 @@ import pytest
 from rendered import copy_files, provider
 from splice import section_body
 
-from friday_agents.cli.eval import FULL_TABLE_COMMAND
+from friday_agents.evaluation.workflow import FULL_TABLE_COMMAND
 from friday_agents.models import GUIDED_VALUE_LEAF
 
 REPO = Path(__file__).resolve().parents[2]

@@ -92,8 +92,12 @@ def chosen_command(argv: list[str]) -> str | None:
 
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     """The ``friday`` parser. Only ``command``'s module is imported, for its arguments (every
-    subcommand's when ``command`` is ``"*"``); the others are listed by name and help."""
-    parser = argparse.ArgumentParser(prog="friday", description=plain(__doc__.splitlines()[0]))
+    subcommand's when ``command`` is ``"*"``); the others are listed by name and help. No
+    parser takes an abbreviation of a flag (argparse would read ``--frame`` as ``--frames``,
+    and a later flag starting the same would change what an old command means)."""
+    parser = argparse.ArgumentParser(
+        prog="friday", description=plain(__doc__.splitlines()[0]), allow_abbrev=False
+    )
     parser.add_argument(
         "--version",
         action="version",
@@ -101,17 +105,30 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     )
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for name, (module, help_text) in _available().items():
-        sub = commands.add_parser(name, help=help_text, description=help_text)
+        sub = commands.add_parser(name, help=help_text, description=help_text, allow_abbrev=False)
         sub.set_defaults(_module=module)
         if command in (name, "*"):
             importlib.import_module(module).add_arguments(sub)
-            _plain_help(sub)
+            for nested in parsers_within(sub):
+                nested.allow_abbrev = False  # the steps a module adds (friday value fit...)
+                _plain_help(nested)
     return parser
 
 
+def parsers_within(parser: argparse.ArgumentParser) -> list[argparse.ArgumentParser]:
+    """``parser`` and every parser of its subcommands, nested ones included."""
+    found = [parser]
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for sub in dict.fromkeys(action.choices.values()):
+                found += parsers_within(sub)
+    return found
+
+
 def _plain_help(parser: argparse.ArgumentParser) -> None:
-    """``parser``'s help texts, nested subcommands' included, without the docstrings' markup
-    (``plain``): a terminal would show ``x`` and [`x`][y] as they are written."""
+    """``parser``'s own help texts (its subcommands' one-line helps included) without the
+    docstrings' markup (``plain``): a terminal would show ``x`` and [`x`][y] as they are
+    written."""
 
     def clean(text: str | None) -> str | None:
         return plain(text) if text else text
@@ -122,8 +139,6 @@ def _plain_help(parser: argparse.ArgumentParser) -> None:
         if isinstance(action, argparse._SubParsersAction):
             for listed in action._choices_actions:
                 listed.help = clean(listed.help)
-            for sub in dict.fromkeys(action.choices.values()):
-                _plain_help(sub)
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:

@@ -101,7 +101,7 @@ def run(args: argparse.Namespace) -> int:
     from friday_agents.learning.imitation import steps as imitate_steps
 
     try:
-        return imitate_steps.STEPS[args.step](args)
+        return imitate_steps.STEPS[args.step](_settings(args))
     except ValueError as err:  # a setting the step's libraries refuse (net sizes, shares)
         raise BadInputError(str(err)) from None
     except GamesInterrupted as why:  # every finished game is in the games file
@@ -111,3 +111,24 @@ def run(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 130 if why.reason == "interrupted" else 1
+
+
+def _settings(args: argparse.Namespace):
+    """The step's typed settings (`friday_agents.learning.imitation.settings`) from its flags."""
+    from friday_agents.learning.imitation import settings as imitate
+
+    def fields(settings: type, **given) -> dict:
+        named = settings.__dataclass_fields__.keys() - given.keys()
+        return {name: getattr(args, name) for name in named} | given
+
+    if args.step == "encode":
+        return imitate.Encode(**fields(imitate.Encode, games_files=tuple(args.games_files)))
+    play = None
+    if args.step in ("collect", "dagger"):
+        play = imitate.Games(**fields(imitate.Games, progress=not args.no_progress))
+    if args.step == "collect":
+        return imitate.Collect(**fields(imitate.Collect, play=play))
+    policy = imitate.PolicyFit(**fields(imitate.PolicyFit))
+    if args.step == "fit":
+        return imitate.Fit(args.dataset, policy)
+    return imitate.Dagger(**fields(imitate.Dagger, play=play, policy=policy, data=tuple(args.data)))

@@ -217,3 +217,9 @@ def summary(results: dict[str, Any]) -> str:
             rows.append([level, player, games, data[player]["wins"], pirates["reached"]])
     header = ["level", "player", "games", "won", "reached the pirates"]
     return aligned_table(header, rows)
+
+
+if __name__ == "__main__":  # the command moved into `friday`: say where, run nothing
+    import sys
+
+    sys.exit(f"python -m {__spec__.name}: error: gone: it is now `friday strategy`")

@@ -191,3 +191,9 @@ def fit_linear_value(settings: LinearValueFit, say: Callable[[str], None] = prin
     settings.out.write_text(json.dumps(written, indent=1) + "\n")
     say(f"wrote {settings.out}")
     return written
+
+
+if __name__ == "__main__":  # the command moved into `friday`: say where, run nothing
+    import sys
+
+    sys.exit(f"python -m {__spec__.name}: error: gone: it is now `friday fit linear-value`")

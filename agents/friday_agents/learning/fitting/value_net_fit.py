@@ -155,3 +155,9 @@ def fit_value_network(settings: ValueNetFit, say: Callable[[str], None] = print)
         settings.report.write_text(json.dumps(report, indent=1) + "\n")
     say(f"wrote {settings.out}")
     return report
+
+
+if __name__ == "__main__":  # the command moved into `friday`: say where, run nothing
+    import sys
+
+    sys.exit(f"python -m {__spec__.name}: error: gone: it is now `friday fit value-net`")

@@ -1,9 +1,10 @@
-"""The steps of ``friday imitate`` (see `friday_agents.cli.imitate` for the command
-line)."""
+"""The steps of ``friday imitate``, each run from its typed settings
+(`friday_agents.learning.imitation.settings`; `friday_agents.cli.imitate` parses the command
+line into them)."""
 
 from __future__ import annotations
 
-import argparse
+import dataclasses
 import json
 import time
 from pathlib import Path
@@ -19,6 +20,7 @@ from friday_agents.learning.imitation.data import (
     load_dataset,
     read_games,
 )
+from friday_agents.learning.imitation.settings import Collect, Dagger, Encode, Fit, PolicyFit
 from friday_agents.learning.sb3.config import TrainConfig, load_config_file
 from friday_agents.players.registry import make_agent
 from friday_env.levels import parse_levels
@@ -37,49 +39,47 @@ def _bar(total: int, disabled: bool):
     return tqdm(total=total, unit="game", disable=disabled)
 
 
-def collect_step(args: argparse.Namespace) -> int:
-    levels = parse_levels(args.levels)
-    indices = range(args.first_index, args.first_index + args.games)
+def collect_step(settings: Collect) -> int:
+    levels, play = parse_levels(settings.levels), settings.play
+    indices = play.indices
     print(
-        f"friday imitate collect: {args.teacher} plays {args.games} games per level on levels "
-        f"{','.join(map(str, levels))} (deals {indices.start}-{indices.stop - 1}); appending to "
-        f"{args.out}",
+        f"friday imitate collect: {settings.teacher} plays {play.games} games per level on "
+        f"levels {','.join(map(str, levels))} (deals {indices.start}-{indices.stop - 1}); "
+        f"appending to {settings.out}",
         flush=True,
     )
-    with _bar(len(levels) * len(indices), args.no_progress) as bar:
+    with _bar(len(levels) * len(indices), not play.progress) as bar:
         tick = lambda _: bar.update()  # noqa: E731
-        played = collect(
-            args.teacher, levels, indices, args.out, args.workers, tick, args.backend, args.address
-        )
-    games = [g for g in read_games(args.out) if g["level"] in levels and g["index"] in indices]
+        how = (play.workers, tick, play.backend, play.address)
+        played = collect(settings.teacher, levels, indices, settings.out, *how)
+    out = settings.out
+    games = [g for g in read_games(out) if g["level"] in levels and g["index"] in indices]
     seconds = sum(g.get("seconds", 0.0) for g in games)
-    print(
-        f"{played} games played, {len(games)} in {args.out}; teacher CPU {format_duration(seconds)}"
-    )
+    print(f"{played} games played, {len(games)} in {out}; teacher CPU {format_duration(seconds)}")
     return 0
 
 
-def encode_step(args: argparse.Namespace) -> int:
-    games = [line for path in args.games_files for line in read_games(path)]
+def encode_step(settings: Encode) -> int:
+    games = [line for path in settings.games_files for line in read_games(path)]
     if not games:
-        raise ImitationDataError(f"no games in {', '.join(map(str, args.games_files))}")
+        raise ImitationDataError(f"no games in {', '.join(map(str, settings.games_files))}")
     started = time.process_time()
-    data = encode_games(games, args.observation, parse_levels(args.levels))
-    data.save(args.out)
+    data = encode_games(games, settings.observation, parse_levels(settings.levels))
+    data.save(settings.out)
     print(
-        f"{len(data)} decisions from {len(games)} games -> {args.out} "
+        f"{len(data)} decisions from {len(games)} games -> {settings.out} "
         f"(CPU {format_duration(time.process_time() - started)})"
     )
     return 0
 
 
-def _config(args: argparse.Namespace, level: int) -> TrainConfig:
-    values = load_config_file(args.config) if args.config else {}
-    values.update(level=level, hidden=args.hidden, seed=args.seed, device=args.device)
+def _config(settings: PolicyFit, level: int) -> TrainConfig:
+    values = load_config_file(settings.config) if settings.config else {}
+    values.update(level=level, hidden=settings.hidden, seed=settings.seed, device=settings.device)
     return TrainConfig.from_dict(values).validate()
 
 
-def fit_into_policy(args: argparse.Namespace, data, levels: tuple[int, ...]) -> dict:
+def fit_into_policy(settings: PolicyFit, data, levels: tuple[int, ...]) -> dict:
     """Build (or load with ``--init``) the policy, fit it to ``data`` and save it."""
     import torch
 
@@ -87,7 +87,7 @@ def fit_into_policy(args: argparse.Namespace, data, levels: tuple[int, ...]) -> 
     from friday_agents.learning.sb3.train import init_weights
 
     torch.set_num_threads(1)
-    config = _config(args, levels[0])
+    config = _config(settings, levels[0])
     if data.observation != config.observation:
         raise ImitationDataError(
             f"dataset holds {data.observation!r} observations, the policy reads "
@@ -97,24 +97,23 @@ def fit_into_policy(args: argparse.Namespace, data, levels: tuple[int, ...]) -> 
     if len(data) == 0:
         raise ImitationDataError(f"the dataset has no decisions of levels {levels}")
     model = build_model(config, levels[0])
-    if args.init:
-        init_weights(model, args.init)
-    settings = FitSettings(
-        args.epochs, args.batch_size, args.learning_rate, args.soft_tau, seed=args.seed
-    )
+    if settings.init:
+        init_weights(model, settings.init)
+    rates = (settings.learning_rate, settings.soft_tau)
+    steps = FitSettings(settings.epochs, settings.batch_size, *rates, seed=settings.seed)
     print(
         f"friday imitate: fitting a {config.hidden} policy on {len(data)} decisions of levels "
-        f"{','.join(map(str, levels))}, {args.epochs} epochs; writing {args.out}",
+        f"{','.join(map(str, levels))}, {settings.epochs} epochs; writing {settings.out}",
         flush=True,
     )
     started = time.process_time()
-    log = fit(model, data, settings, report=lambda row: print(_epoch_line(row), flush=True))
-    save_policy(model, args.out)
-    record = {"levels": list(levels), "settings": vars(settings), "config": config.to_dict()}
+    log = fit(model, data, steps, report=lambda row: print(_epoch_line(row), flush=True))
+    save_policy(model, settings.out)
+    record = {"levels": list(levels), "settings": vars(steps), "config": config.to_dict()}
     record.update(decisions=len(data), cpu_seconds=round(time.process_time() - started, 1))
     record["epochs"] = log
-    write_log(args.out.with_suffix(".fit.json"), record)
-    print(f"policy: {args.out} (CPU {format_duration(record['cpu_seconds'])})")
+    write_log(settings.out.with_suffix(".fit.json"), record)
+    print(f"policy: {settings.out} (CPU {format_duration(record['cpu_seconds'])})")
     return record
 
 
@@ -127,48 +126,49 @@ def _epoch_line(row: dict) -> str:
     )
 
 
-def fit_step(args: argparse.Namespace) -> int:
-    levels = parse_levels(args.levels)
-    fit_into_policy(args, load_dataset(args.dataset), levels)
+def fit_step(settings: Fit) -> int:
+    policy = settings.policy
+    fit_into_policy(policy, load_dataset(settings.dataset), policy.chosen_levels())
     return 0
 
 
-def dagger_step(args: argparse.Namespace) -> int:
+def dagger_step(settings: Dagger) -> int:
     """Roll the student out, let the teacher label, refit on everything from the student."""
     from friday_agents.learning.imitation.fit import dagger_game
     from friday_agents.players.ppo import PPOAgent
 
-    levels = (args.level,) if args.level else parse_levels(args.levels)
-    make_agent(args.teacher)
-    PPOAgent(model=str(args.student))  # a bad checkpoint fails before any game
-    if not 0 < args.label_share <= 1:
-        raise ValueError(f"--label-share must be in (0, 1], got {args.label_share}")
-    done = {(g["level"], g["index"]) for g in read_games(args.games_file, missing_ok=True)}
-    first = args.first_index
+    student, teacher, play = settings.student, settings.teacher, settings.play
+    levels = settings.policy.chosen_levels()
+    make_agent(teacher)
+    PPOAgent(model=str(student))  # a bad checkpoint fails before any game
+    if not 0 < settings.label_share <= 1:
+        raise ValueError(f"--label-share must be in (0, 1], got {settings.label_share}")
+    done = {(g["level"], g["index"]) for g in read_games(settings.games_file, missing_ok=True)}
     print(
-        f"friday imitate dagger: {args.student} plays {args.games} games per level on levels "
-        f"{','.join(map(str, levels))}, {args.teacher} labels them; appending to "
-        f"{args.games_file}, then fitting into {args.out}",
+        f"friday imitate dagger: {student} plays {play.games} games per level on levels "
+        f"{','.join(map(str, levels))}, {teacher} labels them; appending to "
+        f"{settings.games_file}, then fitting into {settings.policy.out}",
         flush=True,
     )
     jobs = [
-        (str(args.student), args.teacher, level, i, args.label_share)
-        for i in range(first, first + args.games)
+        (str(student), teacher, level, i, settings.label_share)
+        for i in play.indices
         for level in levels
         if (level, i) not in done
     ]
-    args.games_file.parent.mkdir(parents=True, exist_ok=True)
-    with args.games_file.open("a") as handle, _bar(len(jobs), args.no_progress) as bar:
+    settings.games_file.parent.mkdir(parents=True, exist_ok=True)
+    with settings.games_file.open("a") as handle, _bar(len(jobs), not play.progress) as bar:
         lines = run_games(
-            dagger_game, jobs, backend=args.backend, workers=args.workers, address=args.address
+            dagger_game, jobs, backend=play.backend, workers=play.workers, address=play.address
         )
         for line in lines:
             handle.write(json.dumps(line) + "\n")
             bar.update()
-    games = [g for p in [*args.data, args.games_file] for g in read_games(p)]
-    if args.init is None:
-        args.init = args.student
-    fit_into_policy(args, encode_games(games, "flat", levels), levels)
+    games = [g for p in [*settings.data, settings.games_file] for g in read_games(p)]
+    policy = settings.policy
+    if policy.init is None:
+        policy = dataclasses.replace(policy, init=student)
+    fit_into_policy(policy, encode_games(games, "flat", levels), levels)
     return 0
 
 

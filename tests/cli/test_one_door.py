@@ -1,0 +1,120 @@
+"""One door: every command is a ``friday`` subcommand. No parser takes an abbreviated flag
+(``--frame`` is not ``--frames``), the old ``python -m`` entry points inside the package run
+nothing and name the command that replaced them, and the workflows behind the commands run
+from Python with typed settings (argparse is the command line's alone: an import contract,
+tests/docs/test_imports.py)."""
+
+from __future__ import annotations
+
+import ast
+import json
+import subprocess
+import sys
+
+import pytest
+from friday_cli import REPO
+
+from friday_agents.cli import build_parser, main, parsers_within
+from friday_agents.evaluation.workflow import DEFAULT_SEARCH_SIMS, EvalSettings, run_evaluation
+
+PACKAGE = REPO / "agents" / "friday_agents"
+#: The entry points that moved into ``friday``, and the command each is now.
+MOVED = {
+    "friday_agents.learning.fitting.value_fit": "friday fit linear-value",
+    "friday_agents.learning.fitting.value_net_fit": "friday fit value-net",
+    "friday_agents.learning.fitting.policy_net_fit": "friday fit policy-net",
+    "friday_agents.evaluation.strategy.strategy": "friday strategy",
+}
+
+
+def _every_parser() -> list:
+    return parsers_within(build_parser("*"))
+
+
+def test_no_parser_of_any_subcommand_takes_an_abbreviation():
+    parsers = _every_parser()
+    names = {parser.prog for parser in parsers}
+    assert {"friday", "friday eval", "friday fit linear-value", "friday value fit"} <= names
+    assert {"friday imitate dagger", "friday strategy", "friday rl", "friday bench"} <= names
+    assert [p.prog for p in parsers if p.allow_abbrev] == []
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["rl", "--frame", "128"],
+        ["train", "--frame", "128"],
+        ["eval", "--agent", "random"],
+        ["value", "fit", "--data", "d", "--validation", "v", "--see", "1"],
+    ],
+    ids=["rl", "train", "eval", "value-fit"],
+)
+def test_a_prefix_of_a_flag_is_refused(tmp_path, capsys, args):
+    """argparse's default reads a prefix as the flag it starts (``--frame`` as ``--frames``):
+    a typo would run a command nobody asked for."""
+    with pytest.raises(SystemExit) as stop:
+        main([*args, "--out", str(tmp_path / "run")])
+    assert stop.value.code == 2
+    assert f"unrecognized arguments: {args[-2]}" in capsys.readouterr().err
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("module", sorted(MOVED))
+def test_an_old_entry_point_names_its_command_and_runs_nothing(tmp_path, module):
+    out = tmp_path / "out.json"
+    done = subprocess.run(
+        [sys.executable, "-m", module, "--games", "1", "--out", str(out)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 1
+    assert done.stderr.strip() == f"python -m {module}: error: gone: it is now `{MOVED[module]}`"
+    assert not out.exists()
+
+
+def test_no_other_entry_point_inside_the_package():
+    """The modules with a ``__main__`` block: the old entry points that only name their
+    command (``python -m friday_agents.cli``, the command without the installed script, is
+    the package's ``__main__`` module)."""
+    found = set()
+    for path in PACKAGE.rglob("*.py"):
+        tree = ast.parse(path.read_text("utf-8"))
+        if any(_is_main_block(node) for node in tree.body):
+            found.add(".".join(["friday_agents", *path.relative_to(PACKAGE).with_suffix("").parts]))
+    report = "friday_agents.evaluation.report"  # its section renderer, gone since 0.2
+    assert found == {report, *MOVED}
+
+
+def _is_main_block(node: ast.stmt) -> bool:
+    return isinstance(node, ast.If) and "__main__" in ast.unparse(node.test)
+
+
+def test_the_old_commands_in_committed_files_are_friday_commands():
+    """No tracked file but the changelog (history) and the restructuring's record names a
+    moved entry point."""
+    done = subprocess.run(
+        ["git", "grep", "-l", "-e", " -m friday_agents.learning.fitting", "-e",
+         " -m friday_agents.evaluation.strategy"],
+        capture_output=True, text=True, cwd=REPO, timeout=60,
+    )  # fmt: skip
+    named = set(done.stdout.split()) - {"CHANGELOG.md", "experiments/MOVES.md"}
+    named = {path for path in named if not path.startswith("tests/")}
+    assert named == set()
+
+
+def test_the_evaluation_runs_from_python_with_typed_settings(tmp_path, capsys):
+    out = tmp_path / "run"
+    settings = EvalSettings(
+        agents=("random", "heuristic"), levels=(1,), games=2, out=out, workers=1, progress=False
+    )
+    outcome = run_evaluation(settings)
+    assert (outcome.status, outcome.out) == (0, out)
+    results = json.loads((out / "results.json").read_text())
+    played = f"--levels 1 --games 2 --search-sims {DEFAULT_SEARCH_SIMS} --out {out}"
+    assert results["command"] == f"friday eval --agents random,heuristic {played}"
+    assert results["complete"] and "random" in capsys.readouterr().out
+    again = EvalSettings(levels="1", out=out, resume=True, workers=1, progress=False)
+    assert run_evaluation(again).status == 0  # the stored run: nothing left to play
+    with pytest.raises(ValueError, match=r"the stored run, whose levels is \(1,\); got \(2,\)"):
+        run_evaluation(EvalSettings(levels=(2,), out=out, resume=True, progress=False))
