@@ -47,7 +47,8 @@ class Group:
         """The largest difference between the processes' sums of the weights (0.0 when the
         weights are the same everywhere, as data-parallel training keeps them)."""
         with torch.no_grad():
-            total = sum(p.detach().double().sum() for p in parameters)
+            zero = torch.zeros((), dtype=torch.float64, device=parameters[0].device)
+            total = sum((p.detach().double().sum() for p in parameters), zero)
         if self.world == 1:
             return 0.0
         sums = [

@@ -154,7 +154,7 @@ def _nonzeros(
     return end
 
 
-def _positions(store: Store, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def _positions(store: SparseRows, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The twin's view of ``rows``: each entry's position in ``store`` and its row's index
     within ``rows``."""
     starts, ends = store.ptr[rows], store.ptr[rows + 1]
@@ -164,7 +164,7 @@ def _positions(store: Store, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return np.repeat(starts, lengths) + within, owner
 
 
-def _forward(weight_t: torch.Tensor, bias: torch.Tensor, store: Store, rows: np.ndarray):
+def _forward(weight_t: torch.Tensor, bias: torch.Tensor, store: SparseRows, rows: np.ndarray):
     out = torch.empty(len(rows), weight_t.shape[1])
     if _sparse is not None:
         _sparse.forward(
@@ -176,7 +176,7 @@ def _forward(weight_t: torch.Tensor, bias: torch.Tensor, store: Store, rows: np.
     return out.copy_(bias.expand_as(out)).index_add_(0, torch.from_numpy(owner), contributions)
 
 
-def _backward(grad: torch.Tensor, store: Store, rows: np.ndarray, inputs: int):
+def _backward(grad: torch.Tensor, store: SparseRows, rows: np.ndarray, inputs: int):
     grad_t = torch.zeros(inputs, grad.shape[1])
     if _sparse is not None:
         _sparse.backward(grad.numpy(), store.ptr, store.idx, store.val, rows, grad_t.numpy())
@@ -204,7 +204,9 @@ class _FirstLayers(torch.autograd.Function):
     ``tanh``: one graph node instead of a split and a tanh per layer."""
 
     @staticmethod
-    def forward(ctx: Any, store: Store, rows: np.ndarray, tanh: bool, *params: torch.Tensor) -> Any:
+    def forward(
+        ctx: Any, store: SparseRows, rows: np.ndarray, tanh: bool, *params: torch.Tensor
+    ) -> Any:
         weights, biases = params[0::2], params[1::2]
         ctx.store, ctx.rows, ctx.tanh = store, rows, tanh
         ctx.widths, ctx.inputs = [w.shape[0] for w in weights], weights[0].shape[1]
@@ -378,12 +380,21 @@ def first_of(model: Any) -> list[nn.Linear]:
 
 def policy_logits(actor: nn.Sequential, store: Store, rows: torch.Tensor, ids: torch.Tensor):
     """The actor's logits of the legal actions ``ids`` on rows ``rows`` of ``store``."""
-    return legal_head(actor[-1], hidden_of(actor, store, rows), ids)
+    return legal_head(_head(actor), hidden_of(actor, store, rows), ids)
 
 
 def values(critic: nn.Sequential, store: Store, rows: torch.Tensor) -> torch.Tensor:
     """The critic's values on rows ``rows`` of ``store``."""
-    return F.linear(hidden_of(critic, store, rows), critic[-1].weight, critic[-1].bias).squeeze(-1)
+    head = _head(critic)
+    return F.linear(hidden_of(critic, store, rows), head.weight, head.bias).squeeze(-1)
+
+
+def _head(mlp: nn.Sequential) -> nn.Linear:
+    """The last layer of ``mlp``: the linear head `tanh_mlp` ends with."""
+    head = mlp[-1]
+    if not isinstance(head, nn.Linear):
+        raise TypeError(f"the network ends in {type(head).__name__}, not in a linear layer")
+    return head
 
 
 def _through(modules: Sequence[nn.Module], hidden: torch.Tensor) -> torch.Tensor:
