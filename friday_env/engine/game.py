@@ -102,10 +102,8 @@ class Game(LegalActions):
         a = action if type(action) is int else action_id_of(action)
         if a is None or a not in self.legal_actions():
             raise IllegalActionError(names.illegal_action_message(self, action))
-        self._legal = None
         self.history.append(a)
         self._ACTION_HANDLERS[self.phase](self, a)
-        self._legal = None
         if self.step == PIRATES and self.phase == Phase.FIGHT and not self.legal_actions():
             self._lose()  # no action can still win this pirate fight (R22)
 

@@ -356,6 +356,4 @@ def _sort(f: dict[str, Any]) -> str | None:
 def _legal(game: Any, f: dict[str, Any]) -> str | None:
     if f["phase"] == Phase.GAME_OVER:
         return None
-    copy = game.clone()  # the reference caches its legal list: a copy leaves ``game`` as it was
-    copy._legal = None
-    return None if copy.legal_actions() else "phase: a live game with no legal action"
+    return None if game.legal_actions() else "phase: a live game with no legal action"

@@ -114,7 +114,6 @@ class State:
         self.known_top = 0  # this many top cards are known in order
         self.unseen: list[int] = []  # aging cards in the stack whose identity is unseen
         self.history: list[int] = []
-        self._legal: list[int] | None = None
 
     def clone(self) -> Self:
         """An independent copy of the whole state, hidden order and future shuffles included."""

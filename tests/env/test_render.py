@@ -86,7 +86,6 @@ def test_rgb_array_of_flags_differs_from_the_plain_table():
     doubled = render_rgb(game)
     game.flags[0] = 0  # the same cards without the double and the used mark
     game.flags[1] = 0
-    game._legal = None
     assert not np.array_equal(doubled, render_rgb(game))
 
 

@@ -201,8 +201,11 @@ def _fight_with_two_cards() -> Game:
 
 
 def _set_legal(legal):
+    """An engine whose legal list is wrong: the instance's ``legal_actions`` gives ``legal``."""
+
     def corrupt(game):
-        game._legal = legal(game)
+        wrong = legal(game)
+        game.legal_actions = lambda: wrong
 
     return corrupt
 

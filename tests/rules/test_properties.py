@@ -130,7 +130,6 @@ def _hidden_order_changed(game: Game, rng: random.Random) -> Game:
     rng.shuffle(difficult)
     rng.shuffle(normal)
     other.aging = difficult + normal
-    other._legal = None
     return to_core(other, core_of(game))  # back on the core that plays ``game``
 
 

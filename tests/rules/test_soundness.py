@@ -215,7 +215,6 @@ def test_a_state_whose_next_move_leaves_the_check_is_refused(core: str, name: st
 def _after(game: Game, action: int) -> Game:
     after = game.clone()
     after.apply(action)
-    after._legal = None
     return after
 
 
