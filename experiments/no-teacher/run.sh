@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# The no-teacher study's runs (experiments/no-teacher/PLAN.md), in order, from the repository root.
+# Each run is one process; at most one per core (nice -n 10 beside other work). A run that stops
+# (Ctrl-C, the session's end) continues with the same line plus --resume, e.g.
+#   friday rl --resume --out experiments/no-teacher/runs/s1-c0.1-l1
+# (a resumed run takes its own config.json; only --frames and --device may change).
+set -euo pipefail
+stage=${1:?usage: bash experiments/no-teacher/run.sh STAGE (1 ...)}
+
+common=(--reward progress --level 1 --hidden 64,64 --eval-levels 1,2,3,4 --no-progress)
+
+case "$stage" in
+1)  # stage 1: level 1, c = 0.1, seeds 1-3, 60 M frames each (started 2026-11-28 at main a1b1a36)
+    for seed in 1 2 3; do
+        friday rl "${common[@]}" --progress-coef 0.1 --seed "$seed" --frames 60000000 \
+            --out "experiments/no-teacher/runs/s$seed-c0.1-l1"
+    done ;;
+*)  echo "stage $stage: not planned to run yet (see PLAN.md)" >&2; exit 2 ;;
+esac
