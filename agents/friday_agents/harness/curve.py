@@ -27,6 +27,9 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
+from friday_agents.harness.errors import BadInputError
+from friday_env.json_text import JsonTextError, parse_json, read_text
+
 CURVE_FILE = "curve.jsonl"
 #: ``friday train``'s ``curve.csv`` columns of an older release -> today's keys.
 _OLD_CSV_KEYS = {
@@ -61,8 +64,15 @@ def read_curve(path: str | Path) -> list[dict[str, Any]]:
     if path.suffix == ".csv":
         return _rows_of_old_csv(path)
     if path.suffix == ".json":
-        return _rows_of_old_distill_curve(json.loads(path.read_text()))
-    return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+        return _rows_of_old_distill_curve(_parsed(path, read_text(path)))
+    return [_parsed(path, line) for line in read_text(path).splitlines() if line.strip()]
+
+
+def _parsed(path: Path, text: str) -> Any:
+    try:
+        return parse_json(text)
+    except JsonTextError as err:
+        raise BadInputError(f"curve {str(path)!r} cannot be read: {err}") from None
 
 
 def keep_rows(path: str | Path, key: str, last: float) -> None:

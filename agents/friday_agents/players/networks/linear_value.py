@@ -20,7 +20,6 @@ the set it was fitted on.
 
 from __future__ import annotations
 
-import json
 import math
 from dataclasses import dataclass
 from functools import lru_cache
@@ -42,6 +41,7 @@ from friday_env.cards import (
 )
 from friday_env.engine import DOWN
 from friday_env.information import stack_known_cards, unseen_aging_count
+from friday_env.json_text import JsonTextError, read_json
 
 WEIGHTS_FILE = SEARCH_VALUE
 #: A turn's start, before the next hazard or pirate is chosen: the states the model is fitted
@@ -180,7 +180,10 @@ def load_value_model(path: Path = WEIGHTS_FILE) -> ValueModel:
     check_not_moved(path)
     if not Path(path).exists():
         raise FileNotFoundError(f"{path} is missing: fit it with `friday fit linear-value`")
-    data = json.loads(Path(path).read_text())
+    try:
+        data = read_json(path)
+    except JsonTextError as err:
+        raise ValueError(f"{path} cannot be read: {err}") from None
     feature_set = next(
         (name for name, (names, _) in FEATURE_SETS.items() if tuple(data["features"]) == names),
         None,

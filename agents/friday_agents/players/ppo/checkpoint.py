@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import base64
 import io
-import json
 import pickle
 import re
 import zipfile
@@ -35,6 +34,7 @@ from typing import Any
 
 from friday_agents.harness.errors import BadInputError
 from friday_env.actions import NUM_ACTIONS
+from friday_env.json_text import parse_json
 from friday_env.observation import ENCODERS, make_encoder
 
 #: The model attribute (and key of the archive's ``data``) naming the observation encoder.
@@ -163,7 +163,7 @@ def _plain_unpickle(text: str, key: str, path: str | Path) -> Any:
 def _archive_data(path: str | Path) -> dict[str, Any]:
     try:
         with zipfile.ZipFile(path) as archive:
-            data = json.loads(archive.read("data"))
+            data = parse_json(archive.read("data"))
     except (ValueError, KeyError, zipfile.BadZipFile, OSError) as err:
         raise CheckpointError(f"checkpoint {str(path)!r} has no readable data: {err}") from None
     if not isinstance(data, dict):
@@ -240,9 +240,7 @@ def recorded_encoder(path: str | Path) -> str | None:
     """The encoder name stored in the archive at ``path`` (None if it records none), read
     without loading torch."""
     check_checkpoint(path)
-    with zipfile.ZipFile(path) as archive:
-        data = json.loads(archive.read("data"))
-    return data.get(ENCODER_ATTRIBUTE)
+    return _archive_data(path).get(ENCODER_ATTRIBUTE)
 
 
 def export_policy(model: Any, path: Path) -> None:

@@ -18,7 +18,6 @@ for each level on the validation deals (see its ``note``).
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -33,6 +32,7 @@ from friday_agents.players.networks.leaf_net import (
 from friday_agents.players.networks.linear_value import ValueModel, load_value_model
 from friday_agents.players.networks.value_net import LEVELS, ValueNetwork, load_value_network
 from friday_env import Game
+from friday_env.json_text import JsonTextError, read_json
 
 FORMAT = "friday-env/value-per-level"
 #: The per-level file ``guided`` loads unless told otherwise.
@@ -110,9 +110,9 @@ def load_per_level(path: Path) -> PerLevelValue:
 
 def _read_json(path: Path) -> dict:
     try:
-        data = json.loads(path.read_text())
-    except json.JSONDecodeError as err:
-        raise ValueError(f"{path} is not valid JSON: {err}") from None
+        data = read_json(path)
+    except JsonTextError as err:
+        raise ValueError(f"{path} cannot be read: {err}") from None
     if not isinstance(data, dict):
         raise ValueError(f"{path} holds no JSON object")
     return data
