@@ -16,6 +16,8 @@ from friday_cli import REPO
 
 from friday_agents.cli import build_parser, main, parsers_within
 from friday_agents.evaluation.workflow import DEFAULT_SEARCH_SIMS, EvalSettings, run_evaluation
+from friday_agents.harness.errors import BadInputError
+from friday_agents.learning.leaf_value.workflow import LeafFit, fit_leaf_value
 
 PACKAGE = REPO / "agents" / "friday_agents"
 #: The entry points that moved into ``friday``, and the command each is now.
@@ -111,10 +113,28 @@ def test_the_evaluation_runs_from_python_with_typed_settings(tmp_path, capsys):
     outcome = run_evaluation(settings)
     assert (outcome.status, outcome.out) == (0, out)
     results = json.loads((out / "results.json").read_text())
-    played = f"--levels 1 --games 2 --search-sims {DEFAULT_SEARCH_SIMS} --out {out}"
-    assert results["command"] == f"friday eval --agents random,heuristic {played}"
+    played = f"--levels 1 --games 2 --search-sims {DEFAULT_SEARCH_SIMS} --out "
+    assert results["command"].startswith(f"friday eval --agents random,heuristic {played}")
     assert results["complete"] and "random" in capsys.readouterr().out
     again = EvalSettings(levels="1", out=out, resume=True, workers=1, progress=False)
     assert run_evaluation(again).status == 0  # the stored run: nothing left to play
     with pytest.raises(ValueError, match=r"the stored run, whose levels is \(1,\); got \(2,\)"):
         run_evaluation(EvalSettings(levels=(2,), out=out, resume=True, progress=False))
+
+
+@pytest.mark.parametrize(
+    ("change", "words"),
+    [
+        ({"hidden": (8, 8, 8, 8)}, "--hidden"),
+        ({"hidden": (1024,)}, "--hidden"),
+        ({"max_epochs": 0}, "--max-epochs"),
+        ({"sources": "some"}, "--sources must be one of all, base"),
+    ],
+)
+def test_the_leaf_fit_refuses_bad_settings_from_python_before_any_file(tmp_path, change, words):
+    """`friday value fit`'s settings checked where they are used, so a caller from Python
+    meets the same refusals (tests/agents/test_leaf_value.py runs the fit itself)."""
+    settings = LeafFit(tmp_path / "d", tmp_path / "v", tmp_path / "leaf.npz", **change)
+    with pytest.raises(BadInputError, match=words):
+        fit_leaf_value(settings)
+    assert list(tmp_path.iterdir()) == []

@@ -22,13 +22,11 @@ Exit status: 0 done, 2 bad input, 130 interrupted (what is done is kept).
 from __future__ import annotations
 
 import argparse
-import json
 import shlex
 import sys
 from pathlib import Path
 
 from friday_agents.cli.arguments import add_device, add_progress
-from friday_agents.harness.device import torch_device
 from friday_agents.harness.errors import BadInputError
 from friday_agents.learning.config import parse_hidden
 
@@ -224,66 +222,23 @@ def _deal_bar(args: argparse.Namespace, settings) -> _DealBar:
 
 
 def _fit(args: argparse.Namespace) -> int:
-    import numpy as np
+    from friday_agents.learning.leaf_value.workflow import LeafFit, fit_leaf_value
 
-    from friday_agents.learning.leaf_value.chunks import read_positions, read_settings
-    from friday_agents.learning.leaf_value.fit import (
-        fit_leaf_network,
-        held_out_report,
-        model_inputs,
+    settings = LeafFit(
+        data=args.data,
+        validation=args.validation,
+        out=args.out,
+        report=args.report,
+        hidden=_hidden(args.hidden),
+        max_epochs=args.max_epochs,
+        patience=args.patience,
+        sources=args.sources,
+        seed=args.seed,
+        device=args.device,
     )
-    from friday_agents.players.networks.leaf_net import save_leaf_network
-
-    device = torch_device(args.device)  # --device cuda without CUDA: refused before any file
-    hidden = _hidden(args.hidden)
-    for folder, wanted in ((args.data, "training"), (args.validation, "validation")):
-        found = read_settings(folder).get("deal_set")
-        if found != wanted:
-            raise BadInputError(f"{folder} holds {found} deals, not {wanted} deals")
-    if args.max_epochs < 1 or args.patience < 1:
-        raise BadInputError("--max-epochs and --patience must be at least 1")
-    level = read_settings(args.data)["level"]
-    data, validation = read_positions(args.data), read_positions(args.validation)
-    if args.sources == "base":
-        keep = data["sources"] == 0
-        data = {k: v[keep] if v.ndim and len(v) == len(keep) else v for k, v in data.items()}
-    train_xy, validation_xy = model_inputs(data, level), model_inputs(validation, level)
-    network, record = fit_leaf_network(
-        train_xy,
-        validation_xy,
-        hidden,
-        args.max_epochs,
-        args.patience,
-        args.seed,
-        _print_epoch,
-        device,
-    )
-    report = {
-        "data": str(args.data),
-        "validation": str(args.validation),
-        "level": level,
-        "sources": args.sources,
-        "train_positions": len(train_xy[1]),
-        "data_cpu_seconds": round(float(data["cpu_seconds"]), 1),
-        "hidden": list(hidden),
-        "max_epochs": args.max_epochs,
-        "patience": args.patience,
-        "seed": args.seed,
-        "device": device,
-        **record,
-        "held_out": held_out_report(network, *validation_xy, base_rate=float(np.mean(train_xy[1]))),
-    }
-    save_leaf_network(network, args.out)
-    report_path = args.report or args.out.with_suffix(".json")
-    report_path.write_text(json.dumps(report, indent=1) + "\n")
-    print(json.dumps(report["held_out"], indent=1))
-    print(f"friday value fit: wrote {args.out} and {report_path}")
+    fit_leaf_value(settings)
     return 0
 
 
 def _hidden(text: str) -> tuple[int, ...]:
     return parse_hidden(text, BadInputError, "--hidden", most_layers=3, largest=512)
-
-
-def _print_epoch(record: dict) -> None:
-    print(f"epoch {record['epoch']}: validation {record['validation']}", flush=True)
