@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Study rows "imitation + PPO fine-tuning": friday train --init from the policy of the study
 # row BASE (runs/BASE/policy.zip) with experiments/imitation/finetune.toml, STEPS timesteps per
-# level, reward flags REWARD ("--bonus hazards", the toml's, or "--bonus none --shaping value"), extra
+# level, reward flags REWARD ("--reward progress", the toml's, or "--reward win_loss --shaping value"), extra
 # friday train flags EXTRA (e.g. "--warmup-frames 30000 --learning-rate 1e-5"). The held-out curve starts at the imitation policy
 # (timestep 0), so a collapse in the first updates shows as a drop at the first points.
 # The CPU column adds the fine-tuning to BASE's recipe.
@@ -14,7 +14,7 @@ LEVELS=("${@:-1}")
 LEVELS=(${LEVELS[*]})
 BASE="${BASE:?the study row whose policy is fine-tuned}"
 STEPS="${STEPS:-100000}"
-REWARD="${REWARD:---bonus hazards}"
+REWARD="${REWARD:---reward progress}"
 EXTRA="${EXTRA:-}"
 LOG="experiments/imitation/results/costs/${NAME}.jsonl"
 rm -f "${LOG}"

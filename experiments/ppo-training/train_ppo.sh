@@ -5,8 +5,9 @@
 # Budget: 800,000 timesteps per level (STEPS) on one CPU core each. Measured on the 2-core
 # machine the committed agents come from, shared with other jobs: 1,041 s, 679 s, 348 s and
 # 354 s for levels 1-4 (770 to 2,300 steps/s depending on the load): 40 minutes in all.
-# Hyperparameters: experiments/ppo-training/ppo.toml. Reward: win_loss with --bonus hazards (+-1 at the end,
-# plus 0.1 per hazard beaten), chosen because the score reward taught the policy to die fast.
+# Hyperparameters: experiments/ppo-training/ppo.toml. Reward: the env's progress reward (+-1 at the end,
+# plus 0.1 per hazard and pirate beaten), chosen because the score reward taught the policy to die
+# fast (the committed agents were trained with the older --bonus hazards: pirates not paid).
 #
 # Writes, per level L:
 #   runs/ppo-levelL/                        the run (checkpoints, config.json, curve.jsonl/png)

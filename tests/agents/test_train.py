@@ -19,7 +19,6 @@ from friday_agents.learning.sb3.config import TrainConfig, TrainConfigError
 from friday_agents.learning.sb3.envs import (
     Deals,
     fixed_deals,
-    knowledge_cards,
     make_env,
     training_deals,
 )
@@ -89,8 +88,11 @@ def test_old_names_are_refused_naming_the_new_one(tmp_path, capsys):
     old.write_text("[train]\nn_envs = 4\n")
     with pytest.raises(TrainConfigError, match="'n_envs' is now 'num_envs'"):
         config_from_args(parse_args(["train", "--config", str(old)]))
-    old.write_text('[train]\nreward = "progress"\n')
-    with pytest.raises(TrainConfigError, match="--reward win_loss --bonus hazards"):
+    old.write_text('[train]\nreward = "value_shaped"\n')
+    with pytest.raises(TrainConfigError, match="--reward win_loss --shaping value"):
+        config_from_args(parse_args(["train", "--config", str(old)]))
+    old.write_text('[train]\nbonus = "hazards"\n')
+    with pytest.raises(TrainConfigError, match=r"unknown settings \['bonus'\]"):
         config_from_args(parse_args(["train", "--config", str(old)]))
 
 
@@ -227,11 +229,25 @@ def test_score_delta_sums_to_the_score_gained(seed):
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3])
-def test_progress_reward_is_win_loss_plus_hazards_beaten(seed):
-    env = make_env(1, "flat", "win_loss", fixed_deals([seed]), bonus=("hazards", 0.1))
-    total, _, game = _play_out(env, seed)
-    expected = (1 if game.won else -1) + 0.1 * knowledge_cards(game)
-    assert total == pytest.approx(expected)
+def test_progress_reward_is_the_envs_own(seed):
+    env = make_env(1, "flat", "progress", fixed_deals([seed]), progress_coef=0.3)
+    assert env.unwrapped.progress_coef == 0.3
+    total, info, game = _play_out(env, seed)
+    beaten = game.hazards_beaten() + game.pirates_beaten()
+    assert info["hazards_beaten"] == game.hazards_beaten()
+    assert total == pytest.approx((1 if game.won else -1) + 0.3 * beaten)
+
+
+def test_the_default_reward_is_the_envs_progress_and_its_coefficient_is_checked(tmp_path):
+    config = tiny_config(tmp_path / "run")
+    assert (config.reward, config.progress_coef) == ("progress", 0.1)
+    for changes, message in (
+        ({"progress_coef": -0.5}, "progress_coef must be a finite number >= 0"),
+        ({"progress_coef": float("inf")}, "progress_coef must be a finite number >= 0"),
+        ({"reward": "win_loss", "progress_coef": 0.2}, "only for --reward progress"),
+    ):
+        with pytest.raises(TrainConfigError, match=message):
+            tiny_config(tmp_path / "run", **changes)
 
 
 # ------------------------------------------------------------------ runs
@@ -313,7 +329,7 @@ def test_a_run_folder_of_the_older_vocabulary_resumes(tiny_run, tmp_path):
     }  # fmt: skip
     (out / "config.json").write_text(json.dumps(old))
     config, resume = config_from_args(parse_args(["train", "--resume", "--out", str(out)]))
-    assert resume and config == tiny_config(out, reward="win_loss", bonus="hazards")
+    assert resume and config == tiny_config(out, reward="progress")
 
 
 def test_curriculum_trains_each_level_in_turn(tmp_path):
@@ -342,13 +358,13 @@ def test_subproc_vec_env_trains(tmp_path):
 
 def test_runs_without_an_out_dir_get_a_cleanrl_style_name(tmp_path, monkeypatch):
     config = tiny_config(tmp_path, frames=128, eval_every=0, checkpoint_every=0)
-    assert config.run_name(1700000000) == "level1__win_loss__0__1700000000"
+    assert config.run_name(1700000000) == "level1__progress__0__1700000000"
     config.levels, config.reward, config.seed = "1-2,4", "score", 7
     assert config.run_name(5) == "levels1-2-4__score__7__5"
     monkeypatch.chdir(tmp_path)
     result = train(tiny_config(Path(), out="", frames=128, eval_every=0))
     run = result.policy.parent
-    assert run.parent == Path("runs") and run.name.startswith("level1__win_loss__0__")
+    assert run.parent == Path("runs") and run.name.startswith("level1__progress__0__")
     assert json.loads((run / "config.json").read_text())["out"] == str(run)
 
 

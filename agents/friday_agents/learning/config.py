@@ -43,6 +43,8 @@ SHARED_HELP = {
     "hidden": "hidden layer sizes of a new network, e.g. 64,64",
     "seed": "seed of everything random in the run (network, sampling, training deals)",
     "reward": "the reward the policy learns from",
+    "progress_coef": "with --reward progress: the reward for each hazard or pirate beaten (the "
+    "env's progress_coef, a finite number >= 0)",
     "shaping": "potential-based shaping added to the reward (none: no shaping)",
     "shaping_coef": "weight of the shaping potential",
     "bonus": "an exploration or progress bonus added to the reward (none: no bonus)",

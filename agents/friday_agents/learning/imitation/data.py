@@ -33,13 +33,16 @@ from friday_agents.harness.deals import training_seed
 from friday_agents.harness.errors import BadInputError
 from friday_agents.harness.games_file import GamesFileError, drop_cut_short_line, read_games_file
 from friday_agents.harness.parallel import run_games
-from friday_agents.learning.sb3.envs import BONUS_PER_HAZARD, knowledge_cards
 from friday_agents.players.registry import make_agent
 from friday_env import Game
 from friday_env.observation import action_mask, make_encoder
 
 #: Discount of the returns stored for the value head (the ``friday train`` default).
 RETURN_GAMMA = 0.995
+#: What the stored returns pay for each hazard beaten, besides +1/-1 at the end: the reward
+#: the committed imitation models' value heads were fitted with (pirates are not paid, unlike
+#: the env's ``reward="progress"``).
+HAZARD_RETURN = 0.1
 DATASET_FORMAT = "friday-imitation-v1"
 
 
@@ -256,9 +259,9 @@ def _encode_one(line: dict[str, Any], number: int, observation: str) -> dict | N
         mask = action_mask(game)
         if target is not None and mask.sum() > 1:
             states.append((step, encoder.encode(game).astype(np.float16), mask, int(target)))
-        before = knowledge_cards(game)
+        before = game.hazards_beaten()
         game.apply(action)
-        rewards.append(BONUS_PER_HAZARD * (knowledge_cards(game) - before))
+        rewards.append(HAZARD_RETURN * (game.hazards_beaten() - before))
     if not game.done:
         raise ImitationDataError(f"game {line['level']}/{line['seed']} does not end: bad line")
     if not states:

@@ -54,11 +54,7 @@ class RLConfig(LearningConfig):
         "--progress-coef for each hazard and pirate beaten, kept: the env's "
         "reward='progress'); empty: win_loss with --init, score without",
     )
-    progress_coef: float = setting(
-        "--reward progress: the reward for each hazard or pirate beaten (the env's "
-        "progress_coef, a finite number >= 0)",
-        DEFAULT_PROGRESS_COEF,
-    )
+    progress_coef: float = shared("progress_coef", DEFAULT_PROGRESS_COEF)
     shaping: str = shared(
         "shaping",
         "none",

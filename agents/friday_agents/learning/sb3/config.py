@@ -12,6 +12,7 @@ No torch here: ``friday --help`` must stay fast.
 
 from __future__ import annotations
 
+import math
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
@@ -20,6 +21,7 @@ from typing import Any
 from friday_agents.harness.device import DEVICES
 from friday_agents.harness.errors import BadInputError
 from friday_agents.learning.config import LearningConfig, parse_hidden, setting, shared
+from friday_env.episode import DEFAULT_PROGRESS_COEF
 from friday_env.errors import InvalidLevelError
 from friday_env.json_text import JsonTextError, read_json, read_text
 from friday_env.levels import LEVELS, level_sequence
@@ -27,21 +29,17 @@ from friday_env.observation import ENCODERS
 
 #: The observation encoders a policy can train on: every one friday_env registers.
 OBSERVATIONS = tuple(ENCODERS)
-#: ``win_loss`` and ``score`` are the env's own rewards; ``score_delta`` pays the change of
-#: the R25 score after every decision (divided by 100), which sums to the final score / 100
-#: minus the starting score / 100: the same objective as ``score``, but dense.
-REWARDS = ("win_loss", "score", "score_delta")
+#: ``win_loss``, ``score`` and ``progress`` are the env's own rewards (``progress``: +1/-1
+#: plus ``progress_coef`` for each hazard and pirate beaten, kept); ``score_delta`` pays the
+#: change of the R25 score after every decision (divided by 100), which sums to the final
+#: score / 100 minus the starting score / 100: the same objective as ``score``, but dense.
+REWARDS = ("win_loss", "score", "score_delta", "progress")
 #: ``value``: potential-based shaping with the fitted state value
 #: (friday_agents.learning.sb3.shaping).
 SHAPINGS = ("none", "value")
-#: ``hazards``: ``bonus_coef`` for every hazard beaten (friday_agents.learning.sb3.envs).
-BONUSES = ("none", "hazards")
 VEC_ENVS = ("dummy", "subproc")
-#: Reward names of an older release that are now a reward with a shaping or a bonus.
-OLD_REWARDS = {
-    "progress": {"reward": "win_loss", "bonus": "hazards"},
-    "value_shaped": {"reward": "win_loss", "shaping": "value"},
-}
+#: Reward names of an older release that are now a reward with a shaping.
+OLD_REWARDS = {"value_shaped": {"reward": "win_loss", "shaping": "value"}}
 
 
 class TrainConfigError(BadInputError):
@@ -69,20 +67,19 @@ class TrainConfig(LearningConfig):
     observation: str = setting(f"observation encoder: {', '.join(OBSERVATIONS)}", "flat")
     reward: str = shared(
         "reward",
-        "win_loss",
-        "win_loss (+1/-1 at the end), score (final R25 score / 100), score_delta (score "
-        "change after every decision / 100: dense, same total)",
+        "progress",
+        "progress (+1/-1 at the end plus --progress-coef for each hazard and pirate beaten, "
+        "kept: the env's reward='progress'), win_loss (+1/-1 at the end), score (final R25 "
+        "score / 100), score_delta (score change after every decision / 100: dense, same "
+        "total)",
     )
+    progress_coef: float = shared("progress_coef", DEFAULT_PROGRESS_COEF)
     shaping: str = shared(
         "shaping",
         "none",
         "none, or value (+ gamma*V(s')-V(s), V the fitted state value / 100)",
     )
     shaping_coef: float = shared("shaping_coef", 1.0)
-    bonus: str = shared(
-        "bonus", "hazards", "none, or hazards (--bonus-coef for every hazard beaten)"
-    )
-    bonus_coef: float = shared("bonus_coef", 0.1, "--bonus hazards: per hazard beaten")
     frames: int = shared("frames", 200_000, "all stages together")
     num_envs: int = shared("num_envs", 8)
     vec_env: str = setting("vectorisation: dummy (one process) or subproc (one per env)", "dummy")
@@ -155,7 +152,6 @@ class TrainConfig(LearningConfig):
             ("observation", OBSERVATIONS),
             ("reward", REWARDS),
             ("shaping", SHAPINGS),
-            ("bonus", BONUSES),
             ("vec_env", VEC_ENVS),
             ("device", DEVICES),
         ):
@@ -191,9 +187,22 @@ class TrainConfig(LearningConfig):
         for name in ("clip", "max_grad_norm"):
             if getattr(self, name) <= 0:
                 raise TrainConfigError(f"{name} must be positive, got {getattr(self, name)}")
-        for name in ("ent_coef", "vf_coef", "shaping_coef", "bonus_coef"):
+        for name in ("ent_coef", "vf_coef", "shaping_coef"):
             if getattr(self, name) < 0:
                 raise TrainConfigError(f"{name} must not be negative, got {getattr(self, name)}")
+        self._check_progress_coef()
+
+    def _check_progress_coef(self) -> None:
+        """The env's own rule (``friday_env.episode.check_progress_coef``), before anything runs."""
+        if not math.isfinite(self.progress_coef) or self.progress_coef < 0:
+            raise TrainConfigError(
+                f"progress_coef must be a finite number >= 0, got {self.progress_coef!r}"
+            )
+        if self.progress_coef != DEFAULT_PROGRESS_COEF and self.reward != "progress":
+            raise TrainConfigError(
+                f"progress_coef={self.progress_coef!r} is only for --reward progress, "
+                f"not {self.reward!r}"
+            )
 
     def _check_lists(self) -> None:
         try:
@@ -211,7 +220,9 @@ class TrainConfig(LearningConfig):
     def migrate(cls, data: dict[str, Any]) -> dict[str, Any]:
         """A run folder's ``config.json`` of an older release in today's vocabulary: keys
         renamed, counts of timesteps as counts of updates, the minibatch size as the
-        number of minibatches, a shaped reward as the reward and its shaping or bonus."""
+        number of minibatches, a shaped reward as the reward and its shaping, and the old
+        ``--bonus hazards`` (its coefficient per hazard beaten, kept) as the env's
+        ``--reward progress`` with that coefficient, which also pays it for each pirate."""
         data = dict(data)
         data.pop("resume", None)  # now a flag: a run resumes from its own folder
         batch = data.get("n_envs", cls.num_envs) * data.get("n_steps", cls.num_steps)
@@ -221,6 +232,16 @@ class TrainConfig(LearningConfig):
         if "batch_size" in data:
             data["batch_size"] = max(batch // data["batch_size"], 1)
         data |= OLD_REWARDS.get(data.get("reward", ""), {})
+        bonus, bonus_coef = data.pop("bonus", "none"), data.pop("bonus_coef", None)
+        if bonus == "hazards":
+            if data.get("reward", "win_loss") != "win_loss":
+                raise TrainConfigError(
+                    f"a run of --reward {data['reward']} --bonus hazards cannot resume: "
+                    "the bonus is now the env's --reward progress, a reward of its own"
+                )
+            data["reward"] = "progress"
+            if bonus_coef is not None:
+                data["progress_coef"] = bonus_coef
         return super().migrate(data)
 
 

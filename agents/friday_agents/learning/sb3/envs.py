@@ -25,8 +25,8 @@ from gymnasium.error import ResetNeeded
 import friday_env  # noqa: F401  (registers Friday-v0)
 from friday_agents.harness.deals import draw_training_deals
 from friday_env import Game
-from friday_env.cards import KIND, Kind
 from friday_env.env import SCORE_SCALE, EnvOptionError, FridayEnv
+from friday_env.episode import DEFAULT_PROGRESS_COEF
 
 
 def _friday(env: gym.Env, wrapper: str) -> FridayEnv:
@@ -111,43 +111,6 @@ class ScoreDelta(gym.Wrapper):
         return self.env.get_wrapper_attr("action_masks")()
 
 
-#: ``--bonus hazards``' default pay for every hazard beaten (a knowledge card gained).
-BONUS_PER_HAZARD = 0.1
-
-
-def knowledge_cards(game: Game) -> int:
-    """Hazards beaten so far: the knowledge cards among Robinson's cards, on the table, in
-    the sort hand or destroyed (a beaten hazard stays one of these for the rest of the game)."""
-    cards = game.stack + game.discard + game.sort_taken + game.table + game.destroyed
-    return sum(1 for card in cards if KIND[card] == Kind.HAZARD)
-
-
-class HazardBonus(gym.Wrapper):
-    """The reward plus ``per_hazard`` (`BONUS_PER_HAZARD` by default) for every hazard
-    beaten, paid when it is beaten (``--bonus hazards``; not taken back at the end, so a
-    ``win_loss`` game's return is +-1 + 0.1 x hazards beaten)."""
-
-    def __init__(self, env: gym.Env, per_hazard: float = BONUS_PER_HAZARD) -> None:
-        super().__init__(env)
-        self._count = 0
-        self.per_hazard = per_hazard
-
-    def reset(self, **kwargs: Any):
-        obs, info = self.env.reset(**kwargs)
-        self._count = knowledge_cards(_game(self.env))
-        return obs, info
-
-    def step(self, action: Any):
-        obs, reward, terminated, truncated, info = self.env.step(action)
-        count = knowledge_cards(_game(self.env))
-        reward = float(reward) + self.per_hazard * (count - self._count)
-        self._count = count
-        return obs, reward, terminated, truncated, info
-
-    def action_masks(self) -> np.ndarray:
-        return self.env.get_wrapper_attr("action_masks")()
-
-
 def training_deals(level: int, key: Sequence[int]) -> Callable[[int | None], int]:
     """An endless stream of training deals of ``level``, drawn by the one rule of every
     trainer ([`draw_training_deals`][friday_agents.harness.deals.draw_training_deals]) from a
@@ -184,20 +147,19 @@ def make_env(
     next_deal: Callable[[int | None], int],
     gamma: float = 0.995,
     shaping: tuple[str, float] = ("none", 1.0),
-    bonus: tuple[str, float] = ("none", BONUS_PER_HAZARD),
+    progress_coef: float = DEFAULT_PROGRESS_COEF,
 ) -> gym.Env:
-    """A ``Friday-v0`` env dealing from ``next_deal`` with the chosen reward, ``shaping``
-    and ``bonus`` (each a name and its coefficient; ``gamma``: the learner's discount, used
-    by the ``value`` shaping)."""
+    """A ``Friday-v0`` env dealing from ``next_deal`` with the chosen reward (the env's own,
+    ``progress_coef`` with ``"progress"``; or ``score_delta``) and ``shaping`` (a name and
+    its coefficient; ``gamma``: the learner's discount, used by the ``value`` shaping)."""
     env_reward = "score" if reward == "score_delta" else reward
+    progress = {"progress_coef": progress_coef} if reward == "progress" else {}
     env: gym.Env = Deals(
-        gym.make("Friday-v0", level=level, observation=observation, reward=env_reward),
+        gym.make("Friday-v0", level=level, observation=observation, reward=env_reward, **progress),
         next_deal,
     )
     if reward == "score_delta":
         env = ScoreDelta(env)
-    if bonus[0] == "hazards":
-        env = HazardBonus(env, bonus[1])
     if shaping[0] == "value":
         from friday_agents.learning.sb3.shaping import ValueShaping
 

@@ -97,7 +97,7 @@ def build_vec_env(config: TrainConfig, level: int, stream: int) -> Any:
                 deals,
                 config.gamma,
                 (config.shaping, config.shaping_coef),
-                (config.bonus, config.bonus_coef),
+                config.progress_coef,
             )
             return Monitor(env, info_keywords=EPISODE_KEYS)
 
