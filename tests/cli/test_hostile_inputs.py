@@ -1,13 +1,17 @@
 """Input an attacker hands a command: each is refused in one line with exit status 2 and no
-traceback, nothing written. JSON numbers no reader can hold (R9)."""
+traceback, nothing written: JSON numbers no reader can hold (R9); ``--workers`` past the CPUs
+is capped with a one-line note (R11)."""
 
 from __future__ import annotations
 
+import argparse
 from pathlib import Path
 
 import pytest
 
-from friday_agents.cli import main
+from friday_agents.cli import cap_workers, main
+from friday_agents.harness import parallel
+from friday_agents.harness.parallel import usable_cpus
 from friday_env.json_text import JsonTextError, parse_json
 
 HUGE_INT = "1" * 5000
@@ -66,3 +70,51 @@ def test_a_record_with_an_impossible_number_is_refused_in_one_line(
     args = [command, str(path)] + (["--all"] if command == "replay" else [])
     _one_line_refusal(capsys, main(args), str(path), reason)
     assert sorted(p.name for p in tmp_path.iterdir()) == [name]
+
+
+# ------------------------------------------------------------------ R11: --workers
+
+
+def test_workers_above_the_cpus_are_capped_with_a_one_line_note(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    args = argparse.Namespace(command="value", workers=1_000_000)
+    cap_workers(args)
+    assert args.workers == usable_cpus() >= 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "--workers 1000000 capped at" in err, err
+
+
+def test_workers_within_the_cpus_and_a_clusters_workers_stay(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    within = argparse.Namespace(command="eval", workers=1)
+    cluster = argparse.Namespace(command="eval", workers=1_000, address="auto")
+    for args, kept in ((within, 1), (cluster, 1_000)):
+        cap_workers(args)
+        assert args.workers == kept
+    assert capsys.readouterr().err == ""
+
+
+def test_run_games_starts_no_more_processes_than_cpus(monkeypatch: pytest.MonkeyPatch) -> None:
+    started: list[int] = []
+
+    class CountingPool:
+        def __init__(self, workers: int, **_: object) -> None:
+            started.append(workers)
+            raise RuntimeError("counted")
+
+    monkeypatch.setattr(parallel, "usable_cpus", lambda: 3)
+    monkeypatch.setattr(parallel, "ProcessPoolExecutor", CountingPool)
+    with pytest.raises(RuntimeError, match="counted"):
+        list(parallel.run_games(abs, [-1, -2], workers=1_000_000))
+    assert started == [3]
+
+
+def test_explore_with_a_million_workers_runs_on_the_cpus(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "run"
+    args = ["explore", "--level", "1", "--deals", "1", "--budget", "200", "--out", str(out)]
+    assert main([*args, "--workers", "1000000", "--no-progress"]) == 0
+    assert "capped at" in capsys.readouterr().err

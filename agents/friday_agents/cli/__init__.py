@@ -18,6 +18,7 @@ import friday_env
 from friday_agents.cli.arguments import plain
 from friday_agents.harness.errors import BadInputError, MissingExtraError, missing_extra
 from friday_agents.harness.files import check_out_path
+from friday_agents.harness.parallel import usable_cpus
 from friday_env.core import CoreError, core_in_use, default_core
 
 Subcommand = tuple[str, str]  # (module, one-line help)
@@ -67,6 +68,10 @@ SUBCOMMANDS = {
     "tracks": (
         "friday_agents.cli.tracks",
         "the benchmark's leaderboard: tracks, budgets, win rates (from the committed results)",
+    ),
+    "thirteen": (
+        "friday_agents.cli.thirteen",
+        "Friday the 13th, the 3-6 player game: evaluate, train (self-play PPO), play",
     ),
     "bench": (
         "friday_agents.cli.bench",
@@ -182,11 +187,28 @@ def main(argv: list[str] | None = None) -> int:
 def check_before_running(args: argparse.Namespace) -> None:
     """What every command needs, checked before it writes anything: ``$FRIDAY_CORE``
     names a core, and ``--out`` can be written (a folder where the command sets
-    ``out_is_folder``, else a file)."""
+    ``out_is_folder``, else a file); ``--workers`` is capped at the CPUs this process may use
+    (`cap_workers`)."""
     default_core()
     out = getattr(args, "out", None)
     if out is not None:
         check_out_path(out, folder=getattr(args, "out_is_folder", False))
+    cap_workers(args)
+
+
+def cap_workers(args: argparse.Namespace) -> None:
+    """``--workers`` above the CPUs this process may use becomes that count, said in one
+    line (more processes only queue for a CPU; ``--workers 1000000`` forked until the load
+    passed 380). A Ray cluster's ``--address`` keeps it: there it caps games in flight."""
+    workers, cpus = getattr(args, "workers", None), usable_cpus()
+    if type(workers) is not int or workers <= cpus or getattr(args, "address", None):
+        return
+    print(
+        f"friday {args.command}: note: --workers {workers} capped at the {cpus} CPUs "
+        "this process may use",
+        file=sys.stderr,
+    )
+    args.workers = cpus
 
 
 def _bad_input(args: argparse.Namespace, err: Exception) -> int:

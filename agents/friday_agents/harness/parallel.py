@@ -10,9 +10,10 @@ results are the same on every backend and with any number of workers.
 
 Backends:
 
-- ``"process"`` — a local ``ProcessPoolExecutor`` of ``workers`` processes (``workers=1``:
-  this process, no pool). The workers end with the process that started them, even after a
-  ``kill -9`` of it (``friday_agents.harness.parent_watch``).
+- ``"process"`` — a local ``ProcessPoolExecutor`` of ``workers`` processes, at most one per
+  CPU this process may use (`usable_cpus`; ``workers=1``: this process, no pool). The workers
+  end with the process that started them, even after a ``kill -9`` of it
+  (``friday_agents.harness.parent_watch``).
 - ``"ray"`` — Ray tasks (one CPU each) on a running cluster (``address="auto"`` or
   ``"HOST:6379"``; every node needs the same friday-env installed), or on a local Ray
   started for the run with ``workers`` CPUs when ``address`` is None (default: all cores).
@@ -76,11 +77,22 @@ def run_games(
     if address is not None and backend != "ray":
         raise BackendError("an address is for the ray backend (a Ray cluster)")
     if backend == "ray":
+        if address is None and workers:  # a local Ray: its CPUs are this machine's
+            workers = min(workers, usable_cpus())
         return _ray_games(play, jobs, workers, setup, setup_args, address)
-    count = workers or os.cpu_count() or 1
+    count = min(workers or usable_cpus(), usable_cpus())  # more would only queue for a CPU
     if count == 1:
         return _here(play, jobs, setup, setup_args)
     return _pool(play, jobs, count, setup, setup_args)
+
+
+def usable_cpus() -> int:
+    """The CPUs this process may run on: its affinity where the system tells it (a container
+    or ``taskset`` may allow fewer than the machine has), else every CPU."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # no affinity on macOS and Windows
+        return os.cpu_count() or 1
 
 
 # ------------------------------------------------------------------- local processes
