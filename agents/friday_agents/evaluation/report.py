@@ -23,6 +23,7 @@ from typing import Any
 
 import numpy as np
 
+from friday_agents.evaluation import game_ends
 from friday_agents.evaluation.runner import EvalConfig
 from friday_agents.harness.deals import EVAL_SEED_BASE, EVAL_SEEDS_PER_LEVEL, VALIDATION_FIRST_INDEX
 from friday_agents.harness.stats import (
@@ -130,6 +131,8 @@ def _summary(agent: str, level: int, games: list[dict], planned: int, seed: int)
         "mean_actions": float(np.mean([g["actions"] for g in games])),
         "mean_fights": float(np.mean([g["fights"] for g in games])),
         "games_per_second": n / seconds if seconds > 0 else float("inf"),
+        # mean hazards beaten and where the games end (rows of older runs lack them)
+        **game_ends.progress_summary(games, seed=seed),
     }
 
 
@@ -250,8 +253,13 @@ def aligned_table(header: list[str], rows: list[list[object]]) -> str:
 
 
 def text_table(results: dict) -> str:
-    """The summary as an aligned plain-text table."""
-    return aligned_table(HEADERS, [row_cells(s) for s in results["summary"]])
+    """The summary as an aligned plain-text table; with the progress columns
+    (`friday_agents.evaluation.game_ends`) where the games hold them."""
+    summary = results["summary"]
+    if not any("ends" in s for s in summary):  # a run written before they existed
+        return aligned_table(HEADERS, [row_cells(s) for s in summary])
+    rows = [[*row_cells(s), *game_ends.progress_cells(s)] for s in summary]
+    return aligned_table([*HEADERS, *game_ends.HEADERS], rows)
 
 
 def agent_description(spec: str, search_sims: int) -> str:
@@ -283,6 +291,7 @@ def write_csv(results: dict, path: Path) -> None:
         "agent", "level", "games", "wins", "win_rate", "win_rate_low", "win_rate_high",
         "mean_score", "mean_score_low", "mean_score_high", "median_score", "median_score_low",
         "median_score_high", "mean_actions", "mean_fights", "games_per_second",
+        "mean_hazards_beaten", *(f"ends_{place}" for place in game_ends.END_PLACES),
     ]  # fmt: skip
     with open(path, "w", newline="") as handle:
         writer = csv.DictWriter(handle, fieldnames=fields)
@@ -291,6 +300,7 @@ def write_csv(results: dict, path: Path) -> None:
             row = {k: s[k] for k in fields if k in s}
             for name in ("win_rate", "mean_score", "median_score"):
                 row[f"{name}_low"], row[f"{name}_high"] = s[f"{name}_ci"]
+            row |= {f"ends_{place}": share for place, share in s.get("ends", {}).items()}
             writer.writerow(row)
 
 

@@ -16,7 +16,10 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from friday_agents.evaluation.game_ends import PROGRESS_FIELDS
 from friday_agents.harness.deals import DEAL_SETS, EVAL_SEEDS_PER_LEVEL, VALIDATION_DEALS_PER_LEVEL
+from friday_env.cards import HAZARD_IDS
+from friday_env.engine import PIRATES
 
 #: Deals per level in each deal set: more games than this per level cannot be played.
 DEALS_PER_LEVEL = {"evaluation": EVAL_SEEDS_PER_LEVEL, "validation": VALIDATION_DEALS_PER_LEVEL}
@@ -117,6 +120,18 @@ def check_row_key(row: dict[str, Any]) -> None:
             raise StoredRunError(f"{name} must be a whole number, got {row.get(name)!r}")
 
 
+def _check_progress(row: dict[str, Any]) -> None:
+    """The progress fields (`friday_agents.evaluation.game_ends`): all or none (rows written
+    before they existed have none), each in its range."""
+    present = [name for name in PROGRESS_FIELDS if name in row]
+    if present and len(present) < len(PROGRESS_FIELDS):
+        raise StoredRunError(f"a game row with {present[0]} must have all of {PROGRESS_FIELDS}")
+    if present:
+        _int_in(row, "hazards_beaten", 0, len(HAZARD_IDS))
+        _int_in(row, "pirates_beaten", 0, 2)
+        _int_in(row, "end_step", 0, PIRATES)
+
+
 def check_row(row: dict[str, Any], seed: int, save_games: bool) -> None:
     """The outcome fields of one finished game whose deal has ``seed``."""
     if row.get("seed") != seed or not _is_int(row.get("seed")):
@@ -127,6 +142,7 @@ def check_row(row: dict[str, Any], seed: int, save_games: bool) -> None:
     _int_in(row, "life", 0, LIFE_LIMIT)
     _int_in(row, "actions", 0, MAX_ACTIONS)
     _int_in(row, "fights", 0, MAX_FIGHTS)
+    _check_progress(row)
     seconds = row.get("seconds")
     if not isinstance(seconds, (int, float)) or isinstance(seconds, bool):
         raise StoredRunError(f"seconds must be a number, got {seconds!r}")

@@ -52,6 +52,9 @@ class GameOutcome:
     life: int
     actions: int
     fights: int
+    hazards_beaten: int
+    pirates_beaten: int
+    end_step: int  # the step the game ended in: 0-3, green to pirates (a won game: 3)
 
 
 def play_game(agent: Agent, level: int, seed: int, agent_seed: int | None = None) -> Game:
@@ -76,4 +79,7 @@ def outcome_of(game: Game) -> GameOutcome:
         life=game.life,
         actions=len(game.history),
         fights=game.fights,
+        hazards_beaten=game.hazards_beaten(),
+        pirates_beaten=game.pirates_beaten(),
+        end_step=int(game.step),
     )
