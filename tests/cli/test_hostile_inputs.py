@@ -1,11 +1,16 @@
 """Input an attacker hands a command: each is refused in one line with exit status 2 and no
 traceback, nothing written: JSON numbers no reader can hold (R9); ``--workers`` past the CPUs
-is capped with a one-line note (R11)."""
+is capped with a one-line note (R11); a full disk (R10)."""
 
 from __future__ import annotations
 
 import argparse
+import builtins
+import errno
+import io
+import os
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -118,3 +123,61 @@ def test_explore_with_a_million_workers_runs_on_the_cpus(
     args = ["explore", "--level", "1", "--deals", "1", "--budget", "200", "--out", str(out)]
     assert main([*args, "--workers", "1000000", "--no-progress"]) == 0
     assert "capped at" in capsys.readouterr().err
+
+
+# ------------------------------------------------------------------ R10: a full disk
+
+
+class _FullDisk:
+    """A file open for writing on a full disk: each write fails as the system's would."""
+
+    def __init__(self, file: Any) -> None:
+        self._file = file
+
+    def write(self, data: Any) -> int:
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._file, name)
+
+    def __enter__(self) -> _FullDisk:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._file.close()
+
+
+def _fill_the_disk_under(folder: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    real_open = io.open
+
+    def open_on_a_full_disk(file: Any, mode: str = "r", *args: Any, **kwargs: Any) -> Any:
+        opened = real_open(file, mode, *args, **kwargs)
+        writing = any(flag in mode for flag in "wax+")
+        inside = isinstance(file, (str, os.PathLike)) and str(folder) in os.fspath(file)
+        return _FullDisk(opened) if writing and inside else opened
+
+    monkeypatch.setattr(io, "open", open_on_a_full_disk)
+    monkeypatch.setattr(builtins, "open", open_on_a_full_disk)
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["explore", "--level", "1", "--deals", "2", "--budget", "200", "--no-progress"],
+        ["eval", "--agents", "random", "--levels", "1", "--games", "2", "--no-progress"],
+    ],
+    ids=["explore", "eval"],
+)
+def test_a_full_disk_is_one_line_and_leaves_nothing_half_written(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    command: list[str],
+) -> None:
+    out = tmp_path / "run"
+    _fill_the_disk_under(out, monkeypatch)
+    err = _one_line_refusal(capsys, main([*command, "--out", str(out)]), "No space left")
+    assert "free some space" in err
+    left = [p for p in out.rglob("*") if p.is_file()] if out.exists() else []
+    assert not [p for p in left if ".tmp" in p.name], left  # no temporary left behind
+    assert all(p.stat().st_size == 0 or p.name.endswith(".lock") for p in left), left

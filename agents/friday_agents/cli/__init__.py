@@ -9,6 +9,7 @@ imports none, ``friday eval`` only the evaluation), so ``friday play`` never pay
 from __future__ import annotations
 
 import argparse
+import errno
 import importlib
 import importlib.util
 import os
@@ -182,6 +183,22 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:  # a command that saves on Ctrl-C has said so; no traceback
         print(f"\nfriday {args.command}: interrupted", file=sys.stderr)
         return 130
+    except OSError as err:
+        if err.errno not in DISK_FULL:
+            raise
+        return _bad_input(args, disk_full(err))
+
+
+#: A write that failed for want of room: the disk, or the user's quota, is full.
+DISK_FULL = frozenset({errno.ENOSPC, errno.EDQUOT})
+
+
+def disk_full(err: OSError) -> str:
+    """A full disk in one line: what could not be written. Files are written whole or not
+    at all (``harness.files.replace_atomically``) and appended line by line, so what was
+    written before stays readable, and a command with ``--resume`` goes on from there."""
+    where = f" writing {err.filename}" if err.filename else ""
+    return f"{err.strerror or 'no space left on device'}{where}: free some space and run it again"
 
 
 def check_before_running(args: argparse.Namespace) -> None:

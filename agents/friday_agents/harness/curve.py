@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from friday_agents.harness.errors import BadInputError
+from friday_agents.harness.files import write_text_atomically
 from friday_env.json_text import JsonTextError, parse_json, read_text
 
 CURVE_FILE = "curve.jsonl"
@@ -76,9 +77,10 @@ def _parsed(path: Path, text: str) -> Any:
 
 
 def keep_rows(path: str | Path, key: str, last: float) -> None:
-    """Drop the rows whose ``key`` is past ``last`` (a resumed run writes them again)."""
+    """Drop the rows whose ``key`` is past ``last`` (a resumed run writes them again); the
+    curve is replaced whole, so a full disk or a kill leaves the old one."""
     kept = [row for row in read_curve(path) if row[key] <= last]
-    Path(path).write_text("".join(json.dumps(row) + "\n" for row in kept))
+    write_text_atomically(Path(path), "".join(json.dumps(row) + "\n" for row in kept))
 
 
 def heldout_rows(rows: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:

@@ -53,7 +53,7 @@ def print_and_write_json(result: dict, out: Path | None) -> None:
     text = json.dumps(result, indent=1)
     print(text)
     if out:
-        out.write_text(text + "\n")
+        write_text_atomically(out, text + "\n")
 
 
 def read_model_file(load: Callable[[Path], T], path: str | os.PathLike[str], what: str) -> T:
