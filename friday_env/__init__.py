@@ -68,6 +68,8 @@ def _register_envs() -> None:
             # one call (friday_env.vector)
             vector_entry_point="friday_env.vector:FridayVectorEnv",
         )
+    if "FridayThe13th-v0" not in registry:  # the second game (friday_env.thirteen)
+        register(id="FridayThe13th-v0", entry_point="friday_env.thirteen.env:FridayThe13thEnv")
 
 
 _register_envs()
