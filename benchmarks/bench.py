@@ -903,7 +903,7 @@ def run(args: argparse.Namespace) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     """``python benchmarks/bench.py ...``: the same as ``friday bench ...``."""
-    parser = argparse.ArgumentParser(prog="friday bench")
+    parser = argparse.ArgumentParser(allow_abbrev=False, prog="friday bench")
     add_arguments(parser)
     try:
         return run(parser.parse_args(argv))

@@ -147,7 +147,7 @@ def workload_main(
     """The command line of the workload scripts (this one, ``agent_speeds.py``): ``--games
     agent=games,...``, ``--note``, ``--out`` (default: print the run). Bad input stops in
     one line, status 2, before anything runs."""
-    parser = argparse.ArgumentParser(prog=prog, description=description)
+    parser = argparse.ArgumentParser(allow_abbrev=False, prog=prog, description=description)
     parser.formatter_class = argparse.RawDescriptionHelpFormatter
     parser.add_argument("--out", type=Path, help="write the run as JSON here (default: print it)")
     parser.add_argument("--note", default="", help="a note on the conditions of the run")

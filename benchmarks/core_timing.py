@@ -65,7 +65,7 @@ def compare_cores(spec: str, level: int, games: int) -> dict:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(allow_abbrev=False, description=__doc__.splitlines()[0])
     parser.add_argument("agent", nargs="?", default="guided", help="agent spec (default guided)")
     parser.add_argument("--levels", type=int, nargs="+", default=[1, 4])
     parser.add_argument("--games", type=int, default=10, help="deals per level (default 10)")

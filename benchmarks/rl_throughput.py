@@ -136,7 +136,7 @@ def machine(device: str) -> dict:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(allow_abbrev=False, description=__doc__.splitlines()[0])
     parser.add_argument("--processes", default="1,2", help="process counts, e.g. 1,2")
     parser.add_argument("--updates", type=int, default=12, help="updates per run")
     parser.add_argument("--rounds", type=int, default=3, help="rounds of every count (default 3)")

@@ -27,7 +27,7 @@ ENV_NAME = "friday-rllib"
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(allow_abbrev=False, description=__doc__.splitlines()[0])
     parser.add_argument("--level", type=int, default=1, help="Friday level 1-4")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--iterations", type=int, default=50)

@@ -74,7 +74,9 @@ def text_of(board: dict) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog=COMMAND, description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(
+        allow_abbrev=False, prog=COMMAND, description=__doc__.splitlines()[0]
+    )
     parser.add_argument(
         "--root", type=Path, default=REPO, help="the repository (default: this one)"
     )

@@ -78,6 +78,7 @@ def stale_files(root: Path = REPO) -> list[str]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
+        allow_abbrev=False,
         prog=COMMAND,
         description="Rewrite the generated sections of the README, the docs pages and the "
         "study REPORTs (between <!-- section:NAME --> markers) from the committed results.",

@@ -137,7 +137,7 @@ def header_text() -> str:
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(allow_abbrev=False, description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=HEADER, help="where to write the header")
     parser.add_argument(
         "--flat-out", type=Path, default=FLAT_HEADER, help="where to write the flat encoder's"

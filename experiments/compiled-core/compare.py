@@ -71,7 +71,7 @@ def level_by_level(compiled: dict) -> list[dict]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(allow_abbrev=False, description=__doc__.splitlines()[0])
     parser.parse_args(argv)  # no options: --help says what the script compares
     compiled = read_games(COMPILED)
     result = {

@@ -76,7 +76,7 @@ def games_per_second(games: int) -> tuple[float, float]:
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(allow_abbrev=False, description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=50, help="games per level (Python)")
     args = parser.parse_args(argv)
     states, compiled = collect_states(args.games)

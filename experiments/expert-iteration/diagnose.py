@@ -72,7 +72,7 @@ def summarise(rows: list[dict]) -> dict:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(allow_abbrev=False, description=__doc__.splitlines()[0])
     parser.add_argument("run", type=Path, help="a friday eval --save-games output folder")
     parser.add_argument("--out", type=Path, required=True, help="results file to write (JSON)")
     args = parser.parse_args(argv)

@@ -45,7 +45,7 @@ def fine_tuned_candidates(runs: Path) -> dict[str, tuple[float, Path]]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(allow_abbrev=False, description=__doc__.splitlines()[0])
     parser.add_argument("--results", type=Path, default=HERE / "results")
     parser.add_argument(
         "--install", type=Path, default=REPO / "agents/friday_agents/models/net.npz"

@@ -77,7 +77,7 @@ def _row(args: tuple[dict, tuple[int, ...], int]) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
-        prog="python experiments/heuristic-tuning/tune.py", description=__doc__
+        allow_abbrev=False, prog="python experiments/heuristic-tuning/tune.py", description=__doc__
     )
     parser.add_argument("grid", nargs="*", help="name=v1,v2 ... (none: the defaults)")
     parser.add_argument("--games", type=int, default=1000, help="games per level and setting")

@@ -221,10 +221,12 @@ def curve_command(args: argparse.Namespace) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
-        prog="python experiments/imitation/study.py", description=__doc__
+        prog="python experiments/imitation/study.py", description=__doc__, allow_abbrev=False
     )
     steps = parser.add_subparsers(dest="step", required=True)
-    ev = steps.add_parser("evaluate", help="measure a recipe's policies on evaluation deals")
+    ev = steps.add_parser(
+        "evaluate", help="measure a recipe's policies on evaluation deals", allow_abbrev=False
+    )
     ev.add_argument("name", help="result file name (experiments/imitation/results/NAME.json)")
     ev.add_argument("--agent", required=True, help="agent spec; {level} is replaced")
     ev.add_argument("--levels", default="1 2 3 4")
@@ -251,12 +253,14 @@ def main(argv: list[str] | None = None) -> int:
     )
     ev.add_argument("--results", type=Path, default=RESULTS, help=f"directory (default {RESULTS})")
     ev.set_defaults(run=evaluate_command)
-    timed = steps.add_parser("timed", help="run a command, log its CPU seconds")
+    timed = steps.add_parser("timed", help="run a command, log its CPU seconds", allow_abbrev=False)
     timed.add_argument("log")
     timed.add_argument("--levels", required=True, help="levels the step serves")
     timed.add_argument("command", nargs=argparse.REMAINDER)
     timed.set_defaults(run=timed_command)
-    point = steps.add_parser("curve-point", help="held-out win rate of a policy as a curve point")
+    point = steps.add_parser(
+        "curve-point", help="held-out win rate of a policy as a curve point", allow_abbrev=False
+    )
     point.add_argument("out", type=Path, help="curve file (csv)")
     point.add_argument("--agent", required=True, help="agent spec; {level} is replaced")
     point.add_argument("--x", type=float, required=True)
@@ -265,17 +269,23 @@ def main(argv: list[str] | None = None) -> int:
     point.add_argument("--games", type=int, default=200)
     point.add_argument("--workers", type=int, default=2)
     point.set_defaults(run=curve_point_command)
-    curve = steps.add_parser("curve", help="a friday train curve.csv -> a study curve file")
+    curve = steps.add_parser(
+        "curve", help="a friday train curve.csv -> a study curve file", allow_abbrev=False
+    )
     curve.add_argument("train_curve", type=Path)
     curve.add_argument("out", type=Path)
     curve.add_argument("--x-label", default="PPO timesteps")
     curve.add_argument("--x-offset", type=int, default=0)
     curve.set_defaults(run=curve_command)
-    same = steps.add_parser("same-games", help="check a cache against the collector's games")
+    same = steps.add_parser(
+        "same-games", help="check a cache against the collector's games", allow_abbrev=False
+    )
     same.add_argument("games", type=Path, help="games from `friday imitate collect`")
     same.add_argument("cache", type=Path, help="games file used as its cache")
     same.set_defaults(run=same_games_command)
-    plot = steps.add_parser("plot", help="draw the learning curves into results/curves.png")
+    plot = steps.add_parser(
+        "plot", help="draw the learning curves into results/curves.png", allow_abbrev=False
+    )
     plot.add_argument(
         "--results", type=Path, default=RESULTS, help=f"directory (default {RESULTS})"
     )

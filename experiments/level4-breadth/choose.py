@@ -162,7 +162,7 @@ def _plot_curve(summary: dict, path: Path) -> None:
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(allow_abbrev=False, description=__doc__.split("\n\n")[0])
     parser.add_argument(
         "stage", choices=("rules", "evaluation"), help="rules 1-2, or rule 3's runs"
     )

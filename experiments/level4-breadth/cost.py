@@ -48,7 +48,7 @@ def cpu_seconds(agent, level: int, index: int) -> float:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(allow_abbrev=False, description=__doc__.split("\n\n")[0])
     parser.add_argument("--level", type=int, default=4, choices=(1, 2, 3, 4), help="the level")
     parser.add_argument("--deals", type=int, default=50, help="validation deals 0..N-1")
     parser.add_argument("--out", type=Path, help="write the result here (JSON)")

@@ -238,7 +238,7 @@ def evaluation_summary(directory: Path) -> dict:
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(allow_abbrev=False, description=__doc__.split("\n\n")[0])
     parser.add_argument(
         "rule",
         choices=("fit", "leaf", "prior", "evaluation"),

@@ -35,7 +35,7 @@ def microseconds_per_end(model, game: Game, actions: list[int], repeats: int) ->
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(allow_abbrev=False, description=__doc__.splitlines()[0])
     parser.add_argument("network", type=Path, help="a leaf network (.npz, friday value fit)")
     parser.add_argument("--repeats", type=int, default=20, help="searches per leaf and round")
     parser.add_argument("--out", type=Path, help="write the result here (JSON)")

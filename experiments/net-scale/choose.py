@@ -166,7 +166,7 @@ def _write(path: Path, report: dict) -> None:
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(allow_abbrev=False, description=__doc__.split("\n\n")[0])
     parser.add_argument("stage", choices=("round", "selection", "evaluation"))
     args = parser.parse_args(argv)
     if args.stage == "round":

@@ -30,7 +30,9 @@ STOPPED = 60.0
 
 
 def main(argv: list[str] | None = None) -> None:
-    argparse.ArgumentParser(description=__doc__.split("\n\n")[0]).parse_args(argv)
+    argparse.ArgumentParser(allow_abbrev=False, description=__doc__.split("\n\n")[0]).parse_args(
+        argv
+    )
     text = (FOLDER / "games.jsonl").read_text()
     rows = [json.loads(line) for line in text.splitlines() if line.strip()]
     agents = sorted({r["agent"] for r in rows})

@@ -203,7 +203,7 @@ def plot(rows: list[dict], runs: dict[str, dict], path: Path) -> None:
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(allow_abbrev=False, description=__doc__.split("\n\n")[0])
     parser.add_argument(
         "--results", type=Path, default=HERE / "results", help="the study's results folder"
     )

@@ -27,7 +27,7 @@ TAU = 2.0
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(allow_abbrev=False, description=__doc__.split("\n\n")[0])
     parser.add_argument("games", type=Path, help="round 0's teacher.jsonl (friday distill)")
     parser.add_argument("--out", type=Path, help="write the result here (JSON)")
     args = parser.parse_args(argv)

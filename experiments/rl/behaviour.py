@@ -64,7 +64,7 @@ def behaviour(spec: str, deals: int) -> dict:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(allow_abbrev=False, description=__doc__.splitlines()[0])
     chosen = parser.add_mutually_exclusive_group(required=True)
     chosen.add_argument("--runs", nargs="+", help="run folders under experiments/rl")
     chosen.add_argument("--agents", nargs="+", help="agent specs (scratch, heuristic, ...)")

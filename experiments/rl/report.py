@@ -112,7 +112,7 @@ def plot(folders: list[Path], path: Path) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(allow_abbrev=False, description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=Path, default=HERE)
     args = parser.parse_args(argv)
     folders = sorted(p.parent for p in args.runs.glob("*/curve.jsonl"))

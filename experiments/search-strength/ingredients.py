@@ -92,6 +92,7 @@ def _paired(first: list[dict], second: list[dict], key: str, seed: int) -> tuple
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
+        allow_abbrev=False,
         prog="python experiments/search-strength/ingredients.py",
         description=__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter,

@@ -118,6 +118,7 @@ def _game_timing(args: argparse.Namespace) -> dict:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
+        allow_abbrev=False,
         prog="python experiments/search-strength/timing.py",
         description=__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter,

@@ -259,6 +259,7 @@ def parse_model(text: str) -> tuple[str, LeafValue]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
+        allow_abbrev=False,
         prog="python experiments/search-strength/value_check.py",
         description=__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter,

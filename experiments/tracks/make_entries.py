@@ -370,7 +370,9 @@ def family_a_100m() -> dict:
 
 
 def main(argv: list[str] | None = None) -> int:
-    argparse.ArgumentParser(description=__doc__.splitlines()[0]).parse_args(argv)
+    argparse.ArgumentParser(allow_abbrev=False, description=__doc__.splitlines()[0]).parse_args(
+        argv
+    )
     entries = [rl_entry(id_) for id_ in RL_RUNS]
     entries += [sb3_entry(), family_a_entry(), *(teacher_entry(id_) for id_ in TEACHER)]
     folder = HERE / "entries"

@@ -140,7 +140,7 @@ def select() -> tuple[dict, bytes]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(allow_abbrev=False, description=__doc__.splitlines()[0])
     parser.add_argument("--dry-run", action="store_true", help="print the choice, copy nothing")
     args = parser.parse_args(argv)
     selection, data = select()

@@ -132,6 +132,7 @@ def regenerate(directory: Path) -> list[Path]:
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
+        allow_abbrev=False,
         prog="python -m friday_env.testing.playthrough",
         description="Print the transcript of a seeded game, or write the golden "
         "playthroughs (tests/rules/playthroughs/ in the repository).",

@@ -97,6 +97,7 @@ def levels_argument(text: str) -> list[int]:
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
+        allow_abbrev=False,
         prog="python -m friday_env.testing.soak",
         description="Play many seeded games, check every engine invariant after every "
         "action, and report games/s and actions/s per level.",

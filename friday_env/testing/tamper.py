@@ -336,7 +336,9 @@ def run(states: int, seed: int = 0) -> TamperReport:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
-        prog="python -m friday_env.testing.tamper", description=__doc__.split("\n")[0]
+        allow_abbrev=False,
+        prog="python -m friday_env.testing.tamper",
+        description=__doc__.split("\n")[0],
     )
     parser.add_argument("--states", type=int, default=1000, help="trials to run (default 1000)")
     parser.add_argument("--seed", type=int, default=0, help="the run's seed (default 0)")

@@ -138,3 +138,49 @@ def test_the_leaf_fit_refuses_bad_settings_from_python_before_any_file(tmp_path,
     with pytest.raises(BadInputError, match=words):
         fit_leaf_value(settings)
     assert list(tmp_path.iterdir()) == []
+
+
+#: The calls that make an argparse parser.
+PARSER_MAKERS = ("ArgumentParser", "add_parser")
+
+
+def abbreviating_parsers(source: str) -> list[int]:
+    """The lines of ``source``'s ``ArgumentParser(...)`` and ``.add_parser(...)`` calls that
+    do not say ``allow_abbrev=False``."""
+    lines = []
+    for node in ast.walk(ast.parse(source)):
+        if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Attribute | ast.Name):
+            continue
+        if getattr(node.func, "attr", getattr(node.func, "id", "")) not in PARSER_MAKERS:
+            continue
+        value = {k.arg: k.value for k in node.keywords}.get("allow_abbrev")
+        if not (isinstance(value, ast.Constant) and value.value is False):
+            lines.append(node.lineno)
+    return lines
+
+
+def test_every_parser_of_the_repository_refuses_abbreviations():
+    """The scripts beside the package (benchmarks, tools, examples, the studies' scripts, the
+    engine's testing tools) too: every parser made says ``allow_abbrev=False``, except in
+    friday's own command line, which sets it on every parser it builds (tested above)."""
+    listed = subprocess.run(
+        ["git", "ls-files", "*.py"], capture_output=True, text=True, cwd=REPO, check=True
+    ).stdout.split()
+    missing = []
+    for name in listed:
+        path = REPO / name
+        if name.startswith(("agents/friday_agents/cli/", "tests/")) or not path.is_file():
+            continue
+        missing += [f"{name}:{line}" for line in abbreviating_parsers(path.read_text("utf-8"))]
+    assert missing == []
+
+
+def test_the_scan_finds_a_parser_that_takes_abbreviations():
+    planted = (
+        "import argparse\n"
+        "p = argparse.ArgumentParser(prog='x')\n"
+        "p.add_subparsers().add_parser('a', help='b')\n"
+        "q = ArgumentParser(allow_abbrev=False)\n"
+        "q.add_subparsers().add_parser('c', allow_abbrev=False)\n"
+    )
+    assert abbreviating_parsers(planted) == [2, 3]

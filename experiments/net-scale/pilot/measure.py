@@ -89,7 +89,7 @@ def fit_cost(data, epochs: int) -> dict:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__)
+    parser = argparse.ArgumentParser(allow_abbrev=False, description=__doc__)
     parser.add_argument("--games-per-level", type=int, default=3)
     parser.add_argument("--out", type=Path, required=True)
     args = parser.parse_args()

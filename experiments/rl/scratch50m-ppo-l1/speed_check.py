@@ -69,7 +69,7 @@ def rate(folder: Path, updates: int) -> float:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(allow_abbrev=False, description=__doc__.split("\n\n")[0])
     parser.add_argument("commits", nargs="+")
     parser.add_argument("--rounds", type=int, default=4)
     parser.add_argument("--updates", type=int, default=3)
