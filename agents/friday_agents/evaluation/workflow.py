@@ -139,12 +139,13 @@ def parse_games(text: str, agents: tuple[str, ...], strict: bool = True) -> dict
     unknown = sorted(set(per_name) - names)
     if unknown and strict:
         raise BadInputError(f"--games names agents not being evaluated: {', '.join(unknown)}")
-    games = {}
+    games: dict[str, int] = {}
     for spec in agents:
         name = parse_spec(spec)[0]
-        if name not in per_name and default is None:
+        played = per_name.get(name, default)
+        if played is None:
             raise BadInputError(f"--games gives no count for agent {name!r}: add a plain N")
-        games[spec] = per_name.get(name, default)  # type: ignore[assignment]
+        games[spec] = played
     return games
 
 
