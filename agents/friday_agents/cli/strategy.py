@@ -4,9 +4,9 @@ heuristic's on the same deals.
   friday strategy --games experiments/data/guided-best-train-400.jsonl.gz --name guided \\
       --out results/strategy.json
 
-Reads a games file (one JSON line per game, .jsonl or .jsonl.gz, as friday imitate collect and
-friday eval --save-games write them), replays every game, plays the heuristic on the same
-deals, and counts per level and player which hazards are fought and which discarded, the
+Reads a games file (one JSON line per game with its level, seed and actions, .jsonl or
+.jsonl.gz, as friday imitate collect writes them), replays every game, plays the heuristic on
+the same deals, and counts per level and player which hazards are fought and which discarded, the
 fights lost on purpose, what is destroyed, which knowledge cards are won, and the life left at
 the pirates; per-game measures are compared on the same deals with 95% bootstrap intervals
 (friday_agents.evaluation.strategy.strategy). Writes the results file and prints the outcomes
