@@ -30,6 +30,9 @@ A session holds its ``--out`` with an exclusive lock until it ends: a second ``f
 same folder is refused (exit 2) instead of playing the same games twice
 (``friday_agents.harness.run_lock``; not on Windows, which has no ``fcntl``).
 
+From Python, without the command line: ``run_evaluation(EvalSettings(...))``
+(friday_agents.evaluation.workflow, which this command calls).
+
 Exit status: 0 done, 2 bad arguments (unknown agent, level or option), 130 interrupted by
 Ctrl-C, 1 a worker died (resume to continue).
 """
