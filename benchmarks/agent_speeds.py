@@ -58,6 +58,7 @@ def measure(spec: str, games: int) -> list[dict[str, Any]]:
 
 
 def run_all(workloads: dict[str, int], note: str) -> dict[str, Any]:
+    from friday_agents.players.resolved import resolve_specs
     from friday_env.core import default_core
 
     load_start = os.getloadavg()[0]
@@ -78,6 +79,8 @@ def run_all(workloads: dict[str, int], note: str) -> dict[str, Any]:
         "load_average": {"start": load_start, "end": os.getloadavg()[0]},
         "note": note,
         "rows": rows,
+        # what each agent played: every option and each model file by role and SHA-256
+        "resolved": resolve_specs(list(workloads), sims=SEARCH_SIMS),
     }
 
 

@@ -76,6 +76,7 @@ from bench_report import format_spread, text_table
 from friday_agents.cli.arguments import add_progress, plain
 from friday_agents.harness.errors import MissingExtraError, require
 from friday_agents.harness.files import check_out_path, new_run_folder
+from friday_agents.harness.paths import portable_path
 
 #: The committed run, written only when ``--out`` names it.
 COMMITTED = "benchmarks/results.json"
@@ -721,7 +722,7 @@ def measure(args: argparse.Namespace, groups: list[str], out: Path) -> dict[str,
         BENCHES[group](budget, results)
     meta = {
         "command": command_line(args),
-        "json": out.as_posix(),
+        "json": portable_path(out),
         "date": datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC"),
         "git_commit": _git_commit(),
         "quick": args.quick,
@@ -740,6 +741,10 @@ def measure(args: argparse.Namespace, groups: list[str], out: Path) -> dict[str,
         "versions": _versions(),
         "seconds": time.perf_counter() - started,
     }
+    if "search" in groups:  # what (m) played: guided's every option, each model by its hash
+        from friday_agents.players.resolved import resolve_spec
+
+        meta["resolved"] = {"guided": resolve_spec("guided")}
     return {"meta": meta, "results": results.items, "targets": results.targets()}
 
 

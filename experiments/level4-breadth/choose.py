@@ -31,12 +31,12 @@ from friday_agents.harness.stats import (
     wilson_interval,
     win_rate_in_percent,
 )
-from friday_agents.players.search.guided import as_before_breadth_study
+from friday_agents.players.resolved import played_specs
 
 HERE = Path(__file__).resolve().parent
 RESULTS = HERE / "results"
 #: guided with one candidate: the reference of rule 2 (the committed level-4 runs name it bare
-#: ``guided``, its default then; `as_before_breadth_study` spells that out).
+#: ``guided``, its default then; their resolved specs spell that out).
 REFERENCE = "guided:top=1"
 CPU_LIMIT = 2.0
 TIE_POINTS = 1.0
@@ -48,14 +48,16 @@ SIMS = (16, 32, 64, 128, 256, 512)
 
 def decide(validation: Path, cost: dict, level: int) -> dict:
     wins: dict[str, dict[int, bool]] = {}
+    # each spec as it played (the run's resolved specs); cost.py timed the same specs then
+    played = played_specs(json.loads((validation / "results.json").read_text()))
     for row in read_games(validation / GAMES_FILE):
         if row["level"] == level:
-            agent = as_before_breadth_study(row["agent"])
+            agent = played[row["agent"]]
             wins.setdefault(agent, {})[row["index"]] = bool(row["won"])
     deals = sorted(wins[REFERENCE])
     if any(sorted(games) != deals for games in wins.values()):
         sys.exit("choose.py: the candidates did not all play the same deals")
-    ratio = {as_before_breadth_study(spec): r for spec, r in cost["ratio_to_guided"].items()}
+    ratio = {played[spec]: r for spec, r in cost["ratio_to_guided"].items()}
     table = {}
     for spec, games in wins.items():
         won = [games[index] for index in deals]

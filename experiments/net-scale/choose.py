@@ -31,7 +31,7 @@ import numpy as np
 
 from friday_agents.harness.games_file import GAMES_FILE, read_games
 from friday_agents.harness.stats import wilson_interval
-from friday_agents.players.search.guided import as_before_net_scale
+from friday_agents.players.resolved import played_specs
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
@@ -95,9 +95,12 @@ def _rows_by_agent(directory: Path) -> dict[str, list[dict]]:
     path = directory / GAMES_FILE
     if not path.exists():
         sys.exit(f"choose.py: no {path} (run that stage first)")
+    # each spec as it played: the run's resolved specs (its `net` played before amendment 10
+    # installed the chosen network as `net`, so it is `net:model=net-v1`)
+    played = played_specs(json.loads((directory / "results.json").read_text()))
     rows: dict[str, list[dict]] = {}
-    for row in read_games(path):  # every run here was played before amendment 10's change
-        rows.setdefault(as_before_net_scale(row["agent"]), []).append(row)
+    for row in read_games(path):
+        rows.setdefault(played[row["agent"]], []).append(row)
     return rows
 
 

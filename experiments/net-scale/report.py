@@ -21,8 +21,6 @@ from pathlib import Path
 
 import numpy as np
 
-from friday_agents.players.search.guided import as_before_net_scale
-
 HERE = Path(__file__).resolve().parent
 LEVELS = ("1", "2", "3", "4")
 RL_RUNS = {"rl-l1": "PPO on level 1", "rl-l4": "PPO on level 4"}
@@ -149,8 +147,8 @@ def selection_markdown(choice: dict) -> str:
     lines = ["| candidate | validation L1-4 % | mean |", "| --- | --- | ---: |"]
     for spec, row in choice["candidates"].items():
         rates = {level: row["by_level"][level]["win_rate"] for level in LEVELS}
-        shown = as_before_net_scale(spec)  # played before the chosen network became `net`
-        name = f"**`{shown}`**" if spec == choice["chosen"] else f"`{shown}`"
+        # choose.py names each candidate as it played (the run's resolved specs)
+        name = f"**`{spec}`**" if spec == choice["chosen"] else f"`{spec}`"
         lines.append(f"| {name} | {_percent(rates)} | {100 * row['mean_win_rate']:.2f} |")
     return "\n".join(lines)
 

@@ -1,7 +1,7 @@
 """``guided``'s ``top`` per level, adopted by the level-4 breadth study
 (``experiments/level4-breadth/PLAN.md`` rules 1-2, ``results/decision.json``): left out, the
 prior's best action on levels 1-3 and its best three on level 4; given, the same on every
-level. And the relabelling that names the committed results as they played before."""
+level."""
 
 from __future__ import annotations
 
@@ -10,13 +10,7 @@ import pytest
 from friday_agents.harness.deals import validation_seed
 from friday_agents.players.base import play_game
 from friday_agents.players.registry import make_agent
-from friday_agents.players.search.guided import (
-    BEFORE_BREADTH_STUDY,
-    BEFORE_LEAF_STUDY,
-    GUIDED_TOPS,
-    as_before_breadth_study,
-    as_before_leaf_study,
-)
+from friday_agents.players.search.guided import BEFORE_LEAF_STUDY, GUIDED_TOPS
 
 
 def _history(spec: str, level: int) -> list[int]:
@@ -64,37 +58,6 @@ def test_left_out_top_is_per_level_for_guided_only():
     assert _tops_asked("guided", 4) == {3}
 
 
-@pytest.mark.parametrize(
-    ("spec", "leaf", "breadth"),
-    [
-        (
-            "guided",
-            "guided:prior=guided-prior:value=guided-value-per-level:top=1",
-            "guided:top=1",
-        ),
-        (
-            "guided:prior=net:sims=64",
-            "guided:prior=net:sims=64:value=guided-value-per-level:top=1",
-            "guided:prior=net:sims=64:top=1",
-        ),
-        ("guided:top=2", "guided:top=2:prior=guided-prior:value=guided-value-per-level", None),
-        ("guided:prior=", "guided:prior=:value=guided-value-per-level", None),  # no prior, no top
-        ("search", None, None),
-        ("search:prior=net", None, None),
-        ("oracle:prior=guided-prior", None, None),
-        (BEFORE_LEAF_STUDY, None, None),
-    ],
-)
-def test_committed_specs_are_spelled_out_as_they_played(spec, leaf, breadth):
-    """``None``: the spec comes back unchanged (another agent's, or one naming everything)."""
-    assert as_before_leaf_study(spec) == (leaf or spec)
-    assert as_before_breadth_study(spec) == (breadth or spec)
-    for relabelled in (as_before_leaf_study(spec), as_before_breadth_study(spec)):
-        make_agent(relabelled)  # every spelled-out spec is one an agent takes
-
-
 def test_the_specs_of_before_play_top_1_everywhere():
-    assert as_before_leaf_study("guided") == BEFORE_LEAF_STUDY
-    assert as_before_breadth_study("guided") == BEFORE_BREADTH_STUDY
-    for spec in (BEFORE_LEAF_STUDY, BEFORE_BREADTH_STUDY):
+    for spec in (BEFORE_LEAF_STUDY, "guided:top=1"):
         assert make_agent(spec).tops == dict.fromkeys((1, 2, 3, 4), 1)

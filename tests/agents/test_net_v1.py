@@ -1,6 +1,6 @@
 """The role ``net-v1`` (net-scale PLAN, amendment 10): the ``net`` network before the net-scale
-study, kept unchanged as ``guided``'s default prior, and the relabelling that names the
-committed results that say ``net`` as they played (`as_before_net_scale`)."""
+study, kept unchanged as ``guided``'s default prior. (The committed results that say ``net``
+store what played: ``tests/docs/test_results_record.py``.)"""
 
 from __future__ import annotations
 
@@ -9,16 +9,10 @@ import inspect
 import json
 from pathlib import Path
 
-import pytest
-
 from friday_agents.models import NET, NET_V1, ROLES
 from friday_agents.players.networks.policy_net import load_policy_network
 from friday_agents.players.registry import make_agent
-from friday_agents.players.search.guided import (
-    GuidedSearchAgent,
-    as_before_leaf_study,
-    as_before_net_scale,
-)
+from friday_agents.players.search.guided import GuidedSearchAgent
 
 #: The SHA-256 of ``net.npz`` before the net-scale study (commit 5df990d, where amendment 10
 #: was written): ``net_v1.npz`` must stay that file, byte for byte.
@@ -50,40 +44,3 @@ def test_guided_default_prior_is_net_v1():
     network = make_agent("guided").prior.network
     assert network is load_policy_network(NET_V1)
     assert network is make_agent("guided:prior=net-v1").prior.network
-
-
-@pytest.mark.parametrize(
-    ("spec", "as_played"),
-    [
-        ("net", "net:model=net-v1"),
-        ("net:model=", "net:model=net-v1"),
-        ("net:model=net", "net:model=net-v1"),
-        ("net:model=net-v1", None),
-        ("net:model=experiments/rl/scratch-ppo-l1/policy.npz", None),
-        ("net:model=runs/net", None),  # a path that ends in the word, not the role
-        ("guided", None),  # its prior was net-v1's network then and is since
-        ("guided:prior=net", "guided:prior=net-v1"),
-        ("guided:prior=net-v1", None),
-        ("guided:prior=experiments/net.npz", None),
-        ("search:prior=net:top=3", "search:prior=net-v1:top=3"),
-        ("search:rollout=net:sims=8", "search:rollout=net-v1:sims=8"),
-        ("search:value=value-net", None),
-        ("oracle:prior=net", "oracle:prior=net-v1"),
-        ("scratch", None),
-        ("heuristic", None),
-    ],
-)
-def test_committed_specs_naming_net_name_net_v1(spec, as_played):
-    """``None``: the spec comes back unchanged."""
-    relabelled = as_before_net_scale(spec)
-    assert relabelled == (as_played or spec)
-    assert as_before_net_scale(relabelled) == relabelled
-    if "/" not in relabelled:  # the paths here name no file
-        make_agent(relabelled)  # every relabelled spec is one an agent takes
-
-
-def test_the_relabellings_compose():
-    """A run from before the level-4 leaf study: guided's defaults of then, and net-v1."""
-    spec = as_before_net_scale(as_before_leaf_study("guided:prior=net:sims=64"))
-    assert spec == "guided:prior=net-v1:sims=64:value=guided-value-per-level:top=1"
-    assert as_before_net_scale(as_before_leaf_study("net")) == "net:model=net-v1"

@@ -18,6 +18,7 @@ from splice import section_body
 
 from friday_agents.evaluation.workflow import FULL_TABLE_COMMAND
 from friday_agents.models import GUIDED_VALUE_LEAF
+from friday_agents.players.resolved import resolve_spec
 
 REPO = Path(__file__).resolve().parents[2]
 README = REPO / "README.md"
@@ -37,7 +38,7 @@ def test_the_headline_table_is_computed_from_the_results_file(tmp_path):
     row = next(line for line in after.splitlines() if line.startswith(old))
     assert "| 50.0% [25.0, 75.0] |" in row
     assert before != after
-    assert headline.explicit_command(results["command"]) in after
+    assert headline.explicit_command(results) in after
     # played before the net-scale study: its network named net is shown as net-v1
     assert "`guided:prior=net-v1:value=guided-value-per-level:top=1`" in after
     assert "| `net:model=net-v1` |" in after and "| `net` |" not in after
@@ -66,61 +67,60 @@ def test_friday_eval_names_the_full_tables_command_as_it_played():
     """The note of a small ``friday eval`` run names the full table's command, as the table
     shows it (guided spelled out as it played before its defaults changed)."""
     headline = provider("headline")
-    stored = json.loads((REPO / headline.HEADLINE_RESULTS).read_text())["command"]
-    assert FULL_TABLE_COMMAND == headline.explicit_command(stored) != stored
+    stored = json.loads((REPO / headline.HEADLINE_RESULTS).read_text())
+    assert FULL_TABLE_COMMAND == headline.explicit_command(stored) != stored["command"]
     assert FULL_TABLE_COMMAND in README.read_text()
 
 
 def _level_group_run(
-    path: Path, spec: str, levels: list[int], rate: float, games: int = 1000
+    path: Path,
+    spec: str,
+    levels: list[int],
+    rate: float,
+    games: int = 1000,
+    played: str | None = None,
 ) -> None:
+    """A run of ``spec`` that played as ``played`` (today's meaning of ``spec`` if None)."""
     summary = [
         {"agent": spec, "level": level, "games": games, "win_rate": rate,
          "win_rate_ci": [rate - 0.03, rate + 0.03]}
         for level in levels
     ]  # fmt: skip
     command = f"friday eval --agents {spec} --levels {levels[0]}-{levels[-1]} --games {games}"
+    resolved = resolve_spec(played or spec, sims=32) | {"spec": spec}
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps({"summary": summary, "command": command, "complete": True}))
+    path.write_text(
+        json.dumps(
+            {"summary": summary, "command": command, "complete": True, "resolved": {spec: resolved}}
+        )
+    )
 
 
 def test_the_guided_row_is_put_together_from_one_run_per_level_group(tmp_path):
-    """The row of guided's defaults is read from the studies' runs, one per level group, and
-    left out while a leaf-study file is missing. Until the level-4 breadth study's run is
-    committed, it is the leaf study's level 4 and the row is named ``guided:top=1`` (what
-    those runs played), never ``guided``; then ``guided``, its level 4 from ``guided:top=3``."""
+    """The row of guided's defaults is read from the studies' runs, one per level group (levels
+    1-3 from the leaf study, level 4 from the breadth study), each spec named as its resolved
+    spec says it played, and left out while a file is missing."""
     headline = provider("headline")
     copy_files(tmp_path, [headline.HEADLINE_RESULTS, *(f for f, _ in headline.HEADLINE_EXTRA)])
-    (levels13, spec, _), (level4, _, _) = headline.LEAF_STUDY_RUNS
+    (levels13, spec), (level4, _) = headline.LEAF_STUDY_RUNS
     assert spec == headline.LEAF_STUDY_SPEC
-    _level_group_run(tmp_path / levels13, spec, [1, 2, 3], 0.5)
+    # played before the level-4 leaf study and the net-scale study changed what spec means
+    played = spec.replace("prior=net:", "prior=net-v1:") + ":top=1"
+    _level_group_run(tmp_path / levels13, spec, [1, 2, 3], 0.5, played=played)
+    _level_group_run(tmp_path / level4, spec, [4], 0.625, played=played)
     without = headline.headline_section(tmp_path)
-    defaults = ("| `guided` |", "| `guided:top=1` |")
-    assert not any(line.startswith(defaults) for line in without.splitlines())
-    _level_group_run(tmp_path / level4, spec, [4], 0.625)
-    section = headline.headline_section(tmp_path)
-    lines = section.splitlines()
-    assert not any(line.startswith("| `guided` |") for line in lines)
-    row = next(line for line in lines if line.startswith("| `guided:top=1` |"))
-    assert row.count("50.0% [47.0, 53.0]") == 3 and row.endswith("| 62.5% [59.5, 65.5] |")
-    old = next(n for n, line in enumerate(lines) if line.startswith("| `guided:prior=guided-"))
-    assert lines[old - 1] == row  # the new default just above the old one
-    for path in (levels13, level4):
-        command = json.loads((tmp_path / path).read_text())["command"]
-        assert headline.explicit_command(command) in section
-        assert f"`{path.as_posix()}`" in section
-    breadth = headline.BREADTH_STUDY_RUN.path
-    assert f"`{breadth.as_posix()}`, is not committed yet" in section
+    assert not any(line.startswith("| `guided` |") for line in without.splitlines())
 
+    breadth = headline.BREADTH_STUDY_RUN.path
     _level_group_run(tmp_path / breadth, "guided:top=3", [4], 0.75)
     section = headline.headline_section(tmp_path)
     lines = section.splitlines()
-    assert not any(line.startswith("| `guided:top=1` |") for line in lines)
     row = next(line for line in lines if line.startswith("| `guided` |"))
     assert row.count("50.0% [47.0, 53.0]") == 3 and row.endswith("| 75.0% [72.0, 78.0] |")
+    old = next(n for n, line in enumerate(lines) if line.startswith("| `guided:prior=guided-"))
+    assert lines[old - 1] == row  # the new default just above the old one
     assert "level 4 as `guided:top=3`: `friday eval --agents guided:top=3 --levels 4-4" in section
-    played = spec.replace("prior=net:", "prior=net-v1:")  # before the net-scale study
-    assert "levels 1-3 as `" + played + ":top=1`" in section
+    assert f"levels 1-3 as `{played}`: `friday eval --agents {played} --levels 1-3" in section
     assert f"`{breadth.as_posix()}`" in section and f"`{level4.as_posix()}`" not in section
 
 

@@ -37,11 +37,7 @@ from bench_report import (  # noqa: E402
     within_first_range,
 )
 
-from friday_agents.players.search.guided import (  # noqa: E402
-    as_before_breadth_study,
-    as_before_leaf_study,
-    as_before_net_scale,
-)
+from friday_agents.players.resolved import played_spec  # noqa: E402
 
 BENCH_RESULTS = "benchmarks/results.json"
 #: A second run of the ratio groups, made after the committed one (``bench.COMMITTED_CHECK``).
@@ -275,7 +271,7 @@ def performance_section(doc: dict[str, Any], check: dict[str, Any] | None = None
         lines += ["", *reproduction(doc, check)]
     sources = f"`{BENCH_RESULTS}`" + (f" and `{CHECK_RESULTS}`" if check is not None else "")
     lines += ["", f"Rendered from {sources} by `tools/sections/bench.py`."]
-    return _guided_as_measured("\n".join(lines), meta["date"])
+    return _guided_as_measured("\n".join(lines), meta)
 
 
 #: The units of the measurements that are ratios taken within a round.
@@ -352,13 +348,14 @@ def render_performance(repo: Path) -> str:
     return performance_section(doc, _check_of(repo, doc))
 
 
-def _guided_as_measured(text: str, date: str) -> str:
-    """``text`` of a run measured on ``date``: before guided's defaults last changed, its row
-    (m) names guided by its explicit spec of then."""
-    if date >= GUIDED_BREADTH_CHANGED:
+def _guided_as_measured(text: str, resolved_in: dict[str, Any]) -> str:
+    """``text`` of a run whose ``resolved`` names what ``guided`` played: where that is not
+    today's ``guided``, its row (m) names guided by the spec that plays as it did."""
+    if "resolved" not in resolved_in and "(m) guided" not in text:
+        return text  # a run that did not measure guided (bench --only ...)
+    spec = played_spec(resolved_in["resolved"]["guided"])
+    if spec == "guided":
         return text
-    before = as_before_leaf_study if date < GUIDED_DEFAULTS_CHANGED else as_before_breadth_study
-    spec = before("guided")
     for word in ("`guided`", "(m) guided,", "core_timing.py guided`"):
         text = text.replace(word, word.replace("guided", spec))
     return text
@@ -417,7 +414,7 @@ def core_speeds_section(doc: dict[str, Any], check: dict[str, Any] | None = None
     for key in RATIO_SENTENCES:
         if key in results:
             lines[-1] += " " + _ratio_sentence(doc, check, key)
-    return _guided_as_measured("\n".join(lines), doc["meta"]["date"])
+    return _guided_as_measured("\n".join(lines), doc["meta"])
 
 
 def _core_speeds_method(doc: dict[str, Any]) -> str:
@@ -557,21 +554,13 @@ def render_cluster(repo: Path) -> str:
 # ----------------------------------------------------------------- agent speeds
 
 
-#: When ``guided``'s defaults changed (the level-4 leaf study, then the level-4 breadth study's
-#: ``top`` on level 4): a speed measured before names guided by its explicit spec of then.
-GUIDED_DEFAULTS_CHANGED = "2026-11-26 23:30 UTC"
-GUIDED_BREADTH_CHANGED = "2026-11-27 02:00 UTC"  # the merge of the change (1135fe8)
-#: From when the role ``net`` may name the net-scale study's network (its PLAN.md, amendment
-#: 10): a speed measured before names the network it played, ``net-v1`` (`as_before_net_scale`).
-NET_SCALE_CHANGED = "2026-11-27 04:02 UTC"
-
-
 def agent_speeds_table(doc: dict[str, Any]) -> str:
     """Games per CPU second of each agent per level, and how they were measured."""
     levels = sorted({r["level"] for r in doc["rows"]})
     cells = {(r["agent"], r["level"]): r for r in doc["rows"]}
     agents = list(dict.fromkeys(r["agent"] for r in doc["rows"]))
-    named = as_before_net_scale if doc["date"] < NET_SCALE_CHANGED else str
+    played = {agent: played_spec(entry) for agent, entry in doc["resolved"].items()}
+    named = played.__getitem__  # each agent as it played (its resolved spec)
     body = [
         [f"`{named(agent)}`", *(_games_per_s(cells[agent, lv]["games_per_s"]) for lv in levels)]
         for agent in agents
@@ -588,7 +577,7 @@ def agent_speeds_table(doc: dict[str, Any]) -> str:
         + (f" ({doc['note']})" if doc.get("note") else "")
         + f". Rendered from `{AGENT_SPEEDS}` by `tools/sections/bench.py`.",
     ]
-    return _guided_as_measured("\n".join(lines), doc["date"])
+    return "\n".join(lines)
 
 
 CORE_NAMES = {"c": "compiled", "python": "Python"}

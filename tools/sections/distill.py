@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from friday_agents.harness.curve import read_curve
-from friday_agents.players.search.guided import as_before_leaf_study
+from friday_agents.players.resolved import played_spec
 from sections import COMMAND, read_json, table
 
 #: The expert-iteration study's results (``friday distill`` writes them).
@@ -25,7 +25,7 @@ def exit_rounds_section(repo: Path) -> str:
         cells = [_rates(row["heldout_by_level"]), _rates(row["guided_by_level"])]
         rows.append([name, f"{row['cpu_seconds'] / 3600:.2f}", *cells])
     config = read_json(repo, EXIT_RESULTS / "config.json")
-    searched = as_before_leaf_study("guided:prior=NETWORK")  # played before guided's changes
+    searched = _guided_with_network(repo)
     lines = [
         *table(
             ["round", "CPU hours", "network alone, levels 1/2/3/4 (%)", "guided with it (%)"],
@@ -40,6 +40,14 @@ def exit_rounds_section(repo: Path) -> str:
         f"`{COMMAND}` from `{EXIT_RESULTS.as_posix()}/curve.json` (written by `friday distill`).",
     ]
     return "\n".join(lines)
+
+
+def _guided_with_network(repo: Path) -> str:
+    """How the rounds' guided played, from round 0's resolved spec, its network named
+    ``NETWORK``."""
+    search = read_json(repo, EXIT_RESULTS / "round-00" / "summary.json")["search"]
+    network = search["resolved"]["options"]["prior"]
+    return played_spec(search["resolved"]).replace(network, "NETWORK")
 
 
 SECTIONS = {"exit-rounds": ("README.md", exit_rounds_section)}

@@ -11,7 +11,7 @@ from sections.headline import (
     HEADLINE_RESULTS,
     as_measured,
     default_guided_runs,
-    played_before_leaf_study,
+    played_names,
 )
 
 #: The committed run behind the table (also the README's headline).
@@ -85,13 +85,14 @@ def other_runs_section(repo: Path) -> str:
     headline rows), in the full table's columns."""
     rows, commands = [], []
     label, runs = default_guided_runs(repo) or ("", [])
-    for path, spec, as_played in runs:
-        run = as_measured(read_json(repo, path), as_played)
-        spec = as_played(spec)
+    for path, spec in runs:
+        stored = read_json(repo, path)
+        run, spec = as_measured(stored), played_names(stored)[spec]
         rows += [[label, *row_cells(s)[1:]] for s in run["summary"] if s["agent"] == spec]
         commands.append(f"- `{label}` (as `{spec}`): `{run['command']}` (`{path.as_posix()}`)")
     for path, agent in HEADLINE_EXTRA:
-        run, agent = as_measured(read_json(repo, path)), played_before_leaf_study(agent)
+        stored = read_json(repo, path)
+        run, agent = as_measured(stored), played_names(stored)[agent]
         rows += [row_cells(s) for s in run["summary"] if s["agent"] == agent]
         commands.append(f"- `{agent}`: `{run['command']}` (`{path.as_posix()}`)")
     return "\n".join(

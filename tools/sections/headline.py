@@ -1,57 +1,49 @@
 """The README's headline results table, from the committed ``friday eval`` runs.
 
-Every run here but those of ``guided``'s row (`default_guided_runs`) was played before the
-level-4 leaf study changed ``guided``'s defaults, so its ``guided`` specs are shown (rows and
-commands) by their explicit spec of then (``guided`` is
-``guided:prior=guided-prior:value=guided-value-per-level:top=1``); the row named ``guided`` is
-its defaults since the level-4 breadth study, from the two studies' evaluation runs. Every run
-here was played before the net-scale study gave the role ``net`` its network, so a spec naming
-``net`` is shown naming ``net-v1``, the network it played (``net`` is ``net:model=net-v1``).
+Each run's specs are shown (rows and commands) as they played: the spec that plays today as
+the run's stored resolved spec says it played
+([`played_spec`][friday_agents.players.resolved.played_spec]). A run played before the level-4
+leaf study changed ``guided``'s defaults shows ``guided`` as
+``guided:prior=guided-prior:value=guided-value-per-level:top=1``, and one played before the
+net-scale study gave the role ``net`` its network shows ``net`` as ``net:model=net-v1``. The
+row named ``guided`` is its defaults since the level-4 breadth study, from the two studies'
+evaluation runs.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from pathlib import Path
 from typing import NamedTuple
 
 from friday_agents.players.registry import is_cheating
-from friday_agents.players.search.guided import (
-    BEFORE_BREADTH_STUDY,
-    as_before_leaf_study,
-    as_before_net_scale,
-)
+from friday_agents.players.resolved import played_specs
 from sections import COMMAND, read_json, table, wilson_cell
 
 #: The committed results of the README's evaluation run (``friday eval ... --out``).
 HEADLINE_RESULTS = Path("experiments/results/readme_results.json")
+#: guided with the ``net`` agent's network as prior, beside the network fine-tuned from it.
+GUIDED_PRIORS_RUN = Path("experiments/rl/eval/guided_priors.json")
 #: Rows of the headline table measured in other runs on the same evaluation deals: (results
 #: file, agent). ``net`` was measured paired against the network RL fine-tuning started from,
 #: ``scratch`` paired against the heuristic.
 HEADLINE_EXTRA: list[tuple[Path, str]] = [
     (Path("experiments/rl/eval/net_vs_start.json"), "net"),
-    (
-        Path("experiments/rl/eval/guided_priors.json"),
-        "guided:prior=net",
-    ),
+    (GUIDED_PRIORS_RUN, "guided:prior=net"),
     (Path("experiments/tracks/eval/scratch.json"), "scratch"),
 ]
 
 
 class RowRun(NamedTuple):
-    """One run giving cells of a row: its results file, the spec as the file names it, and
-    how its specs are spelled out as they played (the defaults of when it ran)."""
+    """One run giving cells of a row: its results file and the spec as the file names it."""
 
     path: Path
     spec: str
-    as_played: Callable[[str], str]
 
 
-def played_before_leaf_study(spec: str) -> str:
-    """``spec`` as a run committed before the level-4 leaf study played it: guided's defaults
-    of then, and the network ``net`` named then (``net-v1``)."""
-    return as_before_net_scale(as_before_leaf_study(spec))
+def played_names(results: dict) -> dict[str, str]:
+    """Each spec of a committed run -> the spec that played, from its resolved specs."""
+    return played_specs(results)
 
 
 #: The level-4 leaf study's runs on the evaluation deals (``leaf_per_level.json`` names the
@@ -60,23 +52,17 @@ def played_before_leaf_study(spec: str) -> str:
 LEAF_STUDY_SPEC = "guided:prior=net:value=experiments/level4-value/results/leaf_per_level.json"
 LEAF_STUDY_RUNS = (
     RowRun(
-        Path("experiments/level4-value/results/evaluation/levels1-3/results.json"),
-        LEAF_STUDY_SPEC,
-        played_before_leaf_study,
+        Path("experiments/level4-value/results/evaluation/levels1-3/results.json"), LEAF_STUDY_SPEC
     ),
     RowRun(
-        Path("experiments/level4-value/results/evaluation/level4/results.json"),
-        LEAF_STUDY_SPEC,
-        played_before_leaf_study,
+        Path("experiments/level4-value/results/evaluation/level4/results.json"), LEAF_STUDY_SPEC
     ),
 )
 #: The level-4 breadth study's run on 1,000 level-4 evaluation deals (rule 3), of the
 #: configuration ``guided`` plays on level 4 since (``experiments/level4-breadth/``), played
 #: after guided's last change and before ``net``'s.
 BREADTH_STUDY_RUN = RowRun(
-    Path("experiments/level4-breadth/results/evaluation/level4/results.json"),
-    "guided:top=3",
-    as_before_net_scale,
+    Path("experiments/level4-breadth/results/evaluation/level4/results.json"), "guided:top=3"
 )
 BREADTH_STUDY_GAMES = 1000
 #: The net-scale study's stage 4 (``experiments/net-scale/evaluate.sh``): its chosen network on
@@ -88,18 +74,12 @@ NET_SCALE_GAMES = 1000
 
 def default_guided_runs(repo: Path) -> tuple[str, list[RowRun]] | None:
     """The label of the row of ``guided``'s defaults and the runs its cells come from (each
-    run's levels), or None while a leaf-study file is missing.
-
-    Levels 1-3 come from the leaf study (guided plays there as it did then). Level 4 comes
-    from the breadth study's run once it is committed, and the row is ``guided``; until then
-    it comes from the leaf study's, and the row is named `BEFORE_BREADTH_STUDY`
-    (``guided:top=1``, what those runs played on every level), never ``guided``. A breadth
-    run committed incomplete is an error."""
-    levels13, level4 = LEAF_STUDY_RUNS
-    if not all((repo / run.path).exists() for run in LEAF_STUDY_RUNS):
+    run's levels), or None while a file is missing: levels 1-3 from the leaf study (guided
+    plays there as it did then), level 4 from the breadth study's run. A breadth run
+    committed incomplete is an error."""
+    levels13, _ = LEAF_STUDY_RUNS
+    if not all((repo / run.path).exists() for run in (levels13, BREADTH_STUDY_RUN)):
         return None
-    if not (repo / BREADTH_STUDY_RUN.path).exists():
-        return BEFORE_BREADTH_STUDY, [levels13, level4]
     run = BREADTH_STUDY_RUN
     _whole_run(repo, run.path, run.spec, BREADTH_STUDY_GAMES, "guided's level-4 cell")
     return "guided", [levels13, run]
@@ -129,32 +109,31 @@ def _cells(results: dict, agent: str) -> dict[int, dict]:
     return {s["level"]: s for s in results["summary"] if s["agent"] == agent}
 
 
-def explicit_command(
-    command: str, as_played: Callable[[str], str] = played_before_leaf_study
-) -> str:
-    """``command`` with each spec of its ``--agents`` named as it played (by default as before
-    the level-4 leaf study: what a run committed before it measured)."""
+def explicit_command(results: dict) -> str:
+    """A committed run's command with each spec of its ``--agents`` named as it played."""
+    names = played_names(results)
 
     def explicit(match: re.Match) -> str:
         specs = match.group(2).split(",")
-        return match.group(1) + ",".join(as_played(s) for s in specs)
+        return match.group(1) + ",".join(names[s] for s in specs)
 
-    return re.sub(r"(--agents )(\S+)", explicit, command)
+    return re.sub(r"(--agents )(\S+)", explicit, results["command"])
 
 
-def as_measured(results: dict, as_played: Callable[[str], str] = played_before_leaf_study) -> dict:
+def as_measured(results: dict) -> dict:
     """A copy of a committed run with its specs named as they played (agents, summaries,
-    comparisons and command; by default as before the level-4 leaf study)."""
-    results = dict(results)
-    results["config"] = dict(results["config"])
-    results["config"]["agents"] = [as_played(a) for a in results["config"]["agents"]]
+    comparisons and command)."""
+    names = played_names(results)
+    measured = dict(results)
+    measured["config"] = dict(results["config"])
+    measured["config"]["agents"] = [names[a] for a in results["config"]["agents"]]
     for key in ("summary", "comparisons"):
-        results[key] = [
-            {**row, **{k: as_played(row[k]) for k in ("agent", "baseline") if k in row}}
+        measured[key] = [
+            {**row, **{k: names[row[k]] for k in ("agent", "baseline") if k in row}}
             for row in results.get(key, [])
         ]
-    results["command"] = explicit_command(results["command"], as_played)
-    return results
+    measured["command"] = explicit_command(results)
+    return measured
 
 
 def net_row(repo: Path, levels: list[int]) -> tuple[list[str], str] | None:
@@ -189,10 +168,10 @@ def default_guided_row(repo: Path, levels: list[int]) -> DefaultRow | None:
         results = read_json(repo, run.path)
         mine = {lv: cell for lv, cell in _cells(results, run.spec).items() if lv not in cells}
         cells |= mine
-        command = explicit_command(results["command"], run.as_played)
-        notes.append(f"{_levels_text(sorted(mine))} as `{run.as_played(run.spec)}`: `{command}`")
+        played = played_names(results)[run.spec]
+        notes.append(f"{_levels_text(sorted(mine))} as `{played}`: `{explicit_command(results)}`")
     files = [run.path for run in runs]
-    return DefaultRow(_row(label, cells, levels), _default_guided_lines(label, notes), files)
+    return DefaultRow(_row(label, cells, levels), _default_guided_lines(repo, notes), files)
 
 
 def _levels_text(levels: list[int]) -> str:
@@ -201,31 +180,20 @@ def _levels_text(levels: list[int]) -> str:
     return f"levels {levels[0]}-{levels[-1]}"
 
 
-def _default_guided_lines(label: str, notes: list[str]) -> list[str]:
+def _default_guided_lines(repo: Path, notes: list[str]) -> list[str]:
     """The note under the table on the row of guided's defaults."""
-    then = " and ".join(
-        f"`{played_before_leaf_study(spec)}`" for spec in ("guided", "guided:prior=net")
+    played = [
+        played_names(read_json(repo, path))[spec]
+        for path, spec in ((HEADLINE_RESULTS, "guided"), (GUIDED_PRIORS_RUN, "guided:prior=net"))
+    ]
+    then = " and ".join(f"`{spec}`" for spec in played)
+    what = (
+        "`guided` is its defaults since the level-4 breadth study (`net-v1` as prior, "
+        "`guided-value-leaf` as value, the prior's best action tried on levels 1-3 and its "
+        "best three on level 4)"
     )
-    if label == "guided":
-        what = (
-            "`guided` is its defaults since the level-4 breadth study (`net-v1` as prior, "
-            "`guided-value-leaf` as value, the prior's best action tried on levels 1-3 and its "
-            "best three on level 4)"
-        )
-        waiting = ""
-    else:
-        what = (
-            f"`{label}` is guided's defaults between the level-4 leaf and breadth studies "
-            "(`net-v1` as prior, `guided-value-leaf` as value, the prior's best action tried on "
-            "every level)"
-        )
-        waiting = (
-            " `guided` itself plays the same on levels 1-3 and tries the prior's best three "
-            "actions on level 4; its level-4 run, "
-            f"`{BREADTH_STUDY_RUN.path.as_posix()}`, is not committed yet."
-        )
     return [
-        f"{what}, on the same deals: {'; '.join(notes)}.{waiting} The rows {then} are guided "
+        f"{what}, on the same deals: {'; '.join(notes)}. The rows {then} are guided "
         "with its value before the level-4 leaf study (the first is its defaults then).",
         "",
     ]
@@ -246,7 +214,8 @@ def headline_section(repo: Path) -> str:
         rows.insert(sum(1 for r in rows if "(cheats)" not in r[0]), net[0])
         extra_commands.append(net[1])
     for path, agent in HEADLINE_EXTRA:
-        other, agent = as_measured(read_json(repo, path)), played_before_leaf_study(agent)
+        run = read_json(repo, path)
+        other, agent = as_measured(run), played_names(run)[agent]
         fair_rows = sum(1 for r in rows if "(cheats)" not in r[0])
         rows.insert(fair_rows, _row(agent, _cells(other, agent), levels))
         extra_commands.append(f"`{agent}`: `{other['command']}`")

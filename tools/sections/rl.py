@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from sections import COMMAND, read_json, table, wilson_cell
-from sections.headline import HEADLINE_RESULTS, as_measured, played_before_leaf_study
+from sections.headline import HEADLINE_RESULTS, as_measured, played_names
 
 #: The RL study's summary (``python experiments/rl/report.py`` writes it from the runs).
 RL_SUMMARY = Path("experiments/rl/summary.json")
@@ -83,8 +83,9 @@ def learning_paired_section(root: Path) -> str:
     for path, baseline, agent, label, script in PAIRED_RUNS:
         if not (root / path).exists():
             continue
-        results = as_measured(read_json(root, path))  # all played before guided's new defaults
-        named = played_before_leaf_study(baseline), played_before_leaf_study(agent)
+        stored = read_json(root, path)  # specs shown as they played (their resolved specs)
+        results, names = as_measured(stored), played_names(stored)
+        named = names[baseline], names[agent]
         pairs = {
             c["level"]: c for c in results["comparisons"] if (c["baseline"], c["agent"]) == named
         }

@@ -32,6 +32,7 @@ from friday_agents.harness.stats import (
     wilson_interval,
 )
 from friday_agents.players.registry import is_cheating, parse_spec
+from friday_agents.players.resolved import resolve_specs
 
 SEED_RULE = (
     f"deal i of level L has seed {EVAL_SEED_BASE:_} + L * {EVAL_SEEDS_PER_LEVEL:_} + i "
@@ -191,6 +192,8 @@ def build_results(rows: list[dict], config: EvalConfig, command: str, seed: int 
         "games_played": len(rows),
         "games_planned": planned,
         "config": config.to_json()["config"],
+        # what each spec played: every option and each model file by role and SHA-256
+        "resolved": resolve_specs(config.agents, sims=config.search_sims),
         "summary": summary,
         "comparisons": compare(rows, config, summary, seed),
     }

@@ -10,9 +10,9 @@ A file of one's own (a fit of one's own, a study's) is still named by its path.
 The role ``net`` changed meaning with the net-scale study (``experiments/net-scale/PLAN.md``,
 amendment 10): from that study on, ``net`` names the network it chose, and the network that
 ``net`` named before is ``net-v1``, guided's default prior. The results committed before the
-change that name ``net`` were measured with ``net-v1``
-([`as_before_net_scale`][friday_agents.players.search.guided.as_before_net_scale] spells them
-out so).
+change that name ``net`` were measured with ``net-v1``: each results file stores what played,
+every model by role and SHA-256
+([`friday_agents.players.resolved`][friday_agents.players.resolved]).
 
 The wheel ships the files a default agent loads, and those of ``guided``'s defaults before the
 level-4 leaf study (``guided:prior=guided-prior:value=guided-value-per-level:top=1``, the spec its

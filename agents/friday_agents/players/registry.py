@@ -95,6 +95,28 @@ def make_agent(spec: str, **defaults: Any) -> Agent:
     them; those the agent's constructor does not take are ignored (so one set of command-line
     defaults such as ``sims`` can serve every agent). Options written in the spec itself must
     be options a spec can set (`spec_options`)."""
+    cls, merged = _constructor_options(spec, defaults)
+    try:
+        return cls(**merged)
+    except (TypeError, ValueError) as err:
+        raise AgentSpecError(f"agent spec {spec!r}: {err}") from None
+
+
+def resolved_options(spec: str, **defaults: Any) -> tuple[str, dict[str, Any]]:
+    """The agent's name and every option its constructor takes, with the value `make_agent`
+    would build it with (the spec's, else ``defaults``', else the constructor's own), without
+    building it: what a spec means today, for a results file to store beside it."""
+    cls, merged = _constructor_options(spec, defaults)
+    options = {
+        key: merged.get(key, parameter.default)
+        for key, parameter in inspect.signature(cls).parameters.items()
+        if parameter.kind is parameter.POSITIONAL_OR_KEYWORD
+    }
+    return spec.strip().split(":", 1)[0], options  # the name the registry knows it by
+
+
+def _constructor_options(spec: str, defaults: dict[str, Any]) -> tuple[type, dict[str, Any]]:
+    """The class a spec names and the keyword options it is built with."""
     name, texts = _split(spec)
     cls = agent_class(name)
     accepted = inspect.signature(cls).parameters
@@ -108,10 +130,7 @@ def make_agent(spec: str, **defaults: Any) -> Agent:
     options = {key: _typed(spec, key, text, settable[key]) for key, text in texts.items()}
     merged = {k: v for k, v in defaults.items() if k in accepted}
     merged.update(options)
-    try:
-        return cls(**merged)
-    except (TypeError, ValueError) as err:
-        raise AgentSpecError(f"agent spec {spec!r}: {err}") from None
+    return cls, merged
 
 
 #: The types a spec's text can give an option (``None`` only as the default of an option).

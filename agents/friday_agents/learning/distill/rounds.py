@@ -50,6 +50,7 @@ from friday_agents.learning.distill.games import student_job, teacher_job, valid
 from friday_agents.learning.imitation.data import done_games
 from friday_agents.models import model_file
 from friday_agents.players.networks.policy_net import PolicyNetwork, save_policy_network
+from friday_agents.players.resolved import resolve_spec
 
 Progress = Callable[[str, int], Any]  # (what, total) -> a context manager with update()
 
@@ -272,7 +273,13 @@ def validate(spec: str, config: ExitConfig, deals: int, workers: int, progress: 
         for row in run_games(validation_job, jobs, workers=workers):
             rows.append(row)
             bar.update()
-    return {"spec": spec, "deals": deals, "levels": _per_level(rows, config.levels)}
+    # what played: every option and each model file by role and SHA-256 (players.resolved)
+    return {
+        "spec": spec,
+        "resolved": resolve_spec(spec),
+        "deals": deals,
+        "levels": _per_level(rows, config.levels),
+    }
 
 
 def _per_level(rows: list[dict], levels: tuple[int, ...]) -> dict[str, dict]:

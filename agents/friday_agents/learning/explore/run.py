@@ -30,6 +30,7 @@ from friday_agents.harness.deals import VALIDATION_FIRST_INDEX, training_seed
 from friday_agents.harness.errors import BadInputError
 from friday_agents.harness.files import write_text_atomically
 from friday_agents.harness.games_file import GamesFileError, drop_cut_short_line, read_games_file
+from friday_agents.harness.paths import portable_path
 from friday_agents.harness.stats import wilson_interval
 from friday_agents.learning.config import LearningConfig
 from friday_agents.learning.explore.archive import DESIGN, Settings, explore
@@ -288,5 +289,5 @@ def command_line(out: Path, config: RunConfig) -> str:
     return (
         f"friday explore --level {config.level} --first-index {config.first_index} "
         f"--deals {config.deals} --budget {config.budget} --walk {config.walk} "
-        f"--seed {config.seed} --out {out}"
+        f"--seed {config.seed} --out {portable_path(out)}"
     )

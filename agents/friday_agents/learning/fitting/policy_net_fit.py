@@ -31,6 +31,7 @@ import numpy as np
 from numpy.typing import DTypeLike
 
 from friday_agents.harness.errors import BadInputError
+from friday_agents.harness.paths import portable_path
 from friday_agents.learning.fitting.game_data import training_games
 from friday_agents.players.heuristic.agent import heuristic_action
 from friday_agents.players.networks.policy_net import PolicyNetwork, save_policy_network
@@ -233,7 +234,8 @@ class PolicyNetFit:
 
     def command_line(self) -> str:
         """The ``friday`` command that makes this fit (stored in its report)."""
-        words = ["friday fit policy-net --data", *map(str, self.data), f"--out {self.out}"]
+        data = map(portable_path, self.data)  # never an absolute path of this machine
+        words = ["friday fit policy-net --data", *data, f"--out {portable_path(self.out)}"]
         defaults = PolicyNetFit(data=(), out=self.out)
         for name in ("report", "from_ppo", "observation", "hidden", "epochs", "tau", "seed"):
             value = getattr(self, name)
@@ -269,7 +271,7 @@ def fit_policy_network(settings: PolicyNetFit, say: Callable[[str], None] = prin
     network = network.astype(np.float16)
     report = {
         "command": settings.command_line(),
-        "data": [str(p) for p in settings.data],
+        "data": [portable_path(p) for p in settings.data],
         "source": f"exported from {settings.from_ppo}" if settings.from_ppo else "fitted",
         "skipped_games": skipped,
         "train_decisions": int((~test).sum()),
