@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 from friday_env.errors import FridayError
+from friday_env.regular_file import NotRegularFileError, read_bytes
 
 
 class JsonTextError(FridayError):
@@ -69,9 +70,12 @@ def parse_json(text: str | bytes) -> Any:
 
 
 def read_text(path: str | Path) -> str:
-    """The UTF-8 text of ``path``; a `JsonTextError` saying why it cannot be read."""
+    """The UTF-8 text of the regular file ``path``; a `JsonTextError` saying why it cannot
+    be read (a FIFO or a device is refused: reading it would wait or never end)."""
     try:
-        return Path(path).read_bytes().decode("utf-8")
+        return read_bytes(path).decode("utf-8")
+    except NotRegularFileError as err:
+        raise JsonTextError(str(err)) from None
     except UnicodeDecodeError as err:
         raise JsonTextError(f"not UTF-8 text (byte {err.start}: {err.reason})") from None
     except OSError as err:

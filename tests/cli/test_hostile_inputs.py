@@ -1,14 +1,18 @@
 """Input an attacker hands a command: each is refused in one line with exit status 2 and no
 traceback, nothing written: JSON numbers no reader can hold (R9); ``--workers`` past the CPUs
-is capped with a one-line note (R11); a full disk (R10)."""
+is capped with a one-line note (R11); a full disk (R10); a FIFO or a device named as a file
+(R12)."""
 
 from __future__ import annotations
 
 import argparse
 import builtins
+import contextlib
 import errno
 import io
 import os
+import signal
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -17,7 +21,8 @@ import pytest
 from friday_agents.cli import cap_workers, main
 from friday_agents.harness import parallel
 from friday_agents.harness.parallel import usable_cpus
-from friday_env.json_text import JsonTextError, parse_json
+from friday_env.json_text import JsonTextError, parse_json, read_json
+from friday_env.regular_file import NotRegularFileError, read_bytes
 
 HUGE_INT = "1" * 5000
 
@@ -181,3 +186,74 @@ def test_a_full_disk_is_one_line_and_leaves_nothing_half_written(
     left = [p for p in out.rglob("*") if p.is_file()] if out.exists() else []
     assert not [p for p in left if ".tmp" in p.name], left  # no temporary left behind
     assert all(p.stat().st_size == 0 or p.name.endswith(".lock") for p in left), left
+
+
+# ------------------------------------------------------------------ R12: FIFOs and devices
+
+
+@contextlib.contextmanager
+def _within(seconds: int) -> Iterator[None]:
+    """Fail instead of hanging: a reader that opens a FIFO waits for a writer forever."""
+
+    def hung(*_: object) -> None:
+        raise AssertionError(f"still reading after {seconds} s: the reader hangs")
+
+    previous = signal.signal(signal.SIGALRM, hung)
+    signal.alarm(seconds)
+    try:
+        yield
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+#: name: the command, FIFO standing for the FIFO's path (its name ends as the reader expects)
+FIFO_READERS: dict[str, list[str]] = {
+    "view a record": ["view", "FIFO.json"],
+    "view a games file": ["view", "FIFO.jsonl"],
+    "replay": ["replay", "FIFO.json", "--all"],
+    "fit linear-value": ["fit", "linear-value", "--data", "FIFO.jsonl", "--out", "OUT.json"],
+    "imitate encode": ["imitate", "encode", "FIFO.jsonl", "--out", "OUT.npz"],
+    "imitate fit": ["imitate", "fit", "--dataset", "FIFO.npz", "--out", "OUT.zip"],
+    "strategy": ["strategy", "--games", "FIFO.jsonl", "--out", "OUT.json"],
+    "distill --config": ["distill", "--config", "FIFO.json", "--out", "OUT"],
+    "eval net model": ["eval", "--agents", "net:model=FIFO.npz", "--games", "1"],
+    "eval ppo model": ["eval", "--agents", "ppo:model=FIFO.zip", "--games", "1"],
+    "eval guided value": ["eval", "--agents", "guided:value=FIFO.json", "--games", "1"],
+}
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs on this system")
+@pytest.mark.parametrize("name", sorted(FIFO_READERS))
+def test_a_fifo_is_refused_in_one_line_without_waiting(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], name: str
+) -> None:
+    args = [arg.replace("OUT", str(tmp_path / "out")) for arg in FIFO_READERS[name]]
+    fifo = next(arg for arg in args if "FIFO" in arg)
+    path = tmp_path / fifo.split("=")[-1]
+    os.mkfifo(path)
+    args = [arg.replace(fifo.split("=")[-1], str(path)) for arg in args]
+    with _within(60):
+        status = main([*args, "--no-progress"] if args[0] == "eval" else args)
+    _one_line_refusal(capsys, status, str(path), "a FIFO (named pipe), not a regular file")
+    assert sorted(p.name for p in tmp_path.iterdir()) == [path.name]
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs on this system")
+def test_eval_resume_refuses_a_fifo_in_its_run_folder(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "run"
+    out.mkdir()
+    os.mkfifo(out / "run.json")
+    args = ["eval", "--agents", "random", "--games", "1", "--out", str(out), "--resume"]
+    with _within(60):
+        status = main([*args, "--no-progress"])
+    _one_line_refusal(capsys, status, "run.json", "a FIFO (named pipe)")
+
+
+def test_a_device_that_never_ends_is_refused() -> None:
+    with pytest.raises(NotRegularFileError, match="a character device"):
+        read_bytes(os.devnull)
+    with pytest.raises(JsonTextError, match="a folder, not a regular file"):
+        read_json(Path(__file__).parent)

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import TypeVar
 
 from friday_agents.harness.errors import BadInputError
+from friday_env.regular_file import why_not_a_file
 
 T = TypeVar("T")
 
@@ -61,10 +62,9 @@ def read_model_file(load: Callable[[Path], T], path: str | os.PathLike[str], wha
     line (`BadInputError`): missing, truncated, not the expected format, lacking an
     array, or holding pickled objects (which numpy's ``allow_pickle=False`` never loads)."""
     file = Path(path)
-    if not file.is_file():
-        raise BadInputError(
-            f"{what} {file} does not exist" + (" (it is a folder)" if file.is_dir() else "")
-        )
+    problem = why_not_a_file(file)
+    if problem is not None:
+        raise BadInputError(f"{what} {file} {problem}")
     try:
         return load(file)
     except KeyError as err:  # numpy: "'x' is not a file in the archive"

@@ -31,6 +31,7 @@ from typing import Any
 from friday_agents.harness.files import replace_atomically
 from friday_env.errors import FridayError
 from friday_env.json_text import JsonTextError, parse_json, read_text
+from friday_env.regular_file import why_not_a_file
 
 #: The games file in an output directory of ``friday eval``.
 GAMES_FILE = "games.jsonl"
@@ -58,10 +59,11 @@ class GamesFile:
 def read_games_file(path: Path | str, missing_ok: bool = False) -> GamesFile:
     """The games of ``path`` under the module's tolerance policy."""
     path = Path(path)
-    if not path.is_file():
+    problem = why_not_a_file(path)
+    if problem is not None:
         if missing_ok and not path.exists():
             return GamesFile(path, [], [], False)
-        raise GamesFileError(f"games file {str(path)!r} does not exist")
+        raise GamesFileError(f"games file {str(path)!r} {problem}")
     return games_from_text(_text(path), path)
 
 

@@ -36,6 +36,7 @@ from friday_agents.harness.parallel import run_games
 from friday_agents.players.registry import make_agent
 from friday_env import Game
 from friday_env.observation import action_mask, make_encoder
+from friday_env.regular_file import why_not_a_file
 
 #: Discount of the returns stored for the value head (the ``friday train`` default).
 RETURN_GAMMA = 0.995
@@ -206,8 +207,9 @@ class Dataset:
 def load_dataset(path: Path, observation: str | None = None) -> Dataset:
     """Read a dataset; `ImitationDataError` if missing, empty, not a dataset, or
     encoded for another observation mode than ``observation``."""
-    if not path.is_file():
-        raise ImitationDataError(f"dataset {str(path)!r} does not exist")
+    problem = why_not_a_file(path)
+    if problem is not None:
+        raise ImitationDataError(f"dataset {str(path)!r} {problem}")
     try:
         data = np.load(path, allow_pickle=False)
         if str(data["format"]) != DATASET_FORMAT:

@@ -18,6 +18,7 @@ from friday_agents.harness.errors import BadInputError
 from friday_agents.models import MODELS_DIR, PPO_ALL_LEVELS, check_not_moved
 from friday_env import Game
 from friday_env.observation import action_mask, make_encoder
+from friday_env.regular_file import why_not_a_file
 
 #: Where the committed default checkpoints live ([`friday_agents.models`][friday_agents.models]).
 CHECKPOINT_DIR = MODELS_DIR
@@ -101,10 +102,12 @@ class PPOAgent:
                 check_not_moved(path)
             except ValueError as err:
                 raise PPOCheckpointError(str(err)) from None
-            if not path.is_file():
+            problem = why_not_a_file(path)
+            if problem is not None:
+                advice = " (train one with `friday train`, or pass ppo:model=PATH)"
                 raise PPOCheckpointError(
-                    f"PPO checkpoint {str(path)!r} does not exist (train one with `friday train`, "
-                    "or pass ppo:model=PATH)"
+                    f"PPO checkpoint {str(path)!r} {problem}"
+                    + (advice if problem == "does not exist" else "")
                 )
             try:
                 model = load_model(path)

@@ -36,6 +36,7 @@ from friday_agents.harness.errors import BadInputError
 from friday_env.actions import NUM_ACTIONS
 from friday_env.json_text import parse_json
 from friday_env.observation import ENCODERS, make_encoder
+from friday_env.regular_file import why_not_a_file
 
 #: The model attribute (and key of the archive's ``data``) naming the observation encoder.
 ENCODER_ATTRIBUTE = "friday_encoder"
@@ -48,8 +49,9 @@ class CheckpointError(BadInputError):
 def check_checkpoint(path: str | Path) -> None:
     """Raise `CheckpointError` unless ``path`` looks like an sb3 model archive."""
     file = Path(path)
-    if not file.is_file():
-        raise CheckpointError(f"checkpoint {str(path)!r} does not exist")
+    problem = why_not_a_file(file)
+    if problem is not None:
+        raise CheckpointError(f"checkpoint {str(path)!r} {problem}")
     try:
         with zipfile.ZipFile(file) as archive:
             names = set(archive.namelist())
