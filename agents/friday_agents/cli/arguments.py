@@ -17,11 +17,14 @@ import re
 import sys
 import typing
 from collections.abc import Callable, Collection
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from friday_agents.harness import values
 from friday_agents.harness.device import DEVICES
 from friday_agents.learning.config import RENAMED, SHARED_HELP, parse_hidden
+
+if TYPE_CHECKING:
+    from _typeshed import DataclassInstance
 
 _ROLE = re.compile(r":[a-z]+:`~?([^`]+)`")
 #: A cross-reference of the docs site, [`Title`][full.path] (or [Title][full.path]).
@@ -66,7 +69,9 @@ def add_removed(parser: argparse.ArgumentParser, *flags: str, instead: str) -> N
     )
 
 
-def add_renamed(parser: argparse.ArgumentParser, settings: type, renamed: dict[str, str]) -> None:
+def add_renamed(
+    parser: argparse.ArgumentParser, settings: type[DataclassInstance], renamed: dict[str, str]
+) -> None:
     """Refuse each old flag of ``renamed`` (old field name -> new) whose new name is a field
     of the dataclass ``settings`` (and is no flag of its own), naming the new flag."""
     _refuse_renamed(parser, settings.__dataclass_fields__, renamed)
@@ -127,7 +132,7 @@ def add_device(parser: argparse.ArgumentParser) -> None:
 
 def add_setting_flags(
     parser: argparse.ArgumentParser,
-    settings: type,
+    settings: type[DataclassInstance],
     helps: dict[str, str] | None = None,
     source: str | None = None,
 ) -> None:

@@ -35,9 +35,11 @@ def load_script() -> ModuleType | None:
     if folder not in sys.path:
         sys.path.insert(0, folder)
     spec = importlib.util.spec_from_file_location("friday_bench_script", SCRIPT)
-    module = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]
-    sys.modules[spec.name] = module  # type: ignore[union-attr]
-    spec.loader.exec_module(module)  # type: ignore[union-attr]
+    if spec is None or spec.loader is None:
+        raise BadInputError(f"{SCRIPT} cannot be loaded as a Python module")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
     return module
 
 
@@ -49,7 +51,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         # says why (argparse hands a subcommand's unknown options to the top-level parser,
         # which would stop with "unrecognized arguments" before run)
         parse = parser.parse_known_args
-        parser.parse_known_args = lambda args=None, namespace=None: (parse([], namespace)[0], [])  # type: ignore[method-assign]
+        # (this parser's own method replaced: mypy cannot type a lambda as the overloaded one)
+        parser.parse_known_args = lambda args=None, namespace=None: (parse([], namespace)[0], [])  # type: ignore[method-assign,assignment]
         return
     script.add_arguments(parser)
 

@@ -23,9 +23,16 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
+from typing import TYPE_CHECKING, TypeVar
 
 from friday_agents.cli.arguments import hidden_sizes
 from friday_agents.harness.errors import BadInputError
+
+if TYPE_CHECKING:
+    from _typeshed import DataclassInstance
+
+#: A fit's settings dataclass.
+Settings = TypeVar("Settings", bound="DataclassInstance")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -160,7 +167,7 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _settings(settings: type, args: argparse.Namespace):
+def _settings(settings: type[Settings], args: argparse.Namespace) -> Settings:
     """``settings`` (a fit's dataclass) from the flags of the same names; lists of files
     become tuples."""
     values = {name: getattr(args, name) for name in settings.__dataclass_fields__}

@@ -24,10 +24,14 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from friday_agents.cli.arguments import add_device, add_renamed_flags
 from friday_agents.harness.errors import BadInputError
 from friday_agents.harness.parallel import BACKENDS, RAY_INSTALL, GamesInterrupted
+
+if TYPE_CHECKING:
+    from _typeshed import DataclassInstance
 from friday_agents.learning.config import SHARED_HELP
 
 
@@ -117,7 +121,7 @@ def _settings(args: argparse.Namespace):
     """The step's typed settings (`friday_agents.learning.imitation.settings`) from its flags."""
     from friday_agents.learning.imitation import settings as imitate
 
-    def fields(settings: type, **given) -> dict:
+    def fields(settings: type[DataclassInstance], **given: Any) -> dict[str, Any]:
         named = settings.__dataclass_fields__.keys() - given.keys()
         return {name: getattr(args, name) for name in named} | given
 

@@ -13,8 +13,7 @@ game record, finished or not, for ``friday replay FILE`` and ``friday view FILE`
 from __future__ import annotations
 
 import argparse
-
-import numpy as np
+import secrets
 
 from friday_agents.cli.arguments import plain
 from friday_agents.harness.errors import BadInputError
@@ -40,7 +39,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     seed = args.seed
     if seed is None:
-        seed = int(np.random.SeedSequence().entropy % 2**31)
+        seed = secrets.randbelow(2**31)  # a fresh deal, printed so that it can be replayed
     try:
         game = Game.new(args.level, seed)
     except (FridayError, TypeError, ValueError) as err:

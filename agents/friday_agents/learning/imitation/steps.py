@@ -7,7 +7,9 @@ from __future__ import annotations
 import dataclasses
 import json
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -109,7 +111,11 @@ def fit_into_policy(settings: PolicyFit, data, levels: tuple[int, ...]) -> dict:
     started = time.process_time()
     log = fit(model, data, steps, report=lambda row: print(_epoch_line(row), flush=True))
     save_policy(model, settings.out)
-    record = {"levels": list(levels), "settings": vars(steps), "config": config.to_dict()}
+    record: dict[str, Any] = {
+        "levels": list(levels),
+        "settings": vars(steps),
+        "config": config.to_dict(),
+    }
     record.update(decisions=len(data), cpu_seconds=round(time.process_time() - started, 1))
     record["epochs"] = log
     write_log(settings.out.with_suffix(".fit.json"), record)
@@ -172,4 +178,10 @@ def dagger_step(settings: Dagger) -> int:
     return 0
 
 
-STEPS = {"collect": collect_step, "encode": encode_step, "fit": fit_step, "dagger": dagger_step}
+#: Each step of ``friday imitate`` by name, taking its settings; the command's exit status.
+STEPS: dict[str, Callable[[Any], int]] = {
+    "collect": collect_step,
+    "encode": encode_step,
+    "fit": fit_step,
+    "dagger": dagger_step,
+}
