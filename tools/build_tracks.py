@@ -27,6 +27,7 @@ from friday_agents.evaluation.tracks import (  # noqa: E402
     check_entry,
     ordered,
 )
+from friday_env.json_text import JsonTextError, read_json  # noqa: E402
 
 ENTRIES = Path("experiments/tracks/entries")
 LEADERBOARD = Path("agents/friday_agents/evaluation/tracks.json")
@@ -40,23 +41,40 @@ ABOUT = (
 def check_against_results(entry: dict, repo: Path) -> None:
     """Raise `TrackEntryError` if the entry's per-level numbers are not its results file's."""
     source = entry["result"]
-    results = json.loads((repo / source["file"]).read_text(encoding="utf-8"))
-    rows = {str(r["level"]): r for r in results["summary"] if r["agent"] == source["agent"]}
+    rows = _result_rows(repo / source["file"], source["agent"])
     for level, cell in entry["levels"].items():
         row = rows.get(level)
         mine = (cell["games"], cell["wins"], cell["mean_score"])
-        if row is None or mine != (row["games"], row["wins"], row["mean_score"]):
+        theirs = None if row is None else (row.get("games"), row.get("wins"), row.get("mean_score"))
+        if mine != theirs:
             raise TrackEntryError(
                 f"entry {entry['id']!r} level {level}: {mine} is not {source['file']}'s "
                 f"{source['agent']!r} row; run python experiments/tracks/make_entries.py"
             )
 
 
+def _result_rows(path: Path, agent: str) -> dict[str, dict]:
+    """The results file's summary rows of ``agent`` by level; `TrackEntryError` naming the
+    file if it cannot be read or holds no summary of rows."""
+    results = _read(path)
+    summary = results.get("summary") if isinstance(results, dict) else None
+    if not isinstance(summary, list) or not all(isinstance(row, dict) for row in summary):
+        raise TrackEntryError(f"{path}: not a friday eval results file (no summary rows)")
+    return {str(row.get("level")): row for row in summary if row.get("agent") == agent}
+
+
+def _read(path: Path) -> object:
+    try:
+        return read_json(path)
+    except JsonTextError as err:
+        raise TrackEntryError(f"{path} cannot be read: {err}") from None
+
+
 def compile_entries(repo: Path) -> dict:
     """The leaderboard from the entries under ``repo``, each checked."""
     entries = []
     for path in sorted((repo / ENTRIES).glob("*.json")):
-        entry = json.loads(path.read_text(encoding="utf-8"))
+        entry = _read(path)
         check_entry(entry, path.relative_to(repo).as_posix())
         check_against_results(entry, repo)
         entries.append(entry)
@@ -84,7 +102,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         text = text_of(compile_entries(args.root))
-    except (TrackEntryError, OSError, KeyError, json.JSONDecodeError) as err:
+    except (TrackEntryError, OSError) as err:
         print(f"{COMMAND}: error: {err}", file=sys.stderr)
         return 2
     target = args.root / LEADERBOARD

@@ -140,3 +140,99 @@ def test_an_entry_is_refused_when_its_policy_changed_since_its_evaluation(tmp_pa
     (tmp_path / "policy.npz").write_bytes(b"retrained")
     with pytest.raises(SystemExit, match=r"changed since entries\.json evaluated it"):
         make.check_evaluated("entries.json", "policy.npz")
+
+
+# ------------------------------------------------------------------ damaged files (R13)
+
+
+def _shipped_board() -> dict:
+    return json.loads((REPO / build_tracks.LEADERBOARD).read_text())
+
+
+def _first_entry(edit):
+    def damage(board: dict) -> dict:
+        edit(board["entries"][0])
+        return board
+
+    return damage
+
+
+#: name: (what the damage does to the shipped leaderboard, a word the refusal says)
+BOARD_DAMAGE = {
+    "not JSON": (lambda board: "{", "not valid JSON"),
+    "a list": (lambda board: [board], "not a friday-env/tracks file"),
+    "entries not a list": (lambda board: {**board, "entries": {}}, "'entries' must be a list"),
+    "an entry not an object": (lambda board: {**board, "entries": [7]}, "entry 1: not a JSON"),
+    "frames a string": (_first_entry(lambda e: e.update(frames="many")), "frames must be"),
+    "levels a list": (_first_entry(lambda e: e.update(levels=[])), "levels must be"),
+    "a cell not an object": (_first_entry(lambda e: e["levels"].update({"1": 3})), "level '1'"),
+    "win rate a string": (
+        _first_entry(lambda e: e["levels"]["1"].update(win_rate="high")),
+        "win_rate must be",
+    ),
+    "interval of one": (
+        _first_entry(lambda e: e["levels"]["1"].update(wilson_95=[0.1])),
+        "wilson_95 must be",
+    ),
+    "more wins than games": (
+        _first_entry(lambda e: e["levels"]["1"].update(wins=10**6)),
+        "more wins than games",
+    ),
+    "cpu hours negative": (_first_entry(lambda e: e.update(cpu_hours=-1)), "cpu_hours must be"),
+    "id a number": (_first_entry(lambda e: e.update(id=3)), "id must be"),
+    "result without a file": (_first_entry(lambda e: e.update(result={})), "result must be"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(BOARD_DAMAGE))
+def test_friday_tracks_refuses_a_damaged_leaderboard_in_one_line(
+    name, tmp_path, monkeypatch, capsys
+):
+    import friday_agents.evaluation.tracks as tracks
+    from friday_agents.cli import main
+
+    damage, said = BOARD_DAMAGE[name]
+    damaged = damage(_shipped_board())
+    path = tmp_path / "tracks.json"
+    path.write_text(damaged if isinstance(damaged, str) else json.dumps(damaged))
+    monkeypatch.setattr(tracks, "TRACKS_FILE", path)
+    for args in (["tracks"], ["tracks", "--json"]):
+        assert main(args) == 2
+        err = capsys.readouterr().err
+        assert "Traceback" not in err and len(err.strip().splitlines()) == 1, err
+        assert said in err and str(path) in err, err
+
+
+@pytest.mark.parametrize(
+    "name, damage, said",
+    [
+        ("entry not JSON", lambda entry, results: ("{", results), "cannot be read"),
+        ("entry a list", lambda entry, results: ([entry], results), "not a JSON object"),
+        (
+            "frames a string",
+            lambda entry, results: ({**entry, "frames": "x"}, results),
+            "frames must be",
+        ),
+        ("results a list", lambda entry, results: (entry, []), "no summary rows"),
+        ("results not JSON", lambda entry, results: (entry, "[1e400]"), "past the float range"),
+        (
+            "summary rows not objects",
+            lambda entry, results: (entry, {**results, "summary": [1]}),
+            "no summary rows",
+        ),
+    ],
+)
+def test_build_tracks_refuses_a_damaged_entry_or_results_file_in_one_line(
+    tmp_path, capsys, name, damage, said
+):
+    _copy_of_the_sources(tmp_path)
+    path = sorted((tmp_path / build_tracks.ENTRIES).glob("*.json"))[0]
+    entry = json.loads(path.read_text())
+    results_path = tmp_path / entry["result"]["file"]
+    new_entry, new_results = damage(entry, json.loads(results_path.read_text()))
+    for file, value in ((path, new_entry), (results_path, new_results)):
+        file.write_text(value if isinstance(value, str) else json.dumps(value))
+    assert build_tracks.main(["--root", str(tmp_path), "--check"]) == 2
+    err = capsys.readouterr().err
+    assert "Traceback" not in err and len(err.strip().splitlines()) == 1, err
+    assert said in err, err

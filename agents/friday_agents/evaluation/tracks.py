@@ -18,9 +18,13 @@ which the wheel ships, so ``friday tracks`` works without a source checkout.
 
 from __future__ import annotations
 
-import json
+import math
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
+
+from friday_agents.harness.errors import BadInputError
+from friday_env.json_text import JsonTextError, read_json
 
 #: The compiled leaderboard the wheel ships (written by ``tools/build_tracks.py``).
 TRACKS_FILE = Path(__file__).resolve().parent / "tracks.json"
@@ -56,8 +60,73 @@ ENTRY_KEYS = (
 LEVEL_KEYS = ("games", "wins", "win_rate", "wilson_95", "mean_score")
 
 
-class TrackEntryError(ValueError):
-    """An entry that does not follow the format, or sits in the wrong budget row."""
+class TrackEntryError(BadInputError):
+    """An entry that does not follow the format, or sits in the wrong budget row (a damaged
+    leaderboard or entry is said in one line, never a traceback)."""
+
+
+def _count(value: Any) -> bool:
+    return type(value) is int and value >= 0
+
+
+def _number(value: Any) -> bool:
+    return type(value) in (int, float) and math.isfinite(value)
+
+
+def _rate(value: Any) -> bool:
+    return _number(value) and 0 <= value <= 1
+
+
+def _text(value: Any) -> bool:
+    return isinstance(value, str)
+
+
+def _or_null(test: Callable[[Any], bool]) -> Callable[[Any], bool]:
+    return lambda value: value is None or test(value)
+
+
+def _interval(value: Any) -> bool:
+    return isinstance(value, list) and len(value) == 2 and all(map(_rate, value))
+
+
+def _source(value: Any) -> bool:
+    return isinstance(value, dict) and _text(value.get("file")) and _text(value.get("agent"))
+
+
+#: (key, test, what it must be): the entry's values beyond its format and row.
+_ENTRY_VALUES: tuple[tuple[str, Callable[[Any], bool], str], ...] = (
+    ("id", _text, "a string"),
+    ("algorithm", _text, "a string"),
+    ("frames", _or_null(_count), "a whole number of frames, or null"),
+    ("frames_counted", _text, "a string"),
+    ("cpu_hours", _or_null(lambda v: _number(v) and v >= 0), "a number of hours, or null"),
+    ("cpu_measured", _text, "a string"),
+    ("levels", lambda v: isinstance(v, dict), "an object of levels"),
+    ("result", _source, "an object naming a results file and an agent"),
+    ("run", _or_null(_text), "a string, or null"),
+    ("command", _text, "a string"),
+    ("notes", _text, "a string"),
+)
+_CELL_VALUES: tuple[tuple[str, Callable[[Any], bool], str], ...] = (
+    ("games", _count, "a whole number"),
+    ("wins", _count, "a whole number"),
+    ("win_rate", _rate, "a number from 0 to 1"),
+    ("wilson_95", _interval, "two numbers from 0 to 1"),
+    ("mean_score", _number, "a number"),
+)
+
+
+def _short(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _check_values(
+    values: dict[str, Any], tests: tuple[tuple[str, Callable[[Any], bool], str], ...], where: str
+) -> None:
+    for key, test, what in tests:
+        if not test(values[key]):
+            raise TrackEntryError(f"{where}: {key} must be {what}, got {_short(values[key])}")
 
 
 def budget_row(frames: int | None) -> str:
@@ -72,6 +141,8 @@ def budget_row(frames: int | None) -> str:
 
 def check_entry(entry: dict[str, Any], where: str) -> None:
     """Raise `TrackEntryError` naming ``where`` and what is wrong with ``entry``."""
+    if not isinstance(entry, dict):
+        raise TrackEntryError(f"{where}: not a JSON object")
     missing = [key for key in ENTRY_KEYS if key not in entry]
     if missing:
         raise TrackEntryError(f"{where}: missing {', '.join(missing)}")
@@ -80,6 +151,7 @@ def check_entry(entry: dict[str, Any], where: str) -> None:
             f"{where}: format {entry['format']!r} version {entry['version']!r}, "
             f"expected {ENTRY_FORMAT!r} version {ENTRY_VERSION}"
         )
+    _check_values(entry, _ENTRY_VALUES, where)
     if entry["track"] not in TRACKS:
         raise TrackEntryError(f"{where}: track {entry['track']!r} is not one of a, b, c")
     if entry["budget"] != budget_row(entry["frames"]):
@@ -88,17 +160,28 @@ def check_entry(entry: dict[str, Any], where: str) -> None:
             f"{budget_row(entry['frames'])!r}"
         )
     for level, cell in entry["levels"].items():
-        if level not in LEVELS or sorted(cell) != sorted(LEVEL_KEYS):
+        if level not in LEVELS or not isinstance(cell, dict) or sorted(cell) != sorted(LEVEL_KEYS):
             raise TrackEntryError(f"{where}: level {level!r} must be 1-4 with {LEVEL_KEYS}")
+        _check_values(cell, _CELL_VALUES, f"{where}: level {level}")
+        if cell["wins"] > cell["games"]:
+            raise TrackEntryError(f"{where}: level {level}: more wins than games")
 
 
-def load_leaderboard(path: Path = TRACKS_FILE) -> dict[str, Any]:
-    """The compiled leaderboard: ``{"format", "version", "entries": [...]}``."""
-    board = json.loads(path.read_text(encoding="utf-8"))
-    if board.get("format") != LEADERBOARD_FORMAT:
+def load_leaderboard(path: Path | None = None) -> dict[str, Any]:
+    """The compiled leaderboard (default `TRACKS_FILE`): ``{"format", "version", "entries":
+    [...]}``; `TrackEntryError` naming the file for a damaged one."""
+    path = TRACKS_FILE if path is None else path
+    try:
+        board = read_json(path)
+    except JsonTextError as err:
+        raise TrackEntryError(f"leaderboard {path} cannot be read: {err}") from None
+    if not isinstance(board, dict) or board.get("format") != LEADERBOARD_FORMAT:
         raise TrackEntryError(f"{path}: not a {LEADERBOARD_FORMAT} file")
-    for entry in board["entries"]:
-        check_entry(entry, f"{path}: entry {entry.get('id')!r}")
+    if not isinstance(board.get("entries"), list):
+        raise TrackEntryError(f"{path}: 'entries' must be a list of entries")
+    for number, entry in enumerate(board["entries"], 1):
+        name = entry.get("id") if isinstance(entry, dict) else None
+        check_entry(entry, f"{path}: entry {number}" + (f" {name!r}" if _text(name) else ""))
     return board
 
 
