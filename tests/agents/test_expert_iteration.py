@@ -24,6 +24,7 @@ from friday_agents.learning.distill.fit import fit_network
 from friday_agents.learning.distill.games import student_job
 from friday_agents.learning.distill.rounds import check_resume
 from friday_agents.learning.fitting.policy_net_fit import searched_decisions
+from friday_agents.learning.run_folder import RunFolderError
 from friday_agents.models import NET_V1
 from friday_agents.players.base import play_game
 from friday_agents.players.net.agent import NetAgent
@@ -369,7 +370,7 @@ def test_a_run_continues_with_another_name_of_its_first_prior_file(tmp_path):
     check_resume(config, out)
     for other in ("guided-prior", "no-such-role"):
         (out / "config.json").write_text(json.dumps(stored | {"first_prior": other}))
-        with pytest.raises(ExitConfigError, match=r"other settings \(first_prior"):
+        with pytest.raises(RunFolderError, match=r"other settings \(first_prior"):
             check_resume(config, out)
 
 

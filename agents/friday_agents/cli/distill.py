@@ -79,6 +79,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from friday_agents.learning.run_folder import held
+
+    # the run's folders are this session's before anything there is read (another session on
+    # either is refused: it would store every game twice)
+    same = args.data and args.out and args.data.absolute() == args.out.absolute()
+    with held(args.out) as out_lock, held(None if same else args.data) as data_lock:
+        return _distill(args, out_lock, data_lock)
+
+
+def _distill(args: argparse.Namespace, out_lock, data_lock) -> int:
     from friday_agents.harness.parallel import GamesInterrupted
     from friday_agents.learning.distill.config import load_config, with_overrides
     from friday_agents.learning.distill.report import write_curve
@@ -93,6 +103,9 @@ def run(args: argparse.Namespace) -> int:
     device = torch_device(args.device)
     out = args.out or new_run_folder(RUNS_DIR, path_safe(args.config.stem))
     data = args.data or out / GAMES_IN_RUN
+    out_lock.take(out)
+    if not data.absolute().is_relative_to(out.absolute()):
+        data_lock.take(data)
     command = f"friday {args.command}"  # the name it was run by
     again = f"{command} --config {args.config} --out {out} --data {data}"
     again += "".join(

@@ -26,8 +26,10 @@ a run stopped anywhere and continued fits the networks an uninterrupted one woul
 continued only with the settings it started with (`check_resume`; the budget ``rounds``
 and the validation deals may change, and ``first_prior`` may name the same file by another
 name: a run started with ``net`` before the net-scale study continues with ``net-v1``).
-Games go to ``--data`` (large, reproducible by the command); networks and summaries go to
-``--out`` (committed).
+Everything read back is checked first (`check_run`, `friday_agents.learning.distill.run_files`):
+a file edited or damaged by someone else is refused in one line naming it. Games go to
+``--data`` (large, reproducible by the command); networks and summaries go to ``--out``
+(committed), each file replaced whole.
 """
 
 from __future__ import annotations
@@ -43,12 +45,18 @@ import numpy as np
 from friday_agents.harness.games_file import read_games_file
 from friday_agents.harness.parallel import run_games
 from friday_agents.harness.stats import wilson_interval
-from friday_agents.learning.distill.config import FIRST_INDEX, ExitConfig, ExitConfigError
+from friday_agents.learning.distill.config import ExitConfig
 from friday_agents.learning.distill.dataset import read_decisions
 from friday_agents.learning.distill.fit import fit_network, held_out_report, split_by_deal
 from friday_agents.learning.distill.games import student_job, teacher_job, validation_job
-from friday_agents.learning.imitation.data import done_games
-from friday_agents.models import model_file
+from friday_agents.learning.distill.run_files import (
+    check_network,
+    check_resume,
+    checked_games,
+    read_start,
+    read_summary,
+)
+from friday_agents.learning.run_folder import RunFolderError, write_config, write_json
 from friday_agents.players.networks.policy_net import PolicyNetwork, save_policy_network
 from friday_agents.players.resolved import resolve_spec
 
@@ -66,13 +74,6 @@ def network_path(out: Path, config: ExitConfig, number: int) -> str:
     return str(round_dir(out, number - 1) / "network.npz")
 
 
-#: Settings a continued run may change: how far it goes and how much it validates.
-MAY_CHANGE = ("rounds", "validation_net", "validation_search")
-#: Settings naming a model file: another name of the same bytes is the same setting (the role
-#: ``net`` of a run started before the net-scale study is ``net-v1`` since, one file then).
-MODEL_SETTINGS = ("first_prior",)
-
-
 def run_rounds(
     config: ExitConfig,
     out: Path,
@@ -83,20 +84,54 @@ def run_rounds(
     device: str = "cpu",
 ) -> list[dict[str, Any]]:
     """Play rounds 0..``rounds``-1 (those not done yet) and return every round's summary;
-    the fits run on the torch ``device``."""
-    check_resume(config, out)
+    the fits run on the torch ``device``. What a continued run reads back is checked first
+    (`check_run`), before anything is written."""
+    check_run(config, out, data, rounds)
     out.mkdir(parents=True, exist_ok=True)
-    (out / "config.json").write_text(json.dumps(config.to_json(), indent=1) + "\n")
+    write_config(out, config.to_json())
     if not (out / "start.json").exists():
-        _write(out / "start.json", measure_start(config, workers, progress))
+        write_json(out / "start.json", measure_start(config, workers, progress))
     summaries = []
     for number in range(rounds):
         summary_file = round_dir(out, number) / "summary.json"
         if not summary_file.exists():
             summary = play_round(config, out, data, number, workers, progress, device)
-            _write(summary_file, summary)
-        summaries.append(json.loads(summary_file.read_text()))
+            write_json(summary_file, summary)
+        summaries.append(read_summary(summary_file, number, config.levels))
     return summaries
+
+
+def check_run(config: ExitConfig, out: Path, data: Path, rounds: int) -> None:
+    """Everything of the run in ``out`` and ``data`` that rounds 0..``rounds``-1 read back:
+    its settings (`check_resume`), the start's and finished rounds' measurements, the network
+    a round to play starts from, every games file (`friday_agents.learning.distill.run_files`);
+    a `RunFolderError` naming the first bad file."""
+    check_resume(config, out)
+    if (out / "start.json").exists():
+        read_start(out, config.levels)
+    for number in range(rounds):
+        summary_file = round_dir(out, number) / "summary.json"
+        if summary_file.exists():
+            read_summary(summary_file, number, config.levels)
+        elif number > 0 and (round_dir(out, number - 1) / "summary.json").exists():
+            check_network(round_dir(out, number - 1) / "network.npz", number - 1)
+        for kind, deals in round_deals(config, number).items():
+            checked_games(data / f"round-{number:02d}" / f"{kind}.jsonl", deals)
+
+
+def round_deals(config: ExitConfig, number: int) -> dict[str, set[tuple[int, int]]]:
+    """``(level, deal index)`` of the teacher's and the student's games of round
+    ``number``."""
+    first = config.round_first_index(number)
+    second = first + config.teacher_games
+    indices = {
+        "teacher": range(first, second),
+        "student": range(second, second + config.student_games),
+    }
+    return {
+        kind: {(level, i) for i in deals for level in config.levels}
+        for kind, deals in indices.items()
+    }
 
 
 def guided_with(prior: str | Path) -> str:
@@ -114,40 +149,6 @@ def measure_start(config: ExitConfig, workers: int, progress: Progress) -> dict[
         "net": validate(f"net:model={prior}", config, config.validation_net, workers, progress),
         "search": validate(guided_with(prior), config, config.validation_search, workers, progress),
     }
-
-
-def check_resume(config: ExitConfig, out: Path) -> None:
-    """Refuse to continue the run in ``out`` with settings other than those it started with
-    (but `MAY_CHANGE`): its rounds' games and fits would mix two studies."""
-    stored_file = out / "config.json"
-    if not stored_file.exists():
-        return
-    stored = ExitConfig.read_settings(stored_file, "run's configuration")
-    wanted = json.loads(json.dumps(config.to_json()))
-    stored.setdefault("first_index", FIRST_INDEX)  # a run from before the setting existed
-    differ = sorted(
-        k for k in wanted if k not in MAY_CHANGE and not _same_setting(k, stored.get(k), wanted[k])
-    )
-    if differ:
-        raise ExitConfigError(
-            f"{out} was started with other settings ({', '.join(differ)}; see "
-            f"{stored_file}): continue it with those, or give a new --out"
-        )
-
-
-def _same_setting(key: str, stored: Any, wanted: Any) -> bool:
-    if stored == wanted:
-        return True
-    return key in MODEL_SETTINGS and _same_file(stored, wanted)
-
-
-def _same_file(stored: Any, wanted: Any) -> bool:
-    """Whether two model names (roles or paths) name files with the same bytes."""
-    try:
-        files = [model_file(name, "prior") for name in (stored, wanted)]
-        return files[0].read_bytes() == files[1].read_bytes()
-    except (TypeError, ValueError, OSError):  # not a name, an old name, or no such file
-        return False
 
 
 def play_round(
@@ -209,7 +210,8 @@ def play_games(
 def collect(play, jobs: list[tuple], path: Path, workers: int, progress: Progress) -> dict:
     """Append the games of ``jobs`` not yet in ``path``; the file's games, wins and CPU."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    done = done_games(path)
+    deals = {(job[-2], job[-1]) for job in jobs}
+    done = {(game["level"], game["index"]) for game in checked_games(path, deals)}
     todo = [job for job in jobs if (job[-2], job[-1]) not in done]
     with (
         path.open("a") as handle,
@@ -242,7 +244,12 @@ def fit_round(
         for kind in ("teacher", "student")
     ]
     started = time.process_time()
-    decisions = read_decisions([f for f in files if f.exists()])
+    try:
+        decisions = read_decisions([f for f in files if f.exists()])
+    except (ValueError, KeyError, TypeError, IndexError) as err:  # a game edited to nonsense
+        raise RunFolderError(
+            f"the games of rounds 0-{number} in {data} cannot be fitted: {err}"
+        ) from None
     if config.value_scale:
         decisions = decisions.with_value_scale(config.value_scale)
     read_seconds = time.process_time() - started
@@ -301,11 +308,6 @@ def _per_level(rows: list[dict], levels: tuple[int, ...]) -> dict[str, dict]:
             ),
         }
     return out
-
-
-def _write(path: Path, record: dict) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(record, indent=1) + "\n")
 
 
 def rows_of(summaries: list[dict]) -> Iterator[dict]:
