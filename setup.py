@@ -1,7 +1,7 @@
 """Builds the compiled core, ``friday_env._core.compiled``, from ``friday_env/_core/*.c``, and
 the agents' C kernels, ``friday_agents.players._kernels``, from the ``*.c`` beside their Python
 twins in ``agents/friday_agents/players/``, and ``friday rl``'s sparse first layer,
-``friday_agents.learning.rl._sparse``.
+``friday_agents.learning._sparse``.
 
 Everything else about the package is in ``pyproject.toml``, but for its long description:
 ``README.md`` as a package index can show it (``long_description``). The extensions are optional: a
@@ -80,9 +80,9 @@ kernel_hooks = extension(
     [f"{PLAYERS}/game_link.c", f"{PLAYERS}/heuristic/heuristic.c", KERNEL_HOOKS],
     KERNEL_DIRS,
 )
-# friday rl's first layer over the non-zero inputs (sparse.py beside it is its numpy twin)
+# the learners' first layer over the non-zero inputs (sparse.py beside it is its numpy twin)
 sparse_layer = extension(
-    "friday_agents.learning.rl._sparse", ["agents/friday_agents/learning/rl/sparse.c"], []
+    "friday_agents.learning._sparse", ["agents/friday_agents/learning/sparse.c"], []
 )
 TEST_HOOKS = {core_hooks.name, kernel_hooks.name}
 

@@ -400,7 +400,7 @@ class RLTimer:
         return frames / elapsed, {k: spent[k] / frames * 1e6 for k in RL_PARTS}
 
     def close(self) -> None:
-        self.trainer.envs.close()
+        self.trainer.close()
         self.folder.cleanup()
 
 

@@ -114,12 +114,12 @@ def weights_summary(policy: Path) -> dict[str, list[float]]:
 
 
 #: Where the trainer chooses how a rollout's observations are kept (`dense_rows` replaces it).
-ROWS_CHOICE = "friday_agents.learning.rl.trainer._observation_rows"
+ROWS_CHOICE = "friday_agents.learning.rl.trainer.observation_rows"
 
 
 def dense_rows(capacity: int, width: int, device: Any) -> Any:
     """The GPU path's store of whole observations, on the CPU (in place of the sparse rows)."""
-    from friday_agents.learning.rl.sparse import DenseRows
+    from friday_agents.learning.sparse import DenseRows
 
     return DenseRows(capacity, width, device)
 

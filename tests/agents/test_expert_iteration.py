@@ -267,7 +267,7 @@ def test_the_sparse_fit_computes_the_dense_fits_losses_and_gradients(study):
     the same function as the dense rows, up to float rounding."""
     torch = pytest.importorskip("torch")
     from friday_agents.learning.networks import tanh_mlp
-    from friday_agents.learning.rl.sparse import kernel_built
+    from friday_agents.learning.sparse import kernel_built
 
     if not kernel_built():
         pytest.skip("the sparse kernel is not built: the fit runs dense")

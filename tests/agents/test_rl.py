@@ -24,7 +24,8 @@ from friday_agents.harness.deals import (  # noqa: E402
 from friday_agents.learning.networks import ActorCritic  # noqa: E402
 from friday_agents.learning.rl.config import RLConfig  # noqa: E402
 from friday_agents.learning.rl.curriculum import ReverseCurriculum, Start, replay  # noqa: E402
-from friday_agents.learning.rl.trainer import FIGHTS_FEATURE, Trainer, cell_of  # noqa: E402
+from friday_agents.learning.rl.shaping import FIGHTS_FEATURE, cell_of  # noqa: E402
+from friday_agents.learning.rl.trainer import Trainer  # noqa: E402
 from friday_agents.players.net.agent import NetAgent  # noqa: E402
 from friday_agents.players.networks.policy_net import (  # noqa: E402
     PolicyNetwork,
@@ -190,7 +191,7 @@ def test_kl_to_start_is_zero_at_start_and_positive_after_moving(tmp_path, tiny_r
     trainer = Trainer(
         tiny_rl(tmp_path / "run", init=str(init), warmup_frames=0, learning_rate=1e-2)
     )
-    obs, mask = trainer.obs.clone(), trainer.mask.clone()
+    obs, mask = trainer.games.obs.clone(), trainer.games.mask.clone()
     assert trainer.kl_to_start(obs, mask) == pytest.approx(0.0, abs=1e-7)
     trainer.run()
     assert trainer.kl_to_start(obs, mask) > 1e-4
@@ -204,7 +205,7 @@ def test_fights_shaping_pays_per_fight_and_takes_it_all_back_at_the_end(tmp_path
     rollouts = {}
     for shaping in ("none", "fights"):
         config = tiny_rl(tmp_path / shaping, reward="win_loss", shaping=shaping, num_steps=400)
-        rollouts[shaping] = Trainer(config)._rollout()
+        rollouts[shaping] = Trainer(config).collect_rollout()
     plain, shaped = rollouts["none"], rollouts["fights"]
     assert torch.equal(plain["action"], shaped["action"])
     bonus = shaped["reward"] - plain["reward"]
@@ -233,13 +234,13 @@ def test_count_bonus_pays_for_entering_cells_less_as_they_become_common(tmp_path
     for bonus in ("none", "counts"):
         config = tiny_rl(tmp_path / bonus, reward="win_loss", bonus=bonus, bonus_coef=0.1)
         trainers[bonus] = Trainer(config.__class__(**{**config.to_dict(), "num_steps": 200}))
-        rollouts[bonus] = trainers[bonus]._rollout()
+        rollouts[bonus] = trainers[bonus].collect_rollout()
     plain, counted = rollouts["none"], rollouts["counts"]
     assert torch.equal(plain["action"], counted["action"])
     bonus = (counted["reward"] - plain["reward"]).numpy()
     steps = bonus.shape[0]
     obs = counted["obs"].numpy()
-    visited = np.zeros_like(trainers["counts"].visits)
+    visited = np.zeros_like(trainers["counts"].games.visits)
     for t in range(steps - 1):
         same_game = counted["done"][t + 1].numpy() == 0
         fought = (obs[t + 1, :, FIGHTS_FEATURE] > obs[t, :, FIGHTS_FEATURE]) & same_game
@@ -250,9 +251,9 @@ def test_count_bonus_pays_for_entering_cells_less_as_they_become_common(tmp_path
     assert bonus.max() == pytest.approx(0.1)
     assert 0 < bonus[bonus > 0].min() < 0.1  # a cell entered again pays less
     # the last step's fights are not in this rollout's observations
-    extra = trainers["counts"].visits - visited
+    extra = trainers["counts"].games.visits - visited
     assert extra.min() >= 0 and extra.sum() <= counted["obs"].shape[1]
-    assert trainers["none"].visits.sum() == 0
+    assert trainers["none"].games.visits.sum() == 0
 
 
 def test_critic_warmup_leaves_the_actor_unchanged(tmp_path, tiny_rl):
@@ -494,7 +495,7 @@ def test_the_progress_reward_trains_on_the_envs_own_and_resumes_with_it(tmp_path
     saved = json.loads((out / "config.json").read_text())
     assert (saved["reward"], saved["progress_coef"]) == ("progress", 0.25)
     resumed = RLConfig.from_dict(saved)
-    envs = Trainer(resumed, resume=True).envs.unwrapped
+    envs = Trainer(resumed, resume=True).games.envs.unwrapped
     assert (envs.reward_mode, envs.progress_coef) == ("progress", 0.25)
     more = ["rl", "--out", str(out), "--resume", "--frames", "128", "--no-progress"]
     assert friday_main(more) == 0
@@ -542,13 +543,13 @@ def test_help_names_every_option(capsys):
 
 
 def test_progress_text_estimates_only_after_a_ppo_update():
-    from friday_agents.learning.rl.trainer import _postfix
+    from friday_agents.learning.rl.bookkeeping import postfix
 
     warmup = {"phase": "warmup", "updates": 3}
-    assert _postfix(warmup, 1000, 0.01) == "warmup, update 3, ETA estimating"
+    assert postfix(warmup, 1000, 0.01) == "warmup, update 3, ETA estimating"
     ppo = {"phase": "ppo", "updates": 9, "heldout_win_rate": 0.25}
-    assert _postfix(ppo, 1000, 0.01) == "ppo, update 9, held-out win 25.0%, ETA 10.0 s"
-    assert _postfix(ppo, 0, 0.01) == "ppo, update 9, held-out win 25.0%"
+    assert postfix(ppo, 1000, 0.01) == "ppo, update 9, held-out win 25.0%, ETA 10.0 s"
+    assert postfix(ppo, 0, 0.01) == "ppo, update 9, held-out win 25.0%"
 
 
 def test_friday_rl_help_imports_no_torch():
@@ -582,13 +583,16 @@ def test_behaviour_report_counts_every_decision_of_a_committed_policy(tmp_path):
 def test_the_gpu_path_trains_and_resumes_on_the_cpu(tmp_path, monkeypatch, tiny_rl):
     """The trainer's GPU path (observations whole in `DenseRows`, rollout buffers on the
     device, dense layers) on the CPU device: a run and its resumption, legal throughout."""
-    from friday_agents.learning.rl import sparse, trainer
+    from friday_agents import learning
+    from friday_agents.learning.rl import trainer
 
     monkeypatch.setattr(
-        trainer, "_observation_rows", lambda n, width, device: sparse.DenseRows(n, width, device)
+        trainer,
+        "observation_rows",
+        lambda n, width, device: learning.sparse.DenseRows(n, width, device),
     )
     run = Trainer(tiny_rl(tmp_path / "dense"))
-    assert isinstance(run.rows, sparse.DenseRows)
+    assert isinstance(run.rows, learning.sparse.DenseRows)
     run.run()
     assert run.updates == 4
     more = tiny_rl(tmp_path / "dense", frames=6 * 4 * 32)

@@ -63,12 +63,12 @@ def curve(out: Path) -> list[dict]:
 def test_seeded_archive_holds_the_files_wins(tmp_path, seeded):
     games = found_games()
     trainer = Trainer(seeded(tmp_path / "run", games_file(tmp_path / "won.jsonl", games)))
-    archive = sorted(trainer.curriculum.archive, key=lambda g: g.order)
+    archive = sorted(trainer.games.curriculum.archive, key=lambda g: g.order)
     assert [(g.won, g.seed, list(g.actions)) for g in archive] == [
         (True, game["seed"], game["actions"]) for game in games
     ]
     assert [g.score for g in archive] == [game["score"] for game in games]
-    assert trainer.curriculum.longest_win() == max(len(game["actions"]) for game in games)
+    assert trainer.games.curriculum.longest_win() == max(len(game["actions"]) for game in games)
     row = trainer.run()  # the curve tells how far k is from the archived wins' starts
     assert row["reverse_archive_wins"] >= 3 and row["reverse_longest_win"] >= 250
 
@@ -112,8 +112,8 @@ def test_an_episode_from_the_archive_starts_k_decisions_before_a_found_win(
     # the envs' first games are fresh training deals (the seeded archive is used from the
     # first game's end on), drawn as an unseeded run draws them
     first = draw_training_deals(1, 4, np.random.default_rng(config.seed))
-    assert trainer.episodes.seeds == [int(s) for s in first]
-    assert trainer.episodes.starts == [None] * 4
+    assert trainer.games.episodes.seeds == [int(s) for s in first]
+    assert trainer.games.episodes.starts == [None] * 4
     trainer.run()
     assert put, "no episode started from the archive"
     prefixes = {(seed, actions[: len(actions) - k]) for seed, actions in wins}
@@ -138,7 +138,7 @@ def test_resume_of_a_seeded_run_continues_exactly(tmp_path, seeded):
     resumed = RLConfig.from_dict(json.loads((tmp_path / "split" / "config.json").read_text()))
     resumed.frames = 512
     trainer = Trainer(resumed, resume=True)
-    assert trainer.curriculum.longest_win() is not None
+    assert trainer.games.curriculum.longest_win() is not None
     trainer.run()
     whole, split = (np.load(tmp_path / name / "policy.npz") for name in ("whole", "split"))
     for key in whole.files:

@@ -1,4 +1,4 @@
-"""``friday rl``'s sparse layers (friday_agents.learning.rl.sparse): the first layer over the
+"""``friday rl``'s sparse layers (friday_agents.learning.sparse): the first layer over the
 observation's non-zeros and the last layer over the legal actions give the dense layers'
 values and gradients within float tolerance, on real observations, with the C kernel and
 with its numpy/torch twin."""
@@ -13,9 +13,9 @@ torch = pytest.importorskip("torch")
 import gymnasium as gym  # noqa: E402
 
 import friday_env  # noqa: E402, F401  (registers Friday-v0)
+from friday_agents.learning import sparse  # noqa: E402
 from friday_agents.learning.networks import MASKED_LOGIT, ActorCritic  # noqa: E402
-from friday_agents.learning.rl import sparse  # noqa: E402
-from friday_agents.learning.rl.trainer import _sample  # noqa: E402
+from friday_agents.learning.rl.rollout import sample  # noqa: E402
 
 #: The kernel where it is built, and the twin always.
 KERNELS = ["c", "twin"] if sparse._sparse is not None else ["twin"]
@@ -147,7 +147,7 @@ def test_draws_are_legal_and_follow_the_policy(played):
     generator = torch.Generator().manual_seed(0)
     counts = torch.zeros(ids.shape)
     for _ in range(400):
-        slot, logp = _sample(logits, generator)
+        slot, logp = sample(logits, generator)
         assert (ids.gather(1, slot[:, None]) >= 0).all()  # never a padding slot
         expected = torch.log_softmax(logits, -1).gather(1, slot[:, None]).squeeze(1)
         torch.testing.assert_close(logp, expected)

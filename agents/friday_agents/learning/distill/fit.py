@@ -9,7 +9,7 @@
   state belongs to (+1 a win, -1 a loss): a critic to start reinforcement learning from.
 
 On the CPU the fit reads the observations' non-zeros only and computes the logits of the
-legal actions only (the sparse kernel of `friday_agents.learning.rl.sparse`, about a third of
+legal actions only (the sparse kernel of `friday_agents.learning.sparse`, about a third of
 the dense fit's CPU); on a GPU, or without the kernel, a batch is made dense. Both compute the
 same losses up to float rounding.
 
@@ -58,7 +58,7 @@ def fit_network(
     import torch
 
     from friday_agents.learning.networks import numpy_layers, tanh_mlp
-    from friday_agents.learning.rl.sparse import kernel_built
+    from friday_agents.learning.sparse import kernel_built
 
     # Small layers: a second thread only adds contention (on a busy 2-core machine it took
     # several times the CPU), and one thread gives the same floats wherever the fit runs.
@@ -102,11 +102,11 @@ def _dense_losses(policy, value, data: Decisions, batch: np.ndarray, tau: float,
 
 def _sparse_losses(policy, value, data: Decisions, batch: np.ndarray, tau: float, _device: str):
     """The same losses on the CPU, over the observations' non-zeros and the legal actions
-    only (`friday_agents.learning.rl.sparse`: the first layers by the sparse kernel, the
+    only (`friday_agents.learning.sparse`: the first layers by the sparse kernel, the
     policy's logits of the legal actions alone): the same function up to float rounding."""
     import torch
 
-    from friday_agents.learning.rl.sparse import SparseRows, policy_logits, values
+    from friday_agents.learning.sparse import SparseRows, policy_logits, values
 
     part = data.subset(batch)
     store = SparseRows.from_csr(part.obs_ptr, part.obs_index, part.obs_value)

@@ -1,10 +1,11 @@
-"""The first layer of ``friday rl``'s networks over the non-zero inputs only.
+"""The first layer of the learners' networks over the non-zero inputs only (``friday rl``'s
+trainer and ``friday distill``'s fits, beside the networks of `friday_agents.learning.networks`).
 
 A flat observation holds about 64 non-zeros of its 991 numbers, so a dense first layer
 multiplies ~15 times more than it needs to, and it is most of a PPO update's cost at the
 trainer's sizes. torch's own sparse paths (``EmbeddingBag``, a ``W[idx]`` gather) are slower
 than the dense layer on a CPU at this size, so the layer has its own kernel:
-``sparse.c`` beside this file (``friday_agents.learning.rl._sparse``), and a numpy/torch
+``sparse.c`` beside this file (``friday_agents.learning._sparse``), and a numpy/torch
 twin here that gives the same values where the kernel is not built.
 
 The observations are kept as `SparseRows` (CSR: each row's input indices and values);
@@ -34,7 +35,7 @@ from torch.nn import functional as F
 
 _sparse: Any
 try:
-    _sparse = importlib.import_module("friday_agents.learning.rl._sparse")
+    _sparse = importlib.import_module("friday_agents.learning._sparse")
 except ImportError:  # no C compiler at install: the numpy/torch twin below
     _sparse = None
 

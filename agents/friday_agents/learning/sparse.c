@@ -1,4 +1,4 @@
-/* friday_agents.learning.rl._sparse: the first layer of friday rl's networks over the
+/* friday_agents.learning._sparse: the first layer of friday rl's networks over the
  * non-zero inputs only (sparse.py wraps it in a torch autograd Function and holds its numpy
  * twin, which gives the same values).
  *
@@ -542,7 +542,7 @@ static PyMethodDef sparse_methods[] = {
 
 static struct PyModuleDef sparse_module = {
     PyModuleDef_HEAD_INIT,
-    .m_name = "friday_agents.learning.rl._sparse",
+    .m_name = "friday_agents.learning._sparse",
     .m_doc = "friday rl's first layer over the non-zero inputs (sparse.py wraps it).",
     .m_size = -1,
     .m_methods = sparse_methods,
