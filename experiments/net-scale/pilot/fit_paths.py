@@ -50,7 +50,7 @@ def main() -> None:
         float((a - b).abs().max()) for a, b in zip(*grads, strict=True)
     )
     for name, built in (("dense", False), ("sparse", True)):
-        with mock.patch("friday_agents.learning.rl.sparse.kernel_built", lambda b=built: b):
+        with mock.patch("friday_agents.learning.sparse.kernel_built", lambda b=built: b):
             started = time.process_time()
             _, info = fit.fit_network(data, (256, 256), 1, 2.0, 0)
             seconds = time.process_time() - started
