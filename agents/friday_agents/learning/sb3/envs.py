@@ -153,7 +153,7 @@ def make_env(
     ``progress_coef`` with ``"progress"``; or ``score_delta``) and ``shaping`` (a name and
     its coefficient; ``gamma``: the learner's discount, used by the ``value`` shaping)."""
     env_reward = "score" if reward == "score_delta" else reward
-    progress = {"progress_coef": progress_coef} if reward == "progress" else {}
+    progress: dict[str, Any] = {"progress_coef": progress_coef} if reward == "progress" else {}
     env: gym.Env = Deals(
         gym.make("Friday-v0", level=level, observation=observation, reward=env_reward, **progress),
         next_deal,

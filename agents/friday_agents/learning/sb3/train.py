@@ -35,6 +35,7 @@ from __future__ import annotations
 import dataclasses
 import re
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -163,6 +164,8 @@ def _callbacks(config: TrainConfig, level: int, out: Path, curve: Path) -> list[
 
         def _on_step(self) -> bool:
             evaluation = self.parent
+            if not isinstance(evaluation, MaskableEvalCallback):
+                raise TypeError("CurveRow runs after a MaskableEvalCallback's evaluations")
             scores = [round(r * 100) for r in evaluation.evaluations_results[-1]]
             successes = evaluation.evaluations_successes[-1]
             lengths = evaluation.evaluations_length[-1]
@@ -255,7 +258,7 @@ def _episode_statistics() -> Any:
             return True
 
         def _on_rollout_end(self) -> None:
-            episodes = [e for e in self.model.ep_info_buffer if "won" in e]
+            episodes = [e for e in self.model.ep_info_buffer or () if "won" in e]
             if episodes:
                 self.logger.record("rollout/win_rate", _mean([e["won"] for e in episodes]))
                 self.logger.record(
@@ -265,7 +268,7 @@ def _episode_statistics() -> Any:
     return EpisodeStatistics()
 
 
-def _mean(values: list[float]) -> float:
+def _mean(values: Sequence[float]) -> float:
     return float(sum(values)) / len(values)
 
 
@@ -286,11 +289,16 @@ def _value_warmup(timesteps: int) -> Any:
     """Freeze the actor (policy layers and action head) for the first ``timesteps``: PPO's
     updates then fit only the critic, so a policy from imitation is not pushed around by
     advantages computed with a value function that has not yet seen its own games."""
+    from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
     from stable_baselines3.common.callbacks import BaseCallback
 
     class ValueWarmup(BaseCallback):
         def _actor(self) -> list[Any]:
             policy = self.model.policy
+            if not isinstance(policy, MaskableActorCriticPolicy):
+                raise TypeError(
+                    f"the value warm-up freezes a MaskablePPO policy's actor, not {policy}"
+                )
             return [*policy.mlp_extractor.policy_net.parameters(), *policy.action_net.parameters()]
 
         def _set(self, trainable: bool) -> None:
@@ -334,7 +342,7 @@ def _progress_bar(total: int) -> Any:
 # --------------------------------------------------------------------- the curve
 
 
-def _std(values: list[float]) -> float:
+def _std(values: Sequence[float]) -> float:
     mean = sum(values) / len(values)
     return (sum((v - mean) ** 2 for v in values) / len(values)) ** 0.5
 
