@@ -15,6 +15,11 @@ from statistics import NormalDist
 import numpy as np
 
 DEFAULT_RESAMPLES = 2000
+#: Resampled values held at once: the bootstrap draws its resamples in blocks of rows this
+#: size, so its memory stays a few MB however many games it is given (all at once, 2,000
+#: resamples held 31 KB per game: ``python benchmarks/bootstrap_memory.py``); the draws are
+#: the same in any blocks.
+BLOCK_VALUES = 2**18
 
 
 def z_value(confidence: float) -> float:
@@ -50,24 +55,32 @@ def bootstrap_interval(
     seed: int = 0,
 ) -> tuple[float, float]:
     """Percentile bootstrap interval of ``statistic`` ("mean", "median" or a function mapping
-    a ``(resamples, n)`` array to ``resamples`` values along its last axis)."""
+    a ``(rows, n)`` array of resamples to ``rows`` values along its last axis); the resamples
+    are drawn in blocks of rows (`BLOCK_VALUES`), the same draws as all at once."""
     data = np.asarray(values, dtype=float)
     if data.ndim != 1 or data.size == 0:
         raise ValueError("bootstrap needs a non-empty 1-d sequence of values")
     z_value(confidence)  # validates the level
-    rng = np.random.default_rng(seed)
-    samples = data[rng.integers(0, data.size, size=(resamples, data.size))]
-    if statistic == "mean":
-        estimates = samples.mean(axis=1)
-    elif statistic == "median":
-        estimates = np.median(samples, axis=1)
-    elif callable(statistic):
-        estimates = np.asarray(statistic(samples))
-    else:
+    if resamples < 1:
+        raise ValueError(f"resamples must be at least 1, got {resamples}")
+    estimate = _STATISTICS.get(statistic) if isinstance(statistic, str) else statistic
+    if not callable(estimate):
         raise ValueError(f"unknown statistic {statistic!r}: use 'mean', 'median' or a function")
+    rng = np.random.default_rng(seed)
+    rows = max(1, BLOCK_VALUES // data.size)
+    estimates = np.concatenate([
+        np.asarray(estimate(data[rng.integers(0, data.size, size=(min(rows, left), data.size))]))
+        for left in range(resamples, 0, -rows)
+    ])  # fmt: skip
     alpha = (1.0 - confidence) / 2.0
     low, high = np.quantile(estimates, [alpha, 1.0 - alpha])
     return float(low), float(high)
+
+
+_STATISTICS: dict[str, Callable[[np.ndarray], np.ndarray]] = {
+    "mean": lambda samples: samples.mean(axis=1),
+    "median": lambda samples: np.median(samples, axis=1),
+}
 
 
 def paired_difference_interval(
