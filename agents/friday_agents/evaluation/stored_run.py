@@ -14,7 +14,7 @@ stop a number that no game or run can produce.
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import Any, TypeGuard
 
 from friday_agents.evaluation.game_ends import PROGRESS_FIELDS
 from friday_agents.harness.deals import DEAL_SETS, EVAL_SEEDS_PER_LEVEL, VALIDATION_DEALS_PER_LEVEL
@@ -37,7 +37,7 @@ class StoredRunError(ValueError):
     """A field of a stored run that no run writes; the message names the field."""
 
 
-def _is_int(value: object) -> bool:
+def _is_int(value: object) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool)
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeGuard
 
 from friday_agents.harness.files import read_model_file
 from friday_agents.harness.games_file import GamesFileError, drop_cut_short_line, read_games_file
@@ -141,9 +141,9 @@ def _seconds(record: Any, name: str, where: str) -> None:
         raise RunFolderError(f"{where}: {name!r} must be a number of seconds >= 0")
 
 
-def _number(value: Any) -> bool:
+def _number(value: Any) -> TypeGuard[float]:
     return isinstance(value, int | float) and not isinstance(value, bool) and value < float("inf")
 
 
-def _whole(value: Any) -> bool:
+def _whole(value: Any) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool)

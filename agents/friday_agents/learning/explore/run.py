@@ -24,7 +24,7 @@ import os
 import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeGuard
 
 from friday_agents.harness.deals import VALIDATION_FIRST_INDEX, training_seed
 from friday_agents.harness.errors import BadInputError
@@ -217,7 +217,7 @@ def replay_win(level: int, seed: int, actions: list[int]) -> Any:
     return game
 
 
-def _whole(value: Any) -> bool:
+def _whole(value: Any) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
