@@ -18,6 +18,7 @@ from __future__ import annotations
 import csv
 import itertools
 import json
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -206,7 +207,7 @@ def _pct(value: float) -> str:
     return f"{100 * value:.1f}%"
 
 
-def interval(low: float, high: float, percent: bool = False) -> str:
+def interval(low: float, high: float, *, percent: bool = False) -> str:
     if percent:
         return f"[{100 * low:.1f}, {100 * high:.1f}]"
     return f"[{low:.1f}, {high:.1f}]"
@@ -246,7 +247,7 @@ HEADERS = [
 ]
 
 
-def aligned_table(header: list[str], rows: list[list[object]]) -> str:
+def aligned_table(header: list[str], rows: Sequence[Sequence[object]]) -> str:
     """A plain-text table: left-aligned columns, a dashed rule under the header."""
     table = [header] + [[str(cell) for cell in row] for row in rows]
     widths = [max(len(row[i]) for row in table) for i in range(len(header))]

@@ -3,7 +3,7 @@
 An agent is named on the command line by a *spec*: its name, optionally followed by
 ``:key=value`` options passed to its constructor, e.g. ``search:sims=200`` or
 ``ppo:model=runs/ppo.zip``. Each value is read as the type the constructor annotates
-(``typing.get_type_hints``): ``int``, ``float``, ``str``, and for ``bool`` exactly
+(``inspect.signature(cls, eval_str=True)``): ``int``, ``float``, ``str``, and for ``bool`` exactly
 true/false, yes/no, on/off or 1/0; a value that is not of its type is an error naming the
 option. An option without annotation takes a number if the text reads as one. Only options
 of plain types (numbers, text, booleans) can be set from a spec; the others are for Python
@@ -20,6 +20,7 @@ import importlib
 import inspect
 import types
 import typing
+from collections.abc import Callable
 from typing import Any
 
 from friday_agents.harness.errors import BadInputError
@@ -141,10 +142,10 @@ def spec_options(cls: type) -> dict[str, tuple[type, ...]]:
     """The constructor options of ``cls`` a spec can set, each with its types: those annotated
     with plain types only (``int``, ``float``, ``str``, ``bool``, optionally ``| None``), and
     those without annotation (no types: a number or text)."""
-    hints = typing.get_type_hints(cls.__init__)
     options = {}
-    for key, parameter in inspect.signature(cls).parameters.items():
-        kinds = _types_of(hints[key]) if key in hints else ()
+    for key, parameter in inspect.signature(cls, eval_str=True).parameters.items():
+        annotated = parameter.annotation is not parameter.empty
+        kinds = _types_of(parameter.annotation) if annotated else ()
         if set(kinds) <= _PLAIN_TYPES and parameter.kind is parameter.POSITIONAL_OR_KEYWORD:
             options[key] = kinds
     return options
@@ -162,7 +163,12 @@ def _typed(spec: str, key: str, text: str, kinds: tuple[type, ...]) -> Any:
     and str last; an error naming the option if none reads it."""
     if not kinds:  # no annotation: a number if the text reads as one
         return _number_or_text(text)
-    readers = [(bool, parse_bool), (int, int), (float, float), (str, str)]
+    readers: list[tuple[type, Callable[[str], Any]]] = [
+        (bool, parse_bool),
+        (int, int),
+        (float, float),
+        (str, str),
+    ]
     for kind, read in readers:
         if kind in kinds:
             try:
