@@ -138,15 +138,20 @@ def _data_settings(args: argparse.Namespace):
 
 
 def _data(args: argparse.Namespace) -> int:
-    from friday_agents.harness.parallel import GamesInterrupted
-    from friday_agents.learning.leaf_value.chunks import (
-        check_settings,
-        missing_chunks,
-        play_chunks,
-    )
+    from friday_agents.learning.leaf_value.chunks import check_settings
+    from friday_agents.learning.run_folder import held
 
-    settings = _data_settings(args)
-    check_settings(args.out, settings)
+    with held(args.out) as lock:  # another session on the folder would write its chunks too
+        settings = _data_settings(args)
+        lock.take(args.out)
+        check_settings(args.out, settings)
+        return _play(args, settings)
+
+
+def _play(args: argparse.Namespace, settings) -> int:
+    from friday_agents.harness.parallel import GamesInterrupted
+    from friday_agents.learning.leaf_value.chunks import missing_chunks, play_chunks
+
     left = len(missing_chunks(args.out, settings))
     last = settings.first_index + settings.deals - 1
     print(

@@ -131,17 +131,19 @@ def load_run_config(folder: Path, settings: type[Settings]) -> Settings:
 @dataclass(frozen=True)
 class ResumeRule:
     """What a continued run of ``command`` may set anew (``may_change``: settings' names);
-    every other setting is the run's own."""
+    every other setting is the run's own. A refusal is an ``error`` (a `RunFolderError`, or
+    the command's own kind of it)."""
 
     command: str
     may_change: tuple[str, ...]
+    error: type[BadInputError] = RunFolderError
 
     def check_flags(self, given: Iterable[str], folder: Path | str) -> None:
         """Refuse flags given with ``--resume`` that set anything but `may_change`."""
         other = sorted(set(given) - set(self.may_change))
         if other:
             flags = ", ".join(_flag(name) for name in other)
-            raise RunFolderError(f"{self._continues(folder, _flag)}, not {flags}")
+            raise self.error(f"{self._continues(folder, _flag)}, not {flags}")
 
     def check_settings(
         self,
@@ -160,7 +162,7 @@ class ResumeRule:
             if name not in self.may_change and not equal(name, stored.get(name), wanted[name])
         )
         if differ:
-            raise RunFolderError(
+            raise self.error(
                 f"{source.parent} was started with other settings ({', '.join(differ)}; see "
                 f"{source}): {self._continues(source.parent, str)}; a new run needs another "
                 "folder"

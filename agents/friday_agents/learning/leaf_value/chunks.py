@@ -16,6 +16,7 @@ from __future__ import annotations
 import gzip
 import json
 import zipfile
+import zlib
 from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -23,11 +24,16 @@ from typing import Any
 
 import numpy as np
 
-from friday_agents.harness.errors import BadInputError
 from friday_agents.harness.files import replace_atomically
 from friday_agents.harness.parallel import run_games
 from friday_agents.learning.leaf_value.positions import DealJob, deal_positions
-from friday_env.json_text import JsonTextError, read_json
+from friday_agents.learning.run_folder import (
+    ResumeRule,
+    RunFolderError,
+    read_json_object,
+    require_regular_file,
+    write_json,
+)
 
 SETTINGS_FILE = "dataset.json"
 FORMAT = "friday-env/leaf-value-data"
@@ -35,8 +41,22 @@ FORMAT = "friday-env/leaf-value-data"
 ARRAYS = ("rows", "levels", "steps", "won", "sources", "moments", "deals")
 
 
-class ValueDataError(BadInputError):
-    """A data folder that is missing, empty or was played with other settings."""
+class ValueDataError(RunFolderError):
+    """A data folder that is missing, empty, damaged or was played with other settings."""
+
+
+#: What a continued run may set anew: more deals (every other setting is the folder's own).
+RESUME = ResumeRule("friday value data", ("deals",), ValueDataError)
+#: The values each setting of ``dataset.json`` may take: a check and what it says.
+SETTING_RULES: dict[str, tuple[Callable[[Any], bool], str]] = {
+    "agent": (lambda v: isinstance(v, str) and bool(v), "an agent spec"),
+    "level": (lambda v: v in (1, 2, 3, 4) and not isinstance(v, bool), "1, 2, 3 or 4"),
+    "deal_set": (lambda v: v in ("training", "validation"), "training or validation"),
+    "first_index": (lambda v: _whole(v) and v >= 0, "a deal index >= 0"),
+    "deals": (lambda v: _whole(v) and v >= 1, "a whole number >= 1"),
+    "continuations": (lambda v: _whole(v) and v >= 0, "a whole number >= 0"),
+    "chunk_size": (lambda v: _whole(v) and v >= 1, "a whole number >= 1"),
+}
 
 
 @dataclass(frozen=True)
@@ -67,20 +87,15 @@ def chunk_path(folder: Path, start: int, suffix: str) -> Path:
 
 
 def check_settings(folder: Path, settings: DataSettings) -> None:
-    """Write the folder's settings, or check them against those it was started with (only
-    ``deals`` may grow: a run extended by more deals)."""
-    folder.mkdir(parents=True, exist_ok=True)
+    """Write the folder's settings, or check them (and the chunks there) against those it was
+    started with (`RESUME`: only ``deals`` may grow, a run extended by more deals)."""
     path = folder / SETTINGS_FILE
     wanted = {"format": FORMAT, **asdict(settings)}
     if path.exists():
-        found = read_settings(folder)
-        differ = sorted(k for k in wanted if k != "deals" and found.get(k) != wanted[k])
-        if differ:
-            raise ValueDataError(
-                f"{folder} was started with other settings ({', '.join(differ)}): use those, "
-                "or another folder"
-            )
-    path.write_text(json.dumps(wanted, indent=1) + "\n")
+        RESUME.check_settings(read_settings(folder), wanted, path)
+        missing_chunks(folder, settings)  # the chunks there are readable, before any write
+    folder.mkdir(parents=True, exist_ok=True)
+    write_json(path, wanted)
 
 
 def missing_chunks(folder: Path, settings: DataSettings) -> list[int]:
@@ -89,19 +104,25 @@ def missing_chunks(folder: Path, settings: DataSettings) -> list[int]:
     return [
         start
         for start in settings.chunk_starts()
-        if _deals_in(chunk_path(folder, start, ".npz")) < len(settings.chunk_jobs(start))
+        if _deals_in(chunk_path(folder, start, ".npz"), settings.chunk_size)
+        < len(settings.chunk_jobs(start))
     ]
 
 
-def _deals_in(path: Path) -> int:
-    """How many deals the chunk file at ``path`` holds (0: none there)."""
+def _deals_in(path: Path, most: int) -> int:
+    """How many deals the chunk file at ``path`` holds (0: none there), at most ``most``
+    (the chunk size), or a `ValueDataError` naming the file."""
     if not path.exists():
         return 0
+    require_regular_file(path, "chunk")
     try:
         with np.load(path, allow_pickle=False) as data:
-            return int(data["deal_count"])
-    except (OSError, ValueError, KeyError, zipfile.BadZipFile) as err:
+            count = data["deal_count"]
+    except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile, zlib.error) as err:
         raise ValueDataError(f"cannot read the chunk {path}: {err}") from None
+    if count.shape != () or count.dtype.kind not in "iu" or not 1 <= count <= most:
+        raise ValueDataError(f"the chunk {path}: deal_count must be a number of deals 1-{most}")
+    return int(count)
 
 
 def play_chunks(
@@ -159,11 +180,14 @@ def read_settings(folder: Path) -> dict[str, Any]:
     if not path.exists():
         raise ValueDataError(f"{folder} holds no value data set (no {SETTINGS_FILE})")
     try:
-        found = read_json(path)
-    except JsonTextError as err:
-        raise ValueDataError(f"cannot read {path}: {err}") from None
-    if not isinstance(found, dict) or found.get("format") != FORMAT:
+        found = read_json_object(path, "value data settings")
+    except RunFolderError as err:
+        raise ValueDataError(str(err)) from None
+    if found.get("format") != FORMAT:
         raise ValueDataError(f"{path} is not the settings of a value data set")
+    for name, (fits, wanted) in SETTING_RULES.items():
+        if not fits(found.get(name)):
+            raise ValueDataError(f"{path}: {name} must be {wanted}, got {found.get(name)!r}")
     return found
 
 
@@ -176,15 +200,34 @@ def read_positions(folder: Path) -> dict[str, np.ndarray]:
     parts: dict[str, list[np.ndarray]] = {name: [] for name in ARRAYS}
     cpu = 0.0
     for file in files:
-        try:
-            with np.load(file, allow_pickle=False) as data:
-                for name in ARRAYS:
-                    parts[name].append(data[name])
-                cpu += float(data["cpu_seconds"])
-        except (OSError, ValueError, KeyError, zipfile.BadZipFile) as err:
-            raise ValueDataError(f"cannot read the chunk {file}: {err}") from None
+        arrays, seconds = _chunk_arrays(file)
+        for name in ARRAYS:
+            parts[name].append(arrays[name])
+        cpu += seconds
     return {
         **{name: np.concatenate(arrays) for name, arrays in parts.items()},
         "cpu_seconds": np.array(cpu),
         "chunks": np.array(len(files)),
     }
+
+
+def _chunk_arrays(file: Path) -> tuple[dict[str, np.ndarray], float]:
+    """A chunk's arrays (one row per position, all of one length) and its CPU seconds, or a
+    `ValueDataError` naming the file and what is wrong."""
+    require_regular_file(file, "chunk")
+    try:
+        with np.load(file, allow_pickle=False) as data:
+            arrays = {name: data[name] for name in ARRAYS}
+            cpu = data["cpu_seconds"]
+    except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile, zlib.error) as err:
+        raise ValueDataError(f"cannot read the chunk {file}: {err}") from None
+    rows = len(arrays["won"]) if arrays["won"].ndim else -1
+    if any(a.ndim < 1 or len(a) != rows for a in arrays.values()):
+        raise ValueDataError(f"the chunk {file}: its arrays are not one row per position")
+    if cpu.shape != () or cpu.dtype.kind not in "iuf" or not 0 <= cpu < float("inf"):
+        raise ValueDataError(f"the chunk {file}: cpu_seconds must be a number >= 0")
+    return arrays, float(cpu)
+
+
+def _whole(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
