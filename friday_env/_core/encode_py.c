@@ -7,10 +7,14 @@
 
 #include "pybind.h"
 
-/* 1 if the buffer's format is a native little- or native-order 32-bit float. */
+/* 1 if the buffer's format is a 32-bit float in this machine's byte order. */
 static int is_float32_format(const char *format) {
     if (format == NULL) return 0; /* PyBUF_FORMAT asked: NULL means bytes ("B") */
+#if PY_LITTLE_ENDIAN
     if (format[0] == '@' || format[0] == '=' || format[0] == '<') format++;
+#else
+    if (format[0] == '@' || format[0] == '=' || format[0] == '>' || format[0] == '!') format++;
+#endif
     return strcmp(format, "f") == 0;
 }
 

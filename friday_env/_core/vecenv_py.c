@@ -16,12 +16,21 @@
 
 enum { KIND_SIGNED, KIND_UNSIGNED, KIND_FLOAT, KIND_BOOL };
 
-/* The kind of a struct-module format character, or -1. */
+/* The byte-order prefixes of the other order than this machine's: such a buffer (numpy's
+ * '>i8' here) would be read byte-swapped, action 1 as 2**56. */
+#if PY_LITTLE_ENDIAN
+#define FOREIGN_ORDER "!>"
+#else
+#define FOREIGN_ORDER "<"
+#endif
+
+/* The kind of a struct-module format character in this machine's byte order, or -1. */
 static int format_kind(const char *format) {
     if (format == NULL) return KIND_UNSIGNED; /* plain bytes */
-    if (*format == '<' || *format == '=' || *format == '@' || *format == '!' || *format == '>')
-        format++;
+    int foreign = *format != '\0' && strchr(FOREIGN_ORDER, *format) != NULL;
+    if (*format != '\0' && strchr("<=@!>", *format) != NULL) format++;
     if (format[0] == '\0' || format[1] != '\0') return -1;
+    if (foreign && !strchr("bB?", format[0])) return -1; /* one byte has no order */
     if (strchr("bhilq", format[0])) return KIND_SIGNED;
     if (strchr("BHILQ", format[0])) return KIND_UNSIGNED;
     if (strchr("fd", format[0])) return KIND_FLOAT;
@@ -40,8 +49,9 @@ static int get_buffer(PyObject *obj, Py_buffer *view, const char *name, int kind
         return -1;
     }
     if (format_kind(view->format) != kind || view->itemsize != itemsize) {
-        PyErr_Format(PyExc_TypeError, "%s: wrong dtype (format %s, item size %zd)", name,
-                     view->format ? view->format : "B", view->itemsize);
+        PyErr_Format(PyExc_TypeError,
+                     "%s: wrong dtype (format %s, item size %zd; in this machine's byte order)",
+                     name, view->format ? view->format : "B", view->itemsize);
         PyBuffer_Release(view);
         return -1;
     }

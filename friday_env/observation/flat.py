@@ -278,7 +278,14 @@ class FlatEncoder:
         return self._view.copy()
 
     def encode_into(self, game: Game, out: np.ndarray) -> None:
-        """Overwrite ``out`` (shape ``(FLAT_SIZE,)``, float32) with the encoding of ``game``."""
+        """Overwrite ``out`` (shape ``(FLAT_SIZE,)``, float32) with the encoding of ``game``.
+        Any float array of that shape is filled (another byte order or width through a
+        copy); an integer one is refused (`TypeError`): it would truncate 0.5 to 0."""
+        if not isinstance(out, np.ndarray) or out.dtype.kind != "f":
+            raise TypeError(
+                f"encode_into: out must be a float array of shape ({FLAT_SIZE},), "
+                f"got {getattr(out, 'dtype', type(out).__name__)}"
+            )
         if isinstance(game, COMPILED_CLASSES):
             try:
                 encode_flat(game, out)  # straight into ``out`` if it is float32, contiguous
