@@ -36,6 +36,15 @@ def tiny_run(tmp_path_factory) -> Path:
     return out
 
 
+@pytest.fixture(scope="module")
+def reverse_run(tmp_path_factory) -> Path:
+    """A tiny run of ``--method reverse`` (a curriculum in the checkpoint), made once."""
+    out = tmp_path_factory.mktemp("rl") / "run"
+    settings = {**TINY_RL, "frames": 256, "method": "reverse", "reverse_window": 4}
+    Trainer(RLConfig(out=str(out), **settings)).run()
+    return out
+
+
 def files_of(folder: Path) -> dict[str, bytes]:
     return {path.name: path.read_bytes() for path in sorted(folder.iterdir())}
 
@@ -215,6 +224,45 @@ DAMAGE: list[tuple[str, Callable[[Path], None], str, str]] = [
     ("curve no updates", write_curve('{"frames": 384}\n'), "curve.jsonl", "updates"),
     ("curve bad updates", write_curve('{"updates": "3"}\n'), "curve.jsonl", "updates"),
 ]
+
+
+def archived(change: Callable[[list], Any]) -> Callable[[Path], None]:
+    """A tampering of the first archived game of the curriculum (won, score, order, deal,
+    actions)."""
+
+    def tamper(state: dict[str, Any]) -> None:
+        archive = state["curriculum"]["archive"]
+        row = list(archive[0])
+        changed = change(row)
+        archive[0] = tuple(row if changed is None else changed)
+
+    return with_state(tamper)
+
+
+#: Tamperings of the curriculum's state: a name and what is done.
+CURRICULUM: list[tuple[str, Callable[[Path], None]]] = [
+    ("no curriculum", with_state(lambda s: s.update({"curriculum": None}))),
+    ("no archive", with_state(lambda s: s["curriculum"].pop("archive"))),
+    ("a short row", archived(lambda row: row[:3])),
+    ("a score as text", archived(lambda row: row.__setitem__(1, "high"))),
+    ("a validation deal", archived(lambda row: row.__setitem__(3, validation_seed(1, 0)))),
+    ("an illegal action", archived(lambda row: row.__setitem__(4, row[4] + bytes([198] * 60)))),
+    ("k as text", with_state(lambda s: s["curriculum"].update({"k": "far"}))),
+]
+
+
+@pytest.mark.parametrize("tamper", [c[1] for c in CURRICULUM], ids=[c[0] for c in CURRICULUM])
+def test_a_tampered_curriculum_stops_in_one_line_and_changes_nothing(
+    reverse_run, tmp_path, capsys, tamper
+):
+    folder = tmp_path / "run"
+    shutil.copytree(reverse_run, folder)
+    tamper(folder)
+    before = files_of(folder)
+    code, err = resume(folder, capsys)
+    assert code == 2, err
+    assert len(err) == 1 and "checkpoint.pt" in err[0] and "curriculum" in err[0], err
+    assert files_of(folder) == before
 
 
 @pytest.mark.parametrize(

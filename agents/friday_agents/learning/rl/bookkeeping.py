@@ -12,9 +12,11 @@ from typing import Any
 import numpy as np
 
 from friday_agents.harness.files import write_text_atomically
+from friday_agents.harness.paths import plain_or_compressed, read_maybe_compressed
 from friday_agents.harness.progress import BAR_FORMAT, format_duration
 from friday_agents.learning.rl.config import RLConfigError
 from friday_agents.learning.rl.curriculum import ReverseCurriculum
+from friday_env.json_text import JsonTextError, parse_json, read_text
 
 
 class CpuParts:
@@ -92,22 +94,24 @@ def curriculum_numbers(curriculum: ReverseCurriculum | None) -> dict[str, Any]:
 
 def checked_curve(path: Path) -> list[dict[str, Any]]:
     """The rows of a run's ``curve.jsonl``, each a JSON object with a whole ``updates`` count;
-    `RLConfigError` naming the file and the first line that is not (nothing is changed)."""
+    `RLConfigError` naming the file and the first line that is not (nothing is changed). A
+    finished run's curve over 1 MB is committed compressed (``curve.jsonl.gz``): a run resumed
+    from it reads that, and writes the whole curve back plain (`keep_curve_rows`)."""
+    path = plain_or_compressed(path)
     if not path.exists():
         return []
-    if not path.is_file():
-        raise RLConfigError(f"the curve {path} is not a regular file")
     try:
-        lines = path.read_text(encoding="utf-8").splitlines()
-    except (OSError, UnicodeDecodeError) as err:
+        text = read_maybe_compressed(path) if path.suffix == ".gz" else read_text(path)
+        lines = text.splitlines()
+    except (JsonTextError, EOFError, OSError, UnicodeDecodeError) as err:
         raise RLConfigError(f"cannot read the curve {path}: {err}") from None
     rows = []
     for number, line in enumerate(lines, 1):
         if not line.strip():
             continue
         try:
-            row = json.loads(line)
-        except (ValueError, RecursionError) as err:
+            row = parse_json(line)
+        except JsonTextError as err:
             raise RLConfigError(f"{path} line {number} is not JSON: {err}") from None
         if not isinstance(row, dict):
             raise RLConfigError(f"{path} line {number} must hold a JSON object")

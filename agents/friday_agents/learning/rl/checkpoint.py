@@ -29,7 +29,7 @@ from friday_agents.harness.deals import is_training_deal
 from friday_agents.harness.files import replace_atomically
 from friday_agents.learning.networks import ActorCritic, hidden_sizes
 from friday_agents.learning.rl.config import RLConfig, RLConfigError
-from friday_agents.learning.rl.curriculum import ReverseCurriculum, Start
+from friday_agents.learning.rl.curriculum import ReverseCurriculum, Start, replay
 from friday_agents.learning.rl.games import Episodes
 from friday_agents.learning.rl.ppo import adam
 from friday_agents.learning.rl.shaping import NUM_CELLS
@@ -310,23 +310,33 @@ def _counter(name: str, value: Any) -> Any:
 
 
 def _curriculum(state: Any, config: RLConfig) -> dict[str, Any] | None:
-    """A curriculum's state (None without ``--method reverse``), loaded into a scratch one."""
+    """A curriculum's state (None without ``--method reverse``): loaded into a scratch one,
+    every archived game replayed (an episode starts from one of them later in the run)."""
     if config.method != "reverse":
         if state is not None:
             raise _Malformed(f"curriculum is stored, but the run's method is {config.method}")
         return None
+    keys = ("k", "archive", "outcomes", "games_seen", "starts")
+    if not isinstance(state, dict) or any(key not in state for key in keys):
+        raise _Malformed(f"curriculum must hold {', '.join(keys)} (the run's method is reverse)")
     scratch = ReverseCurriculum(0.5, 1, 1, 0.5, 1, 1)
     try:
         for row in state["archive"]:
-            won, score, order, seed, actions = row
-            if not (isinstance(won, bool) and _whole(score) and _whole(order) and _whole(seed)):
-                raise ValueError(f"an archived game {row[:4]!r}")
-            if not isinstance(actions, bytes) or not is_training_deal(seed):
-                raise ValueError(f"the archived game of deal {seed}")
+            _archived_game(row, config.level)
         scratch.load_state_dict(state)
     except (TypeError, ValueError, KeyError, IndexError) as err:
         raise _Malformed(f"curriculum: {err}") from None
     return state
+
+
+def _archived_game(row: Any, level: int) -> None:
+    """An archived game's fields, its deal a training deal whose game takes its actions."""
+    won, score, order, seed, actions = row
+    if not (isinstance(won, bool) and _whole(score) and _whole(order) and _whole(seed)):
+        raise ValueError(f"an archived game is not (won, score, order, deal, actions): {row[:4]!r}")
+    if not isinstance(actions, bytes) or not is_training_deal(seed):
+        raise ValueError(f"the archived game of deal {seed} is not a training deal's actions")
+    replay(level, seed, list(actions), core=None)  # FridayError (a ValueError) if illegal
 
 
 def _episodes(state: Any, num_envs: int) -> Episodes:
