@@ -41,7 +41,9 @@ def measure(games: int, seed: int = 0) -> dict[str, float]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
-        prog="python benchmarks/bootstrap_memory.py", description=__doc__.splitlines()[0]
+        prog="python benchmarks/bootstrap_memory.py",
+        description=__doc__.splitlines()[0],
+        allow_abbrev=False,
     )
     parser.add_argument(
         "--games", type=int, nargs="+", default=[1_000, 10_000, 120_000], help="game counts"

@@ -64,6 +64,8 @@ def _say_now(line: str) -> None:
 def fit_leaf_value(settings: LeafFit, say: Callable[[str], None] = _say_now) -> dict[str, Any]:
     """Fit, write the network and the report, and return the report; ``say`` hears each
     epoch's validation scores, the held-out report and the files written."""
+    settings.check()
+    device = torch_device(settings.device)  # cuda without CUDA: refused before any file
     import numpy as np
 
     from friday_agents.learning.leaf_value.chunks import read_positions, read_settings
@@ -74,8 +76,6 @@ def fit_leaf_value(settings: LeafFit, say: Callable[[str], None] = _say_now) -> 
     )
     from friday_agents.players.networks.leaf_net import save_leaf_network
 
-    settings.check()
-    device = torch_device(settings.device)  # cuda without CUDA: refused before any file
     for folder, wanted in ((settings.data, "training"), (settings.validation, "validation")):
         found = read_settings(folder).get("deal_set")
         if found != wanted:
