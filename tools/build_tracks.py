@@ -22,6 +22,7 @@ sys.path[:0] = [str(REPO), str(REPO / "agents")]  # the checkout's packages, not
 
 from friday_agents.evaluation.tracks import (  # noqa: E402
     LEADERBOARD_FORMAT,
+    PROGRESS_KEYS,
     TRACKS,
     TrackEntryError,
     check_entry,
@@ -41,11 +42,19 @@ ABOUT = (
 def check_against_results(entry: dict, repo: Path) -> None:
     """Raise `TrackEntryError` if the entry's per-level numbers are not its results file's."""
     source = entry["result"]
-    rows = _result_rows(repo / source["file"], source["agent"])
+    check_cells(entry, _result_rows(repo / source["file"], source["agent"]))
+
+
+def check_cells(entry: dict, rows: dict[str, dict]) -> None:
+    """Raise `TrackEntryError` unless each level cell of ``entry`` has the numbers of its
+    results summary row in ``rows`` (by level): games, wins, mean score, and the progress
+    numbers exactly where the row has them."""
+    source = entry["result"]
+    compared = ("games", "wins", "mean_score", *PROGRESS_KEYS)
     for level, cell in entry["levels"].items():
         row = rows.get(level)
-        mine = (cell["games"], cell["wins"], cell["mean_score"])
-        theirs = None if row is None else (row.get("games"), row.get("wins"), row.get("mean_score"))
+        mine = tuple(cell.get(key) for key in compared)
+        theirs = None if row is None else tuple(row.get(key) for key in compared)
         if mine != theirs:
             raise TrackEntryError(
                 f"entry {entry['id']!r} level {level}: {mine} is not {source['file']}'s "

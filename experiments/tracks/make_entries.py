@@ -21,7 +21,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from friday_agents.evaluation.tracks import ENTRY_FORMAT, ENTRY_VERSION, budget_row
+from friday_agents.evaluation.tracks import ENTRY_FORMAT, ENTRY_VERSION, PROGRESS_KEYS, budget_row
 from friday_agents.harness.stats import wilson_interval
 
 REPO = Path(__file__).resolve().parents[2]
@@ -179,6 +179,8 @@ def levels_of(results_file: str, agent: str) -> dict[str, dict]:
                 "win_rate": row["win_rate"],
                 "wilson_95": [round(low, 6), round(high, 6)],
                 "mean_score": row["mean_score"],
+                # where the results' games recorded them: hazards beaten, where games end
+                **{key: row[key] for key in PROGRESS_KEYS if key in row},
             }
     if not cells:
         raise SystemExit(f"make_entries: {results_file} has no agent {agent!r}")

@@ -23,6 +23,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from friday_agents.evaluation.game_ends import END_PLACES
 from friday_agents.harness.errors import BadInputError
 from friday_env.json_text import JsonTextError, read_json
 
@@ -58,6 +59,10 @@ ENTRY_KEYS = (
     "notes",
 )
 LEVEL_KEYS = ("games", "wins", "win_rate", "wilson_95", "mean_score")
+#: What a level's cell also holds where its results' games recorded it (both or neither): the
+#: mean hazards beaten and the share of games ending in each step or won
+#: (`friday_agents.evaluation.game_ends`), so methods that win nothing still compare.
+PROGRESS_KEYS = ("mean_hazards_beaten", "ends")
 
 
 class TrackEntryError(BadInputError):
@@ -114,6 +119,16 @@ _CELL_VALUES: tuple[tuple[str, Callable[[Any], bool], str], ...] = (
     ("wilson_95", _interval, "two numbers from 0 to 1"),
     ("mean_score", _number, "a number"),
 )
+_PROGRESS_VALUES: tuple[tuple[str, Callable[[Any], bool], str], ...] = (
+    ("mean_hazards_beaten", lambda v: _number(v) and 0 <= v <= 30, "a number from 0 to 30"),
+    (
+        "ends",
+        lambda v: (
+            isinstance(v, dict) and sorted(v) == sorted(END_PLACES) and all(map(_rate, v.values()))
+        ),
+        f"the share of games ending in each of {', '.join(END_PLACES)}",
+    ),
+)
 
 
 def _short(value: Any) -> str:
@@ -160,11 +175,21 @@ def check_entry(entry: dict[str, Any], where: str) -> None:
             f"{budget_row(entry['frames'])!r}"
         )
     for level, cell in entry["levels"].items():
-        if level not in LEVELS or not isinstance(cell, dict) or sorted(cell) != sorted(LEVEL_KEYS):
-            raise TrackEntryError(f"{where}: level {level!r} must be 1-4 with {LEVEL_KEYS}")
+        if level not in LEVELS or not isinstance(cell, dict) or not _cell_keys(cell):
+            raise TrackEntryError(
+                f"{where}: level {level!r} must be 1-4 with {LEVEL_KEYS} (and {PROGRESS_KEYS} "
+                "where its games recorded them)"
+            )
         _check_values(cell, _CELL_VALUES, f"{where}: level {level}")
+        if "ends" in cell:
+            _check_values(cell, _PROGRESS_VALUES, f"{where}: level {level}")
         if cell["wins"] > cell["games"]:
             raise TrackEntryError(f"{where}: level {level}: more wins than games")
+
+
+def _cell_keys(cell: dict[str, Any]) -> bool:
+    """A level cell's keys: `LEVEL_KEYS`, and `PROGRESS_KEYS` all or none."""
+    return sorted(cell) in (sorted(LEVEL_KEYS), sorted(LEVEL_KEYS + PROGRESS_KEYS))
 
 
 def load_leaderboard(path: Path | None = None) -> dict[str, Any]:
@@ -222,8 +247,13 @@ HEADER = (
 )
 
 
-def leaderboard_rows(entries: list[dict[str, Any]]) -> list[list[str]]:
-    """One row of `HEADER` per entry, in `ordered` order."""
+#: The column added where an entry has `PROGRESS_KEYS`.
+PROGRESS_HEADER = "hazards beaten L1"
+
+
+def leaderboard_rows(entries: list[dict[str, Any]], progress: bool = False) -> list[list[str]]:
+    """One row of `HEADER` per entry, in `ordered` order (with ``progress``, then the level-1
+    mean hazards beaten, ``–`` where not recorded)."""
     rows = []
     for entry in ordered(entries):
         level1 = entry["levels"].get("1")
@@ -236,13 +266,28 @@ def leaderboard_rows(entries: list[dict[str, Any]]) -> list[list[str]]:
                 _cpu_cell(entry["cpu_hours"]),
                 *(win_cell(entry["levels"].get(level)) for level in LEVELS),
                 "–" if level1 is None else f"{level1['mean_score']:.1f}",
+                *([_hazards_cell(level1)] if progress else []),
             ]
         )
     return rows
 
 
+def _hazards_cell(cell: dict[str, Any] | None) -> str:
+    if cell is None or "mean_hazards_beaten" not in cell:
+        return "–"
+    return f"{cell['mean_hazards_beaten']:.1f}"
+
+
+def has_progress(entries: list[dict[str, Any]]) -> bool:
+    """Whether any entry's level cells hold `PROGRESS_KEYS`."""
+    return any("ends" in cell for entry in entries for cell in entry["levels"].values())
+
+
 def markdown_table(entries: list[dict[str, Any]]) -> list[str]:
-    """The leaderboard as a Markdown table (what ``friday tracks`` prints and the docs show)."""
-    align = ["---", "---", "---", "---:", "---:", *(["---:"] * len(LEVELS)), "---:"]
-    lines = ["| " + " | ".join(HEADER) + " |", "| " + " | ".join(align) + " |"]
-    return lines + ["| " + " | ".join(row) + " |" for row in leaderboard_rows(entries)]
+    """The leaderboard as a Markdown table (what ``friday tracks`` prints and the docs show),
+    with the level-1 hazards beaten where an entry recorded them."""
+    progress = has_progress(entries)
+    header = [*HEADER, *([PROGRESS_HEADER] if progress else [])]
+    align = ["---", "---", "---", "---:", "---:", *(["---:"] * (len(header) - 5))]
+    lines = ["| " + " | ".join(header) + " |", "| " + " | ".join(align) + " |"]
+    return lines + ["| " + " | ".join(row) + " |" for row in leaderboard_rows(entries, progress)]
