@@ -259,6 +259,7 @@ def test_run_writes_config_curve_checkpoints_and_plot(tiny_run):
     rows = read_curve(tiny_run / "curve.jsonl")
     assert [r["frames"] for r in rows] == [0, 256, 512]
     assert all(r["heldout_deals"] == 2 and 0 <= r["heldout_win_rate"] <= 1 for r in rows)
+    assert all(0 <= r["heldout_mean_hazards_beaten"] <= 30 for r in rows)
     assert (tiny_run / "curve.png").stat().st_size > 10_000
     assert sorted(p.name for p in (tiny_run / "checkpoints").iterdir()) == [
         "ppo_256_steps.zip",

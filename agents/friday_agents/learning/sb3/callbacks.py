@@ -18,8 +18,33 @@ def training_callbacks(
     """The callbacks of one stage's ``learn`` on ``level``: the value warm-up, the held-out
     evaluations on ``eval_env`` (each a row of ``curve``), the checkpoints in ``out``, the
     training episodes' statistics and the progress bar, as ``config`` asks."""
+    from stable_baselines3.common.callbacks import CheckpointCallback
+
+    # a callback is called once per vector step (num_envs frames): an update is num_steps calls
+    callbacks: list[Any] = []
+    if config.warmup_frames:
+        callbacks.append(_value_warmup(config.warmup_frames))
+    callbacks.append(_held_out_evaluation(config, level, out, curve, eval_env))
+    if config.checkpoint_every:
+        callbacks.append(
+            CheckpointCallback(
+                save_freq=config.checkpoint_every * config.num_steps,
+                save_path=str(out / "checkpoints"),
+                name_prefix="ppo",
+            )
+        )
+    callbacks.append(_episode_statistics())
+    if config.progress:
+        callbacks.append(_progress_bar(config.frames))
+    return callbacks
+
+
+def _held_out_evaluation(
+    config: TrainConfig, level: int, out: Path, curve: Path, eval_env: Any
+) -> Any:
+    """The held-out evaluations on ``eval_env``, each a row of ``curve``."""
     from sb3_contrib.common.maskable.callbacks import MaskableEvalCallback
-    from stable_baselines3.common.callbacks import BaseCallback, CheckpointCallback
+    from stable_baselines3.common.callbacks import BaseCallback
 
     class CurveRow(BaseCallback):
         """Run after each evaluation: append its numbers to ``curve.jsonl``."""
@@ -28,26 +53,17 @@ def training_callbacks(
             evaluation = self.parent
             if not isinstance(evaluation, MaskableEvalCallback):
                 raise TypeError("CurveRow runs after a MaskableEvalCallback's evaluations")
-            scores = [round(r * 100) for r in evaluation.evaluations_results[-1]]
-            successes = evaluation.evaluations_successes[-1]
-            lengths = evaluation.evaluations_length[-1]
             append_row(
-                curve,
-                {
-                    "frames": self.num_timesteps,
-                    "level": level,
-                    "heldout_deals": len(scores),
-                    "heldout_win_rate": sum(successes) / len(successes),
-                    "heldout_mean_score": sum(scores) / len(scores),
-                    "heldout_score_std": round(_std(scores), 4),
-                    "heldout_mean_length": sum(lengths) / len(lengths),
-                },
+                curve, {"frames": self.num_timesteps, "level": level, **_heldout(evaluation)}
             )
             return True
 
     class HeldOutEval(MaskableEvalCallback):
         """Evaluates at the start, every ``eval_every`` updates and at the end; each round
-        replays the same held-out deals from the first (the reset seed restarts them)."""
+        replays the same held-out deals from the first (the reset seed restarts them) and
+        keeps each game's hazards beaten (its last ``info``: progress before any win)."""
+
+        hazards_beaten: list[int]
 
         def _due(self) -> bool:
             return self.eval_freq > 0 and self.n_calls % self.eval_freq == 0
@@ -55,7 +71,13 @@ def training_callbacks(
         def _on_step(self) -> bool:
             if self._due():
                 self.eval_env.seed(0)
+                self.hazards_beaten = []
             return super()._on_step()
+
+        def _log_success_callback(self, locals_: dict[str, Any], globals_: dict[str, Any]) -> None:
+            super()._log_success_callback(locals_, globals_)
+            if locals_["done"]:
+                self.hazards_beaten.append(locals_["info"]["hazards_beaten"])
 
         def evaluate_now(self) -> None:
             self.num_timesteps = self.model.num_timesteps
@@ -75,34 +97,32 @@ def training_callbacks(
         def _on_training_end(self) -> None:
             self.evaluate_now()
 
-    # a callback is called once per vector step (num_envs frames): an update is num_steps calls
-    callbacks: list[Any] = []
-    if config.warmup_frames:
-        callbacks.append(_value_warmup(config.warmup_frames))
-    callbacks.append(
-        HeldOutEval(
-            eval_env,
-            n_eval_episodes=config.eval_deals,
-            eval_freq=config.eval_every * config.num_steps,
-            log_path=str(out / "eval"),
-            deterministic=True,
-            callback_after_eval=CurveRow(),
-            warn=False,
-            verbose=0,
-        )
+    return HeldOutEval(
+        eval_env,
+        n_eval_episodes=config.eval_deals,
+        eval_freq=config.eval_every * config.num_steps,
+        log_path=str(out / "eval"),
+        deterministic=True,
+        callback_after_eval=CurveRow(),
+        warn=False,
+        verbose=0,
     )
-    if config.checkpoint_every:
-        callbacks.append(
-            CheckpointCallback(
-                save_freq=config.checkpoint_every * config.num_steps,
-                save_path=str(out / "checkpoints"),
-                name_prefix="ppo",
-            )
-        )
-    callbacks.append(_episode_statistics())
-    if config.progress:
-        callbacks.append(_progress_bar(config.frames))
-    return callbacks
+
+
+def _heldout(evaluation: Any) -> dict[str, Any]:
+    """The curve row's numbers of the evaluation just made (a ``HeldOutEval``'s)."""
+    scores = [round(r * 100) for r in evaluation.evaluations_results[-1]]
+    successes = evaluation.evaluations_successes[-1]
+    lengths = evaluation.evaluations_length[-1]
+    hazards = evaluation.hazards_beaten
+    return {
+        "heldout_deals": len(scores),
+        "heldout_win_rate": sum(successes) / len(successes),
+        "heldout_mean_score": sum(scores) / len(scores),
+        "heldout_score_std": round(_std(scores), 4),
+        "heldout_mean_length": sum(lengths) / len(lengths),
+        "heldout_mean_hazards_beaten": _mean(hazards),
+    }
 
 
 #: What the training envs' Monitor keeps of each finished episode's last info.
