@@ -82,8 +82,8 @@ def check_progress_coef(reward: str, progress_coef: object) -> float:
         raise EnvOptionError(
             f"progress_coef={progress_coef!r} is only for reward='progress', not {reward!r}"
         )
-    number = isinstance(progress_coef, (int, float, np.integer, np.floating))
-    if not number or isinstance(progress_coef, (bool, np.bool_)):
+    numbers = (int, float, np.integer, np.floating)
+    if not isinstance(progress_coef, numbers) or isinstance(progress_coef, (bool, np.bool_)):
         raise EnvOptionError(f"progress_coef must be a number >= 0, got {progress_coef!r}")
     coef = float(progress_coef)
     if not math.isfinite(coef) or coef < 0:

@@ -228,7 +228,7 @@ def cap_workers(args: argparse.Namespace) -> None:
     args.workers = cpus
 
 
-def _bad_input(args: argparse.Namespace, err: Exception) -> int:
+def _bad_input(args: argparse.Namespace, err: Exception | str) -> int:
     """The one way a command refuses: one line naming the command (and its step, as in
     ``friday imitate fit``), exit status 2."""
     command = " ".join(filter(None, (args.command, getattr(args, "step", None))))
