@@ -15,13 +15,16 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import os
 import sys
+from contextlib import nullcontext
 from pathlib import Path
 
 from friday_agents.cli.arguments import add_progress, add_renamed, add_setting_flags, plain
 from friday_agents.harness.errors import BadInputError, require
 from friday_agents.learning.config import RENAMED
 from friday_agents.learning.rl.config import RLConfig, RLConfigError
+from friday_agents.learning.run_folder import ResumeRule, held, taken
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -40,7 +43,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 #: What a resumed run may set anew: its folder, a larger budget, the machine it runs on.
-RESUME_MAY_CHANGE = ("out", "frames", "device")
+RESUME = ResumeRule("friday rl --resume", ("out", "frames", "device"))
 
 
 def config_from_args(args: argparse.Namespace) -> tuple[RLConfig, bool]:
@@ -58,13 +61,7 @@ def config_from_args(args: argparse.Namespace) -> tuple[RLConfig, bool]:
 
     if "out" not in given:
         raise RLConfigError("--resume needs --out, the folder of the run to continue")
-    other = sorted(set(given) - set(RESUME_MAY_CHANGE))
-    if other:
-        flags = ", ".join("--" + name.replace("_", "-") for name in other)
-        raise RLConfigError(
-            "--resume takes the run's own configuration; only --frames and --device may "
-            f"change, not {flags}"
-        )
+    RESUME.check_flags(given, given["out"])
     config = load_run_config(Path(given["out"]))
     config = dataclasses.replace(config, **given)
     return config.validate().whole_rollouts(), True
@@ -72,13 +69,28 @@ def config_from_args(args: argparse.Namespace) -> tuple[RLConfig, bool]:
 
 def run(args: argparse.Namespace) -> int:
     require("friday rl", "torch", *(("tqdm",) if args.progress else ()))
-    config, resume = config_from_args(args)
-    from friday_agents.learning.rl.trainer import Trainer, TrainingInterrupted
+    # the run folder is this session's (torchrun's first process holds it for all of them)
+    # before its configuration is read: a second session would double its curve
+    with held(args.out if _first_process() else None) as lock:
+        config, resume = config_from_args(args)
+        from friday_agents.learning.rl.trainer import Trainer
 
-    try:
-        trainer = Trainer(config, resume=resume, progress=args.progress)
-    except (FileNotFoundError, ValueError) as err:  # a model file --init cannot use
-        raise BadInputError(str(err)) from None
+        with taken(lock, Path(config.out)) if _first_process() else nullcontext():
+            try:
+                trainer = Trainer(config, resume=resume, progress=args.progress)
+            except (FileNotFoundError, ValueError) as err:  # a model file --init cannot use
+                raise BadInputError(str(err)) from None
+        return _train(args, config, trainer)
+
+
+def _first_process() -> bool:
+    """Whether this is a one-process run or torchrun's first process (``RANK`` 0)."""
+    return os.environ.get("RANK", "0") == "0"
+
+
+def _train(args: argparse.Namespace, config: RLConfig, trainer) -> int:
+    from friday_agents.learning.rl.trainer import TrainingInterrupted
+
     say = print if trainer.group.main else _silent  # one voice for a torchrun run
     where = f"{trainer.device}" + (
         f" x {trainer.group.world} processes" if trainer.group.world > 1 else ""

@@ -167,7 +167,9 @@ class LearningConfig:
     def from_dict(cls, data: dict[str, Any], source: str = "config") -> Self:
         """The settings ``data`` names over the defaults: unknown keys refused, each value
         checked against its field's type (an int is taken where a float is, a list where a
-        tuple is; a bool is no number), `Error` naming ``source`` and the setting."""
+        tuple is; a bool is no number), `Error` naming ``source`` and the setting. A run
+        folder's ``config.json`` is read as it is (its version key is no setting)."""
+        data = {key: value for key, value in data.items() if key != VERSION_KEY}
         cls.check_keys(data, source)
         fields = {f.name: f for f in dataclasses.fields(cls)}  # type: ignore[arg-type]
         return cls(

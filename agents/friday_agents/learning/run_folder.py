@@ -66,6 +66,21 @@ def held(folder: str | Path | None) -> Iterator[RunFolderLock]:
         yield lock
 
 
+@contextmanager
+def taken(lock: RunFolderLock, folder: Path) -> Iterator[Path]:
+    """``lock.take(folder)`` (made if missing) for a block that may still refuse its input:
+    if the block fails and the folder was made here and is still empty, it is removed, so
+    bad input leaves nothing behind."""
+    made = not folder.exists()
+    lock.take(folder)
+    try:
+        yield folder
+    except BaseException:
+        if made and folder.is_dir() and not any(folder.iterdir()):
+            folder.rmdir()
+        raise
+
+
 def require_regular_file(path: Path, what: str) -> None:
     """Refuse ``path`` if it exists and is not a regular file: a FIFO would block its reader
     forever, a folder or a device cannot be what a run wrote."""

@@ -43,6 +43,7 @@ from friday_agents.harness.device import torch_device
 from friday_agents.harness.errors import BadInputError
 from friday_agents.harness.files import read_model_file
 from friday_agents.harness.interrupts import stop_at_a_boundary
+from friday_agents.learning import run_folder
 from friday_agents.learning.networks import MASKED_LOGIT, ActorCritic, kl_to_reference
 from friday_agents.learning.rl.bookkeeping import (
     CpuParts,
@@ -68,9 +69,8 @@ from friday_agents.learning.rl.group import cuda_device_of, join
 from friday_agents.learning.rl.heldout import HeldOut
 from friday_agents.learning.rl.ppo import PPO, adam
 from friday_agents.learning.rl.rollout import Rollout, collect, observation_rows
+from friday_agents.learning.run_folder import CONFIG_FILE, write_config
 from friday_env.errors import FridayError
-
-CONFIG_FILE = "config.json"
 
 
 class TrainingInterrupted(Exception):
@@ -135,7 +135,7 @@ class Trainer:
         self.games.seed_archive()  # a bad games file too
         if self.group.main:
             self.out.mkdir(parents=True, exist_ok=True)
-            (self.out / CONFIG_FILE).write_text(json.dumps(config.to_dict(), indent=2) + "\n")
+            write_config(self.out, config.to_dict())
             (self.out / CURVE_FILE).write_text("")
         self.ppo = self._ppo(model, adam(model, config.learning_rate), torch_rng)
         self.ppo.reference = copy.deepcopy(model.actor).requires_grad_(False)
@@ -350,13 +350,10 @@ class Trainer:
 
 
 def load_run_config(out: Path) -> RLConfig:
-    """The configuration a run in ``out`` was started with (written by an older release:
-    its old keys renamed, `RLConfig.migrate`)."""
+    """The configuration a run in ``out`` was started with (`friday_agents.learning.run_folder`:
+    one an older release wrote, its old keys renamed, `RLConfig.migrate`), checked."""
     path = Path(out) / CONFIG_FILE
-    if not path.exists():
-        raise RLConfigError(f"nothing to resume: {path} does not exist")
-    stored = RLConfig.read_settings(path, "run's configuration")
-    config = RLConfig.from_dict(RLConfig.migrate(stored), str(path))
+    config = run_folder.load_run_config(Path(out), RLConfig)
     try:  # the values a run was started with are usable: a damaged file is named
         return config.validate()
     except RLConfigError as err:
