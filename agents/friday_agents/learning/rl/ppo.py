@@ -53,15 +53,16 @@ class PPO:
         self,
         config: RLConfig,
         model: ActorCritic,
+        reference: nn.Sequential,
         optimizer: torch.optim.Adam,
         rows: Store,
         generator: torch.Generator,
         average_gradients: Callable[[list[nn.Parameter]], None],
         cpu: CpuParts,
     ) -> None:
-        self.config, self.model, self.optimizer, self.rows = config, model, optimizer, rows
-        self.generator, self.average_gradients, self.cpu = generator, average_gradients, cpu
-        self.reference: nn.Sequential = model.actor
+        self.config, self.model, self.reference = config, model, reference
+        self.optimizer, self.rows, self.generator = optimizer, rows, generator
+        self.average_gradients, self.cpu = average_gradients, cpu
         self.batch = config.num_envs * config.num_steps
 
     @property

@@ -43,7 +43,6 @@ from friday_agents.harness.device import torch_device
 from friday_agents.harness.errors import BadInputError
 from friday_agents.harness.files import read_model_file
 from friday_agents.harness.interrupts import stop_at_a_boundary
-from friday_agents.learning import run_folder
 from friday_agents.learning.networks import MASKED_LOGIT, ActorCritic, kl_to_reference
 from friday_agents.learning.rl.bookkeeping import (
     CpuParts,
@@ -69,7 +68,7 @@ from friday_agents.learning.rl.group import cuda_device_of, join
 from friday_agents.learning.rl.heldout import HeldOut
 from friday_agents.learning.rl.ppo import PPO, adam
 from friday_agents.learning.rl.rollout import Rollout, collect, observation_rows
-from friday_agents.learning.run_folder import CONFIG_FILE, write_config
+from friday_agents.learning.run_folder import write_config
 from friday_env.errors import FridayError
 
 
@@ -137,8 +136,8 @@ class Trainer:
             self.out.mkdir(parents=True, exist_ok=True)
             write_config(self.out, config.to_dict())
             (self.out / CURVE_FILE).write_text("")
-        self.ppo = self._ppo(model, adam(model, config.learning_rate), torch_rng)
-        self.ppo.reference = copy.deepcopy(model.actor).requires_grad_(False)
+        reference = copy.deepcopy(model.actor).requires_grad_(False)
+        self.ppo = self._ppo(model, reference, adam(model, config.learning_rate), torch_rng)
         self.frames = self.updates = 0
         self.cpu_seconds = self.wall_seconds = 0.0
         self.kl_coef = config.kl_coef
@@ -153,13 +152,22 @@ class Trainer:
         except BadInputError as err:
             raise RLConfigError(str(err)) from None
 
-    def _ppo(self, model: ActorCritic, optimizer: torch.optim.Adam, torch_rng: Any) -> PPO:
+    def _ppo(
+        self,
+        model: ActorCritic,
+        reference: torch.nn.Sequential,
+        optimizer: torch.optim.Adam,
+        generator: torch.Generator,
+    ) -> PPO:
+        """The update of ``model`` (the start policy ``reference``), its minibatches drawn
+        by ``generator``, the run's torch generator (its rollouts draw from it too)."""
         return PPO(
             self.config,
             model,
+            reference,
             optimizer,
             self.rows,
-            torch_rng,
+            generator,
             self.group.average_gradients,
             self.cpu,
         )
@@ -171,8 +179,7 @@ class Trainer:
         path = self.out / CHECKPOINT_FILE
         state = restore(path, self.config, self.device, self.group.rank, self.group.world)
         curve = checked_curve(self.out / CURVE_FILE) if self.group.main else []
-        self.ppo = self._ppo(state.model, state.optimizer, state.torch_rng)
-        self.ppo.reference = state.reference
+        self.ppo = self._ppo(state.model, state.reference, state.optimizer, state.torch_rng)
         self.rng = state.rng
         for name, value in state.counters.items():
             setattr(self, name, value)
@@ -347,14 +354,3 @@ class Trainer:
         """Close the training and held-out envs."""
         self.games.envs.close()
         self.heldout.close()
-
-
-def load_run_config(out: Path) -> RLConfig:
-    """The configuration a run in ``out`` was started with (`friday_agents.learning.run_folder`:
-    one an older release wrote, its old keys renamed, `RLConfig.migrate`), checked."""
-    path = Path(out) / CONFIG_FILE
-    config = run_folder.load_run_config(Path(out), RLConfig)
-    try:  # the values a run was started with are usable: a damaged file is named
-        return config.validate()
-    except RLConfigError as err:
-        raise RLConfigError(f"{path}: {err}") from None
