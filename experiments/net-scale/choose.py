@@ -30,6 +30,7 @@ from pathlib import Path
 import numpy as np
 
 from friday_agents.harness.games_file import GAMES_FILE, read_games
+from friday_agents.harness.paths import plain_or_compressed
 from friday_agents.harness.stats import wilson_interval
 from friday_agents.players.resolved import played_specs
 
@@ -92,7 +93,7 @@ def candidates() -> list[str]:
 
 
 def _rows_by_agent(directory: Path) -> dict[str, list[dict]]:
-    path = directory / GAMES_FILE
+    path = plain_or_compressed(directory / GAMES_FILE)  # over 1 MB: committed as .gz
     if not path.exists():
         sys.exit(f"choose.py: no {path} (run that stage first)")
     # each spec as it played: the run's resolved specs (its `net` played before amendment 10

@@ -21,6 +21,8 @@ from pathlib import Path
 
 import numpy as np
 
+from friday_agents.harness.paths import read_maybe_compressed
+
 HERE = Path(__file__).resolve().parent
 FOLDER = HERE / "results" / "teacher-choice"
 CPU_LIMIT = 0.6
@@ -33,7 +35,7 @@ def main(argv: list[str] | None = None) -> None:
     argparse.ArgumentParser(allow_abbrev=False, description=__doc__.split("\n\n")[0]).parse_args(
         argv
     )
-    text = (FOLDER / "games.jsonl").read_text()
+    text = read_maybe_compressed(FOLDER / "games.jsonl")  # or its committed .gz
     rows = [json.loads(line) for line in text.splitlines() if line.strip()]
     agents = sorted({r["agent"] for r in rows})
     report: dict = {"candidates": {}, "left_out_of_time": []}

@@ -14,13 +14,15 @@ import argparse
 import json
 from pathlib import Path
 
+from friday_agents.harness.paths import read_maybe_compressed
 from friday_agents.harness.stats import wilson_interval
 
 HERE = Path(__file__).resolve().parent
 
 
 def evaluations(curve: Path) -> list[dict]:
-    rows = [json.loads(line) for line in curve.read_text().splitlines() if line.strip()]
+    text = read_maybe_compressed(curve)  # a curve over 1 MB is committed as curve.jsonl.gz
+    rows = [json.loads(line) for line in text.splitlines() if line.strip()]
     return [row for row in rows if row.get("heldout_win_rate") is not None]
 
 
@@ -43,7 +45,8 @@ def _method(run: str, config: dict) -> str:
 
 def run_summary(folder: Path) -> dict:
     config = json.loads((folder / "config.json").read_text())
-    rows = [json.loads(line) for line in (folder / "curve.jsonl").read_text().splitlines()]
+    text = read_maybe_compressed(folder / "curve.jsonl")
+    rows = [json.loads(line) for line in text.splitlines()]
     points = evaluations(folder / "curve.jsonl")
     start, last = points[0], points[-1]
     deals = start["heldout_deals"]
@@ -115,7 +118,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(allow_abbrev=False, description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=Path, default=HERE)
     args = parser.parse_args(argv)
-    folders = sorted(p.parent for p in args.runs.glob("*/curve.jsonl"))
+    folders = sorted({p.parent for p in args.runs.glob("*/curve.jsonl*")})
     if not folders:
         parser.error(f"no runs (*/curve.jsonl) in {args.runs}")
     summary = [run_summary(folder) for folder in folders]

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from friday_agents.evaluation.tracks import ENTRY_FORMAT, ENTRY_VERSION, PROGRESS_KEYS, budget_row
+from friday_agents.harness.paths import plain_or_compressed, read_maybe_compressed
 from friday_agents.harness.stats import wilson_interval
 
 REPO = Path(__file__).resolve().parents[2]
@@ -163,7 +164,7 @@ def read_json(path: str) -> Any:
 
 
 def curve_rows(run: str) -> list[dict]:
-    text = (REPO / run / "curve.jsonl").read_text()
+    text = read_maybe_compressed(REPO / run / "curve.jsonl")  # or its committed .gz
     return [json.loads(line) for line in text.splitlines() if line.strip()]
 
 
@@ -271,7 +272,7 @@ def sb3_entry() -> dict:
 
 def family_a_entry() -> dict:
     explore = read_json(f"{EXPLORE}/results.json")["summary"]
-    stages = [A2] + ([A3] if (REPO / A3 / "curve.jsonl").is_file() else [])
+    stages = [A2] + ([A3] if plain_or_compressed(REPO / A3 / "curve.jsonl").is_file() else [])
     lasts = [curve_rows(stage)[-1] for stage in stages]
     learned = sum(last["frames"] for last in lasts)
     policy = f"{stages[-1]}/policy.npz"  # the latest stage's policy

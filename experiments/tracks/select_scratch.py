@@ -15,10 +15,13 @@ Rerun it after a new chunk of a run is committed:
 from __future__ import annotations
 
 import argparse
+import gzip
 import hashlib
 import json
 import subprocess
 from pathlib import Path
+
+from friday_agents.harness.paths import plain_or_compressed, read_maybe_compressed
 
 REPO = Path(__file__).resolve().parents[2]
 #: The from-nothing runs with a level-1 validation curve (globs, relative to the repository).
@@ -65,16 +68,25 @@ def committed_copies(folder: str) -> list[dict]:
     for line in filter(None, log):
         commit, time = line.split()
         try:
-            curve = git("show", f"{commit}:{folder}/curve.jsonl").decode()
+            curve = _curve_at(commit, folder)
             git("cat-file", "-e", f"{commit}:{folder}/policy.npz")
         except subprocess.CalledProcessError:
             continue  # the commit removed the policy or has no curve
         copies.append(_copy(folder, commit, float(time), curve))
     status = git("status", "--porcelain", "--", folder).decode()
     if status.strip() and (REPO / folder / "policy.npz").is_file():
-        curve = (REPO / folder / "curve.jsonl").read_text()
+        curve = read_maybe_compressed(REPO / folder / "curve.jsonl")
         copies.append(_copy(folder, "working tree", None, curve))
     return [copy for copy in copies if copy["validation_win_rate"] is not None]
+
+
+def _curve_at(commit: str, folder: str) -> str:
+    """The run's curve as ``commit`` holds it: ``curve.jsonl``, or its compressed copy (a
+    finished run's curve over 1 MB is committed as ``curve.jsonl.gz``)."""
+    try:
+        return git("show", f"{commit}:{folder}/curve.jsonl").decode()
+    except subprocess.CalledProcessError:
+        return gzip.decompress(git("show", f"{commit}:{folder}/curve.jsonl.gz")).decode()
 
 
 def _copy(folder: str, commit: str, time: float | None, curve: str) -> dict:
@@ -91,10 +103,11 @@ def _copy(folder: str, commit: str, time: float | None, curve: str) -> dict:
 
 def evaluated_checkpoints(folder: str) -> list[dict]:
     """Every 500-deal evaluation of the run's current curve (kept or not)."""
-    path = REPO / folder / "curve.jsonl"
+    path = plain_or_compressed(REPO / folder / "curve.jsonl")
     if not path.is_file():
         return []
-    rows = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+    text = read_maybe_compressed(path)
+    rows = [json.loads(line) for line in text.splitlines() if line.strip()]
     return [
         {"run": folder, "frames": r["frames"], "validation_win_rate": r["heldout_win_rate"]}
         for r in rows

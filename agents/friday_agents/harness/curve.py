@@ -29,6 +29,7 @@ from typing import Any
 
 from friday_agents.harness.errors import BadInputError
 from friday_agents.harness.files import write_text_atomically
+from friday_agents.harness.paths import plain_or_compressed, read_maybe_compressed
 from friday_env.json_text import JsonTextError, parse_json, read_text
 
 CURVE_FILE = "curve.jsonl"
@@ -57,16 +58,18 @@ def read_curve(path: str | Path) -> list[dict[str, Any]]:
     path = Path(path)
     if path.is_dir():
         for name in (CURVE_FILE, "curve.csv", "curve.json"):
-            if (path / name).exists():
+            if plain_or_compressed(path / name).exists():
                 return read_curve(path / name)
         return []
+    path = plain_or_compressed(path)  # a finished run's curve over 1 MB is committed as .gz
     if not path.exists():
         return []
     if path.suffix == ".csv":
         return _rows_of_old_csv(path)
     if path.suffix == ".json":
         return _rows_of_old_distill_curve(_parsed(path, read_text(path)))
-    return [_parsed(path, line) for line in read_text(path).splitlines() if line.strip()]
+    text = read_maybe_compressed(path) if path.suffix == ".gz" else read_text(path)
+    return [_parsed(path, line) for line in text.splitlines() if line.strip()]
 
 
 def _parsed(path: Path, text: str) -> Any:

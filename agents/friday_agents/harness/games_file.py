@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from friday_agents.harness.files import replace_atomically
+from friday_agents.harness.paths import plain_or_compressed
 from friday_env.errors import FridayError
 from friday_env.json_text import JsonTextError, parse_json, read_text
 from friday_env.regular_file import why_not_a_file
@@ -57,8 +58,9 @@ class GamesFile:
 
 
 def read_games_file(path: Path | str, missing_ok: bool = False) -> GamesFile:
-    """The games of ``path`` under the module's tolerance policy."""
-    path = Path(path)
+    """The games of ``path`` under the module's tolerance policy (``path.gz`` when only that
+    exists: a finished run's games over 1 MB are committed compressed)."""
+    path = plain_or_compressed(path)
     problem = why_not_a_file(path)
     if problem is not None:
         if missing_ok and not path.exists():

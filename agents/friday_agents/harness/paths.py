@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gzip
 import os
 from pathlib import Path
 
@@ -19,3 +20,25 @@ def portable_path(path: str | os.PathLike[str]) -> str:
     if resolved.is_relative_to(here):
         return resolved.relative_to(here).as_posix()
     return Path(os.path.relpath(resolved, here)).as_posix()
+
+
+#: What a compressed copy's name adds: games and curves over 1 MB are committed gzip-compressed
+#: (``NAME.gz``; the results policy in ``docs/developing.md``).
+COMPRESSED_SUFFIX = ".gz"
+
+
+def plain_or_compressed(path: str | os.PathLike[str]) -> Path:
+    """``path``, or its compressed copy ``path.gz`` when only that exists: a reader of a games
+    file or a curve reads a committed run's compressed one as it reads a live run's."""
+    plain = Path(path)
+    packed = plain.with_name(plain.name + COMPRESSED_SUFFIX)
+    return packed if not plain.exists() and packed.is_file() else plain
+
+
+def read_maybe_compressed(path: str | os.PathLike[str]) -> str:
+    """The UTF-8 text of ``path`` (`plain_or_compressed`), decompressed if it is a ``.gz``."""
+    found = plain_or_compressed(path)
+    data = found.read_bytes()
+    if found.name.endswith(COMPRESSED_SUFFIX):
+        data = gzip.decompress(data)
+    return data.decode("utf-8")
