@@ -53,10 +53,10 @@ def _load(path: Path) -> object:
     if "method" in data:
         from friday_agents.learning.rl.config import RLConfig
 
-        return load_run_config(path.parent, RLConfig).validate()
+        return load_run_config(path.parent, RLConfig)
     from friday_agents.learning.sb3.config import TrainConfig
 
-    return load_run_config(path.parent, TrainConfig).validate()
+    return load_run_config(path.parent, TrainConfig)
 
 
 @pytest.mark.parametrize(

@@ -24,7 +24,7 @@ from friday_agents.cli.arguments import add_progress, add_renamed, add_setting_f
 from friday_agents.harness.errors import BadInputError, require
 from friday_agents.learning.config import RENAMED
 from friday_agents.learning.rl.config import RLConfig, RLConfigError
-from friday_agents.learning.run_folder import ResumeRule, held, taken
+from friday_agents.learning.run_folder import ResumeRule, held, load_run_config, taken
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -57,12 +57,10 @@ def config_from_args(args: argparse.Namespace) -> tuple[RLConfig, bool]:
     }
     if not args.resume:
         return RLConfig(**given).resolved().validate().whole_rollouts(), False
-    from friday_agents.learning.rl.trainer import load_run_config
-
     if "out" not in given:
         raise RLConfigError("--resume needs --out, the folder of the run to continue")
     RESUME.check_flags(given, given["out"])
-    config = load_run_config(Path(given["out"]))
+    config = load_run_config(Path(given["out"]), RLConfig)
     config = dataclasses.replace(config, **given)
     return config.validate().whole_rollouts(), True
 

@@ -16,11 +16,10 @@ from friday_agents.harness.device import torch_device
 from friday_agents.harness.errors import require
 from friday_agents.harness.files import check_out_path
 from friday_agents.learning.config import RENAMED
-from friday_agents.learning.run_folder import ResumeRule, held
+from friday_agents.learning.run_folder import ResumeRule, held, load_run_config
 from friday_agents.learning.sb3.config import TrainConfig, TrainConfigError, load_config_file
 from friday_agents.learning.sb3.train import (
     TrainingInterrupted,
-    load_run_config,
     resume_command,
     train,
 )
@@ -89,7 +88,7 @@ def add_config_arguments(parser: argparse.ArgumentParser) -> None:
 
 def config_from_args(args: argparse.Namespace) -> tuple[TrainConfig, bool]:
     """Defaults, then ``--config``, then explicit flags; validated. With ``--resume``: the
-    run's own configuration, with what `RESUME_MAY_CHANGE` given."""
+    run's own configuration, with what `RESUME` lets change given."""
     given = {
         spec.name: getattr(args, spec.name)
         for spec in dataclasses.fields(TrainConfig)
@@ -110,4 +109,5 @@ def _resumed_config(args: argparse.Namespace, given: dict[str, Any]) -> TrainCon
     RESUME.check_flags(
         [*given, *(["config"] if getattr(args, "config", None) else [])], given["out"]
     )
-    return dataclasses.replace(load_run_config(given["out"]), **given).validate()
+    stored = load_run_config(Path(given["out"]), TrainConfig)
+    return dataclasses.replace(stored, **given).validate()

@@ -36,6 +36,7 @@ from typing import Any, TypeVar
 
 from friday_agents.harness.errors import BadInputError
 from friday_agents.harness.files import write_text_atomically
+from friday_agents.harness.paths import portable_path
 from friday_agents.harness.run_lock import RunFolderLock
 from friday_agents.learning.config import VERSION_KEY, LearningConfig
 from friday_env.json_text import JsonTextError, read_json
@@ -110,7 +111,10 @@ def write_json(path: Path, record: Any, indent: int = 1) -> None:
 
 
 def write_config(folder: Path, settings: dict[str, Any]) -> None:
-    """The run's ``config.json``: ``settings`` and the layout's version."""
+    """The run's ``config.json``: ``settings`` and the layout's version; the run folder
+    (``out``) as a path relative to the working directory, never one of this machine."""
+    if isinstance(settings.get("out"), str) and settings["out"]:
+        settings = {**settings, "out": portable_path(settings["out"])}
     write_json(folder / CONFIG_FILE, {**settings, VERSION_KEY: VERSION})
 
 
@@ -133,14 +137,26 @@ def read_config(folder: Path) -> tuple[dict[str, Any], int]:
     return data, version
 
 
-def load_run_config(folder: Path, settings: type[Settings]) -> Settings:
-    """The settings the run in ``folder`` started with, as ``settings`` (every value checked
-    against its field's type; a version-0 file in today's vocabulary first); the caller
-    validates the values (after applying what a resume may change)."""
+def load_run_config(folder: Path, settings: type[Settings], complete: bool = False) -> Settings:
+    """The settings the run in ``folder`` started with, as ``settings``: a version-0 file in
+    today's vocabulary first (``settings.migrate``), every value checked against its field's
+    type (with ``complete``, every field present), then the values themselves (the class's
+    ``validate``, where it has one); a `RunFolderError` naming the file otherwise. The one
+    reader of every command's ``config.json``."""
     data, version = read_config(folder)
+    source = str(Path(folder) / CONFIG_FILE)
     if version == 0:
         data = settings.migrate(data)
-    return settings.from_dict(data, str(Path(folder) / CONFIG_FILE))
+    try:
+        if complete:
+            settings.check_keys(data, source, complete=True)
+        config = settings.from_dict(data, source)
+        validate = getattr(config, "validate", None)
+        return validate() if validate is not None else config
+    except BadInputError as err:
+        message = str(err)
+        named = message if message.startswith(source) else f"{source}: {message}"
+        raise RunFolderError(named) from None
 
 
 @dataclass(frozen=True)

@@ -38,7 +38,7 @@ from friday_agents.learning.run_folder import (
     CONFIG_FILE,
     ResumeRule,
     RunFolderError,
-    read_config,
+    load_run_config,
     require_regular_file,
     write_config,
     write_json,
@@ -126,15 +126,7 @@ def load_config(out: Path) -> RunConfig:
     range (`RunFolderError` naming the file otherwise)."""
     if not (out / CONFIG_FILE).exists():
         raise RunFolderError(f"{out} holds no friday explore run (no {CONFIG_FILE})")
-    data, _ = read_config(out)
-    source = str(out / CONFIG_FILE)
-    RunConfig.check_keys(data, source, complete=True)
-    try:
-        return RunConfig.from_dict(data, source).validate()
-    except ExploreError as err:
-        message = str(err)
-        named = message if message.startswith(source) else f"{source}: {message}"
-        raise RunFolderError(named) from None
+    return load_run_config(out, RunConfig, complete=True)
 
 
 def finished_deals(out: Path, config: RunConfig) -> dict[int, dict[str, Any]]:

@@ -43,8 +43,7 @@ from friday_agents.harness.curve import CURVE_FILE, keep_rows, plot_curve, read_
 from friday_agents.harness.device import torch_device
 from friday_agents.harness.files import replace_atomically
 from friday_agents.harness.interrupts import children_ignore_ctrl_c
-from friday_agents.learning import run_folder
-from friday_agents.learning.run_folder import write_config
+from friday_agents.learning.run_folder import load_run_config, write_config
 from friday_agents.learning.sb3.callbacks import EPISODE_KEYS, training_callbacks
 from friday_agents.learning.sb3.config import TrainConfig, TrainConfigError
 from friday_agents.players.ppo.checkpoint import (
@@ -286,16 +285,10 @@ def resume_command(stop: TrainingInterrupted) -> str:
     return f"friday train --resume --out {stop.config.out}"
 
 
-def load_run_config(out: str | Path) -> TrainConfig:
-    """The configuration of the run in ``out`` (`friday_agents.learning.run_folder`: one an
-    older release wrote, in today's vocabulary, `TrainConfig.migrate`)."""
-    return run_folder.load_run_config(Path(out), TrainConfig)
-
-
 def replot(run_dir: str | Path) -> Path:
     """Redraw a run's ``curve.png`` from its curve and ``config.json``."""
     run = Path(run_dir)
-    plot_curve(read_curve(run), run / "curve.png", title=_title(load_run_config(run)))
+    plot_curve(read_curve(run), run / "curve.png", title=_title(load_run_config(run, TrainConfig)))
     return run / "curve.png"
 
 
