@@ -9,11 +9,15 @@ system's own files (`SYSTEM`), and a few named mentions (`ALLOWED`)."""
 from __future__ import annotations
 
 import gzip
+import json
 import re
 import subprocess
 from pathlib import Path
 
 import pytest
+
+from friday_agents.harness.paths import portable_path
+from friday_agents.learning.run_folder import write_config
 
 REPO = Path(__file__).resolve().parents[2]
 #: A path that begins a word: ``/`` then two or more names.
@@ -88,3 +92,20 @@ def test_the_allowed_mentions_are_still_there():
 )
 def test_the_scan_finds_machine_paths_and_nothing_else(text, found):
     assert absolute_paths(text) == found
+
+
+def test_paths_are_written_relative_to_where_the_command_runs(tmp_path, monkeypatch):
+    """What the writers store (`portable_path`): a path inside the working directory
+    relative to it, one outside relative too, a relative one as given (normalised)."""
+    monkeypatch.chdir(tmp_path)
+    assert portable_path(tmp_path / "runs" / "a") == "runs/a"
+    assert portable_path("runs/../data/x.jsonl") == "data/x.jsonl"
+    outside = portable_path(tmp_path.parent / "elsewhere")
+    assert outside == "../elsewhere" and not absolute_paths(outside)
+
+
+def test_a_run_folder_config_stores_its_folder_relative(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    write_config(tmp_path, {"out": str(tmp_path / "run"), "level": 1})
+    stored = json.loads((tmp_path / "config.json").read_text())
+    assert stored["out"] == "run" and stored["level"] == 1

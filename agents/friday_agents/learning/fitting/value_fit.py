@@ -23,6 +23,7 @@ import numpy as np
 
 from friday_agents.harness.deals import training_seed
 from friday_agents.harness.errors import BadInputError
+from friday_agents.harness.paths import portable_path
 from friday_agents.learning.fitting.game_data import ReplayCount, target, turn_start_examples
 from friday_agents.players.heuristic.agent import heuristic_action
 from friday_agents.players.networks.linear_value import (
@@ -183,7 +184,7 @@ def fit_linear_value(settings: LinearValueFit, say: Callable[[str], None] = prin
     written = {
         "features": list(FEATURE_SETS[settings.features][0]),
         "games_per_level": settings.games if data is None else None,
-        "data": None if data is None else [str(path) for path in data],
+        "data": None if data is None else [portable_path(path) for path in data],
         "ridge": settings.ridge,
         "win_bonus": settings.win_bonus,
         "weights": {str(level): w for level, (w, _) in zip(levels, results, strict=True)},

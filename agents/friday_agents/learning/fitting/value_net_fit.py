@@ -23,6 +23,7 @@ from pathlib import Path
 import numpy as np
 
 from friday_agents.harness.errors import BadInputError
+from friday_agents.harness.paths import portable_path
 from friday_agents.learning.fitting.game_data import ReplayCount, target, turn_start_examples
 from friday_agents.learning.fitting.value_fit import DEFAULT_WIN_BONUS
 from friday_agents.players.networks.linear_value import load_value_model
@@ -139,7 +140,7 @@ def fit_value_network(settings: ValueNetFit, say: Callable[[str], None] = print)
         net.centre, net.scale, net.layers, net.target_centre, net.target_scale, settings.win_bonus
     )
     report = {
-        "data": str(settings.data),
+        "data": portable_path(settings.data),  # never an absolute path of this machine
         "games": len(set(data["deals"].tolist())),
         "skipped_games": skipped,
         "train_states": int((~test).sum()),

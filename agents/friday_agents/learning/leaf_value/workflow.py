@@ -19,6 +19,7 @@ from typing import Any
 
 from friday_agents.harness.device import torch_device
 from friday_agents.harness.errors import BadInputError
+from friday_agents.harness.paths import portable_path
 from friday_agents.learning.config import parse_hidden
 
 #: What a fit may fit on: every position, or those of the agent's own games only.
@@ -97,8 +98,8 @@ def fit_leaf_value(settings: LeafFit, say: Callable[[str], None] = _say_now) -> 
         device,
     )
     report = {
-        "data": str(settings.data),
-        "validation": str(settings.validation),
+        "data": portable_path(settings.data),  # never an absolute path of this machine
+        "validation": portable_path(settings.validation),
         "level": level,
         "sources": settings.sources,
         "train_positions": len(train_xy[1]),
