@@ -99,7 +99,7 @@ def test_old_names_are_refused_naming_the_new_one(tmp_path, capsys):
 @pytest.mark.parametrize(
     ("flags", "message"),
     [
-        (["--frames", "-5"], "frames must be positive"),
+        (["--frames", "-5"], "frames must be at least 1"),
         (["--level", "5"], "unknown level 5"),
         (["--levels", "1,7"], "unknown level 7"),
         (["--levels", "one"], "levels must be levels such as 1,2,3,4: bad levels 'one'"),

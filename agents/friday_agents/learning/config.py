@@ -14,10 +14,12 @@ name, one meaning and one help text (`SHARED_HELP`); names from before that are
 from __future__ import annotations
 
 import dataclasses
+import math
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any, ClassVar, Self
 
+from friday_env.episode import DEFAULT_PROGRESS_COEF
 from friday_env.errors import FridayError
 from friday_env.json_text import JsonTextError, read_json
 
@@ -191,6 +193,29 @@ class LearningConfig:
         if value not in allowed:
             raise self.Error(
                 f"unknown {name} {value!r}; choose one of {', '.join(map(str, allowed))}"
+            )
+
+    def check_between(self, name: str, low: float, high: float, closed: str = "(]") -> None:
+        """`Error` unless setting ``name`` lies between ``low`` and ``high``, each end
+        included where ``closed`` has a bracket there (``"[]"``, ``"(]"``, ``"()"``...)."""
+        value = getattr(self, name)
+        above = value >= low if closed[0] == "[" else value > low
+        below = value <= high if closed[1] == "]" else value < high
+        if not (above and below):
+            raise self.Error(
+                f"{name} must be in {closed[0]}{low}, {high}{closed[1]}, got {value!r}"
+            )
+
+    def check_progress_coef(self) -> None:
+        """The shared ``progress_coef`` follows the env's own rule: a finite number >= 0,
+        and only with ``reward`` progress (elsewhere it would be silently unused)."""
+        coef, reward = self.progress_coef, self.reward
+        if not math.isfinite(coef) or coef < 0:
+            raise self.Error(f"progress_coef must be a finite number >= 0, got {coef!r}")
+        if coef != DEFAULT_PROGRESS_COEF and reward != "progress":
+            raise self.Error(
+                f"progress_coef={coef!r} is only for --reward progress, "
+                f"not {reward or 'the default'!r}"
             )
 
 

@@ -9,7 +9,6 @@ started with (only ``--frames`` may grow). No torch here: ``friday --help`` stay
 from __future__ import annotations
 
 import dataclasses
-import math
 from dataclasses import dataclass
 
 from friday_agents.harness.device import DEVICES
@@ -22,6 +21,16 @@ METHODS = ("ppo", "reverse")
 REWARDS = ("win_loss", "score", "progress")
 SHAPINGS = ("none", "fights")
 BONUSES = ("none", "counts")
+
+
+#: The settings that name one of a few choices, and those choices.
+CHOICES = {
+    "method": METHODS,
+    "shaping": SHAPINGS,
+    "bonus": BONUSES,
+    "reward": REWARDS,
+    "device": DEVICES,
+}
 
 
 class RLConfigError(BadInputError):
@@ -175,45 +184,17 @@ class RLConfig(LearningConfig):
             raise RLConfigError("--out (the run folder) is required")
         if self.level not in (1, 2, 3, 4):
             raise RLConfigError(f"level must be 1-4, got {self.level!r}")
-        if self.method not in METHODS:
-            raise RLConfigError(
-                f"unknown method {self.method!r}; choose one of {', '.join(METHODS)}"
-            )
-        if self.shaping not in SHAPINGS:
-            raise RLConfigError(
-                f"unknown shaping {self.shaping!r}; choose one of {', '.join(SHAPINGS)}"
-            )
-        if self.bonus not in BONUSES:
-            raise RLConfigError(f"unknown bonus {self.bonus!r}; choose one of {', '.join(BONUSES)}")
-        if self.reward not in REWARDS:
-            raise RLConfigError(
-                f"unknown reward {self.reward!r}; choose one of {', '.join(REWARDS)}"
-            )
-        self._check_progress_coef()
+        for name, allowed in CHOICES.items():
+            self.check_choice(name, allowed)
+        self.check_progress_coef()
         if self.init_temperature != "auto" and _positive_float(self.init_temperature) is None:
             raise RLConfigError(
                 f"init_temperature must be auto or a positive number, got {self.init_temperature!r}"
             )
         if self.archive_from and self.method != "reverse":
             raise RLConfigError("archive_from needs --method reverse: it seeds its archive")
-        if self.device not in DEVICES:
-            raise RLConfigError(
-                f"unknown device {self.device!r}; choose one of {', '.join(DEVICES)}"
-            )
         if self.init and not self.init.endswith(".npz"):
             raise RLConfigError(f"init must be a PolicyNetwork .npz file, got {self.init!r}")
-
-    def _check_progress_coef(self) -> None:
-        """The env's own rule (``friday_env.episode.check_progress_coef``), before anything runs."""
-        if not math.isfinite(self.progress_coef) or self.progress_coef < 0:
-            raise RLConfigError(
-                f"progress_coef must be a finite number >= 0, got {self.progress_coef!r}"
-            )
-        if self.progress_coef != DEFAULT_PROGRESS_COEF and self.reward != "progress":
-            raise RLConfigError(
-                f"progress_coef={self.progress_coef!r} is only for --reward progress, "
-                f"not {self.reward or 'the default'!r}"
-            )
 
     def _check_counts(self) -> None:
         positive = (
@@ -229,12 +210,8 @@ class RLConfig(LearningConfig):
             "reverse_window",
             "reverse_archive",
         )
-        for name in positive:
-            if getattr(self, name) < 1:
-                raise RLConfigError(f"{name} must be at least 1, got {getattr(self, name)!r}")
-        for name in ("warmup_frames", "eval_every"):
-            if getattr(self, name) < 0:
-                raise RLConfigError(f"{name} must be 0 or more, got {getattr(self, name)!r}")
+        self.check_at_least(1, *positive)
+        self.check_at_least(0, "warmup_frames", "eval_every")
         if (self.num_envs * self.num_steps) % self.minibatches:
             raise RLConfigError(
                 f"num_envs x num_steps ({self.num_envs * self.num_steps}) must split into "
@@ -243,30 +220,18 @@ class RLConfig(LearningConfig):
 
     def _check_fractions(self) -> None:
         ranges = {
-            "learning_rate": (0.0, 1.0, False),
-            "gamma": (0.0, 1.0, True),
-            "gae_lambda": (0.0, 1.0, True),
-            "clip": (0.0, 10.0, False),
-            "kl_decay": (0.0, 1.0, True),
-            "reverse_share": (0.0, 1.0, True),
-            "reverse_threshold": (0.0, 1.0, True),
+            "learning_rate": (0.0, 1.0, "(]"),
+            "gamma": (0.0, 1.0, "[]"),
+            "gae_lambda": (0.0, 1.0, "[]"),
+            "clip": (0.0, 10.0, "(]"),
+            "kl_decay": (0.0, 1.0, "[]"),
+            "reverse_share": (0.0, 1.0, "[]"),
+            "reverse_threshold": (0.0, 1.0, "[]"),
         }
         for name, (low, high, closed) in ranges.items():
-            value = getattr(self, name)
-            if not (low < value <= high if not closed else low <= value <= high):
-                raise RLConfigError(
-                    f"{name} must be in {'[' if closed else '('}{low}, {high}], got {value!r}"
-                )
-        for name in (
-            "ent_coef",
-            "vf_coef",
-            "max_grad_norm",
-            "kl_coef",
-            "shaping_coef",
-            "bonus_coef",
-        ):
-            if getattr(self, name) < 0:
-                raise RLConfigError(f"{name} must be 0 or more, got {getattr(self, name)!r}")
+            self.check_between(name, low, high, closed)
+        coefs = ("ent_coef", "vf_coef", "max_grad_norm", "kl_coef", "shaping_coef", "bonus_coef")
+        self.check_at_least(0, *coefs)
 
 
 def _positive_float(text: str) -> float | None:

@@ -159,50 +159,24 @@ class TrainConfig(LearningConfig):
             if name == "reward" and value in OLD_REWARDS:
                 now = " ".join(f"--{k} {v}" for k, v in OLD_REWARDS[value].items())
                 raise TrainConfigError(f"reward {value!r} is now {now}")
-            if value not in allowed:
-                raise TrainConfigError(
-                    f"unknown {name} {value!r}; choose one of {', '.join(allowed)}"
-                )
+            self.check_choice(name, allowed)
 
     def _check_numbers(self) -> None:
         positive = ("frames", "num_envs", "num_steps", "minibatches", "epochs", "torch_threads")
-        for name in positive:
-            if getattr(self, name) <= 0:
-                raise TrainConfigError(f"{name} must be positive, got {getattr(self, name)}")
-        for name in ("eval_every", "checkpoint_every", "seed", "warmup_frames"):
-            if getattr(self, name) < 0:
-                raise TrainConfigError(f"{name} must not be negative, got {getattr(self, name)}")
-        if self.eval_deals < 1:
-            raise TrainConfigError(f"eval_deals must be positive, got {self.eval_deals}")
+        self.check_at_least(1, *positive, "eval_deals")
+        self.check_at_least(0, "eval_every", "checkpoint_every", "seed", "warmup_frames")
         if self.batch % self.minibatches:
             raise TrainConfigError(
                 f"num_envs x num_steps ({self.batch}) must split into {self.minibatches} "
                 "equal minibatches"
             )
-        if not 0 < self.learning_rate < 1:
-            raise TrainConfigError(f"learning_rate must be in (0, 1), got {self.learning_rate}")
+        self.check_between("learning_rate", 0, 1, "()")
         for name in ("gamma", "gae_lambda"):
-            if not 0 < getattr(self, name) <= 1:
-                raise TrainConfigError(f"{name} must be in (0, 1], got {getattr(self, name)}")
+            self.check_between(name, 0, 1, "(]")
         for name in ("clip", "max_grad_norm"):
-            if getattr(self, name) <= 0:
-                raise TrainConfigError(f"{name} must be positive, got {getattr(self, name)}")
-        for name in ("ent_coef", "vf_coef", "shaping_coef"):
-            if getattr(self, name) < 0:
-                raise TrainConfigError(f"{name} must not be negative, got {getattr(self, name)}")
-        self._check_progress_coef()
-
-    def _check_progress_coef(self) -> None:
-        """The env's own rule (``friday_env.episode.check_progress_coef``), before anything runs."""
-        if not math.isfinite(self.progress_coef) or self.progress_coef < 0:
-            raise TrainConfigError(
-                f"progress_coef must be a finite number >= 0, got {self.progress_coef!r}"
-            )
-        if self.progress_coef != DEFAULT_PROGRESS_COEF and self.reward != "progress":
-            raise TrainConfigError(
-                f"progress_coef={self.progress_coef!r} is only for --reward progress, "
-                f"not {self.reward!r}"
-            )
+            self.check_between(name, 0, math.inf, "()")
+        self.check_at_least(0, "ent_coef", "vf_coef", "shaping_coef")
+        self.check_progress_coef()
 
     def _check_lists(self) -> None:
         try:
