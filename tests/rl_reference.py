@@ -30,7 +30,8 @@ PRE_SPLIT = REFERENCE / "pre_split"
 #: Where the committed run folder was cut (2 of the case's 4 updates).
 PRE_SPLIT_CUT = 256
 
-#: The tiny budget of every case (the tests' ``TINY_RL``): 4 updates of 4 envs x 32 steps.
+#: The tiny budget of every case: 4 updates of 4 envs x 32 steps. The tests' ``TINY_RL`` as it
+#: was when the references were recorded, copied so that they stay what was recorded.
 TINY = {
     "num_envs": 4,
     "num_steps": 32,

@@ -62,6 +62,21 @@ def resume(folder: Path, capsys, fresh_process: bool = False) -> tuple[int, list
     return code, capsys.readouterr().err.strip().splitlines()
 
 
+def refusal(
+    run: Path, tmp_path: Path, capsys, tamper: Callable[[Path], None], fresh_process: bool = False
+) -> str:
+    """The one line ``friday rl --resume`` stops with (exit status 2) on a copy of ``run``
+    that ``tamper`` changed, every file of the copy left as it was."""
+    folder = tmp_path / "run"
+    shutil.copytree(run, folder)
+    tamper(folder)
+    before = files_of(folder)
+    code, err = resume(folder, capsys, fresh_process)
+    assert code == 2 and len(err) == 1, err
+    assert files_of(folder) == before
+    return err[0]
+
+
 def checkpoint_state(folder: Path) -> dict[str, Any]:
     return torch.load(folder / "checkpoint.pt", weights_only=True)
 
@@ -186,14 +201,8 @@ TAMPERINGS: list[tuple[str, Callable[[Path], None], str]] = [
 def test_a_tampered_checkpoint_stops_in_one_line_and_changes_nothing(
     tiny_run, tmp_path, capsys, name, tamper, word
 ):
-    folder = tmp_path / "run"
-    shutil.copytree(tiny_run, folder)
-    tamper(folder)
-    before = files_of(folder)
-    code, err = resume(folder, capsys, fresh_process=name in CRASHED)
-    assert code == 2, err
-    assert len(err) == 1 and "checkpoint.pt" in err[0] and word in err[0], err
-    assert files_of(folder) == before
+    line = refusal(tiny_run, tmp_path, capsys, tamper, fresh_process=name in CRASHED)
+    assert "checkpoint.pt" in line and word in line, line
 
 
 def write_config(change: Callable[[dict[str, Any]], Any]) -> Callable[[Path], None]:
@@ -256,14 +265,8 @@ CURRICULUM: list[tuple[str, Callable[[Path], None]]] = [
 def test_a_tampered_curriculum_stops_in_one_line_and_changes_nothing(
     reverse_run, tmp_path, capsys, tamper
 ):
-    folder = tmp_path / "run"
-    shutil.copytree(reverse_run, folder)
-    tamper(folder)
-    before = files_of(folder)
-    code, err = resume(folder, capsys)
-    assert code == 2, err
-    assert len(err) == 1 and "checkpoint.pt" in err[0] and "curriculum" in err[0], err
-    assert files_of(folder) == before
+    line = refusal(reverse_run, tmp_path, capsys, tamper)
+    assert "checkpoint.pt" in line and "curriculum" in line, line
 
 
 @pytest.mark.parametrize(
@@ -272,14 +275,8 @@ def test_a_tampered_curriculum_stops_in_one_line_and_changes_nothing(
 def test_a_damaged_config_or_curve_stops_in_one_line_and_changes_nothing(
     tiny_run, tmp_path, capsys, damage, name, word
 ):
-    folder = tmp_path / "run"
-    shutil.copytree(tiny_run, folder)
-    damage(folder)
-    before = files_of(folder)
-    code, err = resume(folder, capsys)
-    assert code == 2, err
-    assert len(err) == 1 and name in err[0] and word in err[0], err
-    assert files_of(folder) == before
+    line = refusal(tiny_run, tmp_path, capsys, damage)
+    assert name in line and word in line, line
 
 
 def test_the_untampered_run_resumes(tiny_run, tmp_path, capsys):
