@@ -32,6 +32,7 @@ import numpy as np
 
 from friday_agents.evaluation.runner import play_deals
 from friday_agents.harness.games_file import read_games
+from friday_agents.players.resolved import resolve_spec
 from friday_agents.players.search import DEFAULT_SIMS
 
 #: The study's result files, beside this script (whatever the working directory).
@@ -50,6 +51,8 @@ def evaluate(spec: str, level: int, games: int, workers: int, first: int = 0) ->
     scores = [row["score"] for row in rows]
     return {
         "agent": spec,
+        # what played: every option and each model file by role and SHA-256
+        "resolved": resolve_spec(spec, sims=DEFAULT_SIMS),
         "games": games,
         "wins": "".join(map(str, wins)),
         "scores": scores,

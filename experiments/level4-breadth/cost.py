@@ -21,6 +21,7 @@ from friday_agents.harness.deals import training_seed, validation_seed
 from friday_agents.harness.files import print_and_write_json
 from friday_agents.players.base import play_game
 from friday_agents.players.registry import make_agent
+from friday_agents.players.resolved import resolve_specs
 
 HERE = Path(__file__).resolve().parent
 #: The plan's level-4 candidates, guided as it was first (the ratios are to it). The committed
@@ -71,6 +72,7 @@ def main(argv: list[str] | None = None) -> int:
         "deals": args.deals,
         "cpu_seconds_per_game": {spec: round(mean, 4) for spec, mean in means.items()},
         "ratio_to_guided": {spec: round(mean / reference, 3) for spec, mean in means.items()},
+        "resolved": resolve_specs(specs),  # what each spec played, whole
     }
     print_and_write_json(result, args.out)
     return 0

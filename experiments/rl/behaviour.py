@@ -20,7 +20,9 @@ from collections import Counter
 from pathlib import Path
 
 from friday_agents.harness.deals import validation_seed
+from friday_agents.harness.paths import portable_path
 from friday_agents.players.registry import make_agent
+from friday_agents.players.resolved import resolve_spec
 from friday_env import Game
 from friday_env.engine.state import STEP_NAMES
 
@@ -75,10 +77,13 @@ def main(argv: list[str] | None = None) -> int:
         missing = [run for run in args.runs if not (HERE / run / "policy.npz").is_file()]
         if missing:
             parser.error(f"no policy.npz in {', '.join(missing)}")
-        specs = {run: f"net:model={HERE / run / 'policy.npz'}" for run in args.runs}
+        specs = {run: f"net:model={portable_path(HERE / run / 'policy.npz')}" for run in args.runs}
     else:
         specs = {spec: spec for spec in args.agents}
-    result = {name: behaviour(spec, args.deals) for name, spec in specs.items()}
+    result = {
+        name: behaviour(spec, args.deals) | {"resolved": resolve_spec(spec)}  # what played
+        for name, spec in specs.items()
+    }
     args.out.write_text(json.dumps(result, indent=1) + "\n")
     print(json.dumps(result, indent=1))
     return 0

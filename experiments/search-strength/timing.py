@@ -25,6 +25,7 @@ from friday_agents.harness.deals import evaluation_seed, training_seed
 from friday_agents.players.base import play_game
 from friday_agents.players.heuristic.agent import heuristic_action
 from friday_agents.players.registry import make_agent
+from friday_agents.players.resolved import resolve_specs
 from friday_env import Game
 
 
@@ -140,7 +141,7 @@ def main(argv: list[str] | None = None) -> int:
     if len(set(args.specs)) != len(args.specs):
         parser.error("a spec is listed twice (to time one agent twice, spell it differently)")
     if args.games is not None:
-        result = _game_timing(args)
+        result = _game_timing(args) | {"resolved": resolve_specs(args.specs)}
         if args.out:
             args.out.write_text(json.dumps(result, indent=1) + "\n")
         return 0
@@ -153,6 +154,7 @@ def main(argv: list[str] | None = None) -> int:
         "states": args.states,
         "cpu_seconds_per_decision": per_decision,
         "ratio_to_first": {spec: s / base for spec, s in per_decision.items()},
+        "resolved": resolve_specs(args.specs),  # what each spec played, whole
     }
     for spec, seconds in per_decision.items():
         print(f"{spec:60} {1000 * seconds:8.1f} ms CPU/decision  {seconds / base:5.2f}x")
