@@ -170,6 +170,11 @@ TAMPERINGS: list[tuple[str, Callable[[Path], None], str]] = [
     ("next deals", with_state(lambda s: s.update({"next_deals": torch.zeros(1)})), "next_deals"),
     ("visits", with_state(lambda s: s.update({"visits": torch.zeros(2, 2)})), "visits"),
     (
+        "a validation deal next",
+        with_state(lambda s: s["next_deals"].__setitem__(0, validation_seed(1, 0))),
+        "next_deals",
+    ),
+    (
         "episodes",
         with_state(lambda s: s["episodes"].update({"seeds": s["episodes"]["seeds"][:1]})),
         "episodes",

@@ -161,7 +161,7 @@ def _restored(state: dict[str, Any], config: RLConfig, rank: int, device: torch.
         counters={name: _counter(name, state[name]) for name in COUNTERS},
         curriculum=_curriculum(state["curriculum"], config),
         episodes=_episodes(state["episodes"], config.num_envs),
-        next_deals=_tensor(state["next_deals"], "next_deals", (config.num_envs,), _DEALS).numpy(),
+        next_deals=_next_deals(state["next_deals"], config.num_envs),
         visits=_visits(state["visits"]),
     )
 
@@ -373,6 +373,14 @@ def _start(fields: Any) -> bool:
         and isinstance(won, bool)
         and _whole(score)
     )
+
+
+def _next_deals(state: Any, num_envs: int) -> np.ndarray:
+    """Each env's next deal, a training deal."""
+    deals = _tensor(state, "next_deals", (num_envs,), _DEALS).numpy()
+    if not all(is_training_deal(int(seed)) for seed in deals):
+        raise _Malformed("next_deals: a deal is not a training deal")
+    return deals
 
 
 def _visits(state: Any) -> np.ndarray:
