@@ -15,6 +15,7 @@ from friday_agents.cli import main, parse_args
 from friday_agents.cli.train import config_from_args
 from friday_agents.harness.curve import read_curve
 from friday_agents.harness.deals import heldout_deals, is_training_deal, is_validation_seed
+from friday_agents.learning.sb3.callbacks import BEST_POLICY, is_best
 from friday_agents.learning.sb3.config import TrainConfig, TrainConfigError
 from friday_agents.learning.sb3.envs import (
     Deals,
@@ -260,6 +261,7 @@ def test_run_writes_config_curve_checkpoints_and_plot(tiny_run):
     assert [r["frames"] for r in rows] == [0, 256, 512]
     assert all(r["heldout_deals"] == 2 and 0 <= r["heldout_win_rate"] <= 1 for r in rows)
     assert all(0 <= r["heldout_mean_hazards_beaten"] <= 30 for r in rows)
+    assert load_model(tiny_run / BEST_POLICY).num_timesteps in [r["frames"] for r in rows]
     assert (tiny_run / "curve.png").stat().st_size > 10_000
     assert sorted(p.name for p in (tiny_run / "checkpoints").iterdir()) == [
         "ppo_256_steps.zip",
@@ -268,6 +270,23 @@ def test_run_writes_config_curve_checkpoints_and_plot(tiny_run):
     assert load_model(tiny_run / "policy.zip").num_timesteps == 512
     (tiny_run / "curve.png").unlink()
     assert replot(tiny_run).stat().st_size > 10_000
+
+
+def test_the_best_held_out_evaluation_is_the_highest_win_rate_then_most_hazards():
+    def row(level, win_rate, hazards):
+        return {
+            "level": level,
+            "heldout_win_rate": win_rate,
+            "heldout_mean_hazards_beaten": hazards,
+        }
+
+    rows = [row(1, 0.0, 3.0), row(1, 0.0, 9.0), {"level": 1, "frames": 5}]
+    assert is_best(rows[:1], 1) and is_best(rows[:2], 1)
+    assert not is_best([*rows[:2], row(1, 0.0, 9.0)], 1)  # a tie keeps the earlier one
+    assert not is_best([*rows[:2], row(1, 0.0, 8.0)], 1)
+    assert is_best([*rows[:2], row(1, 0.01, 2.0)], 1)  # a win beats any hazards
+    assert is_best([*rows[:2], row(2, 0.0, 1.0)], 2)  # each level on its own
+    assert is_best([row(1, 0.0, None), row(1, 0.0, 0.0)], 1)  # rows written before hazards
 
 
 def test_same_seed_same_curve_and_weights(tiny_run, tmp_path):

@@ -9,7 +9,12 @@ from pathlib import Path
 from typing import Any
 
 from friday_agents.harness.curve import append_row, read_curve
+from friday_agents.harness.files import replace_atomically
 from friday_agents.learning.sb3.config import TrainConfig
+from friday_agents.players.ppo.checkpoint import export_policy
+
+#: The policy of the best held-out evaluation of the level trained last (`is_best`).
+BEST_POLICY = "best_policy.zip"
 
 
 def training_callbacks(
@@ -56,6 +61,8 @@ def _held_out_evaluation(
             append_row(
                 curve, {"frames": self.num_timesteps, "level": level, **_heldout(evaluation)}
             )
+            if is_best(read_curve(curve), level):
+                replace_atomically(out / BEST_POLICY, lambda path: export_policy(self.model, path))
             return True
 
     class HeldOutEval(MaskableEvalCallback):
@@ -107,6 +114,18 @@ def _held_out_evaluation(
         warn=False,
         verbose=0,
     )
+
+
+def is_best(rows: list[dict[str, Any]], level: int) -> bool:
+    """Whether the last row's evaluation is the best of ``level``'s so far: the highest
+    held-out win rate, then the most hazards beaten (an earlier one stays best on a tie)."""
+
+    def key(row: dict[str, Any]) -> tuple[float, float]:
+        hazards = row.get("heldout_mean_hazards_beaten")
+        return row["heldout_win_rate"], -1.0 if hazards is None else hazards
+
+    evaluated = [r for r in rows if r.get("level") == level and "heldout_win_rate" in r]
+    return bool(evaluated) and all(key(evaluated[-1]) > key(r) for r in evaluated[:-1])
 
 
 def _heldout(evaluation: Any) -> dict[str, Any]:

@@ -15,12 +15,15 @@ A run writes into ``--out`` (default: a new CleanRL-style
   continues from the newest;
 - ``final.zip`` (full) and ``policy.zip`` (the policy alone, a few hundred KB: what
   [`friday_agents.players.ppo.agent.PPOAgent`][friday_agents.players.ppo.agent.PPOAgent] loads and
-  what the project commits);
+  what the project commits); ``best_policy.zip``, the policy of the best held-out evaluation
+  of the level trained last (highest win rate, then most hazards beaten:
+  ``friday_agents.learning.sb3.callbacks.is_best``);
 - ``curve.jsonl`` and ``curve.png``: the learning curve in the one format of every trainer
-  ([`friday_agents.harness.curve`][friday_agents.harness.curve]): held-out win rate, mean score
-  and episode length against frames, measured with sb3-contrib's ``MaskableEvalCallback`` on the
-  validation deals ([`heldout_deals`][friday_agents.harness.deals.heldout_deals]; training
-  deals are drawn by [`draw_training_deals`][friday_agents.harness.deals.draw_training_deals]).
+  ([`friday_agents.harness.curve`][friday_agents.harness.curve]): held-out win rate, mean score,
+  episode length and hazards beaten against frames, measured with sb3-contrib's
+  ``MaskableEvalCallback`` on the validation deals
+  ([`heldout_deals`][friday_agents.harness.deals.heldout_deals]; training deals are drawn
+  by [`draw_training_deals`][friday_agents.harness.deals.draw_training_deals]).
 
 Reproducibility: torch runs on ``--device`` (on a CPU, ``--torch-threads``, 1 by default);
 the policy, optimiser and action sampling are seeded through sb3's ``set_random_seed`` (the
