@@ -172,7 +172,7 @@ def migrated_entry(spec: str, defaults: dict[str, Any], when: str, path: str) ->
     entry = resolve_spec(played, **defaults)
     entry["spec"] = spec
     for model in entry["models"]:
-        then = sha256_then(model["path"], when) if (REPO / model["path"]).is_file() else None
+        then = sha256_then(model["path"], when)  # also for a file deleted since
         if then is not None:
             model["sha256"] = then
         else:
