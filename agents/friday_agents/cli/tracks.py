@@ -29,7 +29,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--json",
         action="store_true",
         help="print the entries as JSON (track, budget, algorithm, frames, CPU-hours, per-level "
-        "win rate with its interval and mean score, source file, command)",
+        "win rate with its interval and mean score, and where the games recorded them mean "
+        "hazards beaten and where games end; source file, command)",
     )
     parser.add_argument(
         "--track", choices=sorted(TRACKS), help="only this track's entries (default: all)"
