@@ -28,7 +28,7 @@ them as Ray tasks, on a local Ray or on the cluster at ``--address`` (``ray star
 on one node, ``ray start --address HEAD_IP:6379`` on the others); the results are the same.
 A session holds its ``--out`` with an exclusive lock until it ends: a second ``friday eval`` on the
 same folder is refused (exit 2) instead of playing the same games twice
-(``friday_agents.harness.run_lock``; not on Windows, which has no ``fcntl``).
+([`run_lock`][friday_agents.harness.run_lock]; not on Windows, which has no ``fcntl``).
 
 From Python, without the command line: ``run_evaluation(EvalSettings(...))``
 (friday_agents.evaluation.workflow, which this command calls).

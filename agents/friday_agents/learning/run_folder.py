@@ -5,11 +5,11 @@ Every command that writes a run folder (``friday rl``, ``friday train``, ``frida
 ``friday value data``, ``friday explore``) goes through this module:
 
 - **one session at a time** ([`held`][friday_agents.learning.run_folder.held]): the folder is
-  locked (`friday_agents.harness.run_lock`, as ``friday eval`` locks its ``--out``) before
-  anything there is read or written, so a second session on the same folder is refused in one
-  line instead of storing every game twice or doubling a curve;
+  locked ([`run_lock`][friday_agents.harness.run_lock], as ``friday eval`` locks its
+  ``--out``) before anything there is read or written, so a second session on the same folder
+  is refused in one line instead of storing every game twice or doubling a curve;
 - **the configuration** (``config.json``): the command's settings, a flat JSON object as
-  before, plus ``run_folder_version`` ([`VERSION`][friday_agents.learning.run_folder.VERSION]).
+  before, plus ``run_folder_version`` (`VERSION`).
   A file without it was written before the key existed (version 0) and is read in today's
   vocabulary through the settings class's ``migrate``, so committed run folders still load; a
   file of a newer version is refused, not guessed at;

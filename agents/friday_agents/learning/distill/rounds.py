@@ -26,7 +26,8 @@ a run stopped anywhere and continued fits the networks an uninterrupted one woul
 continued only with the settings it started with (`check_resume`; the budget ``rounds``
 and the validation deals may change, and ``first_prior`` may name the same file by another
 name: a run started with ``net`` before the net-scale study continues with ``net-v1``).
-Everything read back is checked first (`check_run`, `friday_agents.learning.distill.run_files`):
+Everything read back is checked first (`check_run`,
+[`run_files`][friday_agents.learning.distill.run_files]):
 a file edited or damaged by someone else is refused in one line naming it. Games go to
 ``--data`` (large, reproducible by the command); networks and summaries go to ``--out``
 (committed), each file replaced whole.
@@ -104,7 +105,8 @@ def run_rounds(
 def check_run(config: ExitConfig, out: Path, data: Path, rounds: int) -> None:
     """Everything of the run in ``out`` and ``data`` that rounds 0..``rounds``-1 read back:
     its settings (`check_resume`), the start's and finished rounds' measurements, the network
-    a round to play starts from, every games file (`friday_agents.learning.distill.run_files`);
+    a round to play starts from, every games file
+    ([`run_files`][friday_agents.learning.distill.run_files]);
     a `RunFolderError` naming the first bad file."""
     check_resume(config, out)
     if (out / "start.json").exists():
