@@ -206,10 +206,9 @@ class LearningConfig:
                 f"{name} must be in {closed[0]}{low}, {high}{closed[1]}, got {value!r}"
             )
 
-    def check_progress_coef(self) -> None:
-        """The shared ``progress_coef`` follows the env's own rule: a finite number >= 0,
-        and only with ``reward`` progress (elsewhere it would be silently unused)."""
-        coef, reward = self.progress_coef, self.reward
+    def check_progress_coef(self, coef: float, reward: str) -> None:
+        """The shared ``progress_coef`` (``coef``) follows the env's own rule: a finite number
+        >= 0, and only with ``reward`` progress (elsewhere it would be silently unused)."""
         if not math.isfinite(coef) or coef < 0:
             raise self.Error(f"progress_coef must be a finite number >= 0, got {coef!r}")
         if coef != DEFAULT_PROGRESS_COEF and reward != "progress":

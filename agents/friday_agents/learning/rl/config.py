@@ -186,7 +186,7 @@ class RLConfig(LearningConfig):
             raise RLConfigError(f"level must be 1-4, got {self.level!r}")
         for name, allowed in CHOICES.items():
             self.check_choice(name, allowed)
-        self.check_progress_coef()
+        self.check_progress_coef(self.progress_coef, self.reward)
         if self.init_temperature != "auto" and _positive_float(self.init_temperature) is None:
             raise RLConfigError(
                 f"init_temperature must be auto or a positive number, got {self.init_temperature!r}"

@@ -176,7 +176,7 @@ class TrainConfig(LearningConfig):
         for name in ("clip", "max_grad_norm"):
             self.check_between(name, 0, math.inf, "()")
         self.check_at_least(0, "ent_coef", "vf_coef", "shaping_coef")
-        self.check_progress_coef()
+        self.check_progress_coef(self.progress_coef, self.reward)
 
     def _check_lists(self) -> None:
         try:
