@@ -11,6 +11,7 @@ included), the first frames at which it won a held-out game, and the held-out wi
 
 from __future__ import annotations
 
+import argparse
 import gzip
 import json
 from pathlib import Path
@@ -115,11 +116,15 @@ def plot(folders: list[Path], png: Path) -> None:
 
 
 def main() -> None:
-    folders = sorted(p for p in RUNS.iterdir() if (p / "config.json").exists())
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], allow_abbrev=False)
+    parser.add_argument("--runs", type=Path, default=RUNS, help="the run folders' parent")
+    parser.add_argument("--out", type=Path, default=RESULTS, help="where the results go")
+    args = parser.parse_args()
+    folders = sorted(p for p in args.runs.iterdir() if (p / "config.json").exists())
     summaries = [run_summary(folder) for folder in folders]
-    RESULTS.mkdir(exist_ok=True)
-    (RESULTS / "summary.json").write_text(json.dumps(summaries, indent=1) + "\n")
-    plot(folders, RESULTS / "curves.png")
+    args.out.mkdir(exist_ok=True)
+    (args.out / "summary.json").write_text(json.dumps(summaries, indent=1) + "\n")
+    plot(folders, args.out / "curves.png")
     print(markdown(summaries), end="")
 
 
