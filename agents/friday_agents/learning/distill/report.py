@@ -9,14 +9,16 @@ import json
 from pathlib import Path
 from typing import Any
 
-from friday_agents.harness.curve import CURVE_FILE, append_row, plot_curve
+from friday_agents.harness.curve import CURVE_FILE, plot_curve
+from friday_agents.harness.files import write_text_atomically
 from friday_agents.learning.distill.rounds import rows_of
+from friday_agents.learning.run_folder import read_json_object
 
 
 def write_curve(out: Path, summaries: list[dict]) -> list[dict[str, Any]]:
     """The curve of the rounds so far (the file rewritten whole: a round's summary is
     where its numbers live), drawn into ``curve.png``; its rows."""
-    start = json.loads((out / "start.json").read_text())
+    start = read_json_object(out / "start.json", "start's measurements")
     rows = [
         _row({"phase": "start", "cpu_seconds": 0.0}, start["net"], start["search"]),
         *(
@@ -28,9 +30,8 @@ def write_curve(out: Path, summaries: list[dict]) -> list[dict[str, Any]]:
             for row in rows_of(summaries)
         ),
     ]
-    (out / CURVE_FILE).write_text("")
-    for row in rows:
-        append_row(out / CURVE_FILE, row)
+    # replaced whole: a kill mid-write leaves the old curve, never a part of the new one
+    write_text_atomically(out / CURVE_FILE, "".join(json.dumps(row) + "\n" for row in rows))
     plot_curve(rows, out / "curve.png", "Expert iteration: the start, then each round")
     return rows
 
