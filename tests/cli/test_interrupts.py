@@ -21,6 +21,11 @@ pytest.importorskip("torch")
 pytest.importorskip("sb3_contrib")
 
 
+#: Seconds a command may take on the wall clock to get ready and then to stop: generous, for a
+#: machine at a load of 10 (the signal waits on what the command wrote, never on a sleep).
+WALL_LIMIT = 600
+
+
 def _start(*args: str, cwd: Path) -> subprocess.Popen:
     return popen_friday(
         *args,
@@ -35,7 +40,7 @@ def _start(*args: str, cwd: Path) -> subprocess.Popen:
 
 def _interrupt_when(ready: Callable[[], bool], process: subprocess.Popen) -> tuple[str, str]:
     """Send Ctrl-C once ``ready()``; the command's stdout and stderr."""
-    deadline = time.monotonic() + 120
+    deadline = time.monotonic() + WALL_LIMIT
     while not ready():
         if process.poll() is not None:
             out, err = process.communicate()
@@ -45,7 +50,7 @@ def _interrupt_when(ready: Callable[[], bool], process: subprocess.Popen) -> tup
             pytest.fail("the command made no progress")
         time.sleep(0.1)
     process.send_signal(signal.SIGINT)
-    return process.communicate(timeout=120)
+    return process.communicate(timeout=WALL_LIMIT)
 
 
 def _lines(path: Path) -> int:

@@ -9,6 +9,7 @@ import os
 import re
 import signal
 import subprocess
+import threading
 import time
 
 import numpy as np
@@ -38,13 +39,16 @@ def test_ctrl_c_saves_the_game_and_exits_quietly(tmp_path):
         "play", "--level", "1", "--seed", "4", "--save", str(path),
         stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, bufsize=0,
         env={"PYTHONUNBUFFERED": "1", **_environ()},
+        # a shell's background job ignores SIGINT and a child inherits that: give the game
+        # the default handling a user's terminal gives it
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )  # fmt: skip
     _read_until(process, PROMPT, 1)
     process.stdin.write("1\n")
     process.stdin.flush()
     _read_until(process, PROMPT, 1)  # the second decision is on screen: one choice typed
     process.send_signal(signal.SIGINT)
-    out, err = process.communicate(timeout=60)
+    out, err = _output_to_the_end(process)
     assert "Traceback" not in err and "KeyboardInterrupt" not in err, err
     assert process.returncode == 130
     assert f"saved the game record to {path}" in out
@@ -52,6 +56,22 @@ def test_ctrl_c_saves_the_game_and_exits_quietly(tmp_path):
     assert len(record.actions) >= 1
     game = replay(record)  # the record replays: an unfinished game, as far as it went
     assert not game.done and game.history == record.actions
+
+
+def _output_to_the_end(process: subprocess.Popen, limit: float = 300) -> tuple[str, str]:
+    """The child's stdout and stderr until it exits, its stdin held open meanwhile:
+    ``communicate()`` closed stdin at once, and a child still waiting at its prompt when the
+    signal was sent (a loaded machine) read the end of input before it saw the Ctrl-C."""
+    watchdog = threading.Timer(limit, process.kill)
+    watchdog.start()
+    try:
+        out, err = process.stdout.read(), process.stderr.read()
+        process.wait()
+    finally:
+        watchdog.cancel()
+        process.stdin.close()
+    assert process.returncode != -signal.SIGKILL, f"no end within {limit} s after Ctrl-C"
+    return out, err
 
 
 def _environ() -> dict[str, str]:
