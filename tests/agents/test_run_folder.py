@@ -189,3 +189,25 @@ def test_a_new_rl_run_holds_its_folder_and_bad_input_leaves_none(tmp_path, capsy
     bad = tmp_path / "bad"
     assert main(["rl", "--init", str(tmp_path / "none.npz"), "--out", str(bad)]) == 2
     assert not bad.exists()
+
+
+def test_friday_train_writes_its_checkpoints_and_final_model_whole(tmp_path, monkeypatch):
+    """SB3 writes its zips in place: a kill mid-write left the newest checkpoint cut short,
+    and every resume picked it. Each goes through a temporary name of its own now."""
+    pytest.importorskip("sb3_contrib")
+    names: list[str] = []
+    make = files._new_temporary
+
+    def remembered(path: Path) -> Path:
+        made = make(path)
+        names.append(made.name)
+        return made
+
+    monkeypatch.setattr(files, "_new_temporary", remembered)
+    out = tmp_path / "run"
+    argv = ["train", "--frames", "128", *TRAIN_TINY, "--checkpoint-every", "1"]
+    assert main([*argv, "--no-progress", "--out", str(out)]) == 0
+    assert any(name.startswith(".ppo_64_steps.zip.") for name in names), names
+    assert any(name.startswith(".final.zip.") for name in names), names
+    left = [p for p in out.rglob(".*") if p.is_file()]
+    assert left == [] and (out / "checkpoints" / "ppo_128_steps.zip").is_file()

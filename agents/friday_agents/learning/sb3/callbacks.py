@@ -23,25 +23,33 @@ def training_callbacks(
     """The callbacks of one stage's ``learn`` on ``level``: the value warm-up, the held-out
     evaluations on ``eval_env`` (each a row of ``curve``), the checkpoints in ``out``, the
     training episodes' statistics and the progress bar, as ``config`` asks."""
-    from stable_baselines3.common.callbacks import CheckpointCallback
-
     # a callback is called once per vector step (num_envs frames): an update is num_steps calls
     callbacks: list[Any] = []
     if config.warmup_frames:
         callbacks.append(_value_warmup(config.warmup_frames))
     callbacks.append(_held_out_evaluation(config, level, out, curve, eval_env))
     if config.checkpoint_every:
-        callbacks.append(
-            CheckpointCallback(
-                save_freq=config.checkpoint_every * config.num_steps,
-                save_path=str(out / "checkpoints"),
-                name_prefix="ppo",
-            )
-        )
+        callbacks.append(_whole_checkpoints(config.checkpoint_every * config.num_steps, out))
     callbacks.append(_episode_statistics())
     if config.progress:
         callbacks.append(_progress_bar(config.frames))
     return callbacks
+
+
+def _whole_checkpoints(every: int, out: Path) -> Any:
+    """SB3's checkpoints (``checkpoints/ppo_<frames>_steps.zip`` every ``every`` calls), each
+    written whole or not at all (`replace_atomically`): SB3 writes in place, and a checkpoint
+    cut short by a kill would be the newest one a resume picks."""
+    from stable_baselines3.common.callbacks import CheckpointCallback
+
+    class WholeCheckpoints(CheckpointCallback):
+        def _on_step(self) -> bool:
+            if self.n_calls % self.save_freq == 0:
+                path = Path(self._checkpoint_path(extension="zip"))
+                replace_atomically(path, lambda temporary: self.model.save(str(temporary)))
+            return True
+
+    return WholeCheckpoints(save_freq=every, save_path=str(out / "checkpoints"), name_prefix="ppo")
 
 
 def _held_out_evaluation(

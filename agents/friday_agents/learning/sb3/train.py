@@ -250,7 +250,7 @@ def train(config: TrainConfig, resume: bool = False) -> TrainResult:
         raise TrainingInterrupted(config, model.num_timesteps, checkpoint) from None
     seconds = time.perf_counter() - started
     assert model is not None  # frames > 0: at least one stage ran or was resumed
-    model.save(str(out / "final.zip"))
+    replace_atomically(out / "final.zip", lambda temporary: model.save(str(temporary)))
     export_policy(model, out / "policy.zip")
     plot_curve(read_curve(curve), out / "curve.png", title=_title(config))
     return TrainResult(
@@ -279,7 +279,7 @@ def save_interrupted(model: Any, out: Path) -> Path:
     """A full checkpoint of the interrupted ``model`` in the run's checkpoints folder."""
     path = out / "checkpoints" / f"interrupted_{model.num_timesteps}_steps.zip"
     path.parent.mkdir(parents=True, exist_ok=True)
-    model.save(str(path))
+    replace_atomically(path, lambda temporary: model.save(str(temporary)))
     return path
 
 
