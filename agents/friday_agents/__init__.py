@@ -26,7 +26,9 @@ Arranged by role; each part imports only those listed before it (checked by
   (the search's models), and ``networks`` (the torch networks our own fits share);
 - ``cli/`` — the ``friday`` entry point (``friday_agents.cli:main``), ``arguments`` (the
   flags and help text every subcommand shares), ``replay``, ``view`` and ``bench`` (which
-  runs the source checkout's ``benchmarks/bench.py``).
+  runs the source checkout's ``benchmarks/bench.py``);
+- ``thirteen/`` — the second game, *Friday the 13th*: its agents, evaluation and self-play
+  training (``friday thirteen``), apart from the solo game's.
 
 The studies that reproduce this project's own results (tuning the heuristic, the search's
 ingredients, expert iteration, RL, the imitation study) are scripts under

@@ -192,7 +192,8 @@ class Game13:
         later rounds dealt from a fresh seed drawn from ``rng``. Planning agents plan on these."""
         world = self.clone()
         others = [p for p in range(self.players) if p != player]
-        hidden = [c for p in others for c in world.hands[p]] + world.unused
+        # sorted first: the guess must not depend on who really holds what
+        hidden = sorted([c for p in others for c in world.hands[p]] + world.unused)
         rng.shuffle(hidden)
         start = 0
         for p in others:
