@@ -65,8 +65,21 @@ def saved_rows(path: Path, text: str | None = None) -> list[dict[str, Any]]:
         raise RecordError(f"{err} (expected a game record or a games file)") from None
     saved = [row for row in found.games if "record" in row]
     if not saved:
-        raise RecordError(f"{path} holds no game record (for friday eval use --save-games)")
+        raise RecordError(f"{path} {_why_no_record(len(found.games))}")
     return saved
+
+
+def _why_no_record(games: int) -> str:
+    """Why a games file has nothing to show, for each command that writes one."""
+    if games == 0:
+        return (
+            "holds no game: friday explore writes only the games it won (none in this run), "
+            "friday eval one per game played"
+        )
+    return (
+        f"holds {games} game(s) without a record to replay: friday eval stores records "
+        "with --save-games"
+    )
 
 
 def _game_of(row: dict[str, Any]) -> ViewerGame:
