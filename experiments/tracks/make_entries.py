@@ -21,7 +21,14 @@ import json
 from pathlib import Path
 from typing import Any
 
-from friday_agents.evaluation.tracks import ENTRY_FORMAT, ENTRY_VERSION, PROGRESS_KEYS, budget_row
+from friday_agents.evaluation.tracks import (
+    ENTRY_FORMAT,
+    ENTRY_VERSION,
+    PROGRESS_KEYS,
+    TrackEntryError,
+    budget_row,
+    curve_cpu_seconds,
+)
 from friday_agents.harness.paths import plain_or_compressed, read_maybe_compressed
 from friday_agents.harness.stats import wilson_interval
 
@@ -30,8 +37,11 @@ HERE = REPO / "experiments/tracks"
 EXPLORE = "experiments/from-nothing/results/l1"
 A2 = "experiments/from-nothing/results/a2-l1"
 A3 = "experiments/from-nothing/results/a3-l1"
-TRAINER_FRAMES = "the trainer's environment steps (its curve's last row)"
-TRAINER_CPU = "cpu_seconds of the run's curve: process CPU, its validation curve included"
+TRAINER_FRAMES = "the trainer's environment steps of all its processes (its curve's last row)"
+TRAINER_CPU = (
+    "cpu_seconds of the run's curve, summed over its processes: process CPU, its validation "
+    "curve included"
+)
 REVERSE_FRAMES = (
     TRAINER_FRAMES + "; the actions the reverse curriculum replays to rebuild its start states "
     "are not counted (not recorded): a lower bound"
@@ -168,6 +178,15 @@ def curve_rows(run: str) -> list[dict]:
     return [json.loads(line) for line in text.splitlines() if line.strip()]
 
 
+def run_cpu_seconds(run: str, row: dict) -> float:
+    """The CPU seconds of every process of ``run`` up to its curve ``row`` (a torchrun run's
+    first process alone is refused: `curve_cpu_seconds`)."""
+    try:
+        return curve_cpu_seconds(row, f"{run}/curve.jsonl")
+    except TrackEntryError as err:
+        raise SystemExit(f"make_entries: {err}") from None
+
+
 def levels_of(results_file: str, agent: str) -> dict[str, dict]:
     """The agent's per-level cells in a ``friday eval`` results file."""
     cells = {}
@@ -225,7 +244,7 @@ def rl_entry(id_: str) -> dict:
         last["frames"],
         algorithm=algorithm,
         frames_counted=REVERSE_FRAMES if track == "b" else TRAINER_FRAMES,
-        cpu_hours=round(last["cpu_seconds"] / 3600, 3),
+        cpu_hours=round(run_cpu_seconds(run, last) / 3600, 3),
         cpu_measured=TRAINER_CPU,
         levels=levels_of(results, f"net:model={policy}"),
         result={"file": results, "agent": f"net:model={policy}"},
@@ -274,6 +293,7 @@ def family_a_entry() -> dict:
     explore = read_json(f"{EXPLORE}/results.json")["summary"]
     stages = [A2] + ([A3] if plain_or_compressed(REPO / A3 / "curve.jsonl").is_file() else [])
     lasts = [curve_rows(stage)[-1] for stage in stages]
+    learned_cpu = sum(map(run_cpu_seconds, stages, lasts))
     learned = sum(last["frames"] for last in lasts)
     policy = f"{stages[-1]}/policy.npz"  # the latest stage's policy
     results = "experiments/tracks/eval/family-a.json"
@@ -289,7 +309,7 @@ def family_a_entry() -> dict:
         f"({explore['frames']:,}) plus the environment steps of "
         f"{' and '.join(Path(s).name for s in stages)} so far ({learned:,}); the reverse "
         "curriculum's replays to its start states not counted (a lower bound)",
-        cpu_hours=round((explore["cpu_s"] + sum(last["cpu_seconds"] for last in lasts)) / 3600, 3),
+        cpu_hours=round((explore["cpu_s"] + learned_cpu) / 3600, 3),
         cpu_measured="the exploration's cpu_s plus the learning runs' cpu_seconds (their "
         "validation curves included)",
         levels=levels_of(results, f"net:model={policy}"),
@@ -306,14 +326,15 @@ def family_a_entry() -> dict:
 def net_v1_cpu_hours() -> float:
     """``friday distill``'s rounds (its curve's CPU hours) and the level-1 fine-tuning."""
     distill = read_json("experiments/expert-iteration/results/curve.json")["rows"][-1]
-    return distill["cpu_hours"] + curve_rows("experiments/rl/finetune-l1")[-1]["cpu_seconds"] / 3600
+    finetune = "experiments/rl/finetune-l1"
+    return distill["cpu_hours"] + run_cpu_seconds(finetune, curve_rows(finetune)[-1]) / 3600
 
 
 def net_scale_cpu_hours() -> float:
     """``friday distill``'s three rounds (its curve's CPU seconds of games and fits) and the
     level-1 fine-tuning."""
-    seconds = (curve_rows(f"{NET_SCALE}/{run}")[-1]["cpu_seconds"] for run in ("distill", "rl-l1"))
-    return sum(seconds) / 3600
+    runs = (f"{NET_SCALE}/{run}" for run in ("distill", "rl-l1"))
+    return sum(run_cpu_seconds(run, curve_rows(run)[-1]) for run in runs) / 3600
 
 
 #: The teacher-track entries whose CPU was measured: id -> its CPU hours.

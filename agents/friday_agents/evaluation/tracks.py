@@ -154,6 +154,27 @@ def budget_row(frames: int | None) -> str:
     return "over 100 M"
 
 
+def curve_cpu_seconds(row: dict[str, Any], where: str) -> float:
+    """The CPU seconds of every process of a ``friday rl`` run up to its curve row ``row``.
+
+    A data-parallel run (``torchrun``: the row's ``processes`` above 1) counts its frames over
+    every process, and an entry must count its CPU the same way: ``cpu_seconds`` is taken as
+    the sum over the processes only where the row says it is (``cpu_processes``: how many
+    processes' CPU it sums, equal to ``processes``). A row of several processes without that
+    counted its first process's CPU alone: refused (`TrackEntryError` naming ``where``), never
+    multiplied out into a guess."""
+    processes = row.get("processes", 1)
+    if processes == 1:
+        return float(row["cpu_seconds"])
+    summed = row.get("cpu_processes", 1)
+    if summed != processes:
+        raise TrackEntryError(
+            f"{where}: the row at {row.get('frames')} frames ran {processes} processes but its "
+            f"cpu_seconds counts {summed} of them; an entry needs the CPU of every process"
+        )
+    return float(row["cpu_seconds"])
+
+
 def check_entry(entry: dict[str, Any], where: str) -> None:
     """Raise `TrackEntryError` naming ``where`` and what is wrong with ``entry``."""
     if not isinstance(entry, dict):
