@@ -27,6 +27,7 @@ import numpy as np
 from friday_agents.evaluation import game_ends
 from friday_agents.evaluation.runner import EvalConfig
 from friday_agents.harness.deals import EVAL_SEED_BASE, EVAL_SEEDS_PER_LEVEL, VALIDATION_FIRST_INDEX
+from friday_agents.harness.files import replace_atomically, write_text_atomically
 from friday_agents.harness.stats import (
     bootstrap_interval,
     paired_difference_interval,
@@ -287,10 +288,16 @@ def agent_description(spec: str, search_sims: int) -> str:
 
 
 def write_json(results: dict, path: Path) -> None:
-    path.write_text(json.dumps(results, indent=1) + "\n")
+    """``results.json``, replaced whole (a full disk or a kill leaves the last one)."""
+    write_text_atomically(path, json.dumps(results, indent=1) + "\n")
 
 
 def write_csv(results: dict, path: Path) -> None:
+    """``results.csv``, replaced whole as `write_json` is."""
+    replace_atomically(path, lambda temporary: _write_csv(results, temporary))
+
+
+def _write_csv(results: dict, path: Path) -> None:
     fields = [
         "agent", "level", "games", "wins", "win_rate", "win_rate_low", "win_rate_high",
         "mean_score", "mean_score_low", "mean_score_high", "median_score", "median_score_low",

@@ -28,6 +28,7 @@ from friday_agents.evaluation.stored_run import (
     config_fields,
 )
 from friday_agents.harness.deals import deal_seed
+from friday_agents.harness.files import write_text_atomically
 from friday_agents.harness.games_file import (
     GAMES_FILE,
     GamesFileError,
@@ -218,7 +219,7 @@ def start_run(out: Path, config: EvalConfig, resume: bool) -> EvalConfig:
             f"{out} already holds an evaluation: continue it with --resume, or choose another --out"
         )
     out.mkdir(parents=True, exist_ok=True)
-    config_path.write_text(json.dumps(config.to_json(), indent=1) + "\n")
+    write_text_atomically(config_path, json.dumps(config.to_json(), indent=1) + "\n")
     return config
 
 
