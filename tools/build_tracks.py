@@ -1,10 +1,11 @@
 """Compile the track entries into the leaderboard the wheel ships.
 
 Reads every ``experiments/tracks/entries/*.json`` (one entry each, written by
-``experiments/tracks/make_entries.py``), checks each one (the format, its budget row against
-its frames, and its per-level numbers against the ``friday eval`` results file it names) and
-writes ``agents/friday_agents/evaluation/tracks.json``, which ``friday tracks`` prints. Run from
-the repository root::
+``experiments/tracks/make_entries.py`` or by hand for an outside result), checks each one (the
+format, its budget row against its frames, its run, results file and policy in the repository,
+and its per-level numbers against the ``friday eval`` results file it names) and writes
+``agents/friday_agents/evaluation/tracks.json``, which ``friday tracks`` prints. How an outside
+result is submitted: docs/benchmark.md. Run from the repository root::
 
     python tools/build_tracks.py            # write the leaderboard
     python tools/build_tracks.py --check    # exit status 1 if it differs from the entries
@@ -14,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import subprocess
 import sys
 from pathlib import Path
 
@@ -37,6 +39,63 @@ ABOUT = (
     "The benchmark's leaderboard (docs/benchmark.md), compiled by python tools/build_tracks.py "
     "from experiments/tracks/entries/*.json; friday tracks prints it."
 )
+
+
+def check_in_repository(entry: dict, repo: Path) -> None:
+    """Raise `TrackEntryError` unless every path the entry names (its run folders, its results
+    file, the model file its agent spec names by path) is a relative path inside ``repo`` that
+    exists there and, in a git checkout, that git holds (tracked or added): an entry whose
+    evidence is not in the repository cannot be checked by anyone else."""
+    tracked = _tracked_files(repo)
+    for what, path in _named_paths(entry):
+        place = (repo / path).resolve()
+        if Path(path).is_absolute() or not place.is_relative_to(repo.resolve()):
+            problem = "is outside the repository"
+        elif not place.exists():
+            problem = "does not exist"
+        elif tracked is not None and not _held(place.relative_to(repo.resolve()), tracked):
+            problem = "is not in git (git add it with the entry)"
+        else:
+            continue
+        raise TrackEntryError(f"entry {entry['id']!r}: its {what} {path!r} {problem}")
+
+
+def _named_paths(entry: dict) -> list[tuple[str, str]]:
+    """(what, path) for each path ``entry`` names."""
+    runs = entry["run"] if isinstance(entry["run"], list) else [entry["run"]]
+    named = [("run", run) for run in runs if run is not None]
+    named.append(("results file", entry["result"]["file"]))
+    for option in entry["result"]["agent"].split(":")[1:]:
+        key, _, value = option.partition("=")
+        if key == "model" and "/" in value:  # a file of one's own (a role has no slash)
+            named.append(("model", value))
+    return named
+
+
+def _tracked_files(repo: Path) -> set[str] | None:
+    """The files git holds under ``repo`` (its index), or None where ``repo`` is no git
+    checkout's top folder (a copy of the sources: only existence is checked)."""
+    top = _git(repo, "rev-parse", "--show-toplevel")
+    if top is None or Path(top.strip()).resolve() != repo.resolve():
+        return None
+    listed = _git(repo, "ls-files", "-z")
+    return set(filter(None, (listed or "").split("\0")))
+
+
+def _git(repo: Path, *command: str) -> str | None:
+    try:
+        done = subprocess.run(
+            ["git", "-C", str(repo), *command], capture_output=True, text=True, check=False
+        )
+    except OSError:  # no git on this machine
+        return None
+    return done.stdout if done.returncode == 0 else None
+
+
+def _held(path: Path, tracked: set[str]) -> bool:
+    """Whether git holds the file ``path`` or, for a folder, a file under it."""
+    text = path.as_posix()
+    return text in tracked or any(name.startswith(text + "/") for name in tracked)
 
 
 def check_against_results(entry: dict, repo: Path) -> None:
@@ -85,6 +144,7 @@ def compile_entries(repo: Path) -> dict:
     for path in sorted((repo / ENTRIES).glob("*.json")):
         entry = _read(path)
         check_entry(entry, path.relative_to(repo).as_posix())
+        check_in_repository(entry, repo)
         check_against_results(entry, repo)
         entries.append(entry)
     return {

@@ -314,7 +314,7 @@ def family_a_entry() -> dict:
         "validation curves included)",
         levels=levels_of(results, f"net:model={policy}"),
         result={"file": results, "agent": f"net:model={policy}"},
-        run=" and ".join([EXPLORE, *stages]),
+        run=[EXPLORE, *stages],
         command="bash experiments/from-nothing/explore.sh l1; bash experiments/from-nothing/"
         "learn.sh 1 100000000; bash experiments/tracks/run.sh eval family-a",
         notes=f"the latest committed policy ({Path(stages[-1]).name}, at {lasts[-1]['frames']:,} "

@@ -56,11 +56,16 @@ def test_an_entry_in_a_smaller_budget_than_its_frames_is_refused():
 
 
 def _copy_of_the_sources(root: Path) -> None:
-    """The entries, the results files they name and the shipped leaderboard, under ``root``."""
+    """The entries, the files they name (results, models; their run folders empty) and the
+    shipped leaderboard, under ``root``."""
     files = {build_tracks.LEADERBOARD}
     for path in (REPO / build_tracks.ENTRIES).glob("*.json"):
         files.add(path.relative_to(REPO))
-        files.add(Path(json.loads(path.read_text())["result"]["file"]))
+        for _, named in build_tracks._named_paths(json.loads(path.read_text())):
+            if (REPO / named).is_dir():
+                (root / named).mkdir(parents=True, exist_ok=True)
+            else:
+                files.add(Path(named))
     for name in files:
         (root / name).parent.mkdir(parents=True, exist_ok=True)
         shutil.copy(REPO / name, root / name)

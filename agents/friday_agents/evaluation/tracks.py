@@ -94,6 +94,11 @@ def _interval(value: Any) -> bool:
     return isinstance(value, list) and len(value) == 2 and all(map(_rate, value))
 
 
+def _paths(value: Any) -> bool:
+    """A run folder's path, or the paths of a method's several runs (in the order they ran)."""
+    return _text(value) or (isinstance(value, list) and bool(value) and all(map(_text, value)))
+
+
 def _source(value: Any) -> bool:
     return isinstance(value, dict) and _text(value.get("file")) and _text(value.get("agent"))
 
@@ -108,7 +113,7 @@ _ENTRY_VALUES: tuple[tuple[str, Callable[[Any], bool], str], ...] = (
     ("cpu_measured", _text, "a string"),
     ("levels", lambda v: isinstance(v, dict), "an object of levels"),
     ("result", _source, "an object naming a results file and an agent"),
-    ("run", _or_null(_text), "a string, or null"),
+    ("run", _or_null(_paths), "a path, a list of paths, or null"),
     ("command", _text, "a string"),
     ("notes", _text, "a string"),
 )
