@@ -17,6 +17,7 @@ from bench_scripts import bench, sections
 from published import published_section
 
 from friday_agents.cli import main
+from friday_agents.harness.paths import portable_path
 from friday_env.core import available_cores
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -130,8 +131,9 @@ def test_quick_bench_records_how_it_was_run(quick_run):
     _, out = quick_run
     meta = json.loads(out.read_text(encoding="utf-8"))["meta"]
     assert meta["quick"] is True
-    assert meta["command"] == f"friday bench --quick --out {out}"
-    assert meta["json"] == out.as_posix()
+    # recorded relative to where it ran, never as an absolute path of this machine
+    assert meta["command"] == f"friday bench --quick --out {portable_path(out)}"
+    assert meta["json"] == portable_path(out) and not Path(meta["json"]).is_absolute()
     assert "process_time" in meta["timing"]
     assert meta["threads"] == bench.SINGLE_THREADED  # seen by the measuring process
     assert meta["groups"] + meta["skipped"] == list(bench.GROUPS)
@@ -198,7 +200,7 @@ def test_a_run_measures_in_a_child_with_one_blas_thread(tmp_path, monkeypatch, c
     assert not bench.single_threaded()  # this process is left as it was
     meta = json.loads(out.read_text(encoding="utf-8"))["meta"]
     assert meta["threads"] == bench.SINGLE_THREADED
-    assert meta["command"] == f"friday bench --quick --only clone --out {out}"
+    assert meta["command"] == f"friday bench --quick --only clone --out {portable_path(out)}"
     assert "(e) Game.clone()" in capsys.readouterr().out  # the child's output is passed on
 
 
