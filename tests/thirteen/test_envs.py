@@ -204,3 +204,13 @@ def test_gym_env_bad_reset_option_is_refused():
     env = FridayThe13thEnv()
     with pytest.raises(OptionError, match="deal_seed"):
         env.reset(options={"level": 2})
+
+
+def test_sb3_maskable_ppo_trains_on_friday_the_13th_a_few_steps():
+    sb3_contrib = pytest.importorskip("sb3_contrib")
+    env = gym.make("FridayThe13th-v0", num_players=4)
+    model = sb3_contrib.MaskablePPO("MlpPolicy", env, n_steps=64, batch_size=32, seed=0)
+    model.learn(total_timesteps=64)
+    obs, info = env.reset(seed=1)
+    action, _ = model.predict(obs, action_masks=info["action_mask"], deterministic=True)
+    assert info["action_mask"][int(action)]

@@ -12,8 +12,10 @@ bootstrap interval rather than a Wilson one.
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 
@@ -98,6 +100,29 @@ def paired(candidate: SeatResults, baseline: SeatResults) -> dict:
     }
 
 
+def models_of(agents: Sequence[Agent13]) -> dict[str, dict]:
+    """The model file each agent playing one loaded (by spec): its path as given (relative
+    stays relative) and SHA-256, so a report says which network played."""
+    models = {}
+    for agent in agents:
+        path = getattr(agent, "model_path", None)
+        if path is not None:
+            digest = hashlib.sha256(Path(path).read_bytes()).hexdigest()
+            models[agent.name] = {"path": _relative(Path(path)), "sha256": digest}
+    return models
+
+
+def _relative(path: Path) -> str:
+    """``path`` relative to the working folder when it lies below it, else its name alone
+    (a report never holds an absolute path)."""
+    if not path.is_absolute():
+        return path.as_posix()
+    try:
+        return path.resolve().relative_to(Path.cwd().resolve()).as_posix()
+    except ValueError:
+        return path.name
+
+
 def compare(
     candidate_spec: str,
     opponent_spec: str,
@@ -107,12 +132,13 @@ def compare(
 ) -> dict:
     """The candidate and the baseline (the opponent in the candidate's seat) on ``deals``,
     and their paired difference."""
-    opponent = make_agent(opponent_spec)
-    cand = play_seat(make_agent(candidate_spec), opponent, players, deals, tick)
+    opponent, candidate = make_agent(opponent_spec), make_agent(candidate_spec)
+    cand = play_seat(candidate, opponent, players, deals, tick)
     base = play_seat(make_agent(opponent_spec), opponent, players, deals, tick)
     return {
         "candidate": candidate_spec,
         "opponents": opponent_spec,
+        "models": models_of([candidate, opponent]),
         "players": players,
         "first_deal": int(deals[0]),
         "deals": len(deals),

@@ -68,7 +68,7 @@ class SearchAgent13:
 
     name = "search"
 
-    def __init__(self, worlds: int = 12, rollout: str = "heuristic") -> None:
+    def __init__(self, worlds: int = 4, rollout: str = "heuristic") -> None:
         if worlds < 1:
             raise BadInputError(f"search: worlds must be at least 1, got {worlds}")
         if rollout not in ("heuristic", "safe"):
@@ -90,7 +90,8 @@ class NetAgent13:
     name = "net"
 
     def __init__(self, model: str = "", sample: bool = False) -> None:
-        self.net = PolicyNet.load(Path(model) if model else DEFAULT_MODEL)
+        self.model_path = Path(model) if model else DEFAULT_MODEL
+        self.net = PolicyNet.load(self.model_path)
         self.sample = sample
         self.rng = np.random.default_rng(0)
 
@@ -99,6 +100,7 @@ class NetAgent13:
         """The agent playing a network in memory (the trainer's validation)."""
         agent = cls.__new__(cls)
         agent.net, agent.sample, agent.rng = net, sample, np.random.default_rng(0)
+        agent.model_path = None
         return agent
 
     def reset(self, seed: int) -> None:
