@@ -100,6 +100,14 @@ def test_the_manifest_names_every_model_file_by_its_role_and_the_wheel_ships_the
     assert not any(package.startswith("friday_agents.players.search") for package in data)
 
 
+def test_the_manifest_says_of_every_model_whether_a_teacher_made_it():
+    """``teacher`` is true or false, never left out; only the models learned from nothing say
+    false (the no-teacher agents may load only those: tests/agents/test_no_teacher.py)."""
+    manifest = _manifest()
+    assert all(type(entry.get("teacher")) is bool for entry in manifest.values())
+    assert {entry["role"] for entry in manifest.values() if not entry["teacher"]} == {"scratch"}
+
+
 def test_the_shipped_models_are_those_a_default_agent_loads():
     """Every shipped file is loaded by an agent named without options or by guided's defaults
     before the level-4 leaf study (its earlier results' spec); the one not shipped by neither."""
