@@ -49,8 +49,6 @@ SHARED_HELP = {
     "env's progress_coef, a finite number >= 0)",
     "shaping": "potential-based shaping added to the reward (none: no shaping)",
     "shaping_coef": "weight of the shaping potential",
-    "bonus": "an exploration or progress bonus added to the reward (none: no bonus)",
-    "bonus_coef": "the bonus paid (see --bonus)",
     "warmup_frames": "critic warm-up: frames at the start with the policy frozen and only "
     "the value function learning",
     "eval_every": "held-out evaluation on the validation deals every this many updates "

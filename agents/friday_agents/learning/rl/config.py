@@ -72,14 +72,14 @@ class RLConfig(LearningConfig):
         "best policy is unchanged)",
     )
     shaping_coef: float = shared("shaping_coef", 1.0, "--shaping fights: 50 finished fights")
-    bonus: str = shared(
-        "bonus",
+    bonus: str = setting(
+        "an exploration bonus added to the reward: none, or counts (each finished fight pays "
+        "--bonus-coef / sqrt(n), n the visits so far, this one included, of the cell (fights "
+        "finished, step, pirates beaten) it leads to: rarely reached parts of the game pay, "
+        "common ones stop paying)",
         "none",
-        "none, or counts (each finished fight pays --bonus-coef / sqrt(n), n the visits so "
-        "far, this one included, of the cell (fights finished, step, pirates beaten) it "
-        "leads to: rarely reached parts of the game pay, common ones stop paying)",
     )
-    bonus_coef: float = shared("bonus_coef", 0.05, "--bonus counts: a cell's first visit")
+    bonus_coef: float = setting("--bonus counts: the bonus of a cell's first visit", 0.05)
     seed: int = shared("seed", 1)
     num_envs: int = shared("num_envs", 64, "per process")
     num_steps: int = shared("num_steps", 128)
