@@ -29,7 +29,8 @@ observations and writes the masks.
   each env starts when its current game ends (the next autoreset uses it, later ones draw again),
   and [`FridayVectorEnv.set_game`][friday_env.vector.FridayVectorEnv.set_game] makes env i play a
   copy of a given game from its current state (a reverse curriculum starts episodes late in earlier
-  games).
+  games). [`FridayVectorEnv.set_progress_coef`][friday_env.vector.FridayVectorEnv.set_progress_coef]
+  changes ``reward="progress"``'s coefficient between steps (a trainer that anneals it).
 
 ``docs/compiled-core.md`` documents the options and errors. On the Python core
 (``core="python"``) the same class loops over reference-engine games: slower, identical
@@ -147,6 +148,9 @@ class _CompiledBatch:
     def set_game(self, i: int, game: Any) -> None:
         self.core.set_game(i, to_core(game, "c"))
 
+    def set_progress_coef(self, coef: float) -> None:
+        self.core.set_progress_coef(coef)
+
 
 class _PythonBatch:
     """The envs on the reference engine, the same rules as `_CompiledBatch` in a loop
@@ -203,13 +207,17 @@ class _PythonBatch:
         self._start_counts(i)
         self._write_live(i)
 
+    def set_progress_coef(self, coef: float) -> None:
+        self.progress_coef = coef
+
     def _start_counts(self, i: int) -> None:
         self.steps[i] = 0
-        self.progress[i] = progress(self.games[i]) if self.progress_coef else 0
+        # counted with a coefficient of 0 too: set_progress_coef may raise it mid-game
+        self.progress[i] = progress(self.games[i]) if self.reward == "progress" else 0
 
     def _progress_made(self, i: int) -> int:
         """Hazards and pirates env i's game beat in its last step (0 outside progress mode)."""
-        if not self.progress_coef:
+        if self.reward != "progress":
             return 0
         before, self.progress[i] = self.progress[i], progress(self.games[i])
         return self.progress[i] - before
@@ -374,6 +382,21 @@ class FridayVectorEnv(VectorEnv):
             raise EnvOptionError(f"set_game: {err}") from None
         return self._out.obs[env].copy(), self._out.masks[env].copy()
 
+    def set_progress_coef(self, progress_coef: float) -> None:
+        """The progress reward's coefficient from the next step on, in every env (a trainer
+        anneals it between steps; the games in play keep their counts, so a hazard beaten
+        later pays the new coefficient). A finite number >= 0, and the env's reward must be
+        ``"progress"``; anything else raises ``EnvOptionError`` in one line and changes
+        nothing."""
+        if self.reward_mode != "progress":
+            raise EnvOptionError(
+                f"set_progress_coef: the env's reward is {self.reward_mode!r}; a progress "
+                "coefficient is only for reward='progress'"
+            )
+        coef = check_progress_coef(self.reward_mode, progress_coef)
+        self._batch.set_progress_coef(coef)
+        self.progress_coef = coef
+
     def close_extras(self, **kwargs: Any) -> None:
         self._started = False
 
@@ -412,6 +435,11 @@ class FridayVectorEnv(VectorEnv):
         return self._checked_deals("options['deal']", options["deal"])
 
     def _checked_deals(self, name: str, deals: Any) -> np.ndarray:
+        if isinstance(deals, np.ndarray) and deals.dtype == np.uint64 and deals.ndim == 1:
+            # every uint64 is a seed: a trainer's array of deals is checked in one test, not
+            # one Python call per env (it sets them after every step in which a game ended)
+            if len(deals) == self.num_envs:
+                return deals.copy()
         if (
             not isinstance(deals, (Sequence, np.ndarray))
             or len(deals) != self.num_envs

@@ -158,9 +158,10 @@ static int end_game(fr_vecenv *v, int32_t i, int illegal, uint64_t next_seed,
 }
 
 /* The progress part of a step's reward (friday_env.episode.step_reward): the coefficient
- * times the hazards and pirates env i's game beat in the step; 0 outside progress mode. */
+ * times the hazards and pirates env i's game beat in the step; 0 outside progress mode. The
+ * count is kept with a coefficient of 0 too: set_progress_coef may raise it mid-game. */
 static double progress_reward(fr_vecenv *v, int32_t i) {
-    if (v->reward_mode != FR_REWARD_PROGRESS || v->progress_coef == 0.0) return 0.0;
+    if (v->reward_mode != FR_REWARD_PROGRESS) return 0.0;
     int32_t before = v->progress[i];
     v->progress[i] = progress(&v->games[i]);
     return v->progress_coef * (double)(v->progress[i] - before);

@@ -256,6 +256,20 @@ static PyObject *vecenv_set_game(VecEnvCore *self, PyObject *const *args, Py_ssi
     Py_RETURN_NONE;
 }
 
+/* set_progress_coef(coef): the progress reward's coefficient from the next step on (a
+ * finite number >= 0, progress mode only; vector.py checks it first and says why). */
+static PyObject *vecenv_set_progress_coef(VecEnvCore *self, PyObject *arg) {
+    double coef = PyFloat_AsDouble(arg);
+    if (coef == -1.0 && PyErr_Occurred()) return NULL;
+    if (self->v.reward_mode != FR_REWARD_PROGRESS)
+        return PyErr_Format(PyExc_ValueError, "set_progress_coef: the reward is not progress");
+    if (!(coef >= 0.0 && coef <= DBL_MAX))
+        return PyErr_Format(PyExc_ValueError,
+                            "set_progress_coef: the coefficient must be a finite number >= 0");
+    self->v.progress_coef = coef;
+    Py_RETURN_NONE;
+}
+
 static PyObject *vecenv_get_num_envs(VecEnvCore *self, void *closure) {
     return PyLong_FromLong(self->v.num_envs);
 }
@@ -273,6 +287,8 @@ static PyMethodDef vecenv_methods[] = {
     {"set_game", (PyCFunction)(void (*)(void))vecenv_set_game, METH_FASTCALL,
      "set_game(i, game): env i plays a copy of the compiled game `game` (the env's level, "
      "not over) from its state; writes its observation and mask rows."},
+    {"set_progress_coef", (PyCFunction)vecenv_set_progress_coef, METH_O,
+     "set_progress_coef(coef): the progress reward's coefficient from the next step on."},
     {NULL, NULL, 0, NULL},
 };
 

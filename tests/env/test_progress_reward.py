@@ -232,3 +232,78 @@ def test_the_vector_envs_rewards_per_game_sum_to_outcome_plus_progress(core):
             running[i] = 0.0
             checked += 1
     assert checked >= 3
+
+
+# ------------------------------------------------------------------ set_progress_coef
+
+
+def play_vector_annealed(core: str, schedule: dict[int, float], steps: int = 400):
+    """Random legal actions (seeded) on a progress-reward vector env starting at 0.1 whose
+    coefficient changes at the steps ``schedule`` names: each step's rewards, each step's end
+    part (+1/-1 for an env whose game ended there, else 0) and the ended games' final_info."""
+    envs = FridayVectorEnv(num_envs=4, level=1, reward="progress", progress_coef=0.1, core=core)
+    rng = np.random.default_rng(11)
+    _, info = envs.reset(seed=11)
+    rewards, ends, finals = [], [], []
+    for t in range(steps):
+        if t in schedule:
+            envs.set_progress_coef(schedule[t])
+            assert envs.progress_coef == schedule[t]
+        actions = np.array([rng.choice(np.flatnonzero(row)) for row in info["action_mask"]])
+        _, reward, terminated, _, info = envs.step(actions)
+        rewards.append(reward)
+        end = np.zeros(4)
+        if terminated.any():
+            final = info["final_info"]
+            end[terminated] = np.where(final["won"][terminated], 1.0, -1.0)
+            finals.append({key: final[key][terminated].tolist() for key in STATS[:-1]})
+        ends.append(end)
+    return np.array(rewards), np.array(ends), finals
+
+
+@pytest.mark.parametrize("core", CORE_PARAMS)
+def test_set_progress_coef_pays_the_new_coefficient_from_the_next_step(core):
+    """A step's progress part is the coefficient in force times what the step beat: after a
+    change to 0 nothing is paid for progress, and after a change back from 0 (the count was
+    kept meanwhile) a hazard pays the new coefficient, not the ones beaten while it was 0."""
+    plain, ends, _ = play_vector_annealed(core, {})
+    annealed, annealed_ends, _ = play_vector_annealed(core, {100: 0.0, 200: 0.3})
+    assert np.array_equal(ends, annealed_ends)  # the same games: the reward steers nothing
+    beaten = np.round((plain - ends) / 0.1)  # hazards and pirates beaten in each step
+    coef = np.where(
+        np.arange(len(plain)) < 100, 0.1, np.where(np.arange(len(plain)) < 200, 0.0, 0.3)
+    )
+    assert annealed == pytest.approx(ends + coef[:, None] * beaten, abs=1e-9)
+    assert beaten[:100].sum() > 0 and beaten[200:].sum() > 0 and (ends != 0).any()
+
+
+@pytest.mark.skipif("c" not in available_cores(), reason="compiled core not built")
+def test_both_cores_agree_on_an_annealed_coefficient():
+    schedule = {0: 0.2, 50: 0.0, 120: 0.05, 300: 0.0}
+    c_rewards, _, c_finals = play_vector_annealed("c", schedule)
+    py_rewards, _, py_finals = play_vector_annealed("python", schedule)
+    assert len(c_finals) >= 2 and c_finals == py_finals
+    assert np.array_equal(c_rewards, py_rewards)
+
+
+@pytest.mark.parametrize("core", CORE_PARAMS)
+@pytest.mark.parametrize(
+    ("reward", "coef", "message"),
+    [
+        ("progress", -0.1, "progress_coef must be a finite number >= 0, got -0.1"),
+        ("progress", float("nan"), "progress_coef must be a finite number >= 0"),
+        ("progress", "0.1", "progress_coef must be a number >= 0, got '0.1'"),
+        ("progress", True, "progress_coef must be a number >= 0, got True"),
+        ("win_loss", 0.1, "set_progress_coef: the env's reward is 'win_loss'"),
+    ],
+)
+def test_set_progress_coef_refuses_bad_values_in_one_line_and_changes_nothing(
+    core, reward, coef, message
+):
+    options = {"progress_coef": 0.1} if reward == "progress" else {}
+    envs = FridayVectorEnv(num_envs=2, level=1, reward=reward, core=core, **options)
+    before = envs.progress_coef
+    with pytest.raises(EnvOptionError, match=message.replace("(", r"\(")) as refused:
+        envs.set_progress_coef(coef)
+    assert "\n" not in str(refused.value)
+    assert envs.progress_coef == before
