@@ -56,6 +56,8 @@ def config_from_args(args: argparse.Namespace) -> tuple[RLConfig, bool]:
         if getattr(args, f.name, None) is not None
     }
     if not args.resume:
+        if given.get("levels") and "level" not in given:  # the curve's first: the first named
+            given["level"] = RLConfig(levels=given["levels"]).trained_levels()[0]
         return RLConfig(**given).resolved().validate().whole_rollouts(), False
     if "out" not in given:
         raise RLConfigError("--resume needs --out, the folder of the run to continue")
@@ -126,8 +128,10 @@ def _announce(config: RLConfig, updates: int, asked: int | None) -> str:
     start = f"from {config.init}" if config.init else "from scratch"
     if updates:
         start = f"continuing from update {updates}"
+    levels = ",".join(map(str, config.trained_levels()))
+    where = f"levels {levels} mixed" if "," in levels else f"level {levels}"
     return (
-        f"{config.method} on level {config.level}, {start}, {_frames(config, asked)}, seed "
+        f"{config.method} on {where}, {start}, {_frames(config, asked)}, seed "
         f"{config.seed}; writing to {config.out}"
     )
 

@@ -9,6 +9,7 @@ started with (only ``--frames`` may grow). No torch here: ``friday --help`` stay
 from __future__ import annotations
 
 import dataclasses
+import math
 from dataclasses import dataclass
 
 from friday_agents.harness.device import DEVICES
@@ -45,6 +46,13 @@ class RLConfig(LearningConfig):
 
     out: str = shared("out", "", "config.json, checkpoint.pt, curve.jsonl, policy.npz")
     level: int = shared("level", 1)
+    levels: str = setting(
+        "train one policy on several levels at once, e.g. 1,2,3,4: the envs are split "
+        "equally among them in that order (--num-envs must be a multiple of their number) "
+        "and the held-out curve measures each; --level, if given, must be one of them (the "
+        "curve's first; default: the first named); empty: --level alone",
+        "",
+    )
     frames: int = shared("frames", 1_000_000, "the critic's warm-up included")
     method: str = setting(
         "ppo (plain) or reverse (episodes started late in the agent's own best games)", "ppo"
@@ -64,6 +72,18 @@ class RLConfig(LearningConfig):
         "reward='progress'); empty: win_loss with --init, score without",
     )
     progress_coef: float = shared("progress_coef", DEFAULT_PROGRESS_COEF)
+    progress_coef_final: float = setting(
+        "--reward progress: anneal the coefficient, falling linearly from --progress-coef "
+        "to this over --progress-anneal-frames frames, then staying there (each update's "
+        "coefficient is in the curve); -1: --progress-coef, no annealing",
+        -1.0,
+    )
+    progress_anneal_frames: int = setting(
+        "--progress-coef-final: the frames over which the coefficient falls (0: the run's "
+        "--frames as it starts; kept in config.json, so a resumed run that asks for more "
+        "frames keeps its schedule)",
+        0,
+    )
     shaping: str = shared(
         "shaping",
         "none",
@@ -138,7 +158,36 @@ class RLConfig(LearningConfig):
             config.reward = "win_loss" if config.init else "score"
         if config.kl_coef == -1.0:
             config.kl_coef = 1.0 if config.init else 0.0
+        if config.progress_coef_final == -1.0:
+            config.progress_coef_final = config.progress_coef
+        if config.progress_anneal_frames == 0:
+            config.progress_anneal_frames = config.frames
         return config
+
+    def progress_coef_at(self, frames: int) -> float:
+        """The progress coefficient of the update that starts after ``frames`` frames:
+        ``progress_coef`` falling linearly to ``progress_coef_final`` over
+        ``progress_anneal_frames`` (a resolved configuration's), then the final value."""
+        start, final = self.progress_coef, self.progress_coef_final
+        if final == start:
+            return start
+        share = min(1.0, frames / self.progress_anneal_frames)
+        return start + (final - start) * share
+
+    def trained_levels(self) -> list[int]:
+        """The levels the run trains on: those of ``--levels`` in their order, else
+        ``--level``."""
+        if not self.levels.strip():
+            return [self.level]
+        try:
+            named = [int(part) for part in self.levels.split(",")]
+        except ValueError:
+            named = [0]
+        if any(level not in (1, 2, 3, 4) for level in named):
+            raise RLConfigError(f"levels must be levels 1-4 like 1,2,3,4, got {self.levels!r}")
+        if len(set(named)) != len(named):
+            raise RLConfigError(f"levels must name each level once, got {self.levels!r}")
+        return named
 
     def hidden_sizes(self) -> list[int]:
         return list(parse_hidden(self.hidden, RLConfigError))
@@ -153,7 +202,8 @@ class RLConfig(LearningConfig):
             raise RLConfigError(
                 f"eval_levels must be levels 1-4 like 1,2,3,4, got {self.eval_levels!r}"
             )
-        return [self.level, *sorted(set(named) - {self.level})]
+        others = set(named) | set(self.trained_levels())
+        return [self.level, *sorted(others - {self.level})]
 
     @property
     def batch(self) -> int:
@@ -177,7 +227,37 @@ class RLConfig(LearningConfig):
             raise RLConfigError("kl_coef needs --init: the KL penalty pulls towards a start policy")
         self.hidden_sizes()
         self.eval_level_list()
+        self._check_levels()
         return self
+
+    def _check_levels(self) -> None:
+        levels = self.trained_levels()
+        if len(levels) == 1:
+            return
+        if self.level not in levels:
+            raise RLConfigError(f"level {self.level} is not one of levels {self.levels!r}")
+        if self.num_envs % len(levels):
+            raise RLConfigError(
+                f"num_envs ({self.num_envs}) must split equally among the {len(levels)} "
+                f"levels {self.levels!r}"
+            )
+        if self.method == "reverse":
+            raise RLConfigError(
+                "levels: --method reverse trains on one level (its archive replays one "
+                "level's games)"
+            )
+
+    def _check_annealing(self) -> None:
+        final = self.progress_coef_final
+        if final == -1.0:
+            return
+        if not math.isfinite(final) or final < 0:
+            raise RLConfigError(f"progress_coef_final must be a finite number >= 0, got {final!r}")
+        if final != self.progress_coef and self.reward != "progress":
+            raise RLConfigError(
+                f"progress_coef_final={final!r} is only for --reward progress, "
+                f"not {self.reward or 'the default'!r}"
+            )
 
     def _check_choices(self) -> None:
         if not self.out:
@@ -187,6 +267,7 @@ class RLConfig(LearningConfig):
         for name, allowed in CHOICES.items():
             self.check_choice(name, allowed)
         self.check_progress_coef(self.progress_coef, self.reward)
+        self._check_annealing()
         if self.init_temperature != "auto" and _positive_float(self.init_temperature) is None:
             raise RLConfigError(
                 f"init_temperature must be auto or a positive number, got {self.init_temperature!r}"
@@ -211,7 +292,7 @@ class RLConfig(LearningConfig):
             "reverse_archive",
         )
         self.check_at_least(1, *positive)
-        self.check_at_least(0, "warmup_frames", "eval_every")
+        self.check_at_least(0, "warmup_frames", "eval_every", "progress_anneal_frames")
         if (self.num_envs * self.num_steps) % self.minibatches:
             raise RLConfigError(
                 f"num_envs x num_steps ({self.num_envs * self.num_steps}) must split into "

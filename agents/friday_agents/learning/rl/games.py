@@ -21,6 +21,7 @@ from friday_agents.learning.rl.curriculum import (
     replay,
     won_games_of_file,
 )
+from friday_agents.learning.rl.levels import MixedLevelEnvs, draw_deals, env_levels
 from friday_agents.learning.rl.shaping import RewardTerms
 
 
@@ -51,6 +52,15 @@ def make_envs(config: RLConfig, num_envs: int, level: int) -> Any:
     )
 
 
+def make_training_envs(config: RLConfig) -> Any:
+    """The training games' envs: ``config.num_envs`` games of ``--level``, or of each of
+    ``--levels`` in equal shares (`friday_agents.learning.rl.levels`)."""
+    levels = config.trained_levels()
+    if len(levels) == 1:
+        return make_envs(config, config.num_envs, levels[0])
+    return MixedLevelEnvs(levels, config.num_envs, lambda level, n: make_envs(config, n, level))
+
+
 def make_curriculum(config: RLConfig) -> ReverseCurriculum | None:
     """``--method reverse``'s curriculum (None for plain PPO)."""
     if config.method != "reverse":
@@ -72,14 +82,16 @@ def tensors(obs: np.ndarray, masks: np.ndarray) -> tuple[torch.Tensor, torch.Ten
 
 
 class TrainingGames:
-    """The training env's games (``config.num_envs`` of ``config.level``) and where they are:
+    """The training env's games (``config.num_envs``, env i of level ``levels[i]``: the
+    trained levels' equal shares) and where they are:
     ``obs`` and ``mask`` (each env's current observation and legal actions, as tensors),
     ``episodes`` (the games in play), ``next_deals`` (each env's next deal). Deals and the
     curriculum's choices are drawn from ``rng``, the run's numpy generator."""
 
     def __init__(self, config: RLConfig, cpu: CpuParts) -> None:
         self.config, self.cpu = config, cpu
-        self.envs = make_envs(config, config.num_envs, config.level)
+        self.envs = make_training_envs(config)
+        self.levels = env_levels(config.trained_levels(), config.num_envs)
         self.curriculum = make_curriculum(config)
         self.terms = RewardTerms(config)
         self.finished_fights: list[int] = []  # fights of this update's finished games
@@ -105,11 +117,10 @@ class TrainingGames:
 
     def start(self, rng: np.random.Generator) -> None:
         """A new run's first games: a training deal for each env, and the next ones."""
-        config = self.config
         self.rng = rng
-        deals = draw_training_deals(config.level, config.num_envs, rng)
+        deals = draw_deals(self.levels, rng)
         self.episodes = Episodes([int(s) for s in deals], [[] for _ in deals], [None] * len(deals))
-        self.next_deals = draw_training_deals(config.level, config.num_envs, rng)
+        self.next_deals = draw_deals(self.levels, rng)
         obs, info = self.envs.reset(options={"deal": deals})
         self.envs.set_next_deals(self.next_deals)
         self.obs, self.mask = tensors(obs, info["action_mask"])
@@ -122,7 +133,7 @@ class TrainingGames:
         masks = info["action_mask"]
         for i, (seed, actions) in enumerate(zip(episodes.seeds, episodes.actions, strict=True)):
             if actions:
-                game = replay(self.config.level, seed, actions, self.envs.core)
+                game = replay(int(self.levels[i]), seed, actions, self.envs.core)
                 obs[i], masks[i] = self.envs.set_game(i, game)
         self.envs.set_next_deals(next_deals)
         self.obs, self.mask = tensors(obs, masks)
@@ -188,7 +199,7 @@ class TrainingGames:
             [],
             None,
         )
-        self.next_deals[i] = draw_training_deals(self.config.level, 1, self.rng)[0]
+        self.next_deals[i] = draw_training_deals(int(self.levels[i]), 1, self.rng)[0]
         start = self.curriculum.choose_start(self.rng) if self.curriculum is not None else None
         if start is None:
             return

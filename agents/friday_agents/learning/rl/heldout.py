@@ -49,6 +49,10 @@ class HeldOut:
         row: dict[str, Any] = dict(by_level[str(self.config.level)])
         if len(by_level) > 1:
             row["heldout_by_level"] = by_level
+        trained = self.config.trained_levels()
+        if len(trained) > 1:  # --levels: the mean over the levels trained on
+            rates = [by_level[str(level)]["heldout_win_rate"] for level in trained]
+            row["heldout_trained_win_rate"] = float(np.mean(rates))
         return row
 
     def play(
@@ -92,7 +96,8 @@ class HeldOut:
     ) -> dict[str, Any]:
         """Sharpen the start policy for sampling (see ``docs/rl.md``): with ``auto``, the
         largest temperature of `TEMPERATURES` whose sampled win rate on training
-        deals is at least `CALIBRATION_SHARE` of the best one's (1 if none wins);
+        deals (``eval_deals`` of each trained level, their mean with ``--levels``) is at
+        least `CALIBRATION_SHARE` of the best one's (1 if none wins);
         the actor's last layer is divided by it, which leaves its greedy play unchanged.
         Rank 0 of a data-parallel run chooses, the others take its choice."""
         config = self.config
@@ -102,11 +107,15 @@ class HeldOut:
         if config.init_temperature == "auto" and not group.main:
             chosen, rates = group.share(None)  # rank 0's choice
         elif config.init_temperature == "auto":
-            deals = [int(d) for d in draw_training_deals(config.level, config.eval_deals, rng)]
+            levels = config.trained_levels()
+            deals = {
+                level: [int(d) for d in draw_training_deals(level, config.eval_deals, rng)]
+                for level in levels
+            }
             generator = torch.Generator().manual_seed(config.seed)
             for temperature in TEMPERATURES:
-                won = self.play(model, deals, temperature, generator)[0]
-                rates[str(temperature)] = float(won.mean())
+                won = [self.play(model, deals[lv], temperature, generator, lv)[0] for lv in levels]
+                rates[str(temperature)] = float(np.mean([w.mean() for w in won]))
             best = max(rates.values())
             close = [t for t in TEMPERATURES if rates[str(t)] >= CALIBRATION_SHARE * best]
             chosen = max(close) if best > 0 else 1.0

@@ -247,6 +247,7 @@ class Trainer:
     def _one_update(self) -> dict[str, Any]:
         cpu, wall = time.process_time(), time.perf_counter()
         warmup = self.frames < self.config.warmup_frames
+        coef = self._anneal_progress_coef()
         rollout = self.collect_rollout()
         with self.cpu.part("learning"):
             losses = self.ppo.update(rollout, warmup, self.kl_coef)
@@ -261,7 +262,19 @@ class Trainer:
         self.cpu_seconds += time.process_time() - cpu  # the evaluation's cost included
         self.wall_seconds += time.perf_counter() - wall
         self.wall_per_frame = (time.perf_counter() - wall) / self.batch  # for the ETA
-        return self._log({"phase": "warmup" if warmup else "ppo", **losses}, heldout)
+        return self._log({"phase": "warmup" if warmup else "ppo", **coef, **losses}, heldout)
+
+    def _anneal_progress_coef(self) -> dict[str, float]:
+        """``--reward progress``: this update's coefficient (for its curve row), set on the
+        training envs when ``--progress-coef-final`` anneals it. It depends on the frames
+        played only, so a resumed run continues the schedule exactly."""
+        config = self.config
+        if config.reward != "progress":
+            return {}
+        coef = config.progress_coef_at(self.frames)
+        if config.progress_coef_final != config.progress_coef:
+            self.games.envs.set_progress_coef(coef)
+        return {"progress_coef": coef}
 
     def _decay_kl(self, win_rate: float) -> None:
         """Release the policy a step (halve the KL weight, by default) each time it shows
@@ -291,10 +304,12 @@ class Trainer:
         ]
         fights = [n for part in self.group.gather(self.games.finished_fights) for n in part]
         spread = self.group.spread(list(self.model.parameters()))
+        levels = self.config.trained_levels()
         row = {
             "frames": self.frames,
             "updates": self.updates,
             "level": self.config.level,
+            **({"levels": levels} if len(levels) > 1 else {}),
             "cpu_seconds": round(self.cpu_seconds, 3),
             "wall_seconds": round(self.wall_seconds, 3),
             **row,
