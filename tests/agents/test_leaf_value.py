@@ -157,10 +157,10 @@ def test_the_commands_play_fit_and_the_search_plays_the_fit(tmp_path):
 @pytest.mark.parametrize(
     ("arguments", "words"),
     [
-        (["data", "--deals", "0", "--out", "X"], "--deals"),
+        (["data", "--deals", "0", "--out", "X"], "deals must be at least 1"),
         (["data", "--deals", "2", "--first-index", "899999", "--out", "X"], "training indices"),
         (["data", "--deals", "2", "--agent", "nobody", "--out", "X"], "nobody"),
-        (["data", "--deals", "2", "--level", "5", "--out", "X"], "--level"),
+        (["data", "--deals", "2", "--level", "5", "--out", "X"], "level must be 1, 2, 3 or 4"),
         (["fit", "--data", "X", "--validation", "X", "--out", "Y.npz"], "no value data set"),
     ],
 )

@@ -34,8 +34,6 @@ from friday_agents.learning.config import parse_hidden
 #: PLAN.md: training deals of no other study; validation deals that friday eval's choices,
 #: which play deals 0 on, do not reach).
 FIRST_INDEX = {"training": 300_000, "validation": 50_000}
-#: Deal indices each set may use: training below the validation deals, validation's own range.
-INDEX_LIMIT = {"training": 900_000, "validation": 100_000}
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -107,26 +105,15 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _data_settings(args: argparse.Namespace):
+    """The data folder's settings from the flags, checked as a stored ``dataset.json`` is
+    (`DataSettings.validate`), and the agent built once: bad input stops before any file."""
     from friday_agents.learning.leaf_value.chunks import DataSettings
     from friday_agents.players.registry import make_agent
 
+    if args.workers < 1:
+        raise BadInputError(f"--workers must be at least 1, got {args.workers}")
     first = FIRST_INDEX[args.deal_set] if args.first_index is None else args.first_index
-    limit = INDEX_LIMIT[args.deal_set]
-    checks = {
-        "--level must be 1 to 4": args.level in (1, 2, 3, 4),
-        "--deals must be at least 1": args.deals >= 1,
-        "--continuations must be 0 or more": args.continuations >= 0,
-        "--chunk-size must be at least 1": args.chunk_size >= 1,
-        "--workers must be at least 1": args.workers >= 1,
-        f"--first-index and --deals must stay in {args.deal_set} indices 0 to {limit - 1}": (
-            first >= 0 and first + args.deals <= limit
-        ),
-    }
-    for message, ok in checks.items():
-        if not ok:
-            raise BadInputError(message)
-    make_agent(args.agent)  # a bad spec is refused before anything is written
-    return DataSettings(
+    settings = DataSettings(
         args.agent,
         args.level,
         args.deal_set,
@@ -134,7 +121,9 @@ def _data_settings(args: argparse.Namespace):
         args.deals,
         args.continuations,
         args.chunk_size,
-    )
+    ).validate()
+    make_agent(args.agent)  # a bad spec is refused before anything is written
+    return settings
 
 
 def _data(args: argparse.Namespace) -> int:

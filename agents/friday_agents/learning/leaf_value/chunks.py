@@ -26,6 +26,7 @@ import numpy as np
 
 from friday_agents.harness.files import replace_atomically
 from friday_agents.harness.parallel import run_games
+from friday_agents.learning.config import LearningConfig
 from friday_agents.learning.leaf_value.positions import DealJob, deal_positions
 from friday_agents.learning.run_folder import (
     ResumeRule,
@@ -47,21 +48,16 @@ class ValueDataError(RunFolderError):
 
 #: What a continued run may set anew: more deals (every other setting is the folder's own).
 RESUME = ResumeRule("friday value data", ("deals",), ValueDataError)
-#: The values each setting of ``dataset.json`` may take: a check and what it says.
-SETTING_RULES: dict[str, tuple[Callable[[Any], bool], str]] = {
-    "agent": (lambda v: isinstance(v, str) and bool(v), "an agent spec"),
-    "level": (lambda v: v in (1, 2, 3, 4) and not isinstance(v, bool), "1, 2, 3 or 4"),
-    "deal_set": (lambda v: v in ("training", "validation"), "training or validation"),
-    "first_index": (lambda v: _whole(v) and v >= 0, "a deal index >= 0"),
-    "deals": (lambda v: _whole(v) and v >= 1, "a whole number >= 1"),
-    "continuations": (lambda v: _whole(v) and v >= 0, "a whole number >= 0"),
-    "chunk_size": (lambda v: _whole(v) and v >= 1, "a whole number >= 1"),
-}
+#: Deal indices each deal set's data may use: training below the validation deals,
+#: validation its own range.
+INDEX_LIMIT = {"training": 900_000, "validation": 100_000}
 
 
 @dataclass(frozen=True)
-class DataSettings:
+class DataSettings(LearningConfig):
     """What every chunk of a folder is played with (``dataset.json``)."""
+
+    Error = ValueDataError
 
     agent: str
     level: int
@@ -70,6 +66,23 @@ class DataSettings:
     deals: int
     continuations: int
     chunk_size: int
+
+    def validate(self) -> DataSettings:
+        """``self`` if every value is usable (the flags' and a stored file's one check),
+        else `ValueDataError` naming the first that is not."""
+        if self.level not in (1, 2, 3, 4):
+            raise ValueDataError(f"level must be 1, 2, 3 or 4, got {self.level!r}")
+        if not self.agent:
+            raise ValueDataError("agent must be an agent spec, got ''")
+        self.check_choice("deal_set", INDEX_LIMIT)
+        self.check_at_least(1, "deals", "chunk_size")
+        self.check_at_least(0, "first_index", "continuations")
+        limit = INDEX_LIMIT[self.deal_set]
+        if self.first_index + self.deals > limit:
+            raise ValueDataError(
+                f"first_index and deals must stay in {self.deal_set} indices 0 to {limit - 1}"
+            )
+        return self
 
     def chunk_starts(self) -> list[int]:
         return list(range(self.first_index, self.first_index + self.deals, self.chunk_size))
@@ -185,9 +198,13 @@ def read_settings(folder: Path) -> dict[str, Any]:
         raise ValueDataError(str(err)) from None
     if found.get("format") != FORMAT:
         raise ValueDataError(f"{path} is not the settings of a value data set")
-    for name, (fits, wanted) in SETTING_RULES.items():
-        if not fits(found.get(name)):
-            raise ValueDataError(f"{path}: {name} must be {wanted}, got {found.get(name)!r}")
+    settings = {name: value for name, value in found.items() if name != "format"}
+    try:
+        DataSettings.check_keys(settings, str(path), complete=True)
+        DataSettings.from_dict(settings, str(path)).validate()
+    except ValueDataError as err:
+        message = str(err)
+        raise ValueDataError(message if str(path) in message else f"{path}: {message}") from None
     return found
 
 
@@ -227,7 +244,3 @@ def _chunk_arrays(file: Path) -> tuple[dict[str, np.ndarray], float]:
     if cpu.shape != () or cpu.dtype.kind not in "iuf" or not 0 <= cpu < float("inf"):
         raise ValueDataError(f"the chunk {file}: cpu_seconds must be a number >= 0")
     return arrays, float(cpu)
-
-
-def _whole(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
