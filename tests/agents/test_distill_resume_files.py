@@ -181,3 +181,24 @@ def test_an_untouched_run_and_a_config_of_the_release_before_continue(finished, 
     before = _tree(copy / "data")
     assert _distill(copy) == 0
     assert _tree(copy / "data") == before  # nothing played again
+
+
+@pytest.mark.parametrize(
+    ("change", "words"),
+    [
+        ({"tau": "warm"}, "tau must be float, got 'warm'"),
+        ({"rounds": 2.5}, "rounds must be int, got 2.5"),
+        ({"levels": 1}, "levels must be tuple[int, ...], got 1"),
+        ({"hidden": ["8"]}, "hidden's items must be int, got '8'"),
+        ({"seed": True}, "seed must be int, got True"),
+        ({"value_scale": "big"}, "value_scale must be tuple[float, ...]"),
+    ],
+)
+def test_a_study_setting_of_the_wrong_type_is_refused_in_one_line(tmp_path, capsys, change, words):
+    """A study file's values are checked against their settings' types (a text ``tau`` was a
+    traceback)."""
+    (tmp_path / "study.json").write_text(json.dumps(TINY | change))
+    assert _distill(tmp_path) == 2
+    err = capsys.readouterr().err
+    assert len(err.strip().splitlines()) == 1 and words in err and "study.json" in err, err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["study.json"]

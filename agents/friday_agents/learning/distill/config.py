@@ -97,10 +97,7 @@ def load_config(path: Path) -> ExitConfig:
     data = ExitConfig.read_settings(path, "configuration")
     data = {**OPTIONAL, **data}
     ExitConfig.check_keys(data, str(path), complete=True)
-    data["levels"], data["hidden"] = tuple(data["levels"]), tuple(data["hidden"])
-    if isinstance(data["value_scale"], list):
-        data["value_scale"] = tuple(data["value_scale"])
-    config = ExitConfig(**data)
+    config = ExitConfig.from_dict(data, str(path))  # each value of its setting's type
     _check(config, path)
     return config
 
