@@ -50,7 +50,7 @@ def run(args: argparse.Namespace) -> int:
     print("\n".join(markdown_table(entries)))
     print(
         "\nWin rates (%) on the 1,000 evaluation deals of each level, 95 % Wilson intervals; "
-        "frames and CPU-hours of training (docs/benchmark.md). Each entry's source and the "
-        "command that reproduces it: friday tracks --json."
+        "frames and CPU-hours of training, every process of a run (docs/benchmark.md). Each "
+        "entry's source and the command that reproduces it: friday tracks --json."
     )
     return 0
