@@ -54,7 +54,8 @@ def make_envs(config: RLConfig, num_envs: int, level: int) -> Any:
 
 def make_training_envs(config: RLConfig) -> Any:
     """The training games' envs: ``config.num_envs`` games of ``--level``, or of each of
-    ``--levels`` in equal shares (`friday_agents.learning.rl.levels`)."""
+    ``--levels`` in equal shares
+    ([`friday_agents.learning.rl.levels`][friday_agents.learning.rl.levels])."""
     levels = config.trained_levels()
     if len(levels) == 1:
         return make_envs(config, config.num_envs, levels[0])

@@ -55,6 +55,9 @@ MAX_FIGHTS_LEFT = 40
 #: With a policy prior: how many of its best-rated actions are tried besides the heuristic's
 #: choice (1 measured best: ``experiments/search-strength/results/ingredients.json``).
 DEFAULT_TOP = 1
+#: What the search falls back to (a candidate always, and the winner of ties): the
+#: heuristic's choice, or the prior's best action (a search with no heuristic in its choices).
+ANCHORS = ("heuristic", "prior")
 
 
 class LeafValue(Protocol):
@@ -151,6 +154,11 @@ class SearchAgent:
       network named as for ``prior`` (``guided-prior``, ``net-v1``, ``net`` or an ``.npz``),
       playing its best-rated action (about three times the time; it did not play better, see
       the search study, ``experiments/search-strength/REPORT.md``).
+    - ``anchor`` — the action that is always a candidate and wins ties: ``heuristic``
+      (default) the heuristic's choice; ``prior`` the prior's best action (needs ``prior``
+      and ``top`` of at least 2: the prior's ``top`` best actions are then the candidates).
+      With ``anchor=prior``, ``rollout=`` a network and a leaf ``value`` fitted without the
+      heuristic, no decision of the search reads the heuristic.
     - ``finish`` — from which step on rollouts play to the end of the game instead of the end
       of the fight: 3 (default, `PIRATE_STEP`) the pirates; 2 the red step too. Earlier
       is not better: ``finish=0`` (every rollout to the game's end) won 0 of 20 level-1
@@ -184,6 +192,7 @@ class SearchAgent:
         top: int | None = None,
         rollout: str = "",
         finish: int = PIRATE_STEP,
+        anchor: str = "heuristic",
     ) -> None:
         checked = (
             ("sims", sims),
@@ -207,11 +216,30 @@ class SearchAgent:
         self.tops = dict(self.default_tops) if top is None else dict.fromkeys(LEVELS, top)
         self.rollout_policy = rollout_policy(rollout)
         self.finish = finish
+        self.anchor = self._checked_anchor(anchor)
         self.rng = np.random.default_rng(0)
         #: The last searched decision's ``(action, mean rollout value)`` pairs (None after a
         #: forced move): what recorded games keep as policy and value targets
         #: (``friday imitate collect`` records them).
         self.last_values: list[tuple[int, float]] | None = None
+
+    def _checked_anchor(self, anchor: str) -> str:
+        if anchor not in ANCHORS:
+            raise ValueError(f"anchor must be one of {', '.join(ANCHORS)}, got {anchor!r}")
+        if anchor == "prior" and self.prior is None:
+            raise ValueError("anchor=prior needs a prior (prior=a policy network): its best action")
+        if anchor == "prior" and min(self.tops.values()) < 2:
+            raise ValueError(
+                "anchor=prior needs top of at least 2: the prior's best action is always a "
+                "candidate, so with top=1 nothing would be searched"
+            )
+        return anchor
+
+    def anchor_action(self, game: Game) -> int:
+        """The action that is always a candidate and wins ties (``anchor``)."""
+        if self.anchor == "prior" and self.prior is not None:
+            return self.prior.best(game)
+        return heuristic_action(game, DEFAULT_PARAMS)
 
     def reset(self, seed: int) -> None:
         self.rng = np.random.default_rng(seed)
@@ -221,7 +249,7 @@ class SearchAgent:
         self.last_values = None
         if len(legal) == 1:
             return legal[0]
-        default = heuristic_action(game, DEFAULT_PARAMS)
+        default = self.anchor_action(game)
         if self.prior is not None:
             legal = self.prior.candidates(game, legal, self.tops[game.level], default)
             if len(legal) == 1:
