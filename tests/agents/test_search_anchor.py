@@ -109,9 +109,7 @@ def test_anchor_prior_without_a_prior_is_refused():
         make_agent("search:anchor=prior")
 
 
-def test_the_default_anchor_calls_the_heuristic_so_the_check_above_can_fail(
-    tmp_path, no_heuristic
-):
+def test_the_default_anchor_calls_the_heuristic_so_the_check_above_can_fail(tmp_path, no_heuristic):
     path = ranking_network(tmp_path / "rank.npz")
     agent = make_agent(f"search:sims=4:prior={path}:top=2:rollout={path}")
     with pytest.raises(AssertionError, match="the heuristic was called"):
