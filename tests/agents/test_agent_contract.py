@@ -147,6 +147,11 @@ def test_the_contract_finds_an_agent_the_core_changes(monkeypatch):
         agent_test("planted")
 
 
+def test_the_contract_refuses_to_check_on_no_core():
+    with pytest.raises(ValueError, match="at least one core"):
+        agent_test("random", cores=())
+
+
 def test_the_planted_player_itself_keeps_the_contract(monkeypatch):
     monkeypatch.setitem(AGENTS, "planted", f"{__name__}:Planted")
     assert agent_test("planted").twins > 0

@@ -65,9 +65,11 @@ def agent_test(
     ``twins``: the twin pairs compared per core (half dealt at random, half from the middle of
     games). Keep the agent's own budget small in the spec (``search:sims=4``): the contract
     checks behaviour, not strength."""
+    core_list = cores if cores is not None else tuple(available_cores())
+    if not core_list:
+        raise ValueError("agent_test needs at least one core to play on")
     contract = _Contract(spec)
     games = decisions = 0
-    core_list = cores if cores is not None else tuple(available_cores())
     for level in levels:
         seed = training_seed(level, deal)
         played = [contract.whole_game(level, seed, core) for core in core_list]
