@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import signal
 from collections.abc import Callable
 from pathlib import Path
 
@@ -158,3 +159,23 @@ def test_an_untouched_folder_continues(copy, played):
     assert _data(copy) == 0
     mine, theirs = read_positions(copy), read_positions(played)
     assert all(np.array_equal(mine[name], theirs[name]) for name in ARRAYS)
+
+
+def test_ctrl_c_while_a_chunk_is_written_lets_it_finish_then_stops(copy, monkeypatch):
+    """A Ctrl-C that lands while a chunk is being written (not while a deal is played) used to
+    escape as a bare KeyboardInterrupt, without the command that continues the run."""
+    from friday_agents.harness.parallel import GamesInterrupted
+    from friday_agents.learning.leaf_value import chunks
+
+    write = chunks.write_chunk
+
+    def interrupted(folder: Path, start: int, results: list) -> None:
+        os.kill(os.getpid(), signal.SIGINT)  # Ctrl-C in the middle of the write
+        write(folder, start, results)
+
+    monkeypatch.setattr(chunks, "write_chunk", interrupted)
+    settings = chunks.DataSettings("guided:sims=2", 4, "training", 310_000, 4, 0, 2)
+    with pytest.raises(GamesInterrupted, match="interrupted"):
+        list(chunks.play_chunks(copy, settings, 1))
+    assert chunks.missing_chunks(copy, settings) == []  # the chunk in hand was written whole
+    assert len(read_positions(copy)["won"]) == len(read_positions(copy)["rows"])

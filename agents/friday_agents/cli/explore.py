@@ -95,6 +95,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _explore(args: argparse.Namespace, config, out: Path) -> int:
+    from friday_agents.harness.interrupts import stop_at_a_boundary
     from friday_agents.harness.parallel import GamesInterrupted, run_games
     from friday_agents.learning.explore import run as explore_run
 
@@ -112,11 +113,14 @@ def _explore(args: argparse.Namespace, config, out: Path) -> int:
     bar.set_postfix_str(f"{wins} won")
     try:
         for row in run_games(explore_run.play_deal, todo, workers=args.workers):
-            explore_run.append_deal(out, row)  # kept before anything else can fail
+            with stop_at_a_boundary() as ctrl_c:  # the line is written whole, then it stops
+                explore_run.append_deal(out, row)  # kept before anything else can fail
             done[row["index"]] = row
             wins += row["won"]
             bar.set_postfix_str(f"{wins} won", refresh=False)
             bar.update(1)
+            if ctrl_c.requested:
+                raise GamesInterrupted("interrupted")
     except GamesInterrupted as stop:
         bar.close()
         print(

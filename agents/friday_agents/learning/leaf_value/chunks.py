@@ -25,7 +25,8 @@ from typing import Any
 import numpy as np
 
 from friday_agents.harness.files import replace_atomically
-from friday_agents.harness.parallel import run_games
+from friday_agents.harness.interrupts import stop_at_a_boundary
+from friday_agents.harness.parallel import GamesInterrupted, run_games
 from friday_agents.learning.config import LearningConfig
 from friday_agents.learning.leaf_value.positions import DealJob, deal_positions
 from friday_agents.learning.run_folder import (
@@ -155,7 +156,10 @@ def play_chunks(
         start = _chunk_of(settings, result["record"]["index"])
         pending[start].append(result)
         if len(pending[start]) == sizes[start]:
-            write_chunk(folder, start, pending.pop(start))
+            with stop_at_a_boundary() as ctrl_c:  # a chunk is written whole, then Ctrl-C stops
+                write_chunk(folder, start, pending.pop(start))
+            if ctrl_c.requested:
+                raise GamesInterrupted("interrupted")
             yield start
 
 
