@@ -5,6 +5,9 @@ that learns with no teacher (issue 42's stage 6)."""
 
 from __future__ import annotations
 
+import json
+import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -114,3 +117,33 @@ def test_the_default_anchor_calls_the_heuristic_so_the_check_above_can_fail(tmp_
     agent = make_agent(f"search:sims=4:prior={path}:top=2:rollout={path}")
     with pytest.raises(AssertionError, match="the heuristic was called"):
         agent.act(choice_states(1)[0])
+
+
+#: Plays one level-1 game with the search ``argv[1]`` names, in a fresh interpreter, and prints
+#: the modules loaded.
+PLAY = """
+import json, sys
+from friday_agents.players.registry import make_agent
+from friday_agents.players.base import play_game
+play_game(make_agent(sys.argv[1]), 1, seed=1)
+print(json.dumps(sorted(sys.modules)))
+"""
+
+
+def heuristic_modules(spec: str) -> list[str]:
+    done = subprocess.run(
+        [sys.executable, "-c", PLAY, spec], capture_output=True, text=True, timeout=300, check=False
+    )
+    assert done.returncode == 0, done.stderr
+    modules = json.loads(done.stdout.splitlines()[-1])
+    return [m for m in modules if m.startswith("friday_agents.players.heuristic")]
+
+
+def test_a_search_with_no_heuristic_in_its_choices_does_not_import_it(tmp_path):
+    """The heuristic's module is imported on first use only: a search anchored on its prior
+    with network rollouts plays a game without it (what a no-teacher search registered in
+    the registry needs), the default search imports it (the check can fail)."""
+    path = ranking_network(tmp_path / "rank.npz")
+    spec = f"search:sims=2:prior={path}:rollout={path}"
+    assert heuristic_modules(f"{spec}:top=2:anchor=prior") == []
+    assert heuristic_modules(f"{spec}:top=2") != []

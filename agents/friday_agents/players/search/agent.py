@@ -23,13 +23,12 @@ public observation. A forced move (one legal action) costs no simulation.
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import cache
 from typing import Protocol
 
 import numpy as np
 
 from friday_agents.models import model_file
-from friday_agents.players.heuristic.agent import heuristic_action
-from friday_agents.players.heuristic.rules import DEFAULT_PARAMS
 from friday_agents.players.networks.linear_value import TURN_START_PHASES, WEIGHTS_FILE
 from friday_agents.players.networks.policy_net import policy_prior
 from friday_agents.players.search.compiled import CompiledSearch, compiled_search
@@ -74,9 +73,24 @@ def leaf_value_model(value: str) -> LeafValue:
     return load_leaf_value(WEIGHTS_FILE if value == "" else model_file(value, "value"))
 
 
+@cache
+def _heuristic() -> Callable[[Game], int]:
+    """The heuristic with its default parameters, imported on first use: a search whose
+    choices and rollouts are a network's (``anchor=prior``, ``rollout=``) never imports it."""
+    from friday_agents.players.heuristic.agent import heuristic_action as act
+    from friday_agents.players.heuristic.rules import DEFAULT_PARAMS
+
+    return lambda game: act(game, DEFAULT_PARAMS)
+
+
+def heuristic_action(game: Game) -> int:
+    """The heuristic's action (its default parameters)."""
+    return _heuristic()(game)
+
+
 def heuristic_policy(game: Game) -> int:
     """The heuristic's action: the rollouts' default policy."""
-    return heuristic_action(game, DEFAULT_PARAMS)
+    return heuristic_action(game)
 
 
 def rollout_policy(name: str) -> Callable[[Game], int]:
@@ -239,7 +253,7 @@ class SearchAgent:
         """The action that is always a candidate and wins ties (``anchor``)."""
         if self.anchor == "prior" and self.prior is not None:
             return self.prior.best(game)
-        return heuristic_action(game, DEFAULT_PARAMS)
+        return heuristic_action(game)
 
     def reset(self, seed: int) -> None:
         self.rng = np.random.default_rng(seed)
