@@ -170,6 +170,8 @@ def test_the_coefficient_falls_linearly_and_the_env_pays_it(tmp_path, tiny_rl):
     assert trainer.games.envs.progress_coef == pytest.approx(0.05)  # the last update's
     saved = json.loads((tmp_path / "run" / "config.json").read_text())
     assert saved["progress_anneal_frames"] == 512
+    plain = Trainer(tiny_rl(tmp_path / "plain", frames=256, reward="progress")).config
+    assert plain.progress_anneal_frames == 0  # no schedule without annealing
 
 
 def test_without_a_final_value_the_coefficient_stays(tmp_path, tiny_rl):
@@ -210,7 +212,21 @@ def test_an_annealed_mixed_run_resumes_exactly_and_keeps_its_schedule(tmp_path, 
             "progress_coef_final must be a finite number >= 0",
         ),
         (["--progress-coef-final", "0"], "progress_coef_final=0.0 is only for --reward progress"),
-        (["--progress-anneal-frames", "-1"], "progress_anneal_frames must be at least 0"),
+        (
+            [
+                "--reward",
+                "progress",
+                "--progress-coef-final",
+                "0",
+                "--progress-anneal-frames",
+                "-1",
+            ],
+            "progress_anneal_frames must be at least 0",
+        ),
+        (
+            ["--reward", "progress", "--progress-anneal-frames", "1000"],
+            "progress_anneal_frames is only for an annealed coefficient",
+        ),
     ],
 )
 def test_bad_values_are_refused_in_one_line(argv, message, tmp_path, capsys):

@@ -160,7 +160,8 @@ class RLConfig(LearningConfig):
             config.kl_coef = 1.0 if config.init else 0.0
         if config.progress_coef_final == -1.0:
             config.progress_coef_final = config.progress_coef
-        if config.progress_anneal_frames == 0:
+        annealed = config.progress_coef_final != config.progress_coef
+        if annealed and config.progress_anneal_frames == 0:
             config.progress_anneal_frames = config.frames
         return config
 
@@ -249,6 +250,11 @@ class RLConfig(LearningConfig):
 
     def _check_annealing(self) -> None:
         final = self.progress_coef_final
+        if self.progress_anneal_frames and final in (-1.0, self.progress_coef):
+            raise RLConfigError(
+                "progress_anneal_frames is only for an annealed coefficient: give "
+                "--progress-coef-final too"
+            )
         if final == -1.0:
             return
         if not math.isfinite(final) or final < 0:
