@@ -24,7 +24,9 @@ per game on each core (group search), the same evaluation deals of levels 1 and 
 round, and how many games differ (none may); (n) ``friday rl``'s training frames/s against
 SB3's MaskablePPO with the same PPO (separate 64-64 tanh actor and critic, 64 envs x 128
 steps, 4 epochs of 4 minibatches, level 1, one torch thread), their ratio, and where a
-``friday rl`` frame's CPU time goes (env, acting, learning, bookkeeping).
+``friday rl`` frame's CPU time goes (env, acting, learning, bookkeeping): read from the
+committed side-by-side run ``benchmarks/rl_vs_sb3.json`` (``python benchmarks/rl_vs_sb3.py``),
+the one measurement of that ratio, not measured again here.
 
 Each group runs in rounds, one per repeat, its members taking turns in a rotating order
 (A, B, A, B...); every ratio is taken within its round, and the results keep every round,
@@ -71,7 +73,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from bench_report import format_spread, text_table
+from bench_report import RL_RATIO_TARGET, RL_VS_SB3, format_spread, side_by_side_results, text_table
 
 from friday_agents.cli.arguments import add_progress, plain
 from friday_agents.harness.errors import MissingExtraError, require
@@ -234,8 +236,8 @@ TARGETS = {
     "core_random_play_ratio": (True, 20.0),
     "vector_env_c_over_blackjack": (True, 8.0),
     "search_guided_ratio": (True, 5.0),
-    # issue 32: our trainer against the library a user would pick, same PPO
-    "rl_fps_ratio": (True, 3.0),
+    # issues 32 and 43: our trainer against the library a user would pick, same PPO
+    "rl_fps_ratio": (True, RL_RATIO_TARGET),
 }
 
 
@@ -570,38 +572,17 @@ def bench_search(budget: Budget, results: Results) -> None:
 
 
 def bench_rl(budget: Budget, results: Results) -> None:
-    """(n) ``friday rl`` and SB3's MaskablePPO training with the same PPO (`RL_SETTING`),
-    one torch thread, taking turns in rounds; the ratio within each round, and where a
-    ``friday rl`` frame's CPU time goes (the median of the rounds, per part)."""
-    import torch
-    from bench_measure import RL_PARTS, PPOTimer, RLTimer, sb3_rl_settings
-
-    torch.set_num_threads(1)
-    setting = budget.rl
-    ours = RLTimer(setting, seed=0)
-    theirs = PPOTimer("Friday-v0", sb3_rl_settings(setting), seed=0)
-    runs = rounds(
-        budget.repeats,
-        {
-            "friday_rl": lambda _: ours.fps(budget.rl_updates),
-            "sb3": lambda _: theirs.fps(budget.rl_updates),
-        },
-    )
-    ours.close()
-    theirs.close()
-    friday = [fps for fps, _ in runs["friday_rl"]]
-    split = {
-        part: statistics.median(parts[part] for _, parts in runs["friday_rl"]) for part in RL_PARTS
-    }
-    label = f"{'x'.join(map(str, setting['net_arch']))} nets, {setting['n_envs']} envs"
-    results.add(
-        "rl_fps_friday", f"(n) friday rl, {label}", "frames/s", friday, us_per_frame_split=split
-    )
-    sb3 = [fps for fps, _ in runs["sb3"]]
-    results.add("rl_fps_sb3", f"(n) SB3 MaskablePPO, {label}", "frames/s", sb3)
-    results.add(
-        "rl_fps_ratio", "(n) friday rl / SB3 MaskablePPO, per round", "×", ratios(friday, sb3)
-    )
+    """(n) ``friday rl`` and SB3's MaskablePPO training with the same PPO (`RL_SETTING`), as
+    the committed side-by-side run measured them (``python benchmarks/rl_vs_sb3.py`` writes
+    ``benchmarks/rl_vs_sb3.json``): its rounds, the ratio within each, and where a ``friday
+    rl`` frame's CPU time goes. Read, not measured again: one measurement of the ratio, the
+    one the README states (a quick run's tiny setting gave another number)."""
+    doc = json.loads((Path(__file__).resolve().parents[1] / RL_VS_SB3).read_text(encoding="utf-8"))
+    for key, item in side_by_side_results(doc).items():
+        runs, label, unit = item["runs"], item["label"], item["unit"]
+        extra = {k: v for k, v in item.items() if k not in ("median", "min", "max", "runs")}
+        del extra["label"], extra["unit"]
+        results.add(key, label, unit, runs, **extra)
 
 
 BENCHES: dict[str, Callable[[Budget, Results], None]] = {

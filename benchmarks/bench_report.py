@@ -103,3 +103,47 @@ def text_table(doc: dict[str, Any]) -> str:
         lines.append("  ".join(cells).rstrip())
     lines.insert(1, "  ".join("-" * w for w in widths))
     return "\n".join(lines)
+
+
+# ------------------------------------------------ (n): the committed side-by-side run
+
+#: Where ``python benchmarks/rl_vs_sb3.py`` keeps the one measurement of ``friday rl`` against
+#: SB3's MaskablePPO (``friday bench``'s row (n) and the README read it).
+RL_VS_SB3 = "benchmarks/rl_vs_sb3.json"
+#: Issue 43: ``friday rl`` at least 5x SB3 MaskablePPO's frames per CPU-second on one core.
+RL_RATIO_TARGET = 5.0
+
+
+def _spread(runs: list[float], **extra: Any) -> dict[str, Any]:
+    ordered = sorted(runs)
+    middle = len(ordered) // 2
+    median = ordered[middle] if len(ordered) % 2 else (ordered[middle - 1] + ordered[middle]) / 2
+    return {"median": median, "min": ordered[0], "max": ordered[-1], "runs": runs, **extra}
+
+
+def side_by_side_results(doc: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """Row (n)'s results (``rl_fps_friday``, ``rl_fps_sb3``, ``rl_fps_ratio``) as the
+    side-by-side run ``doc`` (`RL_VS_SB3`'s contents) measured them, round by round."""
+    setting = doc["setting"]
+    label = f"{'x'.join(map(str, setting['net_arch']))} nets, {setting['n_envs']} envs"
+    source = {"source": RL_VS_SB3, "when": doc["when"], "command": doc["command"]}
+    friday = [r["friday_rl_fps"] for r in doc["rounds"]]
+    sb3 = [r["sb3_fps"] for r in doc["rounds"]]
+    return {
+        "rl_fps_friday": _spread(
+            friday,
+            label=f"(n) friday rl, {label}",
+            unit="frames/s",
+            us_per_frame_split=doc["friday_rl_cpu_us_per_frame"],
+            **source,
+        ),
+        "rl_fps_sb3": _spread(
+            sb3, label=f"(n) SB3 MaskablePPO, {label}", unit="frames/s", **source
+        ),
+        "rl_fps_ratio": _spread(
+            [a / b for a, b in zip(friday, sb3, strict=True)],
+            label="(n) friday rl / SB3 MaskablePPO, per round",
+            unit="×",
+            **source,
+        ),
+    }

@@ -99,8 +99,11 @@ def test_quick_bench_completes_and_writes_every_measurement(quick_run):
     repeats = doc["meta"]["repeats"]
     pairs = doc["meta"]["budget"]["ppo_pairs"]
     assert pairs == repeats  # every row the README shows has the same rounds
+    side_by_side = json.loads((ROOT / sections.RL_VS_SB3).read_text(encoding="utf-8"))
     for key, result in doc["results"].items():
         runs = 1 if key == "search_guided_differing" else repeats  # (m): one count in all
+        if key.startswith("rl_fps_"):  # (n): the committed side-by-side run's rounds
+            runs = len(side_by_side["rounds"])
         assert len(result["runs"]) == runs, key
         if key == "search_guided_differing":  # guided plays the same games on both cores
             assert result["runs"] == [0.0], "guided's games differ between the cores"
@@ -368,6 +371,28 @@ def committed_check() -> dict:
     return json.loads((ROOT / bench.COMMITTED_CHECK).read_text(encoding="utf-8"))
 
 
+def committed_with_side_by_side() -> tuple[dict, dict]:
+    """The committed bench run and its second run, row (n) from the side-by-side run."""
+    side = json.loads((ROOT / sections.RL_VS_SB3).read_text(encoding="utf-8"))
+    return sections.with_side_by_side(committed_run(), committed_check(), side)
+
+
+def test_row_n_and_the_readme_ratio_are_the_side_by_side_run():
+    """One measurement of friday rl against SB3: the bench's row (n), docs/performance.md
+    and the README state benchmarks/rl_vs_sb3.json's rounds."""
+    side = json.loads((ROOT / sections.RL_VS_SB3).read_text(encoding="utf-8"))
+    doc, check = committed_with_side_by_side()
+    ratios = [r["friday_rl_fps"] / r["sb3_fps"] for r in side["rounds"]]
+    assert doc["results"]["rl_fps_ratio"]["runs"] == ratios
+    assert "rl_fps_ratio" not in (check or {}).get("results", {})
+    results = bench.Results()
+    bench.bench_rl(bench.quick_budget(1), results)
+    assert results.items["rl_fps_ratio"]["runs"] == ratios
+    median = doc["results"]["rl_fps_ratio"]["median"]
+    assert f"`friday rl` trains at {median:.2f}×" in published_section("core-speeds")
+    assert side["command"] in published_section("core-speeds")
+
+
 def test_the_second_run_reruns_the_ratios_after_the_committed_run():
     check, doc = committed_check(), committed_run()
     expect_the_new_method(check)
@@ -385,7 +410,7 @@ def test_the_second_run_reruns_the_ratios_after_the_committed_run():
 
 def test_docs_performance_section_is_the_rendering_of_the_committed_runs():
     body = published_section("performance")
-    assert body == sections.performance_section(committed_run(), committed_check()), (
+    assert body == sections.performance_section(*committed_with_side_by_side()), (
         "docs/performance.md's section is not the rendering of benchmarks/results.json and "
         "benchmarks/results-check.json: rerender it with tools/sections/bench.py"
     )
@@ -394,9 +419,10 @@ def test_docs_performance_section_is_the_rendering_of_the_committed_runs():
 
 
 def test_readme_core_speeds_are_the_committed_run_with_their_range():
-    doc, check = committed_run(), committed_check()
+    doc = committed_run()
     body = published_section("core-speeds")
-    assert body == sections.core_speeds_section(doc, check) == sections.render_core_speeds(ROOT)
+    assert body == sections.core_speeds_section(*committed_with_side_by_side())
+    assert body == sections.render_core_speeds(ROOT)
     for key, _ in sections.CORE_SPEED_ROWS:
         low, high = doc["results"][key]["min"], doc["results"][key]["max"]
         assert f"{low:.2f}–{high:.2f}×" in body

@@ -15,8 +15,8 @@ from friday_agents.learning.sparse import (
     SparseRows,
     Store,
     actor_critic,
-    first_of,
     kernel_built,
+    layers_of,
     legal_ids,
     table_of,
 )
@@ -64,7 +64,8 @@ def sample(logits: torch.Tensor, generator: torch.Generator) -> tuple[torch.Tens
     probs = torch.softmax(logits, -1)
     cdf = probs.cumsum(1)
     # drawn by the run's CPU generator (the same numbers on any device)
-    draw = torch.rand((len(probs), 1), generator=generator).to(probs.device) * cdf[:, -1:]
+    draw = torch.rand((len(probs), 1), generator=generator)
+    draw = (draw if probs.is_cpu else draw.to(probs.device)) * cdf[:, -1:]
     slot = torch.searchsorted(cdf, draw, right=True).squeeze(1).clamp_(max=probs.shape[1] - 1)
     chosen = probs.gather(1, slot[:, None]).squeeze(1)
     if not bool((chosen > 0).all()):  # a draw rounded up to the total: the last legal slot
@@ -99,14 +100,15 @@ def collect(
     games.begin_rollout()
     at = rows.append(games.obs.numpy())
     # the weights the whole rollout acts with (the sparse kernel's table, on the CPU)
-    table = table_of(first_of(model)) if isinstance(rows, SparseRows) else None
+    layers = layers_of(model)
+    table = table_of(layers.first) if isinstance(rows, SparseRows) else None
     done = torch.zeros(n, device=on)
     for t in range(steps):
         with cpu.part("acting"), torch.no_grad():
             mask = games.mask.to(on, non_blocking=True)
             buffers["mask"][t], buffers["done"][t] = mask, done
             ids = legal_ids(mask)
-            logits, buffers["value"][t] = actor_critic(model, rows, at, ids, table)
+            logits, buffers["value"][t] = actor_critic(model, rows, at, ids, table, layers)
             slot, buffers["logp"][t] = sample(logits, generator)
             buffers["slot"][t] = slot
             action = ids.gather(1, slot[:, None]).squeeze(1).cpu()
