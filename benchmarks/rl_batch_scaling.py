@@ -1,0 +1,111 @@
+"""``friday rl``'s CPU cost per frame as the batch of envs grows: for each setting of envs per
+process (64 to 4,096) the trainer at the study's networks (64-64 tanh actor and critic, level
+1, 4 epochs of 4 minibatches, one torch thread) is built, warmed up by one update, and timed
+over ``--updates`` updates; each part of a frame (env / acting / learning / bookkeeping) in
+CPU µs, from its trainer's own accounts. The settings take turns within each round.
+
+    python benchmarks/rl_batch_scaling.py --out benchmarks/rl_batch_scaling.json
+
+A rollout of N envs is N x steps frames; the larger settings take fewer steps per rollout so
+that an update stays within 16k-32k frames (`SETTINGS`). Speed only: whether they learn as
+well per frame is a separate, longer measurement (a held-out curve), not made here.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO / "benchmarks"))
+
+from bench_measure import RL_PARTS, RLTimer  # noqa: E402
+from rl_vs_sb3 import commit, machine, paused  # noqa: E402
+
+#: (envs per process, steps per rollout): 8k to 32k frames an update.
+SETTINGS = ((64, 128), (256, 64), (1024, 16), (4096, 8))
+
+
+def setting(envs: int, steps: int) -> dict[str, Any]:
+    return {"n_envs": envs, "n_steps": steps, "n_epochs": 4, "minibatches": 4, "net_arch": [64, 64]}
+
+
+def measure(rounds: int, updates: int) -> list[dict[str, Any]]:
+    """Each setting's CPU µs per frame by part, ``rounds`` times, the settings in turn."""
+    import torch
+
+    torch.set_num_threads(1)
+    timers = {(n, s): RLTimer(setting(n, s), seed=0) for n, s in SETTINGS}
+    parts: dict[tuple[int, int], list[dict[str, float]]] = {key: [] for key in timers}
+    try:
+        for number in range(rounds):
+            for key in SETTINGS[number % len(SETTINGS) :] + SETTINGS[: number % len(SETTINGS)]:
+                fps, split = timers[key].fps(updates)
+                parts[key].append({"frames_per_cpu_s": fps, **split})
+                print(f"round {number + 1}: {key[0]} envs x {key[1]} steps: {fps:,.0f} frames/s")
+    finally:
+        for timer in timers.values():
+            timer.close()
+    rows = []
+    for (envs, steps), runs in parts.items():
+        rows.append(
+            {
+                "num_envs": envs,
+                "num_steps": steps,
+                "frames_per_update": envs * steps,
+                "frames_per_cpu_s": round(statistics.median(r["frames_per_cpu_s"] for r in runs)),
+                "cpu_us_per_frame": {
+                    part: round(statistics.median(r[part] for r in runs), 3) for part in RL_PARTS
+                },
+                "rounds": runs,
+            }
+        )
+    return rows
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], allow_abbrev=False)
+    parser.add_argument("--rounds", type=int, default=3, help="rounds (default 3)")
+    parser.add_argument("--updates", type=int, default=1, help="updates timed per setting")
+    parser.add_argument(
+        "--pause", type=int, nargs="*", default=[], metavar="PID",
+        help="processes to stop while measuring (always continued at the end)",
+    )  # fmt: skip
+    parser.add_argument("--note", default="", help="what else ran on the machine")
+    parser.add_argument("--out", type=Path, default=None, help="the JSON file to write")
+    args = parser.parse_args(argv)
+    if args.rounds < 1 or args.updates < 1:
+        parser.error("--rounds and --updates must be at least 1")
+    load_before = os.getloadavg()
+    started = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
+    with paused(args.pause):
+        rows = measure(args.rounds, args.updates)
+    doc = {
+        "what": "friday rl's CPU us per frame by part as the envs per process grow (speed only)",
+        "command": f"python benchmarks/rl_batch_scaling.py --rounds {args.rounds} "
+        f"--updates {args.updates}" + (f" --out {args.out.as_posix()}" if args.out else ""),
+        "when": started,
+        "commit": commit(),
+        "machine": machine(),
+        "load_average_before": [round(x, 2) for x in load_before],
+        "load_average_after": [round(x, 2) for x in os.getloadavg()],
+        "paused_processes": len(args.pause),
+        "note": args.note,
+        "settings": rows,
+    }
+    for row in rows:
+        split = ", ".join(f"{k} {v:.2f}" for k, v in row["cpu_us_per_frame"].items())
+        print(f"{row['num_envs']:>5} envs: {row['frames_per_cpu_s']:>7,} frames/s ({split} us)")
+    if args.out is not None:
+        args.out.write_text(json.dumps(doc, indent=1) + "\n", encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
