@@ -236,7 +236,7 @@ class Trainer:
         self.ppo.reference = copy.deepcopy(self.model.actor).requires_grad_(False)
         heldout = self._evaluate_once()
         self.start_win_rate = heldout["heldout_win_rate"]
-        self.cpu_seconds += time.process_time() - cpu
+        self.cpu_seconds += self._cpu_since(cpu)
         self.wall_seconds += time.perf_counter() - wall
         return self._log({"phase": "start", **calibration}, heldout)
 
@@ -259,7 +259,7 @@ class Trainer:
         # resumed run must not, or the run would depend on where it was cut
         if periodic and not warmup:
             self._decay_kl(heldout["heldout_win_rate"])
-        self.cpu_seconds += time.process_time() - cpu  # the evaluation's cost included
+        self.cpu_seconds += self._cpu_since(cpu)  # the evaluation's cost included
         self.wall_seconds += time.perf_counter() - wall
         self.wall_per_frame = (time.perf_counter() - wall) / self.batch  # for the ETA
         return self._log({"phase": "warmup" if warmup else "ppo", **coef, **losses}, heldout)
@@ -275,6 +275,12 @@ class Trainer:
         if config.progress_coef_final != config.progress_coef:
             self.games.envs.set_progress_coef(coef)
         return {"progress_coef": coef}
+
+    def _cpu_since(self, start: float) -> float:
+        """The CPU seconds of every process of the run since ``start`` (this process's
+        ``time.process_time()`` then): a data-parallel run's curve counts all its processes,
+        as its frames do."""
+        return float(sum(self.group.gather(time.process_time() - start)))
 
     def _decay_kl(self, win_rate: float) -> None:
         """Release the policy a step (halve the KL weight, by default) each time it shows
