@@ -52,6 +52,13 @@ class ExitConfig(LearningConfig):
       values of different units on one scale: a leaf network's win probabilities (level 4 of
       ``guided-value-leaf``) differ by hundredths where the linear models' points differ by
       units, so at one ``tau`` their targets would be nearly uniform.
+    - ``anchor`` — the labelling search's action that is always a candidate and wins ties
+      (optional): ``heuristic`` (default) the heuristic's choice, ``prior`` the round's
+      network's best action (``top`` of at least 2; the search's ``anchor`` option).
+    - ``rollout`` — what plays the labelling search's rollouts (optional): ``""`` (default)
+      the heuristic, ``prior`` the round's network. With ``anchor=prior``, ``rollout=prior``
+      and a ``value`` fitted without the heuristic, no label reads the heuristic; such a
+      study measures each round with its own labelling search instead of ``guided``.
     """
 
     Error = ExitConfigError
@@ -73,6 +80,8 @@ class ExitConfig(LearningConfig):
     seed: int
     first_index: int = FIRST_INDEX
     value_scale: tuple[float, ...] = ()
+    anchor: str = "heuristic"
+    rollout: str = ""
 
     def value_scale_of(self, level: int) -> float:
         """The factor of the search's action values on ``level`` (see ``value_scale``)."""
@@ -83,8 +92,19 @@ class ExitConfig(LearningConfig):
         return self.first_index + round_number * ROUND_STRIDE
 
     def teacher_spec(self, prior: str) -> str:
-        """The labelling search with ``prior`` as its policy network."""
-        return f"search:sims={self.sims}:value={self.value}:prior={prior}:top={self.top}"
+        """The labelling search with ``prior`` as its policy network (and, with ``anchor``
+        and ``rollout`` of ``prior``, as its anchor and rollout policy)."""
+        spec = f"search:sims={self.sims}:value={self.value}:prior={prior}:top={self.top}"
+        if self.anchor != "heuristic":
+            spec += f":anchor={self.anchor}"
+        if self.rollout == "prior":
+            spec += f":rollout={prior}"
+        return spec
+
+    @property
+    def uses_heuristic(self) -> bool:
+        """Whether the labelling search reads the heuristic (its anchor or its rollouts)."""
+        return self.anchor == "heuristic" or self.rollout != "prior"
 
     def to_json(self) -> dict[str, Any]:
         return self.to_dict()
@@ -141,6 +161,12 @@ def _check(config: ExitConfig, path: Path) -> None:
         bad.append("value_scale (empty, or 4 positive numbers: levels 1-4)")
     if not 0 < config.held_out_share < 1 or config.tau <= 0:
         bad.append("held_out_share/tau")
+    if config.anchor not in ("heuristic", "prior"):
+        bad.append("anchor (heuristic or prior)")
+    elif config.anchor == "prior" and config.top < 2:
+        bad.append("anchor (prior needs top of at least 2)")
+    if config.rollout not in ("", "prior"):
+        bad.append("rollout ('' for the heuristic, or prior)")
     if config.teacher_games + config.student_games > ROUND_STRIDE:
         bad.append(f"games per round above {ROUND_STRIDE}")
     last = config.round_first_index(config.rounds) - 1

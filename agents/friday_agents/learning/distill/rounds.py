@@ -143,13 +143,20 @@ def guided_with(prior: str | Path) -> str:
     return f"guided:prior={prior}:top=1"
 
 
+def measured_search(config: ExitConfig, prior: str | Path) -> str:
+    """The search a round's network is measured guiding: `guided_with` it, or in a study whose
+    labelling search reads no heuristic (``anchor`` and ``rollout`` ``prior``) that search."""
+    return guided_with(prior) if config.uses_heuristic else config.teacher_spec(str(prior))
+
+
 def measure_start(config: ExitConfig, workers: int, progress: Progress) -> dict[str, Any]:
     """Where the rounds start: the first network alone and the search it guides."""
     prior = config.first_prior
+    search = measured_search(config, prior)
     return {
         "network": prior,
         "net": validate(f"net:model={prior}", config, config.validation_net, workers, progress),
-        "search": validate(guided_with(prior), config, config.validation_search, workers, progress),
+        "search": validate(search, config, config.validation_search, workers, progress),
     }
 
 
@@ -179,7 +186,9 @@ def play_round(
         "games": played,
         **fit_summary,
         "net": validate(f"net:model={path}", config, config.validation_net, workers, progress),
-        "search": validate(guided_with(path), config, config.validation_search, workers, progress),
+        "search": validate(
+            measured_search(config, path), config, config.validation_search, workers, progress
+        ),
     }
 
 
