@@ -11,6 +11,7 @@ import signal
 import subprocess
 import threading
 import time
+from pathlib import Path
 
 import numpy as np
 from friday_cli import friday, popen_friday
@@ -47,6 +48,7 @@ def test_ctrl_c_saves_the_game_and_exits_quietly(tmp_path):
     process.stdin.write("1\n")
     process.stdin.flush()
     _read_until(process, PROMPT, 1)  # the second decision is on screen: one choice typed
+    _wait_until_reading_input(process)
     process.send_signal(signal.SIGINT)
     out, err = _output_to_the_end(process)
     assert "Traceback" not in err and "KeyboardInterrupt" not in err, err
@@ -56,6 +58,22 @@ def test_ctrl_c_saves_the_game_and_exits_quietly(tmp_path):
     assert len(record.actions) >= 1
     game = replay(record)  # the record replays: an unfinished game, as far as it went
     assert not game.done and game.history == record.actions
+
+
+def _wait_until_reading_input(process: subprocess.Popen, limit: float = 300) -> None:
+    """Return once the child sleeps in its read of stdin (Linux's ``/proc/PID/wchan``; at
+    once where that says nothing). The prompt is written just before that read: a Ctrl-C
+    landing between the two is seen only at the next bytecode, which a blocked read never
+    reaches, so on a loaded machine the game waited for input for ever."""
+    proc = Path(f"/proc/{process.pid}")
+    deadline = time.monotonic() + limit
+    while (proc / "wchan").exists():
+        state = (proc / "stat").read_text().rsplit(")", 1)[1].split()[0]
+        where = (proc / "wchan").read_text()
+        if state == "S" and ("read" in where or where in ("", "0")):  # "0": the kernel hides it
+            return
+        assert time.monotonic() < deadline, f"the game never waited for input ({where})"
+        time.sleep(0.01)
 
 
 def _output_to_the_end(process: subprocess.Popen, limit: float = 300) -> tuple[str, str]:
