@@ -42,21 +42,22 @@ def gae(
     rewards, values, dones = rollout["reward"], rollout["value"], rollout["done"]
     steps = (rewards, values, dones, next_value, next_done)
     if rewards.is_cpu:  # the same float32 operations on numpy views: a tenth of the cost
-        advantages = torch.from_numpy(_advantages(*(x.numpy() for x in steps), gamma, lam))
+        advantages = torch.from_numpy(_advantages([x.numpy() for x in steps], gamma, lam))
     else:
-        advantages = _advantages(*steps, gamma, lam)
+        advantages = _advantages(list(steps), gamma, lam)
     return advantages, advantages + values
 
 
-def _advantages(rewards: Any, values: Any, dones: Any, next_value: Any, next_done: Any,
-                gamma: float, lam: float) -> Any:  # fmt: skip
-    """`gae`'s advantages over arrays or tensors (steps x envs) alike."""
+def _advantages(steps: list[Any], gamma: float, lam: float) -> Any:
+    """`gae`'s advantages over arrays or tensors alike: ``steps`` holds the rewards, values
+    and done flags (steps x envs), then the value and done flags after the last step."""
+    rewards, values, dones, next_value, next_done = steps
     zeros_like = torch.zeros_like if isinstance(rewards, torch.Tensor) else np.zeros_like
     advantages, last = zeros_like(rewards), zeros_like(next_value)
-    steps = len(rewards)
-    for t in reversed(range(steps)):
-        following_done = next_done if t == steps - 1 else dones[t + 1]
-        following_value = next_value if t == steps - 1 else values[t + 1]
+    last_step = len(rewards) - 1
+    for t in reversed(range(last_step + 1)):
+        following_done = next_done if t == last_step else dones[t + 1]
+        following_value = next_value if t == last_step else values[t + 1]
         live = 1.0 - following_done
         delta = rewards[t] + gamma * following_value * live - values[t]
         last = delta + gamma * lam * live * last
