@@ -435,11 +435,11 @@ class FridayVectorEnv(VectorEnv):
         return self._checked_deals("options['deal']", options["deal"])
 
     def _checked_deals(self, name: str, deals: Any) -> np.ndarray:
-        if isinstance(deals, np.ndarray) and deals.dtype == np.uint64 and deals.ndim == 1:
-            # every uint64 is a seed: a trainer's array of deals is checked in one test, not
-            # one Python call per env (it sets them after every step in which a game ended)
-            if len(deals) == self.num_envs:
-                return deals.copy()
+        # every uint64 is a seed: a trainer's array of deals is checked in one test, not one
+        # Python call per env (it sets them after every step in which a game ended)
+        uint64 = isinstance(deals, np.ndarray) and deals.dtype == np.uint64 and deals.ndim == 1
+        if uint64 and len(deals) == self.num_envs:
+            return deals.copy()
         if (
             not isinstance(deals, (Sequence, np.ndarray))
             or len(deals) != self.num_envs

@@ -90,7 +90,7 @@ class NetAgent13:
     name = "net"
 
     def __init__(self, model: str = "", sample: bool = False) -> None:
-        self.model_path = Path(model) if model else DEFAULT_MODEL
+        self.model_path: Path | None = Path(model) if model else DEFAULT_MODEL  # None: in memory
         self.net = PolicyNet.load(self.model_path)
         self.sample = sample
         self.rng = np.random.default_rng(0)
