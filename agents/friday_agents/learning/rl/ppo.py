@@ -120,7 +120,9 @@ class PPO:
         for _ in range(self.config.epochs):
             order = torch.randperm(self.batch, generator=self.generator).to(self.device)
             for first in range(0, self.batch, size):
-                rows = order[first : first + size]
+                # the minibatch's rows in ascending order: the same rows (the loss is their
+                # mean), read from the sparse rows in memory order (a tenth off the update)
+                rows = order[first : first + size].sort().values
                 minibatch = {key: value[rows] for key, value in flat.items()}
                 parts = self._minibatch_loss({**minibatch, "row": rows}, warmup, kl_coef)
                 self._step(parts["loss"])
