@@ -95,8 +95,13 @@ def config_of(case: str, folder: Path, **changes: Any) -> Any:
 
 
 def without_times(rows: list[dict]) -> list[dict]:
-    """Curve rows without what depends on the machine's speed."""
-    return [{k: v for k, v in row.items() if not k.endswith("seconds")} for row in rows]
+    """Curve rows without what depends on the machine's speed (and ``cpu_processes``, how
+    many processes ``cpu_seconds`` sums: bookkeeping added after the reference was recorded)."""
+    timing = ("cpu_processes",)
+    return [
+        {k: v for k, v in row.items() if not k.endswith("seconds") and k not in timing}
+        for row in rows
+    ]
 
 
 def curve_of(run: Path) -> list[dict]:

@@ -35,6 +35,8 @@ def cpu_column(out, tiny_rl, monkeypatch, group=None) -> list[float]:
         monkeypatch.setattr(trainer_module, "join", lambda device: group)
     trainer_module.Trainer(tiny_rl(out, frames=256)).run()
     rows = [json.loads(line) for line in (out / "curve.jsonl").read_text().splitlines()]
+    # each row says how many processes its CPU sums: what a track entry checks before reading it
+    assert all(row["cpu_processes"] == row["processes"] for row in rows)
     return [row["cpu_seconds"] for row in rows]
 
 

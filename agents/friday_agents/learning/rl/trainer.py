@@ -322,6 +322,7 @@ class Trainer:
             "kl_coef": self.kl_coef,
             **training_games(finished, fights),
             "processes": self.group.world,
+            "cpu_processes": self.group.world,  # cpu_seconds sums them all (tracks reads it)
             "weights_spread": spread,
             "part_wall_seconds": self.cpu.wall_split(),
             **heldout,
