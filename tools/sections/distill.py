@@ -50,4 +50,4 @@ def _guided_with_network(repo: Path) -> str:
     return played_spec(search["resolved"]).replace(network, "NETWORK")
 
 
-SECTIONS = {"exit-rounds": ("README.md", exit_rounds_section)}
+SECTIONS = {"exit-rounds": ("docs/distill.md", exit_rounds_section)}

@@ -128,6 +128,6 @@ def _headline_rate(root: Path, agent: str, level: int) -> str:
 
 
 SECTIONS = {
-    "rl-runs": ("README.md", rl_runs_section),
+    "rl-runs": ("docs/rl.md", rl_runs_section),
     "learning-paired": ("README.md", learning_paired_section),
 }

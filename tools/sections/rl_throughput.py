@@ -65,5 +65,4 @@ def throughput_section(repo: Path) -> str:
 
 SECTIONS = {
     "rl-throughput": ("docs/rl.md", throughput_section),
-    "rl-throughput-readme": ("README.md", throughput_section),
 }
