@@ -8,6 +8,7 @@ from __future__ import annotations
 import random
 
 import pytest
+from optional import require_modules
 
 from friday_agents.players import contract
 from friday_agents.players.contract import agent_test, public_twins
@@ -15,6 +16,9 @@ from friday_agents.players.registry import AGENTS, CHEATING_AGENTS, agent_class,
 from friday_agents.players.search.oracle import OracleSearchAgent
 from friday_env import Game, available_cores, public_view
 from friday_env.core import core_of
+
+#: The agents that need the ``rl`` extra to play.
+NEEDS_RL = frozenset({"ppo"})
 
 
 def small(name: str) -> str:
@@ -24,6 +28,8 @@ def small(name: str) -> str:
 
 @pytest.mark.parametrize("name", list(AGENTS))
 def test_every_registry_agent_keeps_the_contract(name):
+    if name in NEEDS_RL:
+        require_modules("torch", "sb3_contrib", install='pip install -e ".[rl]"')
     report = agent_test(small(name))
     assert report.games == 2 * len(available_cores())
     assert report.decisions > report.games * 20
@@ -33,6 +39,8 @@ def test_every_registry_agent_keeps_the_contract(name):
 @pytest.mark.slow
 @pytest.mark.parametrize("name", list(AGENTS))
 def test_every_registry_agent_keeps_the_contract_at_its_default_budget(name):
+    if name in NEEDS_RL:
+        require_modules("torch", "sb3_contrib", install='pip install -e ".[rl]"')
     report = agent_test(name, levels=(1, 2, 3, 4), twins=16)
     assert report.games == 4 * len(available_cores())
 
