@@ -231,7 +231,7 @@ def test_bad_per_level_files_are_named(tmp_path, levels, message):
 
 def test_broken_value_files_are_named(tmp_path):
     (tmp_path / "broken.json").write_text("{not json")
-    with pytest.raises(ValueError, match=r"broken\.json is not valid JSON"):
+    with pytest.raises(ValueError, match=r"broken\.json cannot be read: not valid JSON"):
         load_leaf_value(tmp_path / "broken.json")
     (tmp_path / "list.json").write_text("[1, 2]")
     with pytest.raises(ValueError, match="holds no JSON object"):
