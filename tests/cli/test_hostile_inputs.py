@@ -265,3 +265,18 @@ def test_a_device_that_never_ends_is_refused() -> None:
         read_bytes(os.devnull)
     with pytest.raises(JsonTextError, match="a folder, not a regular file"):
         read_json(Path(__file__).parent)
+
+
+def test_the_strategy_reports_results_file_refuses_numbers_no_reader_can_hold(
+    tmp_path: Path,
+) -> None:
+    from friday_agents.evaluation.strategy.strategy import AnalysisInputError, load_results
+
+    path = tmp_path / "results.json"
+    path.write_text('{"format": ' + HUGE_INT + "}")
+    with pytest.raises(AnalysisInputError, match="5000 digits"):
+        load_results(path)
+    path.unlink()
+    os.mkfifo(path)
+    with pytest.raises(AnalysisInputError, match="a FIFO"):
+        load_results(path)

@@ -26,13 +26,13 @@ default changed keeps naming what played.
 from __future__ import annotations
 
 import hashlib
-import json
 from pathlib import Path
 from typing import Any
 
 from friday_agents.harness.paths import portable_path as relative_path
 from friday_agents.models import MODELS_DIR, ROLES, model_file
 from friday_agents.players.registry import resolved_options
+from friday_env.json_text import JsonTextError, read_json
 
 #: The options that name a model file, in the order a played spec shows them.
 MODEL_OPTIONS = ("prior", "value", "rollout", "model")
@@ -95,7 +95,10 @@ def _per_level_files(path: Path) -> list[tuple[str, Path]]:
     """The file of each level a per-level value file names (beside it), else nothing."""
     if path.suffix != ".json" or not path.is_file():
         return []
-    data = json.loads(path.read_text(encoding="utf-8"))
+    try:
+        data = read_json(path)
+    except JsonTextError:  # not a per-level file: the agent that loaded it said what it is
+        return []
     if not isinstance(data, dict) or data.get("format") != _PER_LEVEL:
         return []
     return [(level, path.parent / name) for level, name in sorted(data["levels"].items())]

@@ -34,6 +34,8 @@ from friday_agents.harness.games_file import GamesFileError, check_replayable, r
 from friday_agents.players.base import play_game
 from friday_agents.players.heuristic.agent import HeuristicAgent
 from friday_env.errors import FridayError
+from friday_env.json_text import JsonTextError, read_json
+from friday_env.regular_file import why_not_a_file
 
 RESULTS_FORMAT = "friday-strategy-analysis-v1"
 
@@ -147,12 +149,13 @@ def _progress_bar(total: int, enabled: bool) -> Any:
 
 def load_results(path: Path) -> dict[str, Any]:
     """A results file this module wrote; `AnalysisInputError` if it is not one."""
-    if not path.is_file():
-        raise AnalysisInputError(f"results file {str(path)!r} does not exist")
+    problem = why_not_a_file(path)
+    if problem is not None:
+        raise AnalysisInputError(f"results file {str(path)!r} {problem}")
     try:
-        results = json.loads(path.read_text())
-    except json.JSONDecodeError:
-        raise AnalysisInputError(f"{str(path)!r} is not JSON") from None
+        results = read_json(path)
+    except JsonTextError as err:
+        raise AnalysisInputError(f"{str(path)!r} is not JSON: {err}") from None
     if not isinstance(results, dict) or results.get("format") != RESULTS_FORMAT:
         raise AnalysisInputError(f"{str(path)!r} is not a {RESULTS_FORMAT} results file")
     return results
