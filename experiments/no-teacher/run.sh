@@ -10,7 +10,8 @@ stage=${1:?usage: bash experiments/no-teacher/run.sh STAGE (1 ...)}
 common=(--reward progress --level 1 --hidden 64,64 --eval-levels 1,2,3,4 --no-progress)
 
 case "$stage" in
-1)  # stage 1: level 1, c = 0.1, seeds 1-3, 60 M frames each (started 2026-11-28 at main a1b1a36)
+1)  # stage 1: level 1, c = 0.1, seeds 1-3, 60 M frames each (seeds 1-2 started 2026-11-28 at
+    # main a1b1a36, seed 3 at e770444: the faster trainer, the same learning to 1e-5)
     for seed in 1 2 3; do
         friday rl "${common[@]}" --progress-coef 0.1 --seed "$seed" --frames 60000000 \
             --out "experiments/no-teacher/runs/s$seed-c0.1-l1"
