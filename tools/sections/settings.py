@@ -22,17 +22,29 @@ def _default(settings: type, name: str) -> str:
 
 
 def _meaning(name: str) -> str:
+    """The shared help text, else the command's own; a name both commands have with help of
+    their own (``levels``: one after another in train, at once in rl) says each."""
     if name in SHARED_HELP:
         return SHARED_HELP[name]
-    owner = TrainConfig if name in TrainConfig.__dataclass_fields__ else RLConfig
-    return owner.__dataclass_fields__[name].metadata["help"].split(";")[0]
+    owners = [
+        (command, settings)
+        for command, settings in (("friday train", TrainConfig), ("friday rl", RLConfig))
+        if name in settings.__dataclass_fields__
+    ]
+    texts = [
+        (command, settings.__dataclass_fields__[name].metadata["help"].split(";")[0])
+        for command, settings in owners
+    ]
+    if len(texts) == 1:
+        return texts[0][1]
+    return "; ".join(f"{command}: {text}" for command, text in texts)
 
 
 def settings_section(repo: Path) -> str:
     """Shared settings first (in `SHARED_HELP`'s order), then each trainer's own."""
     names = list(SHARED_HELP)
     names += [f.name for f in dataclasses.fields(TrainConfig) if f.name not in SHARED_HELP]
-    names += [f.name for f in dataclasses.fields(RLConfig) if f.name not in SHARED_HELP]
+    names += [f.name for f in dataclasses.fields(RLConfig) if f.name not in names]
     rows = [
         [
             f"`--{name.replace('_', '-')}`",
