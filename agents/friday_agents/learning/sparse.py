@@ -1,5 +1,6 @@
 """The first layer of the learners' networks over the non-zero inputs only (``friday rl``'s
-trainer and ``friday distill``'s fits, beside the networks of `friday_agents.learning.networks`).
+trainer and ``friday distill``'s fits, beside the networks of
+[`friday_agents.learning.networks`][friday_agents.learning.networks]).
 
 A flat observation holds about 64 non-zeros of its 991 numbers, so a dense first layer
 multiplies ~15 times more than it needs to, and it is most of a PPO update's cost at the

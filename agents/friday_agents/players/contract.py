@@ -193,9 +193,11 @@ class _Contract:
 
 def public_twins(count: int, seed: int = 0, core: str | None = None) -> list[tuple[Game, Game]]:
     """``count`` pairs of games at a decision with two or more legal actions, equal in public
-    view (`friday_env.public_view`) and differing in the hidden order of the Robinson stack:
+    view ([`friday_env.public_view`][friday_env.information.public_view]) and differing in the
+    hidden order of the Robinson stack:
     half are random deals laid out twice with the stack in two orders (none of it known),
-    half are games from the middle of greedy play and a `friday_env.determinized` copy."""
+    half are games from the middle of greedy play and a
+    [`friday_env.determinized`][friday_env.information.determinized] copy."""
     rng = random.Random(seed)
     pairs: list[tuple[Game, Game]] = []
     while len(pairs) < count:

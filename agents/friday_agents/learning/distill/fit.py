@@ -9,8 +9,9 @@
   state belongs to (+1 a win, -1 a loss): a critic to start reinforcement learning from.
 
 On the CPU the fit reads the observations' non-zeros only and computes the logits of the
-legal actions only (the sparse kernel of `friday_agents.learning.sparse`, about a third of
-the dense fit's CPU); on a GPU, or without the kernel, a batch is made dense. Both compute the
+legal actions only (the sparse kernel of
+[`friday_agents.learning.sparse`][friday_agents.learning.sparse], about a third of the dense
+fit's CPU); on a GPU, or without the kernel, a batch is made dense. Both compute the
 same losses up to float rounding.
 
 Games are split by deal: ``held_out_share`` of the deals are kept out, and the report gives
@@ -102,7 +103,8 @@ def _dense_losses(policy, value, data: Decisions, batch: np.ndarray, tau: float,
 
 def _sparse_losses(policy, value, data: Decisions, batch: np.ndarray, tau: float, _device: str):
     """The same losses on the CPU, over the observations' non-zeros and the legal actions
-    only (`friday_agents.learning.sparse`: the first layers by the sparse kernel, the
+    only ([`friday_agents.learning.sparse`][friday_agents.learning.sparse]: the first layers by
+    the sparse kernel, the
     policy's logits of the legal actions alone): the same function up to float rounding."""
     import torch
 

@@ -1,5 +1,6 @@
 """``friday rl``'s clipped PPO loss as one autograd node (`ppo_loss`): the same terms and the
-same gradients as writing it out in torch operations (`friday_agents.learning.rl.ppo` did),
+same gradients as writing it out in torch operations
+([`friday_agents.learning.rl.ppo`][friday_agents.learning.rl.ppo] did),
 up to float rounding, at a fraction of the cost: written out, its thirty-odd small operations
 on (minibatch x legal slots) tensors each record a graph node, and their bookkeeping cost
 more than their arithmetic. Here the forward computes every term without a graph and the

@@ -1,29 +1,30 @@
 """The masked PPO trainer of ``friday rl`` (``docs/rl.md`` explains the method): `Trainer`, the
 loop over the jobs that live beside it.
 
-One update: every env plays ``num_steps`` steps with the current policy (sampled from the
-legal actions only; `friday_agents.learning.rl.rollout`, on the games of
-`friday_agents.learning.rl.games`), then advantages by generalized advantage estimation and
-``epochs`` passes of clipped policy updates over shuffled minibatches
-(`friday_agents.learning.rl.ppo`). During the critic warm-up only the value loss is minimised
-and the actor is not touched. After it, with a start policy (``--init``), the loss adds
-``kl_coef * KL(start || policy)`` on the batch states, and ``kl_coef`` is multiplied by
-``kl_decay`` at every held-out evaluation (`friday_agents.learning.rl.heldout`) whose win rate
-holds at or above the start's.
+One update: every env plays ``num_steps`` steps with the current policy (sampled from the legal
+actions only; [`friday_agents.learning.rl.rollout`][friday_agents.learning.rl.rollout], on the games
+of [`friday_agents.learning.rl.games`][friday_agents.learning.rl.games]), then advantages by
+generalized advantage estimation and ``epochs`` passes of clipped policy updates over shuffled
+minibatches ([`friday_agents.learning.rl.ppo`][friday_agents.learning.rl.ppo]). During the critic
+warm-up only the value loss is minimised and the actor is not touched. After it, with a start policy
+(``--init``), the loss adds ``kl_coef * KL(start || policy)`` on the batch states, and ``kl_coef``
+is multiplied by ``kl_decay`` at every held-out evaluation
+([`friday_agents.learning.rl.heldout`][friday_agents.learning.rl.heldout]) whose win rate holds at
+or above the start's.
 
 A run folder holds ``config.json``, ``checkpoint.pt`` (everything a resumed run needs:
-`friday_agents.learning.rl.checkpoint`), ``curve.jsonl`` (a row per update:
-`friday_agents.learning.rl.bookkeeping`) and ``policy.npz`` (the networks as a PolicyNetwork,
-for ``net:model=...``). Runs are deterministic for a seed: every random draw comes from the
-run's own numpy and torch generators, and a run resumed from a checkpoint continues exactly as
-the uninterrupted run would have.
+[`friday_agents.learning.rl.checkpoint`][friday_agents.learning.rl.checkpoint]), ``curve.jsonl`` (a
+row per update: [`friday_agents.learning.rl.bookkeeping`][friday_agents.learning.rl.bookkeeping])
+and ``policy.npz`` (the networks as a PolicyNetwork, for ``net:model=...``). Runs are deterministic
+for a seed: every random draw comes from the run's own numpy and torch generators, and a run resumed
+from a checkpoint continues exactly as the uninterrupted run would have.
 
 ``--device``: the networks act and learn on the CPU (the sparse first-layer kernel,
-`friday_agents.learning.sparse`) or on a GPU (the same functions as dense torch operations).
-On a GPU each step's observations and masks are copied to it once, into the rollout's
-buffers, which the update then reads where they are; the torch generator stays on the CPU
-(its draws are copied over), so a run draws the same numbers on either device and resumes on
-the other.
+[`friday_agents.learning.sparse`][friday_agents.learning.sparse]) or on a GPU (the same functions as
+dense torch operations). On a GPU each step's observations and masks are copied to it once, into the
+rollout's buffers, which the update then reads where they are; the torch generator stays on the CPU
+(its draws are copied over), so a run draws the same numbers on either device and resumes on the
+other.
 """
 
 from __future__ import annotations

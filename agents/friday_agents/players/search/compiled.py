@@ -44,7 +44,8 @@ except ImportError:  # the compiled core is not built: every game plays in Pytho
     _kernels = None
 
 #: The worlds the C rollouts sample, by the name an agent passes as ``world``: the fair
-#: search's (every hidden order resampled, as `friday_env.determinized` does) and the
+#: search's (every hidden order resampled, as
+#: [`friday_env.determinized`][friday_env.information.determinized] does) and the
 #: oracle's (the true state, with a fresh seed for the shuffles to come).
 WORLDS = ("determinized", "true")
 #: Columns of the leaf row that C writes before the ability groups (value._summary's list).
