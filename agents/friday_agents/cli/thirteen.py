@@ -68,6 +68,7 @@ TRAIN_OPTIONS = (
     ("--imitate-moves", int, 150_000,
      "warm start: imitate the heuristic on this many moves (150000; 0: from random weights)"),
     ("--imitate-epochs", int, 15, "passes over the imitation moves (default 15)"),
+    ("--win-weight", float, 1.0, "the weight of the win share in the reward (default 1)"),
     ("--games", int, 64, "games played side by side (default 64)"),
     ("--steps-per-update", int, 8192, "network moves per PPO update (default 8192)"),
     ("--eval-every", int, 10, "PPO updates between validations (default 10)"),
@@ -160,6 +161,7 @@ def run_train(args: argparse.Namespace) -> int:
         eval_deals=args.eval_deals, seed=args.seed, games=args.games,
         steps_per_update=args.steps_per_update, minibatch=min(1024, args.steps_per_update),
         imitate_moves=args.imitate_moves, imitate_epochs=args.imitate_epochs,
+        win_weight=args.win_weight,
     )  # fmt: skip
     trainer = Trainer(args.out, config, resume=args.resume)
     bar = _bar(round(60 * args.cpu_minutes), args.progress)

@@ -23,6 +23,9 @@ from friday_agents.harness.stats import bootstrap_interval, paired_difference_in
 from friday_agents.thirteen.players import Agent13, make_agent
 from friday_env.thirteen.game import Game13
 
+#: The trainer's validation deals start here, far from the evaluation's (0 on).
+VALIDATION_FIRST_DEAL = 1_000_000
+
 
 def play_game(agents: Sequence[Agent13], seed: int) -> Game13:
     """One whole game on deal ``seed``, ``agents[p]`` at seat ``p``; each agent is reseeded

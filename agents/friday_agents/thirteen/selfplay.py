@@ -3,9 +3,11 @@
 Games run side by side. At each game's start every seat is the current network with
 probability ``self_share`` and otherwise the heuristic (at least one seat is the network), so
 the network learns against itself and against the rulebook's tips at once; every network
-seat's moves are training data. A network seat earns, at each round's end, minus its bad
-luck less the other players' mean (divided by 10), and at the game's end its win share less
-``1/players``. Advantages: GAE (gamma 1, lambda 0.95) over each seat's game.
+seat's moves are training data. After every move a network seat earns minus the change in its
+standing (its points if the round ended now, less the other players' mean, divided by 10):
+these sum to minus its relative bad luck of the round. At the game's end it earns
+``win_weight`` times its win share less ``1/players``. Advantages: GAE (gamma 1, lambda
+0.95) over each seat's game.
 
 With ``imitate_moves`` the network first imitates the heuristic (cross-entropy to its moves in
 games it plays at every seat, and its returns as the value target, ``imitate_epochs`` passes):
@@ -34,7 +36,7 @@ import numpy as np
 import torch
 from torch import nn
 
-from friday_agents.thirteen.evaluation import play_seat
+from friday_agents.thirteen.evaluation import VALIDATION_FIRST_DEAL, play_seat
 from friday_agents.thirteen.heuristic import heuristic_action
 from friday_agents.thirteen.network import PolicyNet
 from friday_agents.thirteen.players import HeuristicAgent13
@@ -42,8 +44,6 @@ from friday_env.thirteen.cards import NUM_ACTIONS
 from friday_env.thirteen.encode import OBSERVATION_SIZE, encode
 from friday_env.thirteen.game import Game13
 from friday_env.thirteen.scoring import round_points
-
-VALIDATION_FIRST_DEAL = 1_000_000
 
 
 @dataclass
@@ -66,6 +66,7 @@ class TrainConfig:
     seed: int = 0
     imitate_moves: int = 0
     imitate_epochs: int = 10
+    win_weight: float = 1.0
 
 
 class ActorCritic(nn.Module):
@@ -117,6 +118,7 @@ class Table:
         net_seats = rng.random(players) < (1.0 if every_seat else config.self_share)
         net_seats[int(rng.integers(players))] = True
         self.episodes = {seat: Episode() for seat in range(players) if net_seats[seat]}
+        self.win_weight = config.win_weight
 
     def play_heuristic_seats(self) -> None:
         """Heuristic seats move until a network seat is to play or the game ends."""
@@ -138,7 +140,7 @@ class Table:
         if game.done:
             shares = game.win_shares()
             for seat, episode in self.episodes.items():
-                episode.rewards[-1] += shares[seat] - 1.0 / game.players
+                episode.rewards[-1] += self.win_weight * (shares[seat] - 1.0 / game.players)
 
     def standings(self) -> list[float]:
         return relative(round_points(self.game.taken))
