@@ -20,9 +20,10 @@ from friday_agents.thirteen.network import PolicyNet
 from friday_agents.thirteen.search import search_action
 from friday_env.thirteen.game import Game13
 
-#: The committed self-play network of a source checkout (friday thirteen train;
-#: experiments/thirteen/REPORT.md); an installed package names its model with net:model=FILE.
-DEFAULT_MODEL = Path(__file__).resolve().parents[3] / "experiments" / "thirteen" / "net13.npz"
+#: The self-play network ``net`` plays by default, shipped in the package: a byte copy of
+#: experiments/thirteen/net13.npz, the file the committed tables played (friday thirteen train;
+#: experiments/thirteen/README.md).
+DEFAULT_MODEL = Path(__file__).resolve().parent / "net13.npz"
 
 
 class Agent13(Protocol):
