@@ -11,6 +11,7 @@ experiments/thirteen/README.md and docs/thirteen.md.
 
 from __future__ import annotations
 
+import argparse
 import csv
 import json
 import sys
@@ -75,15 +76,22 @@ def rendered(page: str) -> str:
 
 
 def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(
+        description="Write the committed results' tables into docs/thirteen.md and "
+        "experiments/thirteen/README.md.",
+        allow_abbrev=False,
+    )
+    parser.add_argument("--check", action="store_true", help="only say which page is stale")
+    check = parser.parse_args(argv).check
     stale = []
     for path in PAGES:
         text = path.read_text(encoding="utf-8")
         new = rendered(text)
         if new != text:
             stale.append(path.relative_to(REPO).as_posix())
-            if "--check" not in argv:
+            if not check:
                 path.write_text(new, encoding="utf-8")
-    if stale and "--check" in argv:
+    if stale and check:
         print(f"stale results sections: {', '.join(stale)} (run {Path(__file__).name})")
         return 1
     return 0

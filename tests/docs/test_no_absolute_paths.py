@@ -32,7 +32,7 @@ ALLOWED = {
     # tests that hand a command a path outside the repository, or one that exists nowhere,
     # to see it refused
     ("tests/cli/test_tracks_submission.py", "/tmp/results.json"),
-    ("tests/thirteen/test_agents.py", "/no/such/file.npz"),
+    ("tests/thirteen/test_thirteen_agents.py", "/no/such/file.npz"),
 }
 #: The record of what each old path became, and this test's own examples: they name such
 #: paths on purpose.

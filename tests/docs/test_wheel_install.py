@@ -102,10 +102,13 @@ def test_wheel_ships_the_data_files_the_agents_load(wheel):
     assert "agents/friday_agents/models/guided_prior.npz" in models  # guided's prior before
     checkout_only = ("manifest.json", "value_net.npz")
     leaderboard = "agents/friday_agents/evaluation/tracks.json"  # friday tracks
-    assert leaderboard in data
+    thirteen_net = "agents/friday_agents/thirteen/net13.npz"  # Friday the 13th's default net
+    assert leaderboard in data and thirteen_net in data
     for name in data:
         shipped = AGENTS_IMPORT + name.removeprefix("agents/friday_agents") in names
-        expected = name == leaderboard or (name in models and not name.endswith(checkout_only))
+        expected = name in (leaderboard, thirteen_net) or (
+            name in models and not name.endswith(checkout_only)
+        )
         assert shipped == expected, name
     assert {"friday_env/py.typed", f"{AGENTS_IMPORT}/py.typed"} <= names
     assert any(name.endswith(".dist-info/licenses/LICENSE") for name in names)

@@ -321,7 +321,7 @@ class Trainer:
             self._load(out / "checkpoint.pt")
 
     def _load(self, path: Path) -> None:
-        state = torch.load(path, weights_only=False)
+        state = torch.load(path, weights_only=True)  # tensors and plain values only
         self.model.load_state_dict(state["model"])
         self.optimizer.load_state_dict(state["optimizer"])
         self.rng.bit_generator.state = state["rng"]
