@@ -140,7 +140,8 @@ def test_model_files_are_shipped_or_named_by_a_track_entry_or_a_test():
         if not name.endswith(MODEL_SUFFIXES) or _is_checkpoint(name):
             continue
         shipped = (REPO / name).resolve().parent == MODELS_DIR or name in SHIPPED_ELSEWHERE
-        if not (shipped or name in tracks or name in tests or name.startswith(FIXTURES)):
+        named = name in tracks or name in tests or _in_progress(name)  # a run's next selection
+        if not (shipped or named or name.startswith(FIXTURES)):
             unnamed.append(name)
     assert not unnamed, f"model files no shipped model, track entry or test names: {unnamed}"
 
