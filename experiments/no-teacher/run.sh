@@ -5,7 +5,7 @@
 #   friday rl --resume --out experiments/no-teacher/runs/s1-c0.1-l1
 # (a resumed run takes its own config.json; only --frames and --device may change).
 set -euo pipefail
-stage=${1:?usage: bash experiments/no-teacher/run.sh STAGE (1 ...)}
+stage=${1:?usage: bash experiments/no-teacher/run.sh STAGE (1, select1, ...)}
 
 common=(--reward progress --level 1 --hidden 64,64 --eval-levels 1,2,3,4 --no-progress)
 
@@ -16,5 +16,11 @@ case "$stage" in
         friday rl "${common[@]}" --progress-coef 0.1 --seed "$seed" --frames 60000000 \
             --out "experiments/no-teacher/runs/s$seed-c0.1-l1"
     done ;;
+select1)  # stage 1's selection: each seed's final policy on 500 level-1 validation deals
+    runs=experiments/no-teacher/runs
+    friday eval --agents "net:model=$runs/s1-c0.1-l1/policy.npz,net:model=$runs/s2-c0.1-l1/policy.npz,net:model=$runs/s3-c0.1-l1/policy.npz" \
+        --levels 1 --games 500 --deals validation --no-progress \
+        --out experiments/no-teacher/results/stage1-selection
+    python experiments/no-teacher/choose.py ;;
 *)  echo "stage $stage: not planned to run yet (see PLAN.md)" >&2; exit 2 ;;
 esac
