@@ -15,10 +15,8 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import statistics
 import sys
-import time
 from pathlib import Path
 from typing import Any
 
@@ -26,7 +24,7 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "benchmarks"))
 
 from bench_measure import RL_PARTS, RLTimer  # noqa: E402
-from rl_vs_sb3 import commit, machine, paused  # noqa: E402
+from rl_vs_sb3 import add_run_options, measured_while_paused  # noqa: E402
 
 #: (envs per process, steps per rollout): 8k to 32k frames an update.
 SETTINGS = ((64, 128), (256, 64), (1024, 16), (4096, 8))
@@ -73,30 +71,16 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], allow_abbrev=False)
     parser.add_argument("--rounds", type=int, default=3, help="rounds (default 3)")
     parser.add_argument("--updates", type=int, default=1, help="updates timed per setting")
-    parser.add_argument(
-        "--pause", type=int, nargs="*", default=[], metavar="PID",
-        help="processes to stop while measuring (always continued at the end)",
-    )  # fmt: skip
-    parser.add_argument("--note", default="", help="what else ran on the machine")
-    parser.add_argument("--out", type=Path, default=None, help="the JSON file to write")
+    add_run_options(parser)
     args = parser.parse_args(argv)
     if args.rounds < 1 or args.updates < 1:
         parser.error("--rounds and --updates must be at least 1")
-    load_before = os.getloadavg()
-    started = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
-    with paused(args.pause):
-        rows = measure(args.rounds, args.updates)
+    rows, context = measured_while_paused(args, lambda: measure(args.rounds, args.updates))
     doc = {
         "what": "friday rl's CPU us per frame by part as the envs per process grow (speed only)",
         "command": f"python benchmarks/rl_batch_scaling.py --rounds {args.rounds} "
         f"--updates {args.updates}" + (f" --out {args.out.as_posix()}" if args.out else ""),
-        "when": started,
-        "commit": commit(),
-        "machine": machine(),
-        "load_average_before": [round(x, 2) for x in load_before],
-        "load_average_after": [round(x, 2) for x in os.getloadavg()],
-        "paused_processes": len(args.pause),
-        "note": args.note,
+        **context,
         "settings": rows,
     }
     for row in rows:

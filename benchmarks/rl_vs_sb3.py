@@ -25,7 +25,7 @@ import statistics
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -57,6 +57,37 @@ def paused(pids: list[int]) -> Iterator[None]:
     finally:
         for pid in stopped:
             os.kill(pid, signal.SIGCONT)
+
+
+def add_run_options(parser: argparse.ArgumentParser) -> None:
+    """The options every trainer measurement takes: what to pause, a note, where to write."""
+    parser.add_argument(
+        "--pause", type=int, nargs="*", default=[], metavar="PID",
+        help="processes to stop while measuring (always continued at the end)",
+    )  # fmt: skip
+    parser.add_argument("--note", default="", help="what else ran on the machine")
+    parser.add_argument("--out", type=Path, default=None, help="the JSON file to write")
+
+
+def measured_while_paused(
+    args: argparse.Namespace, measure: Callable[[], list[dict[str, Any]]]
+) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    """``measure()``'s rows with ``args.pause`` stopped, and where and when they were taken
+    (commit, machine, the load around them, what was paused, the note)."""
+    load_before = os.getloadavg()
+    started = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
+    with paused(args.pause):
+        rows = measure()
+    context = {
+        "when": started,
+        "commit": commit(),
+        "machine": machine(),
+        "load_average_before": [round(x, 2) for x in load_before],
+        "load_average_after": [round(x, 2) for x in os.getloadavg()],
+        "paused_processes": len(args.pause),
+        "note": args.note,
+    }
+    return rows, context
 
 
 def spread(values: list[float]) -> dict[str, float]:
@@ -145,30 +176,18 @@ def main(argv: list[str] | None = None) -> int:
         "--updates", type=int, default=2, help="rollouts and updates of each per round"
     )
     parser.add_argument("--seed", type=int, default=0, help="both trainers' seed")
-    parser.add_argument(
-        "--pause", type=int, nargs="*", default=[], metavar="PID",
-        help="processes to stop while measuring (always continued at the end)",
-    )  # fmt: skip
-    parser.add_argument("--note", default="", help="what else ran on the machine")
-    parser.add_argument("--out", type=Path, default=None, help="the JSON file to write")
+    add_run_options(parser)
     args = parser.parse_args(argv)
     if args.rounds < 1 or args.updates < 1:
         parser.error("--rounds and --updates must be at least 1")
-    load_before = os.getloadavg()
-    started = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
-    with paused(args.pause):
-        rows = measure(args.rounds, args.updates, args.seed)
+    rows, context = measured_while_paused(
+        args, lambda: measure(args.rounds, args.updates, args.seed)
+    )
     doc = {
         "what": "friday rl / SB3 MaskablePPO training frames per CPU-second, same PPO, "
         "taking turns within each round; friday rl's CPU us per frame by part",
         "command": _command(args),
-        "when": started,
-        "commit": commit(),
-        "machine": machine(),
-        "load_average_before": [round(x, 2) for x in load_before],
-        "load_average_after": [round(x, 2) for x in os.getloadavg()],
-        "paused_processes": len(args.pause),
-        "note": args.note,
+        **context,
         "setting": {**RL_SETTING, "level": 1, "torch_threads": 1},
         "updates_per_round": args.updates,
         **summary(rows),
