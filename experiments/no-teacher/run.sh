@@ -22,5 +22,18 @@ select1)  # stage 1's selection: each seed's final policy on 500 level-1 validat
         --levels 1 --games 500 --deals validation --no-progress \
         --out experiments/no-teacher/results/stage1-selection
     python experiments/no-teacher/choose.py ;;
+register1)  # the interim registration: stage 1's choice becomes scratch (the models folder)
+    python experiments/no-teacher/register.py \
+        --choice experiments/no-teacher/results/stage1-selection/choice.json ;;
+eval-scratch)  # the registered scratch plays the evaluation deals once, paired with heuristic and guided
+    friday eval --agents heuristic,scratch,guided --levels 1-4 --games 1000 --no-progress \
+        --out experiments/no-teacher/results/eval/scratch-run
+    cp experiments/no-teacher/results/eval/scratch-run/results.json \
+        experiments/no-teacher/results/eval/scratch.json ;;
+2)  # stage 2: the coefficient sweep, level 1, seed 1, 25 M frames (c = 0.1 is stage 1's seed 1)
+    for coef in 0.05 0.2; do
+        friday rl "${common[@]}" --progress-coef "$coef" --seed 1 --frames 25000000 \
+            --out "experiments/no-teacher/runs/s1-c$coef-l1"
+    done ;;
 *)  echo "stage $stage: not planned to run yet (see PLAN.md)" >&2; exit 2 ;;
 esac
