@@ -2,7 +2,8 @@
 its ``policy.npz`` to the models folder (role ``scratch``) and record what was copied, from
 which run and selection, with both files' SHA-256, in ``results/registered.json``:
 
-    python experiments/no-teacher/register.py --choice experiments/no-teacher/results/stage1-selection/choice.json
+    python experiments/no-teacher/register.py \
+        --choice experiments/no-teacher/results/stage1-selection/choice.json
 
 Never reads an evaluation deal: the choice it copies was made on validation deals.
 """
@@ -31,7 +32,8 @@ def chosen_policy(choice: dict) -> Path:
     """The repository-relative policy file the choice names."""
     match = POLICY.match(choice["chosen"]["agent"])
     if match is None:
-        raise SystemExit(f"the chosen agent {choice['chosen']['agent']!r} is not a study run's policy")
+        agent = choice["chosen"]["agent"]
+        raise SystemExit(f"the chosen agent {agent!r} is not a study run's policy")
     return Path(match.group(1))
 
 

@@ -29,11 +29,33 @@ eval-scratch)  # the registered scratch plays the evaluation deals once, paired 
     friday eval --agents heuristic,scratch,guided --levels 1-4 --games 1000 --no-progress \
         --out experiments/no-teacher/results/eval/scratch-run
     cp experiments/no-teacher/results/eval/scratch-run/results.json \
-        experiments/no-teacher/results/eval/scratch.json ;;
+        experiments/no-teacher/results/eval/scratch.json
+    gzip -9f experiments/no-teacher/results/eval/scratch-run/games.jsonl  # the results policy: > 1 MB
+    python experiments/no-teacher/targets.py --run experiments/no-teacher/results/eval/scratch-run \
+        --agent scratch ;;
 2)  # stage 2: the coefficient sweep, level 1, seed 1, 25 M frames (c = 0.1 is stage 1's seed 1)
     for coef in 0.05 0.2; do
         friday rl "${common[@]}" --progress-coef "$coef" --seed 1 --frames 25000000 \
             --out "experiments/no-teacher/runs/s1-c$coef-l1"
     done ;;
+3)  # stage 3 (amendment 1): the control (a copy of the chosen run resumed to 80 M frames) and
+    # the two variants from its final policy, 20 M frames each
+    runs=experiments/no-teacher/runs
+    start=(--init "$runs/s3-c0.1-l1/policy.npz" --kl-coef 0 --init-temperature 1 --warmup-frames 200000)
+    [ -d "$runs/s3-c0.1-l1-to80m" ] || cp -r "$runs/s3-c0.1-l1" "$runs/s3-c0.1-l1-to80m"
+    friday rl --resume --frames 80000000 --no-progress --out "$runs/s3-c0.1-l1-to80m"
+    friday rl "${start[@]}" --reward win_loss --level 1 --eval-levels 1,2,3,4 --seed 1 \
+        --frames 20000000 --no-progress --out "$runs/s3-win-loss-20m"
+    friday rl "${start[@]}" --reward progress --progress-coef 0.1 --progress-coef-final 0 \
+        --level 1 --eval-levels 1,2,3,4 --seed 1 --frames 20000000 --no-progress \
+        --out "$runs/s3-anneal-20m" ;;
+select3)  # stage 3's decision: the control and the variants on 500 level-1 validation deals
+    runs=experiments/no-teacher/runs
+    friday eval --agents "net:model=$runs/s3-c0.1-l1-to80m/policy.npz,net:model=$runs/s3-win-loss-20m/policy.npz,net:model=$runs/s3-anneal-20m/policy.npz" \
+        --levels 1 --games 500 --deals validation --no-progress \
+        --out experiments/no-teacher/results/stage3-selection ;;
+4)  # stage 4: width, level 1, c = 0.1, seed 1, 256-256, 25 M frames
+    friday rl --reward progress --level 1 --hidden 256,256 --eval-levels 1,2,3,4 --no-progress \
+        --progress-coef 0.1 --seed 1 --frames 25000000 --out experiments/no-teacher/runs/s1-c0.1-l1-w256 ;;
 *)  echo "stage $stage: not planned to run yet (see PLAN.md)" >&2; exit 2 ;;
 esac
