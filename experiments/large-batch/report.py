@@ -1,0 +1,113 @@
+"""The large-batch study's result (PLAN.md beside this file): the held-out level-1 curves of
+the large-batch run and of the default setting's run at equal frames, each run's training
+time per frame, and the plan's rule; writes ``results/summary.json`` and ``results/curve.png``:
+
+    python experiments/large-batch/report.py
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import json
+from pathlib import Path
+from typing import Any
+
+REPO = Path(__file__).resolve().parents[2]
+HERE = Path(__file__).resolve().parent
+LARGE = HERE / "runs" / "b1024-s1-c0.1-l1"
+DEFAULT_SEEDS = {seed: REPO / f"experiments/no-teacher/runs/s{seed}-c0.1-l1" for seed in (1, 2, 3)}
+BUDGET = 25_000_000
+PARTS = ("env", "acting", "learning", "communication")
+
+
+def curve_rows(folder: Path) -> list[dict[str, Any]]:
+    plain, packed = folder / "curve.jsonl", folder / "curve.jsonl.gz"
+    text = plain.read_text() if plain.exists() else gzip.decompress(packed.read_bytes()).decode()
+    return [json.loads(line) for line in text.splitlines() if line.strip()]
+
+
+def level1_points(rows: list[dict[str, Any]]) -> list[tuple[int, float]]:
+    """(frames, held-out level-1 win rate) of each point at or before the budget."""
+    points = []
+    for row in rows:
+        by_level = row.get("heldout_by_level")
+        if by_level and row["frames"] <= BUDGET:
+            points.append((row["frames"], by_level["1"]["heldout_win_rate"]))
+    return points
+
+
+def last_three_mean(points: list[tuple[int, float]]) -> float:
+    if len(points) < 3 or points[-1][0] < BUDGET - 819_200:
+        raise SystemExit(f"a curve has not reached {BUDGET:,} frames yet")
+    return sum(rate for _, rate in points[-3:]) / 3
+
+
+def microseconds_per_frame(rows: list[dict[str, Any]]) -> dict[str, float]:
+    """Training wall time per frame by part, summed over the run's rows up to the budget."""
+    totals = dict.fromkeys(PARTS, 0.0)
+    frames = 0
+    for row in rows:
+        if row["frames"] <= BUDGET and "part_wall_seconds" in row:
+            for part in PARTS:
+                totals[part] += row["part_wall_seconds"].get(part, 0.0)
+            frames = row["frames"]
+    return {part: round(1e6 * seconds / frames, 2) for part, seconds in totals.items()}
+
+
+def plot(large: list[tuple[int, float]], default: list[tuple[int, float]], png: Path) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    figure, ax = plt.subplots(figsize=(7, 4))
+    for points, label in ((default, "64 envs x 128 steps (default)"), (large, "1,024 x 16")):
+        ax.plot([f / 1e6 for f, _ in points], [100 * r for _, r in points], label=label)
+    ax.set_xlabel("frames (M)")
+    ax.set_ylabel("held-out level-1 win rate (%, 200 validation deals)")
+    ax.set_title("level 1, progress reward c = 0.1, 64-64, seed 1")
+    ax.grid(alpha=0.3)
+    ax.legend()
+    figure.tight_layout()
+    figure.savefig(png, dpi=110)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], allow_abbrev=False)
+    parser.parse_args()
+    large_rows = curve_rows(LARGE)
+    large = level1_points(large_rows)
+    seeds = {seed: level1_points(curve_rows(folder)) for seed, folder in DEFAULT_SEEDS.items()}
+    seed_means = {seed: last_three_mean(points) for seed, points in seeds.items()}
+    large_mean = last_three_mean(large)
+    summary = {
+        "rule": "large batch learns as well per frame if its last-three-point mean at <= 25 M "
+        "is >= the lowest of the default setting's three seeds",
+        "large_batch": {
+            "run": LARGE.relative_to(REPO).as_posix(),
+            "last_three_mean": large_mean,
+            "curve": large,
+            "us_per_frame": microseconds_per_frame(large_rows),
+        },
+        "default": {
+            "runs": {s: f.relative_to(REPO).as_posix() for s, f in DEFAULT_SEEDS.items()},
+            "last_three_mean": seed_means,
+            "curve_seed1": seeds[1],
+            "us_per_frame_seed1": microseconds_per_frame(curve_rows(DEFAULT_SEEDS[1])),
+        },
+        "as_well": large_mean >= min(seed_means.values()),
+    }
+    out = HERE / "results"
+    out.mkdir(exist_ok=True)
+    (out / "summary.json").write_text(json.dumps(summary, indent=1) + "\n")
+    plot(large, seeds[1], out / "curve.png")
+    print(
+        f"large batch {100 * large_mean:.1f} %; default seeds "
+        + " / ".join(f"{100 * m:.1f}" for m in seed_means.values())
+        + f" %; as well: {summary['as_well']}"
+    )
+
+
+if __name__ == "__main__":
+    main()
