@@ -44,15 +44,11 @@ def last_three_mean(points: list[tuple[int, float]]) -> float:
 
 
 def microseconds_per_frame(rows: list[dict[str, Any]]) -> dict[str, float]:
-    """Training wall time per frame by part, summed over the run's rows up to the budget."""
-    totals = dict.fromkeys(PARTS, 0.0)
-    frames = 0
-    for row in rows:
-        if row["frames"] <= BUDGET and "part_wall_seconds" in row:
-            for part in PARTS:
-                totals[part] += row["part_wall_seconds"].get(part, 0.0)
-            frames = row["frames"]
-    return {part: round(1e6 * seconds / frames, 2) for part, seconds in totals.items()}
+    """Training wall time per frame by part, from the last row at or before the budget (the
+    curve's ``part_wall_seconds`` are the run's running totals)."""
+    last = [row for row in rows if row["frames"] <= BUDGET and "part_wall_seconds" in row][-1]
+    parts = last["part_wall_seconds"]
+    return {part: round(1e6 * parts.get(part, 0.0) / last["frames"], 2) for part in PARTS}
 
 
 def plot(large: list[tuple[int, float]], default: list[tuple[int, float]], png: Path) -> None:
