@@ -46,10 +46,10 @@ def _load(path: Path) -> object:
         from friday_agents.learning.explore.run import load_config
 
         return load_config(path.parent)
-    if "self_share" in data:  # friday thirteen train's own run folder
-        from friday_agents.thirteen.selfplay import TrainConfig as Thirteen
+    if "self_share" in data:  # friday thirteen train's
+        from friday_agents.thirteen.train_config import TrainConfig as Thirteen
 
-        return Thirteen(**{**data, "players": tuple(data["players"])})
+        return load_run_config(path.parent, Thirteen, complete=True)
     if "first_prior" in data:
         from friday_agents.learning.distill.config import load_config as load_study
 

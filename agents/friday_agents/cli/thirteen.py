@@ -23,9 +23,11 @@ import argparse
 import json
 import sys
 from pathlib import Path
+from typing import Any
 
 from friday_agents.cli.arguments import add_progress
-from friday_agents.harness.errors import BadInputError
+from friday_agents.harness.errors import BadInputError, require
+from friday_agents.harness.files import write_text_atomically
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -62,7 +64,7 @@ def _add_eval(steps) -> None:
 #: friday thirteen train's options after --out: (flag, type, default, help).
 TRAIN_OPTIONS = (
     ("--cpu-minutes", float, 20.0, "CPU budget in minutes (default 20)"),
-    ("--players", int, [4], "table sizes (default 4)"),
+    ("--players", int, (4,), "table sizes (default 4)"),
     ("--lr", float, 3e-4, "Adam's step size (default 3e-4)"),
     ("--self-share", float, 0.5, "chance a seat is the network, else the heuristic (0.5)"),
     ("--imitate-moves", int, 150_000,
@@ -86,10 +88,15 @@ def _add_train(steps) -> None:
         allow_abbrev=False,
     )
     sub.add_argument("--out", type=Path, required=True, help="the run folder")
-    sub.add_argument("--resume", action="store_true", help="continue the run's checkpoint")
+    sub.add_argument(
+        "--resume",
+        action="store_true",
+        help="continue the run's checkpoint with its own settings (only --cpu-minutes may change)",
+    )
     for flag, kind, default, help_text in TRAIN_OPTIONS:
-        nargs = "+" if isinstance(default, list) else None
-        sub.add_argument(flag, type=kind, default=default, nargs=nargs, help=help_text)
+        nargs = "+" if isinstance(default, tuple) else None
+        # None unless given: --resume must know which settings were named
+        sub.add_argument(flag, type=kind, default=None, nargs=nargs, help=help_text)
     sub.set_defaults(out_is_folder=True)
     add_progress(sub)
 
@@ -132,7 +139,7 @@ def run_eval(args: argparse.Namespace) -> int:
     bar.close()
     print(format_table(reports))
     if args.out is not None:
-        args.out.write_text(json.dumps({"reports": reports}, indent=2) + "\n")
+        write_text_atomically(args.out, json.dumps({"reports": reports}, indent=2) + "\n")
         print(f"report written to {args.out}")
     return 0
 
@@ -144,27 +151,42 @@ def _bar(total: int, show: bool):
 
 
 def run_train(args: argparse.Namespace) -> int:
-    from friday_agents.thirteen.selfplay import TrainConfig, Trainer
+    from friday_agents.learning.run_folder import held, taken
 
-    _check_players(args.players)
-    if args.cpu_minutes <= 0 or not 0 < args.self_share <= 1:
-        raise BadInputError("--cpu-minutes must be > 0 and --self-share in (0, 1]")
-    if min(args.imitate_moves, args.imitate_epochs) < 0:
-        raise BadInputError("--imitate-moves and --imitate-epochs must be at least 0")
-    if min(args.games, args.steps_per_update, args.eval_every, args.eval_deals) < 1:
-        raise BadInputError("--games, --steps-per-update, --eval-every, --eval-deals: at least 1")
-    if (args.out / "checkpoint.pt").exists() and not args.resume:
-        raise BadInputError(f"{args.out} holds a run: pass --resume to continue it")
-    config = TrainConfig(
-        players=tuple(args.players), lr=args.lr, self_share=args.self_share,
-        cpu_minutes=args.cpu_minutes, eval_every=args.eval_every,
-        eval_deals=args.eval_deals, seed=args.seed, games=args.games,
-        steps_per_update=args.steps_per_update, minibatch=min(1024, args.steps_per_update),
-        imitate_moves=args.imitate_moves, imitate_epochs=args.imitate_epochs,
-        win_weight=args.win_weight,
-    )  # fmt: skip
-    trainer = Trainer(args.out, config, resume=args.resume)
-    bar = _bar(round(60 * args.cpu_minutes), args.progress)
+    require("friday thirteen train", "torch", *(("tqdm",) if args.progress else ()))
+    with held(args.out) as lock:  # before the run's configuration is read
+        config = _train_config(args)
+        from friday_agents.thirteen.selfplay import Trainer
+
+        with taken(lock, args.out):
+            trainer = Trainer(args.out, config, resume=args.resume)
+        return _train(args, config, trainer)
+
+
+def _train_config(args: argparse.Namespace):
+    """The run's settings: the flags given over the defaults for a new run, the run's own
+    for ``--resume`` (`friday_agents.thirteen.train_config.RESUME` says what may change)."""
+    from friday_agents.thirteen import train_config
+
+    defaults: dict[str, Any] = {_setting(flag): default for flag, _, default, _ in TRAIN_OPTIONS}
+    given = {name: getattr(args, name) for name in defaults if getattr(args, name) is not None}
+    if "players" in given:
+        _check_players(given["players"])
+        given["players"] = tuple(given["players"])
+    if args.resume:
+        return train_config.resumed_run(args.out, given)
+    values = defaults | given
+    values["minibatch"] = min(1024, values["steps_per_update"])
+    return train_config.new_run(args.out, train_config.TrainConfig(**values))
+
+
+def _setting(flag: str) -> str:
+    """The setting a flag of `TRAIN_OPTIONS` names (``--cpu-minutes``: ``cpu_minutes``)."""
+    return flag.removeprefix("--").replace("-", "_")
+
+
+def _train(args: argparse.Namespace, config, trainer) -> int:
+    bar = _bar(round(60 * config.cpu_minutes), args.progress)
     bar.update(round(trainer.cpu_seconds))
 
     def progress(cpu: float, budget: float, row: dict) -> None:

@@ -2,7 +2,7 @@
 back one way, continued by one rule per command.
 
 Every command that writes a run folder (``friday rl``, ``friday train``, ``friday distill``,
-``friday value data``, ``friday explore``) goes through this module:
+``friday value data``, ``friday explore``, ``friday thirteen train``) goes through this module:
 
 - **one session at a time** ([`held`][friday_agents.learning.run_folder.held]): the folder is
   locked ([`run_lock`][friday_agents.harness.run_lock], as ``friday eval`` locks its

@@ -25,10 +25,10 @@ time (``time.process_time``, all threads) passes ``cpu_minutes``.
 from __future__ import annotations
 
 import csv
-import json
+import pickle
 import time
 import typing
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -36,37 +36,17 @@ import numpy as np
 import torch
 from torch import nn
 
+from friday_agents.harness.files import replace_atomically
+from friday_agents.learning.run_folder import RunFolderError, require_regular_file, write_config
 from friday_agents.thirteen.evaluation import VALIDATION_FIRST_DEAL, play_seat
 from friday_agents.thirteen.heuristic import heuristic_action
 from friday_agents.thirteen.network import PolicyNet
 from friday_agents.thirteen.players import HeuristicAgent13
+from friday_agents.thirteen.train_config import TrainConfig
 from friday_env.thirteen.cards import NUM_ACTIONS
 from friday_env.thirteen.encode import OBSERVATION_SIZE, encode
 from friday_env.thirteen.game import Game13
 from friday_env.thirteen.scoring import round_points
-
-
-@dataclass
-class TrainConfig:
-    players: tuple[int, ...] = (4,)
-    games: int = 64
-    steps_per_update: int = 8192
-    epochs: int = 4
-    minibatch: int = 1024
-    lr: float = 3e-4
-    clip: float = 0.2
-    entropy: float = 0.01
-    value_coef: float = 0.5
-    lam: float = 0.95
-    hidden: int = 256
-    self_share: float = 0.5
-    cpu_minutes: float = 20.0
-    eval_every: int = 10
-    eval_deals: int = 200
-    seed: int = 0
-    imitate_moves: int = 0
-    imitate_epochs: int = 10
-    win_weight: float = 1.0
 
 
 class ActorCritic(nn.Module):
@@ -303,6 +283,10 @@ def validate(model: ActorCritic, deals: int) -> dict:
     }
 
 
+#: What reading a damaged checkpoint raises (torch's reader, a missing key, a wrong shape).
+_DAMAGED = (RuntimeError, KeyError, ValueError, TypeError, EOFError, OSError)
+
+
 class Trainer:
     """The run folder's state: model, optimizer, counters and curve (see the module doc)."""
 
@@ -321,17 +305,22 @@ class Trainer:
             self._load(out / "checkpoint.pt")
 
     def _load(self, path: Path) -> None:
-        state = torch.load(path, weights_only=True)  # tensors and plain values only
-        self.model.load_state_dict(state["model"])
-        self.optimizer.load_state_dict(state["optimizer"])
-        self.rng.bit_generator.state = state["rng"]
-        self.gen.set_state(state["torch_rng"])
-        self.updates, self.transitions = state["updates"], state["transitions"]
-        self.cpu_seconds, self.curve, self.best = (
-            state["cpu_seconds"],
-            state["curve"],
-            state["best"],
-        )
+        """The run's state from its checkpoint; a file this trainer did not write whole (cut
+        short, tampered with, of another network) is refused naming it, nothing changed."""
+        require_regular_file(path, "checkpoint")
+        try:
+            state = torch.load(path, weights_only=True)  # tensors and plain values only
+            self.model.load_state_dict(state["model"])
+            self.optimizer.load_state_dict(state["optimizer"])
+            self.rng.bit_generator.state = state["rng"]
+            self.gen.set_state(state["torch_rng"])
+            counters = [state[key] for key in ("updates", "transitions", "cpu_seconds", "best")]
+            curve = list(state["curve"])
+        except (*_DAMAGED, pickle.UnpicklingError) as err:
+            why = str(err).splitlines()[0] if str(err) else type(err).__name__
+            raise RunFolderError(f"{path} is not a checkpoint this trainer wrote: {why}") from None
+        self.updates, self.transitions, self.cpu_seconds, self.best = counters
+        self.curve = curve
 
     def _save(self) -> None:
         state = {
@@ -344,15 +333,16 @@ class Trainer:
             "cpu_seconds": self.cpu_seconds,
             "curve": self.curve,
             "best": self.best,
-            "config": asdict(self.config),
+            "config": self.config.to_dict(),
         }
-        torch.save(state, self.out / "checkpoint.tmp")
-        (self.out / "checkpoint.tmp").replace(self.out / "checkpoint.pt")
+        replace_atomically(
+            self.out / "checkpoint.pt", lambda temporary: torch.save(state, temporary)
+        )
 
     def run(self, progress=None) -> dict:
         """Train until the CPU budget is spent; the last curve row."""
         self.out.mkdir(parents=True, exist_ok=True)
-        (self.out / "config.json").write_text(json.dumps(asdict(self.config), indent=2) + "\n")
+        write_config(self.out, self.config.to_dict())
         budget = 60.0 * self.config.cpu_minutes
         if self.config.imitate_moves and self.updates == 0 and not self.curve:
             self._imitate()
@@ -405,7 +395,10 @@ class Trainer:
         if row["val_win_rate"] > self.best:
             self.best = row["val_win_rate"]
             net.save(self.out / "best.npz")
-        with (self.out / "curve.csv").open("w", newline="") as handle:
-            writer = csv.DictWriter(handle, fieldnames=list(row))
+        replace_atomically(self.out / "curve.csv", self._write_curve)
+
+    def _write_curve(self, path: Path) -> None:
+        with path.open("w", newline="") as handle:
+            writer = csv.DictWriter(handle, fieldnames=list(self.curve[-1]))
             writer.writeheader()
             writer.writerows(self.curve)
