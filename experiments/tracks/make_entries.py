@@ -323,6 +323,79 @@ def family_a_entry() -> dict:
     )
 
 
+#: The no-teacher study's registered ``scratch`` (issue 42): what register.py copied and the
+#: one play of the evaluation deals of the policy it copied.
+NO_TEACHER = "experiments/no-teacher"
+REGISTERED = f"{NO_TEACHER}/results/registered.json"
+SCRATCH_RESULTS = f"{NO_TEACHER}/results/eval/scratch.json"
+
+
+def committed_curve_rows(run: str) -> list[dict]:
+    """The rows of the run's committed ``curve.jsonl.gz`` (a live run's plain curve beside it
+    is git-ignored and may be ahead of what is committed)."""
+    text = read_maybe_compressed(REPO / run / "curve.jsonl.gz")
+    return [json.loads(line) for line in text.splitlines() if line.strip()]
+
+
+def check_registered(record: dict, results_file: str) -> None:
+    """Stop unless the registered policy, today's ``scratch`` model and the ``scratch`` the
+    results played are one file (by SHA-256), so the entry's run is what the results played."""
+    played = {m["sha256"] for m in read_json(results_file)["resolved"]["scratch"]["models"]}
+    hashes = {
+        "the registration record": {record["sha256"]},
+        f"{record['model']} today": {
+            hashlib.sha256((REPO / record["model"]).read_bytes()).hexdigest()
+        },
+        f"its source {record['source']}": {
+            hashlib.sha256((REPO / record["source"]).read_bytes()).hexdigest()
+        },
+        f"the scratch {results_file} played": played,
+    }
+    if len(set().union(*hashes.values())) != 1:
+        named = "; ".join(
+            f"{what}: {', '.join(h[:12] for h in sorted(v))}" for what, v in hashes.items()
+        )
+        raise SystemExit(
+            f"make_entries: scratch is not one file ({named}); rerun "
+            f"bash {NO_TEACHER}/run.sh eval-scratch after registering"
+        )
+
+
+def scratch_entry() -> dict:
+    """The registered ``scratch``: PPO from nothing on the progress reward, one run's frames
+    and CPU (its committed curve), its evaluation beside the heuristic and guided."""
+    record = read_json(REGISTERED)
+    check_registered(record, SCRATCH_RESULTS)
+    run = Path(record["source"]).parent.as_posix()
+    config = read_json(f"{run}/config.json")
+    if config["init"]:
+        raise SystemExit(
+            f"make_entries: {run} started from {config['init']}; the entry counts one run's "
+            "frames and CPU, so count its start's too before listing it"
+        )
+    last = committed_curve_rows(run)[-1]
+    return entry(
+        "a-ppo-progress-100m",
+        "a",
+        last["frames"],
+        algorithm=f"PPO, reward progress, c = {config['progress_coef']} (friday rl): the agent "
+        "scratch",
+        frames_counted=TRAINER_FRAMES,
+        cpu_hours=round(run_cpu_seconds(run, last) / 3600, 3),
+        cpu_measured=TRAINER_CPU,
+        levels=levels_of(SCRATCH_RESULTS, "scratch"),
+        result={"file": SCRATCH_RESULTS, "agent": "scratch"},
+        run=run,
+        command=f"bash {NO_TEACHER}/run.sh 1; bash {NO_TEACHER}/run.sh select1; "
+        f"bash {NO_TEACHER}/run.sh register1; bash {NO_TEACHER}/run.sh eval-scratch",
+        notes=f"level {config['level']} trained; {config['hidden'].replace(',', '-')}, "
+        f"{config['num_envs']} envs x {config['num_steps']} steps, {config['epochs']} epochs "
+        f"of {config['minibatches']} minibatches, seed {config['seed']}: the no-teacher "
+        "study's stage-1 choice on 500 level-1 validation deals, registered as the agent "
+        f"scratch ({REGISTERED}; {NO_TEACHER}/PLAN.md)",
+    )
+
+
 def net_v1_cpu_hours() -> float:
     """``friday distill``'s rounds (its curve's CPU hours) and the level-1 fine-tuning."""
     distill = read_json("experiments/expert-iteration/results/curve.json")["rows"][-1]
@@ -398,7 +471,8 @@ def main(argv: list[str] | None = None) -> int:
         argv
     )
     entries = [rl_entry(id_) for id_ in RL_RUNS]
-    entries += [sb3_entry(), family_a_entry(), *(teacher_entry(id_) for id_ in TEACHER)]
+    entries += [sb3_entry(), family_a_entry(), scratch_entry()]
+    entries += [teacher_entry(id_) for id_ in TEACHER]
     folder = HERE / "entries"
     folder.mkdir(exist_ok=True)
     for old in folder.glob("*.json"):

@@ -7,8 +7,10 @@
 #                                                 # 1,000 evaluation deals of levels 1-4 (eval/entries.json)
 #   bash experiments/tracks/run.sh eval sb3       # the SB3 policy, the same way (eval/sb3.json)
 #   bash experiments/tracks/run.sh eval family-a  # family A's latest committed policy, the same way
-#   bash experiments/tracks/run.sh scratch      # scratch (the selected policy) paired with the
-#                                               # heuristic, levels 1-4, and its behaviour
+#   bash experiments/tracks/run.sh scratch      # retired: played the earlier from-nothing study's
+#                                               # scratch (eval/scratch*.json, its record); scratch is
+#                                               # now the no-teacher study's policy, played by
+#                                               # bash experiments/no-teacher/run.sh eval-scratch
 # Runs go to $RUNS/NAME (default runs/tracks, outside git), one process each, at nice 5 (the
 # machine's cores are shared). Each command's user + system CPU is measured by /usr/bin/time into
 # the run folder's time.txt (friday train records no CPU time of its own).
@@ -94,15 +96,15 @@ evaluate() { # eval/NAME.json, and the hash of each policy it played in eval/NAM
     tr , '\n' <<<"$agents" | sed 's/^[a-z]*:model=//' | xargs sha256sum >"$here/eval/$1.sha256"
 }
 
+# The step that played the earlier study's scratch (friday eval --agents heuristic,scratch
+# --levels 1-4 --games 1000 into eval/scratch.json with its hash in eval/scratch.sha256, then
+# experiments/rl/behaviour.py --agents scratch heuristic --deals 500 into
+# eval/scratch_behaviour.json) is retired: the role scratch now loads the no-teacher study's
+# policy, so rerunning it would overwrite that study's record with another policy's games.
 scratch() {
-    rm -rf "$runs/eval-scratch"
-    nice -n 5 "${friday[@]}" eval --agents heuristic,scratch --levels 1-4 --games 1000 \
-        --no-progress --out "$runs/eval-scratch"
-    mkdir -p "$here/eval"
-    cp "$runs/eval-scratch/results.json" "$here/eval/scratch.json"
-    sha256sum agents/friday_agents/models/scratch.npz >"$here/eval/scratch.sha256"
-    nice -n 5 python experiments/rl/behaviour.py --agents scratch heuristic --deals 500 \
-        --out "$here/eval/scratch_behaviour.json"
+    echo "run.sh scratch is retired: eval/scratch*.json record the earlier from-nothing study's" \
+        "scratch; today's scratch plays by bash experiments/no-teacher/run.sh eval-scratch" >&2
+    exit 2
 }
 
 case ${1:-} in

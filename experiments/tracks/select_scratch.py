@@ -1,13 +1,18 @@
-"""Choose ``scratch``: the from-nothing policy with the best level-1 validation win rate.
+"""The earlier from-nothing study's choice of ``scratch``: its best level-1 validation win rate.
+
+Retired: since the no-teacher study registered its policy as ``scratch``
+(``experiments/no-teacher/register.py``, ``results/registered.json``), this rule no longer
+chooses the model, and it never writes ``agents/friday_agents/models/scratch.npz`` (a rerun
+would have replaced the registered policy with a policy that won no evaluation game). It stays
+as the record of that study's rule and rewrites only that record.
 
 The rule (experiments/from-nothing/PLAN.md, "Selection" and amendment 3): among the committed
 copies of the from-nothing runs' ``policy.npz`` (every commit of the branch that holds one,
 and the working tree) whose curve ends on an evaluation of the 500 level-1 validation deals,
 the highest validation win rate; ties to the copy committed later (the working tree last),
-then to more frames. Never reads an evaluation deal. Copies the chosen policy to the models
-folder (role ``scratch``) and writes every candidate, the choice and the evaluated
-checkpoints that were never committed to ``experiments/tracks/eval/scratch_selection.json``.
-Rerun it after a new chunk of a run is committed:
+then to more frames. Never reads an evaluation deal. Writes every candidate, the choice (with
+its policy's SHA-256) and the evaluated checkpoints that were never committed to
+``experiments/tracks/eval/scratch_selection.json``:
 
     python experiments/tracks/select_scratch.py
 """
@@ -32,7 +37,6 @@ RUNS = (
     "experiments/tracks/runs/ppo-*",
 )
 DEALS = 500
-MODEL = REPO / "agents/friday_agents/models/scratch.npz"
 OUT = REPO / "experiments/tracks/eval/scratch_selection.json"
 
 
@@ -128,7 +132,7 @@ def later(copy: dict) -> tuple[float, int]:
     return (float("inf") if time is None else time, copy["frames"])
 
 
-def select() -> tuple[dict, bytes]:
+def select() -> dict:
     copies = [copy for folder in run_folders() for copy in committed_copies(folder)]
     if not copies:
         raise SystemExit("select_scratch: no committed policy with a 500-deal validation curve")
@@ -137,11 +141,10 @@ def select() -> tuple[dict, bytes]:
     best = max(row["validation_win_rate"] for row in evaluated)
     at_best = [row for row in evaluated if row["validation_win_rate"] == best]
     kept = {(c["run"], c["frames"]) for c in copies}
-    data = policy_bytes(chosen)
     return {
         "rule": "experiments/from-nothing/PLAN.md, Selection and amendment 3",
         "validation_deals": DEALS,
-        "chosen": {**chosen, "sha256": hashlib.sha256(data).hexdigest()},
+        "chosen": {**chosen, "sha256": hashlib.sha256(policy_bytes(chosen)).hexdigest()},
         "candidates": sorted(copies, key=lambda c: (c["run"], c["frames"])),
         "best_evaluated": {
             "validation_win_rate": best,
@@ -149,25 +152,25 @@ def select() -> tuple[dict, bytes]:
             "kept": sum((row["run"], row["frames"]) in kept for row in at_best),
         },
         "evaluated_checkpoints": len(evaluated),
-    }, data
+    }
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(allow_abbrev=False, description=__doc__.splitlines()[0])
-    parser.add_argument("--dry-run", action="store_true", help="print the choice, copy nothing")
+    parser.add_argument("--dry-run", action="store_true", help="print the choice, write nothing")
     args = parser.parse_args(argv)
-    selection, data = select()
+    selection = select()
     chosen = selection["chosen"]
     print(
-        f"scratch: {chosen['run']} at {chosen['frames']:,} frames (commit {chosen['commit']}), "
-        f"validation {100 * chosen['validation_win_rate']:.1f} % of {DEALS} level-1 deals; "
-        f"{len(selection['candidates'])} candidates"
+        f"the earlier study's choice: {chosen['run']} at {chosen['frames']:,} frames (commit "
+        f"{chosen['commit']}), validation {100 * chosen['validation_win_rate']:.1f} % of "
+        f"{DEALS} level-1 deals; {len(selection['candidates'])} candidates (the models folder "
+        "is left alone: scratch is the no-teacher study's policy)"
     )
     if not args.dry_run:
-        MODEL.write_bytes(data)
         OUT.parent.mkdir(parents=True, exist_ok=True)
         OUT.write_text(json.dumps(selection, indent=1) + "\n")
-        print(f"wrote {MODEL.relative_to(REPO)} and {OUT.relative_to(REPO)}")
+        print(f"wrote {OUT.relative_to(REPO)}")
     return 0
 
 

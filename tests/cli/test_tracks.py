@@ -117,7 +117,7 @@ def test_friday_tracks_refuses_an_unknown_track_in_one_line():
     assert "invalid choice: 'd'" in done.stderr
 
 
-def test_scratch_is_chosen_by_the_best_validation_rate_then_the_later_commit():
+def test_the_earlier_scratch_was_chosen_by_the_best_validation_rate_then_the_later_commit():
     from studies import study_module
 
     select = study_module("tracks", "select_scratch")
@@ -129,6 +129,25 @@ def test_scratch_is_chosen_by_the_best_validation_rate_then_the_later_commit():
     uncommitted = {"validation_win_rate": 0.0, "commit_time": None, "frames": 1}
     assert select.later(newer) > select.later(older)
     assert select.later(uncommitted) > select.later(newer)
+
+
+def test_the_retired_scratch_selection_writes_its_record_and_never_the_model(tmp_path, monkeypatch):
+    """Since the no-teacher study registered scratch, the earlier study's rule rewrites only
+    its record: a rerun leaves the registered model as it is."""
+    from studies import study_module
+
+    from friday_agents.models import SCRATCH
+
+    select = study_module("tracks", "select_scratch")
+    chosen = {"run": "r", "commit": "c", "frames": 9, "validation_win_rate": 0.0, "sha256": "x"}
+    monkeypatch.setattr(select, "select", lambda: {"chosen": chosen, "candidates": [chosen]})
+    monkeypatch.setattr(select, "REPO", tmp_path)
+    monkeypatch.setattr(select, "OUT", tmp_path / "eval/scratch_selection.json")
+    model = (SCRATCH.read_bytes(), SCRATCH.stat().st_mtime_ns)
+    assert select.main([]) == 0
+    assert json.loads(select.OUT.read_text())["chosen"] == chosen
+    assert (SCRATCH.read_bytes(), SCRATCH.stat().st_mtime_ns) == model
+    assert sorted(p.name for p in tmp_path.rglob("*") if p.is_file()) == ["scratch_selection.json"]
 
 
 def test_an_entry_is_refused_when_its_policy_changed_since_its_evaluation(tmp_path, monkeypatch):
@@ -241,3 +260,26 @@ def test_build_tracks_refuses_a_damaged_entry_or_results_file_in_one_line(
     err = capsys.readouterr().err
     assert "Traceback" not in err and len(err.strip().splitlines()) == 1, err
     assert said in err, err
+
+
+def test_the_scratch_entry_is_refused_unless_registered_installed_and_played_agree(
+    tmp_path, monkeypatch
+):
+    """The entry pairs a run with the results of the registered scratch: the record, the
+    installed model, the run's policy and the file the results played must be one file."""
+    import hashlib
+
+    from studies import study_module
+
+    make = study_module("tracks", "make_entries")
+    monkeypatch.setattr(make, "REPO", tmp_path)
+    (tmp_path / "model.npz").write_bytes(b"registered")
+    (tmp_path / "policy.npz").write_bytes(b"registered")
+    digest = hashlib.sha256(b"registered").hexdigest()
+    record = {"sha256": digest, "model": "model.npz", "source": "policy.npz"}
+    played = {"resolved": {"scratch": {"models": [{"sha256": digest}]}}}
+    (tmp_path / "results.json").write_text(json.dumps(played))
+    make.check_registered(record, "results.json")  # one file: accepted
+    (tmp_path / "model.npz").write_bytes(b"registered again")
+    with pytest.raises(SystemExit, match="scratch is not one file"):
+        make.check_registered(record, "results.json")

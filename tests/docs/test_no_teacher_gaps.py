@@ -90,3 +90,18 @@ def test_a_file_without_a_baseline_is_refused(tmp_path):
     _commit(tmp_path, results(["heuristic", "scratch"]))
     with pytest.raises(ValueError, match="'guided' did not play in it"):
         provider("tracks").scratch_gap_section(tmp_path)
+
+
+def test_a_file_played_by_another_scratch_model_is_refused(tmp_path):
+    """``scratch`` takes no option, so a results file reads the same after the role's file is
+    replaced: the stored SHA-256 of what it played must be today's file's."""
+    data = results(["heuristic", "scratch", "guided"])
+    data["resolved"]["scratch"]["models"][0]["sha256"] = "0" * 64
+    _commit(tmp_path, data)
+    with pytest.raises(ValueError, match=r"is not today's scratch\.npz"):
+        provider("tracks").scratch_gap_section(tmp_path)
+
+
+def test_without_scratchs_evaluation_the_section_says_what_to_play(tmp_path):
+    with pytest.raises(ValueError, match="no evaluation of today's scratch is committed"):
+        provider("tracks").scratch_gap_section(tmp_path)

@@ -16,22 +16,29 @@ import re
 from pathlib import Path
 from typing import NamedTuple
 
+from friday_agents.models import ROLES
 from friday_agents.players.registry import is_cheating
-from friday_agents.players.resolved import played_specs
+from friday_agents.players.resolved import file_sha256, played_specs
 from sections import COMMAND, read_json, table, wilson_cell
 
 #: The committed results of the README's evaluation run (``friday eval ... --out``).
 HEADLINE_RESULTS = Path("experiments/results/readme_results.json")
 #: guided with the ``net`` agent's network as prior, beside the network fine-tuned from it.
 GUIDED_PRIORS_RUN = Path("experiments/rl/eval/guided_priors.json")
+#: The registered ``scratch``'s one play of the evaluation deals, beside the heuristic and
+#: guided (the no-teacher study, ``experiments/no-teacher/``).
+SCRATCH_RUN = Path("experiments/no-teacher/results/eval/scratch.json")
 #: Rows of the headline table measured in other runs on the same evaluation deals: (results
 #: file, agent). ``net`` was measured paired against the network RL fine-tuning started from,
-#: ``scratch`` paired against the heuristic.
+#: ``scratch`` paired against the heuristic and guided.
 HEADLINE_EXTRA: list[tuple[Path, str]] = [
     (Path("experiments/rl/eval/net_vs_start.json"), "net"),
     (GUIDED_PRIORS_RUN, "guided:prior=net"),
-    (Path("experiments/tracks/eval/scratch.json"), "scratch"),
+    (SCRATCH_RUN, "scratch"),
 ]
+#: The script step that wrote a row's results file, where one did (it also copies the run's
+#: results.json to the file): shown beside the run's own command.
+WRITTEN_BY = {SCRATCH_RUN: "bash experiments/no-teacher/run.sh eval-scratch"}
 
 
 class RowRun(NamedTuple):
@@ -44,6 +51,26 @@ class RowRun(NamedTuple):
 def played_names(results: dict) -> dict[str, str]:
     """Each spec of a committed run -> the spec that played, from its resolved specs."""
     return played_specs(results)
+
+
+def check_played_today(path: Path, results: dict, spec: str) -> None:
+    """Raise ValueError unless every model file ``spec`` loaded by role in the run at ``path``
+    (its resolved spec's SHA-256) is that role's file today. A spec that takes no option (such
+    as ``scratch``) reads the same after its role's file is replaced, so without this a row
+    would name today's agent with an earlier file's results."""
+    for model in results["resolved"][spec]["models"]:
+        role = model["role"]
+        if role is not None and model["sha256"] != file_sha256(ROLES[role]):
+            raise ValueError(
+                f"{path}: {spec!r} played a {role} file (SHA-256 {model['sha256'][:12]}) that "
+                f"is not today's {ROLES[role].name}; play the evaluation deals again"
+            )
+
+
+def reproduced_by(path: Path, command: str) -> str:
+    """A row's command, with the script step that wrote its results file where one did."""
+    step = WRITTEN_BY.get(path)
+    return f"`{command}`" + (f" (`{step}`)" if step else "")
 
 
 #: The level-4 leaf study's runs on the evaluation deals (``leaf_per_level.json`` names the
@@ -215,10 +242,11 @@ def headline_section(repo: Path) -> str:
         extra_commands.append(net[1])
     for path, agent in HEADLINE_EXTRA:
         run = read_json(repo, path)
+        check_played_today(path, run, agent)
         other, agent = as_measured(run), played_names(run)[agent]
         fair_rows = sum(1 for r in rows if "(cheats)" not in r[0])
         rows.insert(fair_rows, _row(agent, _cells(other, agent), levels))
-        extra_commands.append(f"`{agent}`: `{other['command']}`")
+        extra_commands.append(f"`{agent}`: {reproduced_by(path, other['command'])}")
     cpu_hours = sum(s["games"] / s["games_per_second"] for s in results["summary"]) / 3600
     files = [HEADLINE_RESULTS, *(f for f, _ in HEADLINE_EXTRA), *(default.files if default else [])]
     files += [NET_SCALE_RUN] if net is not None else []

@@ -1,26 +1,35 @@
-"""The benchmark's leaderboard (docs/benchmark.md) and ``scratch``'s gap and diagnosis (README),
-from the compiled track entries and the committed evaluations of ``experiments/tracks/``."""
+"""The benchmark's leaderboard (docs/benchmark.md), from the compiled track entries, and
+``scratch``'s gaps (README) and where its games end (docs/benchmark.md), from the no-teacher
+study's evaluation, beside the earlier from-nothing study's ``scratch``
+(``experiments/tracks/``)."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
+from friday_agents.evaluation.game_ends import END_PLACES
 from friday_agents.evaluation.tracks import load_leaderboard, markdown_table
 from sections import COMMAND, read_json, table, wilson_cell
 from sections._paired_gaps import GapRun, gaps_lines
+from sections.headline import SCRATCH_RUN, check_played_today
 
 LEADERBOARD = Path("agents/friday_agents/evaluation/tracks.json")
 FAMILY_A_100M = Path("experiments/tracks/eval/family_a_100m.json")
-SCRATCH_EVAL = Path("experiments/tracks/eval/scratch.json")
-SCRATCH_SELECTION = Path("experiments/tracks/eval/scratch_selection.json")
-SCRATCH_BEHAVIOUR = Path("experiments/tracks/eval/scratch_behaviour.json")
+#: The earlier from-nothing study's ``scratch`` (experiments/from-nothing/, issue 32), which
+#: the role named until the no-teacher study registered its policy: its evaluation, choice and
+#: behaviour, kept as the record of that study.
+EARLIER_SCRATCH_EVAL = Path("experiments/tracks/eval/scratch.json")
+EARLIER_SCRATCH_SELECTION = Path("experiments/tracks/eval/scratch_selection.json")
+EARLIER_SCRATCH_BEHAVIOUR = Path("experiments/tracks/eval/scratch_behaviour.json")
+#: What the no-teacher study registered as ``scratch``: the run's policy and its SHA-256.
+SCRATCH_REGISTERED = Path("experiments/no-teacher/results/registered.json")
+REGISTER_COMMAND = "bash experiments/no-teacher/run.sh register1"
 #: The no-teacher agents' evaluations beside the heuristic and guided on the same 1,000
 #: evaluation deals per level (issue 42), each ``friday eval --agents heuristic,AGENT,guided
-#: --levels 1-4 --games 1000 --out ...``'s results.json, committed here: (file, agent). The
-#: README's gaps come from those committed; until one is, its line on scratch's level-1 gap
-#: to the heuristic alone (`SCRATCH_EVAL`).
+#: --levels 1-4 --games 1000 --out ...``'s results.json, committed here: (file, agent),
+#: ``scratch``'s first (required), the others once committed.
 NO_TEACHER_RUNS = (
-    (Path("experiments/no-teacher/results/eval/scratch.json"), "scratch"),
+    (SCRATCH_RUN, "scratch"),
     (Path("experiments/no-teacher/results/eval/scratch-search.json"), "scratch-search"),
 )
 
@@ -94,80 +103,114 @@ def family_a_lines(repo: Path) -> list[str]:
 
 
 def scratch_section(repo: Path) -> str:
-    """``scratch`` against the heuristic on the evaluation deals, and how its games end."""
-    results = read_json(repo, SCRATCH_EVAL)
-    selection = read_json(repo, SCRATCH_SELECTION)["chosen"]
-    cells = {(s["agent"], s["level"]): s for s in results["summary"]}
-    levels = results["config"]["levels"]
-    paired = {
-        c["level"]: c["win_rate_difference"]
-        for c in results["comparisons"]
-        if (c["baseline"], c["agent"]) == ("heuristic", "scratch")
-    }
-    rows = [
-        [f"`{agent}`", *(wilson_cell(cells[agent, level]) for level in levels)]
-        for agent in ("scratch", "heuristic")
-    ]
-    rows.append(
-        [
-            "`scratch` − `heuristic` (points)",
-            *(
-                f"{100 * paired[lv][0]:+.1f} [{100 * paired[lv][1]:+.1f}, "
-                f"{100 * paired[lv][2]:+.1f}]"
-                for lv in levels
-            ),
-        ]
-    )
+    """Today's ``scratch`` (the no-teacher study's registered policy): where it comes from,
+    its paired gaps on the evaluation deals, where its games end; then the earlier from-nothing
+    study's policy that the role named before, as history."""
+    run = GapRun(SCRATCH_RUN, read_json(repo, SCRATCH_RUN), "scratch")
+    check_played_today(SCRATCH_RUN, run.results, "scratch")
+    record = read_json(repo, SCRATCH_REGISTERED)
     return "\n".join(
         [
-            f"`scratch` plays `{selection['run']}`'s policy at {selection['frames']:,} frames "
-            f"(level-1 validation win rate {100 * selection['validation_win_rate']:.1f} % of "
-            "500 deals), chosen by the plan's rule among the committed from-nothing "
-            "checkpoints. Paired with the heuristic on the same 1,000 evaluation deals per "
-            "level (the target: the heuristic's level-1 rate):",
+            *scratch_origin_lines(repo, record),
             "",
-            *table(["", *(f"level {lv}" for lv in levels)], rows, "l" + "r" * len(levels)),
+            *gaps_lines([run]),
             "",
-            *diagnosis_lines(repo, cells[("scratch", 1)], cells[("heuristic", 1)]),
+            *ends_lines(run, ("scratch", "heuristic", "guided")),
             "",
-            f"Played by `bash experiments/tracks/run.sh scratch` into `{SCRATCH_EVAL.as_posix()}`"
-            f" and `{SCRATCH_BEHAVIOUR.as_posix()}` (500 level-1 validation deals); chosen by "
-            f"`python experiments/tracks/select_scratch.py` (`{SCRATCH_SELECTION.as_posix()}`); "
-            f"generated by `{COMMAND}`.",
+            *earlier_scratch_lines(repo),
+            "",
+            f"Played by `bash experiments/no-teacher/run.sh eval-scratch` into "
+            f"`{SCRATCH_RUN.as_posix()}`; registered by `{REGISTER_COMMAND}` "
+            f"(`{SCRATCH_REGISTERED.as_posix()}`); generated by `{COMMAND}`.",
         ]
     )
+
+
+def scratch_origin_lines(repo: Path, record: dict) -> list[str]:
+    """Which run's policy ``scratch`` is, how it was trained (the run's settings) and its
+    track entry's frames and CPU."""
+    run = Path(record["source"]).parent
+    config = read_json(repo, run / "config.json")
+    board = load_leaderboard(repo / LEADERBOARD)
+    entry = next(e for e in board["entries"] if e["result"]["file"] == SCRATCH_RUN.as_posix())
+    return [
+        f"`scratch` is the no-teacher study's policy (issue 42, `experiments/no-teacher/`): "
+        f"`{record['source']}` (SHA-256 `{record['sha256'][:12]}`), `friday rl --method "
+        f"{config['method']} --reward {config['reward']} --progress-coef "
+        f"{config['progress_coef']} --seed {config['seed']}` from nothing on level "
+        f"{config['level']}: {entry['frames']:,} frames and {entry['cpu_hours']:.2f} CPU-hours "
+        f"(its track entry `{entry['id']}`), chosen on validation deals "
+        f"(`{record['choice']}`). "
+        "Paired with the heuristic and guided on the same evaluation deals:",
+    ]
+
+
+def ends_lines(run: GapRun, agents: tuple[str, ...]) -> list[str]:
+    """Where each agent's evaluation games end (the share lost in each step, or won) and the
+    hazards it beats a game, per level."""
+    rows = []
+    for agent in agents:
+        for level in run.levels():
+            cell = run.cell(agent, level)
+            ends = [f"{100 * cell['ends'][place]:.1f}" for place in END_PLACES]
+            hazards = f"{cell['mean_hazards_beaten']:.1f}"
+            rows.append([f"`{run.names[agent]}`", str(level), *ends, hazards])
+    return [
+        "Where the games end (% of the games of each level lost in each step, or won) and the "
+        "hazards beaten a game, from the same file:",
+        "",
+        *table(
+            ["agent", "level", *(f"{place} %" for place in END_PLACES), "hazards beaten"],
+            rows,
+            "lr" + "r" * (len(END_PLACES) + 1),
+        ),
+    ]
+
+
+def earlier_scratch_lines(repo: Path) -> list[str]:
+    """The earlier from-nothing study's policy, which ``scratch`` named until the no-teacher
+    study registered its own: its choice, its results and where its games ended."""
+    results = read_json(repo, EARLIER_SCRATCH_EVAL)
+    selection = read_json(repo, EARLIER_SCRATCH_SELECTION)["chosen"]
+    cells = {(s["agent"], s["level"]): s for s in results["summary"]}
+    levels = results["config"]["levels"]
+    rates = ", ".join(wilson_cell(cells["scratch", level]) for level in levels)
+    return [
+        f"**Before: the earlier from-nothing study's policy.** Until the no-teacher study, "
+        f"`scratch` was `{selection['run']}`'s policy at {selection['frames']:,} frames "
+        f"(SHA-256 `{selection['sha256'][:12]}`, level-1 validation win rate "
+        f"{100 * selection['validation_win_rate']:.1f} % of 500 deals), chosen by "
+        "`experiments/tracks/select_scratch.py`'s rule among that study's committed "
+        f"checkpoints (`{EARLIER_SCRATCH_SELECTION.as_posix()}`). On the evaluation deals of "
+        f"levels {levels[0]}-{levels[-1]} it won {rates} (`{EARLIER_SCRATCH_EVAL.as_posix()}`, "
+        f"`{results['command']}`).",
+        "",
+        *diagnosis_lines(repo, cells[("scratch", 1)], cells[("heuristic", 1)]),
+    ]
 
 
 def scratch_gap_section(repo: Path) -> str:
-    """The README's no-teacher agents: their paired gaps to the heuristic and to guided where
-    their evaluations beside both are committed (`NO_TEACHER_RUNS`), else ``scratch``'s
-    level-1 gap to the heuristic, with a pointer to the diagnosis."""
-    runs = [
-        GapRun(path, read_json(repo, path), agent)
-        for path, agent in NO_TEACHER_RUNS
-        if (repo / path).is_file()
-    ]
-    if runs:
-        return "\n".join([*gaps_lines(runs), "", f"Generated by `{COMMAND}`."])
-    results = read_json(repo, SCRATCH_EVAL)
-    (diff, low, high), *_ = [
-        c["win_rate_difference"]
-        for c in results["comparisons"]
-        if (c["baseline"], c["agent"], c["level"]) == ("heuristic", "scratch", 1)
-    ]
-    verdict = "reached" if low >= 0 else ("not reached" if high < 0 else "not shown")
-    return (
-        f"`scratch` − `heuristic` on level 1, paired on the 1,000 evaluation deals: "
-        f"**{100 * diff:+.1f} points** [{100 * low:+.1f}, {100 * high:+.1f}]; the target "
-        f"(at least the heuristic) is {verdict}. Every level, the measured diagnosis and the "
-        "tracks: [`docs/benchmark.md`](docs/benchmark.md) (`friday tracks`). Generated by "
-        f"`{COMMAND}` from `{SCRATCH_EVAL.as_posix()}`."
-    )
+    """The README's no-teacher agents: their paired gaps to the heuristic and to guided, from
+    their evaluations beside both (`NO_TEACHER_RUNS`; scratch's is required, the others are
+    shown once committed), each played by today's model files."""
+    runs = []
+    for number, (path, agent) in enumerate(NO_TEACHER_RUNS):
+        if number and not (repo / path).is_file():
+            continue  # a later agent's evaluation, not yet committed
+        if not (repo / path).is_file():
+            raise ValueError(
+                f"{path}: no evaluation of today's {agent} is committed; play it with "
+                "bash experiments/no-teacher/run.sh eval-scratch"
+            )
+        results = read_json(repo, path)
+        check_played_today(path, results, agent)
+        runs.append(GapRun(path, results, agent))
+    return "\n".join([*gaps_lines(runs), "", f"Generated by `{COMMAND}`."])
 
 
 def diagnosis_lines(repo: Path, scratch: dict, heuristic: dict) -> list[str]:
-    """The gap on level 1, and where the two agents' games end."""
-    behaviour = read_json(repo, SCRATCH_BEHAVIOUR)
+    """The earlier policy's gap on level 1, and where its and the heuristic's games ended."""
+    behaviour = read_json(repo, EARLIER_SCRATCH_BEHAVIOUR)
     mine, theirs = behaviour["scratch"], behaviour["heuristic"]
     gap = 100 * (heuristic["win_rate"] - scratch["win_rate"])
 
@@ -180,13 +223,13 @@ def diagnosis_lines(repo: Path, scratch: dict, heuristic: dict) -> list[str]:
         f"{kind} {100 * share:.0f} %" for kind, share in list(mine["decision_shares"].items())[:3]
     )
     return [
-        f"**Gap on level 1: {gap:.1f} points** below the target. Where the games end "
-        "(share of games by the step they ended in, 500 validation deals): `scratch` "
-        f"{ends(mine)}, {mine['fights_per_game']:.1f} fights and "
-        f"{mine['pirates_beaten_per_game']:.2f} pirates beaten a game; the heuristic "
-        f"{ends(theirs)}, {theirs['fights_per_game']:.1f} fights and "
-        f"{theirs['pirates_beaten_per_game']:.2f} pirates. `scratch`'s most frequent decisions: "
-        f"{top}.",
+        f"Its gap on level 1: {gap:.1f} points below the heuristic. Where the games ended "
+        "(share of games by the step they ended in, 500 level-1 validation deals, "
+        f"`{EARLIER_SCRATCH_BEHAVIOUR.as_posix()}`): the earlier policy {ends(mine)}, "
+        f"{mine['fights_per_game']:.1f} fights and {mine['pirates_beaten_per_game']:.2f} "
+        f"pirates beaten a game; the heuristic {ends(theirs)}, {theirs['fights_per_game']:.1f} "
+        f"fights and {theirs['pirates_beaten_per_game']:.2f} pirates. The earlier policy's "
+        f"most frequent decisions: {top}.",
     ]
 
 

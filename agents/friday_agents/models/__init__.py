@@ -59,8 +59,8 @@ NET = MODELS_DIR / "net.npz"
 #: (expert iteration, then RL), kept so that guided and the results measured with it keep
 #: their meaning when ``net`` changes.
 NET_V1 = MODELS_DIR / "net_v1.npz"
-#: ``scratch``: the best search-free policy learned from nothing (no teacher), chosen on the
-#: validation deals by ``experiments/tracks/select_scratch.py``.
+#: ``scratch``: the best search-free policy learned from nothing (no teacher): the no-teacher
+#: study's choice on validation deals, copied by ``experiments/no-teacher/register.py``.
 SCRATCH = MODELS_DIR / "scratch.npz"
 #: The manifest (in a checkout; not shipped in the wheel).
 MANIFEST = MODELS_DIR / "manifest.json"

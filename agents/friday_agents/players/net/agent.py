@@ -71,10 +71,10 @@ class ScratchAgent(NetAgent):
 
     From nothing: the rules, the reward and what the agent learned; no heuristic, no search
     labels, no demonstrations, no hand-written prior. The model (role ``scratch``) is the
-    from-nothing policy with the highest win rate on the 500 level-1 validation deals among the
-    committed checkpoints of the from-nothing runs (``experiments/tracks/select_scratch.py``,
-    the rule of ``experiments/from-nothing/PLAN.md``). It takes no options: ``net:model=FILE``
-    plays any other network.
+    no-teacher study's policy (``experiments/no-teacher/PLAN.md``): PPO from nothing on the
+    progress reward, chosen on validation deals and copied by
+    ``experiments/no-teacher/register.py``, which records its source and SHA-256. It takes no
+    options: ``net:model=FILE`` plays any other network.
     """
 
     name = "scratch"
