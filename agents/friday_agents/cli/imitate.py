@@ -9,11 +9,12 @@ Steps (each resumable or cheap to redo):
       --games 500 --games-file data/dagger-l1.jsonl --data data/heuristic.jsonl \\
       --out runs/dagger-l1/policy.zip
 
-``collect`` plays the teacher on training deals only (friday_agents.harness.deals.training_seed) and
-appends one line per game; running it again plays only the missing games. ``fit`` writes a policy
-that
-``friday eval --agents ppo:model=PATH`` plays and ``friday train --init PATH`` fine-tunes, plus
-``fit.json`` (settings, per-epoch losses and held-out agreement, CPU seconds) beside it.
+``collect`` plays the teacher on training deals only (friday_agents.harness.deals.training_seed)
+and appends one line per game; running it again plays only the missing games. One session at
+a time writes a games file (``collect``'s --out, ``dagger``'s --games-file): a second is
+refused in one line. ``fit`` writes a policy that ``friday eval --agents ppo:model=PATH`` plays
+and ``friday train --init PATH`` fine-tunes, plus ``fit.json`` (settings, per-epoch losses and
+held-out agreement, CPU seconds) beside it.
 
 Exit status: 0 done, 2 bad input (unknown teacher, missing or empty dataset, a dataset of
 another observation mode, bad settings).

@@ -12,9 +12,9 @@ import tempfile
 import time
 import zipfile
 import zlib
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from friday_agents.harness.errors import BadInputError
 from friday_env.regular_file import why_not_a_file
@@ -125,6 +125,18 @@ def replace_atomically(path: Path, write: Callable[[Path], object]) -> None:
 def write_text_atomically(path: Path, text: str) -> None:
     """``path`` holds ``text`` whole, or keeps what it held (`replace_atomically`)."""
     replace_atomically(path, lambda temporary: temporary.write_text(text))
+
+
+def write_npz_atomically(path: Path, arrays: Mapping[str, Any]) -> None:
+    """``arrays`` as a compressed ``.npz`` in ``path`` exactly (numpy adds no suffix to an
+    open file), whole or not at all (`replace_atomically`); no pickled objects."""
+    import numpy as np
+
+    def write(temporary: Path) -> None:
+        with temporary.open("wb") as handle:
+            np.savez_compressed(handle, allow_pickle=False, **arrays)
+
+    replace_atomically(path, write)
 
 
 def _new_temporary(path: Path) -> Path:

@@ -99,8 +99,15 @@ def read_games(path: Path | str, missing_ok: bool = False) -> list[dict[str, Any
 
 
 def drop_cut_short_line(path: Path) -> None:
-    """Rewrite ``path`` without its last line (a write cut short), atomically, so that
-    appending to it stays valid."""
+    """Remove ``path``'s last line (a write cut short) so that appending to it stays valid:
+    a plain file is cut in place after its last newline (one step, and the file stays the
+    one a writer's lock holds, `friday_agents.harness.run_lock`); a compressed one is
+    rewritten whole."""
+    if path.suffix != ".gz":
+        with path.open("rb+") as handle:
+            data = handle.read()
+            handle.truncate(data.rfind(b"\n") + 1)
+        return
     kept = "".join(line + "\n" for line in _text(path).splitlines()[:-1])
     replace_atomically(path, lambda temporary: temporary.write_text(kept))
 

@@ -46,14 +46,26 @@ class RunFolderLock:
             folder.mkdir(parents=True, exist_ok=True)
         elif not folder.is_dir():
             return
-        fd = os.open(folder, os.O_RDONLY)
+        self._hold(os.open(folder, os.O_RDONLY), folder, "--out")
+
+    def take_file(self, path: Path, flag: str = "--out") -> None:
+        """Hold the file ``path`` (made empty, with its folder, if missing) that a command
+        appends to, or raise `RunFolderBusy` naming it and its ``flag``. The file must keep
+        its identity while held: it is cut short in place, never replaced by another."""
+        if fcntl is None or self._fd is not None:
+            return
+        path.parent.mkdir(parents=True, exist_ok=True)
+        self._hold(os.open(path, os.O_RDONLY | os.O_CREAT, 0o666), path, flag)
+
+    def _hold(self, fd: int, path: Path, flag: str) -> None:
+        assert fcntl is not None
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
             os.close(fd)
             raise RunFolderBusy(
-                f"{folder} is in use by another friday command (another session of this run?): "
-                "wait for it to finish, or choose another --out"
+                f"{path} is in use by another friday command (another session of this run?): "
+                f"wait for it to finish, or choose another {flag}"
             ) from None
         self._fd = fd
 

@@ -31,8 +31,10 @@ import numpy as np
 
 from friday_agents.harness.deals import training_seed
 from friday_agents.harness.errors import BadInputError
+from friday_agents.harness.files import write_npz_atomically
 from friday_agents.harness.games_file import GamesFileError, drop_cut_short_line, read_games_file
 from friday_agents.harness.parallel import run_games
+from friday_agents.harness.run_lock import RunFolderLock
 from friday_agents.players.registry import make_agent
 from friday_env import Game
 from friday_env.observation import action_mask, make_encoder
@@ -143,18 +145,22 @@ def collect(
     """Append the teacher's games on ``indices`` of each level to ``out`` (levels
     interleaved; games already there are skipped), each as it finishes, on ``backend``
     ([`run_games`][friday_agents.harness.parallel.run_games]: a process pool, or Ray tasks on a
-    local Ray or the cluster at ``address``). Returns the number of games played."""
+    local Ray or the cluster at ``address``). Returns the number of games played. The file
+    is held while it is read and appended to: a second collection into it is refused in one
+    line ([`RunFolderBusy`][friday_agents.harness.run_lock.RunFolderBusy]) instead of playing
+    and storing the missing games twice."""
     make_agent(spec)  # a bad spec fails here, before any process starts
-    done = done_games(out)
-    jobs = [(spec, lv, i) for i in indices for lv in levels if (lv, i) not in done]
-    out.parent.mkdir(parents=True, exist_ok=True)
-    with out.open("a") as handle:
-        games = run_games(_teacher_job, jobs, backend=backend, workers=workers, address=address)
-        for line in games:
-            handle.write(json.dumps(line) + "\n")
-            handle.flush()
-            if progress:
-                progress(line)
+    with RunFolderLock() as lock:
+        lock.take_file(out)
+        done = done_games(out)
+        jobs = [(spec, lv, i) for i in indices for lv in levels if (lv, i) not in done]
+        with out.open("a") as handle:
+            games = run_games(_teacher_job, jobs, backend=backend, workers=workers, address=address)
+            for line in games:
+                handle.write(json.dumps(line) + "\n")
+                handle.flush()
+                if progress:
+                    progress(line)
     return len(jobs)
 
 
@@ -189,15 +195,11 @@ class Dataset:
         return len(self.actions)
 
     def save(self, path: Path) -> None:
+        """The dataset in ``path``, whole or not at all (a kill mid-write keeps the old one)."""
         path.parent.mkdir(parents=True, exist_ok=True)
         arrays = {k: v for k, v in vars(self).items() if isinstance(v, np.ndarray)}
-        np.savez_compressed(
-            path,
-            allow_pickle=False,
-            format=DATASET_FORMAT,
-            observation=self.observation,
-            **arrays,
-        )
+        labels = {"format": np.array(DATASET_FORMAT), "observation": np.array(self.observation)}
+        write_npz_atomically(path, labels | arrays)
 
     def subset(self, keep: np.ndarray) -> Dataset:
         fields = {k: (v[keep] if isinstance(v, np.ndarray) else v) for k, v in vars(self).items()}

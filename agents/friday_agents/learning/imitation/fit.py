@@ -195,8 +195,10 @@ def dagger_game(job: tuple[str, str, int, int, float]) -> dict[str, Any]:
 
 
 def save_policy(model: Any, path: Path) -> None:
-    """Write ``model`` as a ``policy.zip`` (what ``ppo:model=PATH`` and ``--init`` read)."""
+    """Write ``model`` as a ``policy.zip`` (what ``ppo:model=PATH`` and ``--init`` read),
+    whole or not at all."""
+    from friday_agents.harness.files import replace_atomically
     from friday_agents.learning.sb3.train import export_policy
 
     path.parent.mkdir(parents=True, exist_ok=True)
-    export_policy(model, path)
+    replace_atomically(path, lambda temporary: export_policy(model, temporary))

@@ -13,11 +13,14 @@ from typing import Any
 
 import numpy as np
 
+from friday_agents.harness.files import write_text_atomically
 from friday_agents.harness.parallel import run_games
 from friday_agents.harness.progress import format_duration
+from friday_agents.harness.run_lock import RunFolderLock
 from friday_agents.learning.imitation.data import (
     ImitationDataError,
     collect,
+    done_games,
     encode_games,
     load_dataset,
     read_games,
@@ -32,7 +35,7 @@ def write_log(path: Path, record: dict) -> None:
     """Write a fit log (JSON) with the time it was written."""
     path.parent.mkdir(parents=True, exist_ok=True)
     record["written"] = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
-    path.write_text(json.dumps(record, indent=2) + "\n")
+    write_text_atomically(path, json.dumps(record, indent=2) + "\n")
 
 
 def _bar(total: int, disabled: bool):
@@ -140,16 +143,32 @@ def fit_step(settings: Fit) -> int:
 
 def dagger_step(settings: Dagger) -> int:
     """Roll the student out, let the teacher label, refit on everything from the student."""
-    from friday_agents.learning.imitation.fit import dagger_game
     from friday_agents.players.ppo import PPOAgent
 
-    student, teacher, play = settings.student, settings.teacher, settings.play
+    student, teacher = settings.student, settings.teacher
     levels = settings.policy.chosen_levels()
     make_agent(teacher)
     PPOAgent(model=str(student))  # a bad checkpoint fails before any game
     if not 0 < settings.label_share <= 1:
         raise ValueError(f"--label-share must be in (0, 1], got {settings.label_share}")
-    done = {(g["level"], g["index"]) for g in read_games(settings.games_file, missing_ok=True)}
+    with RunFolderLock() as lock:  # a second session would play and store the games twice
+        lock.take_file(settings.games_file, "--games-file")
+        _dagger_games(settings, levels)
+        games = [g for p in [*settings.data, settings.games_file] for g in read_games(p)]
+        policy = settings.policy
+        if policy.init is None:
+            policy = dataclasses.replace(policy, init=student)
+        fit_into_policy(policy, encode_games(games, "flat", levels), levels)
+    return 0
+
+
+def _dagger_games(settings: Dagger, levels: tuple[int, ...]) -> None:
+    """The student's games the games file still lacks, each labelled by the teacher and
+    appended as it finishes (a last line cut short by a kill is removed first)."""
+    from friday_agents.learning.imitation.fit import dagger_game
+
+    student, teacher, play = settings.student, settings.teacher, settings.play
+    done = done_games(settings.games_file)
     print(
         f"friday imitate dagger: {student} plays {play.games} games per level on levels "
         f"{','.join(map(str, levels))}, {teacher} labels them; appending to "
@@ -162,20 +181,14 @@ def dagger_step(settings: Dagger) -> int:
         for level in levels
         if (level, i) not in done
     ]
-    settings.games_file.parent.mkdir(parents=True, exist_ok=True)
     with settings.games_file.open("a") as handle, _bar(len(jobs), not play.progress) as bar:
         lines = run_games(
             dagger_game, jobs, backend=play.backend, workers=play.workers, address=play.address
         )
         for line in lines:
             handle.write(json.dumps(line) + "\n")
+            handle.flush()
             bar.update()
-    games = [g for p in [*settings.data, settings.games_file] for g in read_games(p)]
-    policy = settings.policy
-    if policy.init is None:
-        policy = dataclasses.replace(policy, init=student)
-    fit_into_policy(policy, encode_games(games, "flat", levels), levels)
-    return 0
 
 
 #: Each step of ``friday imitate`` by name, taking its settings; the command's exit status.
