@@ -10,7 +10,7 @@ from pathlib import Path
 import numpy as np
 
 from friday_agents.harness.errors import BadInputError
-from friday_agents.harness.files import replace_atomically
+from friday_agents.harness.files import write_npz_atomically
 from friday_env.thirteen.cards import NUM_ACTIONS
 from friday_env.thirteen.encode import OBSERVATION_SIZE, encode
 from friday_env.thirteen.game import Game13
@@ -47,11 +47,7 @@ class PolicyNet:
     def save(self, path: Path) -> None:
         """The arrays in ``path`` (``.npz``), whole or not at all: a kill mid-write keeps
         the file before it (a run's best.npz and last.npz are rewritten as it trains)."""
-        replace_atomically(path, self._write)
-
-    def _write(self, path: Path) -> None:
-        with path.open("wb") as handle:  # a handle: numpy adds no suffix to it
-            np.savez_compressed(handle, **self.w)  # type: ignore[arg-type]  # numpy's stub
+        write_npz_atomically(path, self.w)
 
     def forward(self, observations: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Logits ``(n, 150)`` and values ``(n,)`` of a batch of observations."""

@@ -30,6 +30,7 @@ from friday_agents.evaluation.report import aligned_table
 from friday_agents.evaluation.strategy.measures import paired, summarise
 from friday_agents.evaluation.strategy.trace import Trace, trace_game
 from friday_agents.harness.errors import BadInputError, require
+from friday_agents.harness.files import write_text_atomically
 from friday_agents.harness.games_file import GamesFileError, check_replayable, read_games_file
 from friday_agents.players.base import play_game
 from friday_agents.players.heuristic.agent import HeuristicAgent
@@ -205,7 +206,7 @@ def run_analysis(settings: StrategySettings, say: Callable[[str], None] = print)
     results = analyse(games, settings.name, progress=settings.progress)
     results["command"] = settings.command_line()
     settings.out.parent.mkdir(parents=True, exist_ok=True)
-    settings.out.write_text(json.dumps(results, indent=1) + "\n")
+    write_text_atomically(settings.out, json.dumps(results, indent=1) + "\n")
     say(summary(results))
     say(f"wrote {settings.out}")
     return results

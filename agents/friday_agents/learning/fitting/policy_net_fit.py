@@ -31,6 +31,7 @@ import numpy as np
 from numpy.typing import DTypeLike
 
 from friday_agents.harness.errors import BadInputError
+from friday_agents.harness.files import write_text_atomically
 from friday_agents.harness.paths import portable_path
 from friday_agents.learning.fitting.game_data import training_games
 from friday_agents.players.heuristic.agent import heuristic_action
@@ -285,7 +286,7 @@ def fit_policy_network(settings: PolicyNetFit, say: Callable[[str], None] = prin
     say(json.dumps(report, indent=1))
     if settings.report:
         settings.report.parent.mkdir(parents=True, exist_ok=True)
-        settings.report.write_text(json.dumps(report, indent=1) + "\n")
+        write_text_atomically(settings.report, json.dumps(report, indent=1) + "\n")
     say(f"wrote {settings.out}")
     return report
 

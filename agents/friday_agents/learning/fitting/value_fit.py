@@ -23,6 +23,7 @@ import numpy as np
 
 from friday_agents.harness.deals import training_seed
 from friday_agents.harness.errors import BadInputError
+from friday_agents.harness.files import write_text_atomically
 from friday_agents.harness.paths import portable_path
 from friday_agents.learning.fitting.game_data import ReplayCount, target, turn_start_examples
 from friday_agents.players.heuristic.agent import heuristic_action
@@ -189,7 +190,7 @@ def fit_linear_value(settings: LinearValueFit, say: Callable[[str], None] = prin
         "win_bonus": settings.win_bonus,
         "weights": {str(level): w for level, (w, _) in zip(levels, results, strict=True)},
     }
-    settings.out.write_text(json.dumps(written, indent=1) + "\n")
+    write_text_atomically(settings.out, json.dumps(written, indent=1) + "\n")
     say(f"wrote {settings.out}")
     return written
 

@@ -23,6 +23,7 @@ from pathlib import Path
 import numpy as np
 
 from friday_agents.harness.errors import BadInputError
+from friday_agents.harness.files import write_text_atomically
 from friday_agents.harness.paths import portable_path
 from friday_agents.learning.fitting.game_data import ReplayCount, target, turn_start_examples
 from friday_agents.learning.fitting.value_fit import DEFAULT_WIN_BONUS
@@ -153,7 +154,7 @@ def fit_value_network(settings: ValueNetFit, say: Callable[[str], None] = print)
     save_value_network(net, settings.out)
     say(json.dumps(report, indent=1))
     if settings.report:
-        settings.report.write_text(json.dumps(report, indent=1) + "\n")
+        write_text_atomically(settings.report, json.dumps(report, indent=1) + "\n")
     say(f"wrote {settings.out}")
     return report
 

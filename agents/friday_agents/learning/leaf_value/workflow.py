@@ -19,6 +19,7 @@ from typing import Any
 
 from friday_agents.harness.device import torch_device
 from friday_agents.harness.errors import BadInputError
+from friday_agents.harness.files import write_text_atomically
 from friday_agents.harness.paths import portable_path
 from friday_agents.learning.config import parse_hidden
 
@@ -113,7 +114,7 @@ def fit_leaf_value(settings: LeafFit, say: Callable[[str], None] = _say_now) -> 
         "held_out": held_out_report(network, *validation_xy, base_rate=float(np.mean(train_xy[1]))),
     }
     save_leaf_network(network, settings.out)
-    settings.report_path.write_text(json.dumps(report, indent=1) + "\n")
+    write_text_atomically(settings.report_path, json.dumps(report, indent=1) + "\n")
     say(json.dumps(report["held_out"], indent=1))
     say(f"friday value fit: wrote {settings.out} and {settings.report_path}")
     return report

@@ -27,6 +27,7 @@ from pathlib import Path
 import numpy as np
 from numpy.typing import ArrayLike
 
+from friday_agents.harness.files import write_npz_atomically
 from friday_agents.players.networks.layers import Layers, forward, layer_arrays, read_layers
 from friday_agents.players.networks.linear_value import CARD_FEATURE_NAMES, card_features
 from friday_env import Game
@@ -113,7 +114,8 @@ class LeafNetwork:
 
 
 def save_leaf_network(network: LeafNetwork, path: Path) -> None:
-    np.savez_compressed(path, allow_pickle=False, **network.arrays())
+    """The network in ``path`` (``.npz``), whole or not at all."""
+    write_npz_atomically(path, network.arrays())
 
 
 def is_leaf_network_file(path: Path) -> bool:

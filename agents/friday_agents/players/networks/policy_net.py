@@ -25,7 +25,7 @@ from pathlib import Path
 
 import numpy as np
 
-from friday_agents.harness.files import read_model_file
+from friday_agents.harness.files import read_model_file, write_npz_atomically
 from friday_agents.models import GUIDED_PRIOR, check_not_moved, model_file
 from friday_agents.players.networks.layers import Layers, forward, layer_arrays, read_layers
 from friday_env import Game
@@ -74,7 +74,8 @@ class PolicyNetwork:
 
 
 def save_policy_network(network: PolicyNetwork, path: Path) -> None:
-    np.savez_compressed(path, allow_pickle=False, **network.arrays())
+    """The network in ``path`` (``.npz``), whole or not at all."""
+    write_npz_atomically(path, network.arrays())
 
 
 @lru_cache(maxsize=8)

@@ -21,6 +21,7 @@ from pathlib import Path
 
 import numpy as np
 
+from friday_agents.harness.files import write_npz_atomically
 from friday_agents.models import VALUE_NET, check_not_moved
 from friday_agents.players.networks.layers import Layers, forward, layer_arrays, read_layers
 from friday_agents.players.networks.linear_value import FEATURE_NAMES, features
@@ -83,7 +84,8 @@ class ValueNetwork:
 
 
 def save_value_network(network: ValueNetwork, path: Path) -> None:
-    np.savez_compressed(path, allow_pickle=False, **network.arrays())
+    """The network in ``path`` (``.npz``), whole or not at all."""
+    write_npz_atomically(path, network.arrays())
 
 
 @lru_cache(maxsize=8)
