@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from friday_agents.cli.arguments import add_setting_flags, plain
+from friday_agents.cli.arguments import add_setting_flags, add_workers, plain
 from friday_agents.harness.device import DEVICES, torch_device
 from friday_agents.harness.errors import BadInputError
 from friday_agents.harness.files import new_run_folder, path_safe
@@ -23,7 +23,8 @@ from friday_env.levels import parse_levels
 
 DEFAULT_CONFIG = Path("experiments/expert-iteration/config.json")
 #: The settings a flag may override: budgets, for runs smaller than the study's (a try, a
-#: test), and the labelling search's leaf value and candidates (a study's own search).
+#: test), the labelling search's leaf value and candidates (a study's own search), and
+#: where each fit starts.
 SMALL_BUDGET = {
     "rounds": "rounds to play",
     "teacher_games": "games per level and round played by the search",
@@ -34,6 +35,8 @@ SMALL_BUDGET = {
     "value": "the labelling search's leaf value: a model role (guided-value-per-level) or a "
     "file (a per-level .json naming a leaf network for some levels, an .npz)",
     "epochs": "passes over the data per fit",
+    "warm_start": "true: each round's fit starts from the round's prior's weights (which must "
+    "have the shape of --config's hidden), not from random ones",
     "validation_net": "validation deals per level for the network alone",
     "validation_search": "validation deals per level for the network guiding the search",
 }
@@ -67,7 +70,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--levels", type=parse_levels, help="levels, e.g. 1 or 1-4 (default: --config's)"
     )
-    parser.add_argument("--workers", type=int, default=2, help="processes (default 2)")
+    add_workers(parser)
     parser.add_argument(
         "--device",
         default="auto",

@@ -81,12 +81,18 @@ def mlp_from_layers(layers: Layers) -> nn.Sequential:
     them; [`numpy_layers`][friday_agents.learning.networks.numpy_layers] is its inverse)."""
     sizes = [layers[0][0].shape[0], *(w.shape[1] for w, _ in layers)]
     mlp = tanh_mlp(sizes, last_gain=1.0)
-    linears = [m for m in mlp if isinstance(m, nn.Linear)]
+    copy_layers(mlp, layers)
+    return mlp
+
+
+def copy_layers(mlp: nn.Module, layers: Layers) -> None:
+    """Set the linear layers of ``mlp`` to ``layers`` (of the same sizes, in order): a fit that
+    starts from a network's weights instead of a random draw."""
+    linears = [m for m in mlp.modules() if isinstance(m, nn.Linear)]
     with torch.no_grad():
         for linear, (w, b) in zip(linears, layers, strict=True):
             linear.weight.copy_(torch.as_tensor(np.asarray(w, np.float32).T))
             linear.bias.copy_(torch.as_tensor(np.asarray(b, np.float32)))
-    return mlp
 
 
 def hidden_sizes(mlp: nn.Sequential) -> list[int]:

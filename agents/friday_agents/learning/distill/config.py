@@ -59,6 +59,9 @@ class ExitConfig(LearningConfig):
       the heuristic, ``prior`` the round's network. With ``anchor=prior``, ``rollout=prior``
       and a ``value`` fitted without the heuristic, no label reads the heuristic; such a
       study measures each round with its own labelling search instead of ``guided``.
+    - ``warm_start`` — each round's fit starts from the round's prior's weights (its policy,
+      and its value head where it has one) instead of random ones (optional, default false);
+      ``first_prior`` must then have the fit's shape (``hidden``), refused before any game.
     """
 
     Error = ExitConfigError
@@ -82,6 +85,7 @@ class ExitConfig(LearningConfig):
     value_scale: tuple[float, ...] = ()
     anchor: str = "heuristic"
     rollout: str = ""
+    warm_start: bool = False
 
     def value_scale_of(self, level: int) -> float:
         """The factor of the search's action values on ``level`` (see ``value_scale``)."""
@@ -180,6 +184,8 @@ def _check(config: ExitConfig, path: Path) -> None:
     if bad:
         raise ExitConfigError(f"{path}: bad value of {', '.join(bad)}")
     _check_value(config, path)
+    if config.warm_start:
+        _check_warm_start(config, path)
 
 
 def _check_value(config: ExitConfig, path: Path) -> None:
@@ -191,6 +197,17 @@ def _check_value(config: ExitConfig, path: Path) -> None:
         make_agent(config.teacher_spec(config.first_prior))
     except (ValueError, OSError, KeyError) as err:
         raise ExitConfigError(f"{path}: bad value of value/first_prior ({err})") from None
+
+
+def _check_warm_start(config: ExitConfig, path: Path) -> None:
+    """Refuse a warm start from a first network of another shape than the fit's (later
+    rounds start from fits of ``hidden``, which have it)."""
+    from friday_agents.learning.distill.fit import warm_start_network
+
+    try:
+        warm_start_network(config.first_prior, config.hidden)
+    except ValueError as err:
+        raise ExitConfigError(f"{path}: bad value of warm_start/hidden ({err})") from None
 
 
 def _valid_scale(scale: object) -> bool:

@@ -8,6 +8,10 @@
 - **Value**: a separate tanh network fitted by squared error to the outcome of the game the
   state belongs to (+1 a win, -1 a loss): a critic to start reinforcement learning from.
 
+Both start from torch's random initialisation, or with ``warm_start`` from the round's prior
+(`warm_start_network`: its policy, and its value head where it has one): a fit of a few
+thousand games from nothing may fall below a strong prior it should improve on.
+
 On the CPU the fit reads the observations' non-zeros only and computes the logits of the
 legal actions only (the sparse kernel of
 [`friday_agents.learning.sparse`][friday_agents.learning.sparse], about a third of the dense
@@ -26,9 +30,12 @@ from typing import Any
 
 import numpy as np
 
+from friday_agents.harness.files import read_model_file
 from friday_agents.learning.distill.dataset import Decisions
 from friday_agents.learning.fitting.policy_net_fit import soft_targets
-from friday_agents.players.networks.policy_net import PolicyNetwork
+from friday_agents.models import model_file
+from friday_agents.players.networks.layers import Layers
+from friday_agents.players.networks.policy_net import PolicyNetwork, load_policy_network
 from friday_env.actions import NUM_ACTIONS
 from friday_env.observation import FLAT_SIZE
 
@@ -53,12 +60,14 @@ def fit_network(
     tau: float,
     seed: int,
     device: str = "cpu",
+    start: PolicyNetwork | None = None,
 ) -> tuple[PolicyNetwork, dict[str, Any]]:
     """The policy and value networks fitted on ``data`` (see the module docstring) on the
-    torch ``device`` (``cpu`` or ``cuda``), and the CPU seconds the fit took."""
+    torch ``device`` (``cpu`` or ``cuda``), and the CPU seconds the fit took; from the
+    weights of ``start`` where given (of ``hidden``'s shape: `warm_start_network`)."""
     import torch
 
-    from friday_agents.learning.networks import numpy_layers, tanh_mlp
+    from friday_agents.learning.networks import copy_layers, numpy_layers, tanh_mlp
     from friday_agents.learning.sparse import kernel_built
 
     # Small layers: a second thread only adds contention (on a busy 2-core machine it took
@@ -66,8 +75,15 @@ def fit_network(
     torch.set_num_threads(1)
     started = time.process_time()
     torch.manual_seed(seed)
-    policy = tanh_mlp((FLAT_SIZE, *hidden, NUM_ACTIONS)).to(device)
-    value = tanh_mlp((FLAT_SIZE, *hidden, 1)).to(device)
+    # both drawn as a cold fit draws them: a start without a value head leaves the value
+    # network the one the same seed fits from nothing
+    policy = tanh_mlp((FLAT_SIZE, *hidden, NUM_ACTIONS))
+    value = tanh_mlp((FLAT_SIZE, *hidden, 1))
+    if start is not None:
+        copy_layers(policy, start.layers)
+        if start.value_layers:
+            copy_layers(value, start.value_layers)
+    policy, value = policy.to(device), value.to(device)
     optimizer = torch.optim.Adam([*policy.parameters(), *value.parameters()], lr=LEARNING_RATE)
     generator = torch.Generator().manual_seed(seed)
     sparse = device == "cpu" and kernel_built()
@@ -84,6 +100,33 @@ def fit_network(
         "fit_device": device,
         "fit_first_layer": "sparse" if sparse else "dense",
     }
+
+
+def warm_start_network(prior: str, hidden: tuple[int, ...]) -> PolicyNetwork:
+    """The network ``prior`` (a model role or an ``.npz`` file) that a warm-started fit of
+    ``hidden`` starts from; ValueError naming both shapes unless the prior has the fit's:
+    the flat observation, ``hidden`` and one logit per action (a value head, where it has
+    one, of ``hidden`` too)."""
+    network = read_model_file(load_policy_network, model_file(prior, "prior"), "the prior")
+    wanted = (FLAT_SIZE, *hidden, NUM_ACTIONS)
+    shape, value = _sizes(network.layers), _sizes(network.value_layers)
+    if network.observation != "flat" or shape != wanted or value not in ((), (*wanted[:-1], 1)):
+        has = f"{network.observation} {_shape_text(shape)}"
+        has += f" with value head {_shape_text(value)}" if value else ""
+        raise ValueError(
+            f"warm_start needs the prior to have the fit's shape, flat {_shape_text(wanted)} "
+            f"(hidden {','.join(map(str, hidden))}); {prior} is {has}"
+        )
+    return network
+
+
+def _sizes(layers: Layers) -> tuple[int, ...]:
+    """Input size, then each layer's output size (empty for no layers)."""
+    return (layers[0][0].shape[0], *(w.shape[1] for w, _ in layers)) if layers else ()
+
+
+def _shape_text(sizes: tuple[int, ...]) -> str:
+    return "-".join(map(str, sizes))
 
 
 def _dense_losses(policy, value, data: Decisions, batch: np.ndarray, tau: float, device: str):

@@ -10,7 +10,8 @@ later rounds from the previous round's network):
    decision it faces (DAgger: labels on the states the network reaches itself);
 3. **a new network is fitted** on the labelled decisions of every round so far (DAgger
    aggregates): policy to the search's soft choices, value to the games' outcomes
-   (`friday_agents.learning.distill.fit`);
+   (`friday_agents.learning.distill.fit`), from random weights or with ``warm_start`` from
+   ``N``'s;
 4. **it is measured** on validation deals, alone (``net:model=...``) and as the prior of
    ``guided`` (``guided:prior=...``), with the CPU seconds every step cost.
 
@@ -48,7 +49,12 @@ from friday_agents.harness.parallel import run_games
 from friday_agents.harness.stats import wilson_interval
 from friday_agents.learning.distill.config import ExitConfig
 from friday_agents.learning.distill.dataset import read_decisions
-from friday_agents.learning.distill.fit import fit_network, held_out_report, split_by_deal
+from friday_agents.learning.distill.fit import (
+    fit_network,
+    held_out_report,
+    split_by_deal,
+    warm_start_network,
+)
 from friday_agents.learning.distill.games import student_job, teacher_job, validation_job
 from friday_agents.learning.distill.run_files import (
     check_network,
@@ -175,7 +181,7 @@ def play_round(
     for earlier in range(number):
         play_games(config, out, data, earlier, workers, progress)
     played = play_games(config, out, data, number, workers, progress)
-    network, fit_summary = fit_round(config, data, number, device)
+    network, fit_summary = fit_round(config, data, number, device, prior)
     path = round_dir(out, number) / "network.npz"
     path.parent.mkdir(parents=True, exist_ok=True)
     save_policy_network(network, path)
@@ -246,9 +252,10 @@ def collect(play, jobs: list[tuple], path: Path, workers: int, progress: Progres
 
 
 def fit_round(
-    config: ExitConfig, data: Path, number: int, device: str = "cpu"
+    config: ExitConfig, data: Path, number: int, device: str = "cpu", prior: str = ""
 ) -> tuple[PolicyNetwork, dict]:
-    """The network fitted on every round's games up to ``number``, and what the fit saw."""
+    """The network fitted on every round's games up to ``number`` (with ``warm_start`` from
+    the round's ``prior``), and what the fit saw."""
     files = [
         data / f"round-{r:02d}" / f"{kind}.jsonl"
         for r in range(number + 1)
@@ -265,8 +272,15 @@ def fit_round(
         decisions = decisions.with_value_scale(config.value_scale)
     read_seconds = time.process_time() - started
     held = split_by_deal(decisions, config.held_out_share, config.seed)
+    start = warm_start_network(prior, config.hidden) if config.warm_start else None
     network, fit_info = fit_network(
-        decisions.subset(~held), config.hidden, config.epochs, config.tau, config.seed, device
+        decisions.subset(~held),
+        config.hidden,
+        config.epochs,
+        config.tau,
+        config.seed,
+        device,
+        start,
     )
     network = network.astype(np.float16)  # half the size on disk; played as float32
     return network, {
@@ -276,6 +290,7 @@ def fit_round(
             "from_student_games": int(decisions.student.sum()),
             "data_bytes": decisions.nbytes,
             "read_cpu_seconds": round(read_seconds, 1),
+            "warm_start": config.warm_start,  # from the prior's weights, or random ones
             **fit_info,
             "held_out": held_out_report(decisions.subset(held), network, config.tau),
         }
