@@ -13,10 +13,12 @@
 from __future__ import annotations
 
 import argparse
+import functools
 import re
 import sys
 import typing
 from collections.abc import Callable, Collection
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from friday_agents.harness import values
@@ -101,10 +103,60 @@ def parse_bool(text: str) -> bool:
         raise argparse.ArgumentTypeError(str(err)) from None
 
 
-def hidden_sizes(text: str) -> tuple[int, ...]:
+def hidden_sizes(
+    text: str, most_layers: int | None = None, largest: int | None = None
+) -> tuple[int, ...]:
     """A ``--hidden`` flag's value (`friday_agents.learning.config.parse_hidden`, every
-    command's one reader of layer sizes); refused as argparse refuses a bad value."""
-    return parse_hidden(text, argparse.ArgumentTypeError)
+    command's one reader of layer sizes, with its limits); refused as argparse refuses a
+    bad value."""
+    return parse_hidden(text, argparse.ArgumentTypeError, most_layers=most_layers, largest=largest)
+
+
+def add_steps(parser: argparse.ArgumentParser, doc: str) -> argparse._SubParsersAction:
+    """The steps of a command made of steps (``friday fit``, ``value``, ``imitate``,
+    ``thirteen``): one is required (``STEP``), and the help ends with the command module's
+    ``doc`` after its first paragraph, laid out as written (its examples and exit status)."""
+    parser.formatter_class = argparse.RawDescriptionHelpFormatter
+    parser.epilog = doc.split("\n\n", 1)[1]
+    return parser.add_subparsers(dest="step", required=True, metavar="STEP")
+
+
+def add_step(
+    steps: argparse._SubParsersAction, name: str, help_text: str, description: str | None = None
+) -> argparse.ArgumentParser:
+    """The parser of step ``name`` (``help_text`` in the command's list of steps,
+    ``description`` atop its own help); no flag may be abbreviated."""
+    return steps.add_parser(name, help=help_text, description=description, allow_abbrev=False)
+
+
+def add_network_fit(
+    parser: argparse.ArgumentParser,
+    hidden: tuple[int, ...],
+    report: str,
+    most_layers: int | None = None,
+    largest: int | None = None,
+) -> None:
+    """The flags every fit of one of the search's networks takes (``friday fit value-net``
+    and ``policy-net``, ``friday value fit``): where the network and its report go, its
+    ``hidden`` layer sizes by default (at most ``most_layers`` of at most ``largest`` where
+    the network has such limits), and the fit's seed."""
+    parser.add_argument("--out", type=Path, required=True, help="where the network goes (.npz)")
+    parser.add_argument("--report", type=Path, help=report)
+    parser.add_argument(
+        "--hidden",
+        type=functools.partial(hidden_sizes, most_layers=most_layers, largest=largest),
+        default=hidden,
+        metavar="SIZES",
+        help=f"hidden layer sizes (default {','.join(map(str, hidden))})",
+    )
+    parser.add_argument("--seed", type=int, default=0, help="seed of the fit (default 0)")
+
+
+def add_workers(parser: argparse.ArgumentParser, default: int = 2) -> None:
+    """``--workers N``: the processes a command plays its games in."""
+    parser.add_argument(
+        "--workers", type=int, default=default, help=f"processes (default {default})"
+    )
 
 
 def add_progress(

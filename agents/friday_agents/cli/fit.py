@@ -25,7 +25,7 @@ import argparse
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
-from friday_agents.cli.arguments import hidden_sizes
+from friday_agents.cli.arguments import add_network_fit, add_step, add_steps, add_workers
 from friday_agents.harness.errors import BadInputError
 
 if TYPE_CHECKING:
@@ -36,24 +36,22 @@ Settings = TypeVar("Settings", bound="DataclassInstance")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.formatter_class = argparse.RawDescriptionHelpFormatter
-    parser.epilog = __doc__.split("\n\n", 1)[1]
-    steps = parser.add_subparsers(dest="step", required=True, metavar="STEP")
+    steps = add_steps(parser, __doc__)
     _add_linear_value(steps)
     _add_value_net(steps)
     _add_policy_net(steps)
 
 
 def _add_linear_value(steps: argparse._SubParsersAction) -> None:
-    from friday_agents.learning.fitting.value_fit import DEFAULT_WIN_BONUS
     from friday_agents.players.networks.linear_value import FEATURE_SETS, WEIGHTS_FILE
 
-    linear = steps.add_parser(
+    linear = add_step(
+        steps,
         "linear-value",
-        help="the search's linear value: one ridge regression per level and step",
-        description="Fit the search's linear value (the final score plus a win bonus, from a "
-        "turn start's public features) on heuristic games on training deals, or on recorded "
-        "games; prints each level and step's R².",
+        "the search's linear value: one ridge regression per level and step",
+        "Fit the search's linear value (the final score plus a win bonus, from a turn start's "
+        "public features) on heuristic games on training deals, or on recorded games; prints "
+        "each level and step's R².",
     )
     linear.add_argument("--games", type=int, default=3000, help="heuristic games per level (3000)")
     linear.add_argument(
@@ -66,12 +64,7 @@ def _add_linear_value(steps: argparse._SubParsersAction) -> None:
     linear.add_argument(
         "--ridge", type=float, default=1e-3, help="L2 penalty per state on standardized features"
     )
-    linear.add_argument(
-        "--win-bonus",
-        type=float,
-        default=DEFAULT_WIN_BONUS,
-        help=f"added to a won game's final score in the target (default {DEFAULT_WIN_BONUS:g})",
-    )
+    _add_win_bonus(linear)
     linear.add_argument(
         "--min-states",
         type=int,
@@ -84,7 +77,7 @@ def _add_linear_value(steps: argparse._SubParsersAction) -> None:
         help="basic: the public summary (default); cards: it, plus a count per card type "
         "Robinson holds and the pirates he faces",
     )
-    linear.add_argument("--workers", type=int, default=2, help="processes (default 2)")
+    add_workers(linear)
     linear.add_argument(
         "--out",
         type=Path,
@@ -94,50 +87,47 @@ def _add_linear_value(steps: argparse._SubParsersAction) -> None:
     )
 
 
-def _add_value_net(steps: argparse._SubParsersAction) -> None:
+def _add_win_bonus(parser: argparse.ArgumentParser) -> None:
     from friday_agents.learning.fitting.value_fit import DEFAULT_WIN_BONUS
 
-    net = steps.add_parser(
+    parser.add_argument(
+        "--win-bonus",
+        type=float,
+        default=DEFAULT_WIN_BONUS,
+        help=f"added to a won game's final score in the target (default {DEFAULT_WIN_BONUS:g})",
+    )
+
+
+def _add_value_net(steps: argparse._SubParsersAction) -> None:
+    net = add_step(
+        steps,
         "value-net",
-        help="the search's value network, on its own games",
-        description="Fit the value network on search games (every turn start, the final "
-        "score plus a win bonus as target); the report compares its held-out error with the "
-        "shipped linear model's, level by level. Needs torch (the rl extra).",
+        "the search's value network, on its own games",
+        "Fit the value network on search games (every turn start, the final score plus a win "
+        "bonus as target); the report compares its held-out error with the shipped linear "
+        "model's, level by level. Needs torch (the rl extra).",
     )
     net.add_argument("--data", type=Path, required=True, help="search games, one per line")
-    net.add_argument("--out", type=Path, required=True, help="where the network goes (.npz)")
-    net.add_argument("--report", type=Path, help="write the held-out errors here too (JSON)")
-    net.add_argument(
-        "--hidden", type=hidden_sizes, default=(64, 64), help="hidden layer sizes (default 64,64)"
-    )
+    add_network_fit(net, (64, 64), report="write the held-out errors here too (JSON)")
     net.add_argument("--epochs", type=int, default=40, help="training epochs (default 40)")
     net.add_argument("--holdout", type=int, default=10, help="hold out 1 deal in N (default 10)")
-    net.add_argument(
-        "--win-bonus", type=float, default=DEFAULT_WIN_BONUS, help="as for linear-value"
-    )
-    net.add_argument("--seed", type=int, default=0, help="seed of the fit (default 0)")
+    _add_win_bonus(net)
 
 
 def _add_policy_net(steps: argparse._SubParsersAction) -> None:
-    prior = steps.add_parser(
+    prior = add_step(
+        steps,
         "policy-net",
-        help="the search's policy prior, on the action values it recorded",
-        description="Fit the policy prior on search games with their action values (soft "
-        "targets softmax(q / tau) over the tried actions), or export a MaskablePPO actor; "
-        "the report gives, on held-out deals, how often the network's top actions keep the "
-        "search's choice. Needs torch (the rl extra).",
+        "the search's policy prior, on the action values it recorded",
+        "Fit the policy prior on search games with their action values (soft targets "
+        "softmax(q / tau) over the tried actions), or export a MaskablePPO actor; the report "
+        "gives, on held-out deals, how often the network's top actions keep the search's "
+        "choice. Needs torch (the rl extra).",
     )
     prior.add_argument("--data", type=Path, nargs="+", required=True, help="search games files")
-    prior.add_argument("--out", type=Path, required=True, help="where the network goes (.npz)")
-    prior.add_argument("--report", type=Path, help="write the held-out report here (JSON)")
+    add_network_fit(prior, (128, 128), report="write the held-out report here (JSON)")
     prior.add_argument("--from-ppo", type=Path, help="export this MaskablePPO actor instead")
     prior.add_argument("--observation", default="flat", help="observation encoder (flat)")
-    prior.add_argument(
-        "--hidden",
-        type=hidden_sizes,
-        default=(128, 128),
-        help="hidden layer sizes (default 128,128)",
-    )
     prior.add_argument("--epochs", type=int, default=6, help="training epochs (default 6)")
     prior.add_argument("--tau", type=float, default=2.0, help="soft-target temperature (2)")
     prior.add_argument(
@@ -147,7 +137,6 @@ def _add_policy_net(steps: argparse._SubParsersAction) -> None:
         metavar="FIRST-LAST",
         help="deal indices held out (default 520-649)",
     )
-    prior.add_argument("--seed", type=int, default=0, help="seed of the fit (default 0)")
 
 
 def _deal_range(text: str) -> tuple[int, int]:

@@ -27,7 +27,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from friday_agents.cli.arguments import add_device, add_renamed_flags
+from friday_agents.cli.arguments import add_device, add_renamed_flags, add_step, add_steps
 from friday_agents.harness.errors import BadInputError
 from friday_agents.harness.parallel import BACKENDS, RAY_INSTALL, GamesInterrupted
 
@@ -37,23 +37,21 @@ from friday_agents.learning.config import SHARED_HELP
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.formatter_class = argparse.RawDescriptionHelpFormatter
-    parser.epilog = __doc__.split("\n\n", 1)[1]
-    steps = parser.add_subparsers(dest="step", required=True, metavar="STEP")
-    collect = steps.add_parser("collect", help="play a teacher on training deals")
+    steps = add_steps(parser, __doc__)
+    collect = add_step(steps, "collect", "play a teacher on training deals")
     collect.add_argument("--teacher", required=True, help="agent spec, e.g. search:sims=32")
     collect.add_argument("--levels", default="1-4", help="levels, e.g. 1-4 or 1,3")
     _add_games(collect)
     collect.add_argument("--out", type=Path, required=True, help="games file (appended)")
-    encode = steps.add_parser("encode", help="games files -> dataset (.npz)")
+    encode = add_step(steps, "encode", "games files -> dataset (.npz)")
     encode.add_argument("games_files", nargs="+", type=Path, help="games files to encode")
     encode.add_argument("--observation", default="flat", help="observation encoder (flat)")
     encode.add_argument("--levels", default="1-4", help="levels to keep, e.g. 1 or 1-4")
     encode.add_argument("--out", type=Path, required=True, help="dataset file (.npz)")
-    fit = steps.add_parser("fit", help="fit a MaskablePPO policy to a dataset")
+    fit = add_step(steps, "fit", "fit a MaskablePPO policy to a dataset")
     fit.add_argument("--dataset", type=Path, required=True, help="dataset from `encode`")
     _add_fit(fit)
-    dagger = steps.add_parser("dagger", help="one DAgger round: student plays, teacher labels")
+    dagger = add_step(steps, "dagger", "one DAgger round: student plays, teacher labels")
     dagger.add_argument("--student", type=Path, required=True, help="policy.zip to roll out")
     dagger.add_argument("--teacher", required=True, help="agent spec labelling the states")
     _add_games(dagger)

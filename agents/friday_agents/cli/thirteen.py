@@ -25,28 +25,26 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from friday_agents.cli.arguments import add_progress
+from friday_agents.cli.arguments import add_progress, add_step, add_steps
 from friday_agents.harness.errors import BadInputError, require
 from friday_agents.harness.files import write_text_atomically
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.formatter_class = argparse.RawDescriptionHelpFormatter
-    parser.epilog = __doc__.split("\n\n", 1)[1]
-    steps = parser.add_subparsers(dest="step", required=True, metavar="STEP")
+    steps = add_steps(parser, __doc__)
     _add_eval(steps)
     _add_train(steps)
     _add_play(steps)
 
 
 def _add_eval(steps) -> None:
-    sub = steps.add_parser(
+    sub = add_step(
+        steps,
         "eval",
-        help="a candidate agent against fixed opponents on fixed deals, paired",
-        description="Win rate (ties split) and mean bad luck of a candidate agent, overall and "
-        "by seat, against fixed opponents on fixed deals, paired with the opponent agent in "
-        "the candidate's seat on the same deals.",
-        allow_abbrev=False,
+        "a candidate agent against fixed opponents on fixed deals, paired",
+        "Win rate (ties split) and mean bad luck of a candidate agent, overall and by seat, "
+        "against fixed opponents on fixed deals, paired with the opponent agent in the "
+        "candidate's seat on the same deals.",
     )
     sub.add_argument("--candidate", default="heuristic", help="the agent (default heuristic)")
     sub.add_argument(
@@ -80,12 +78,12 @@ TRAIN_OPTIONS = (
 
 
 def _add_train(steps) -> None:
-    sub = steps.add_parser(
+    sub = add_step(
+        steps,
         "train",
-        help="self-play PPO (torch), resumable, stops after a CPU budget",
-        description="Self-play PPO for Friday the 13th: the network plays itself and the "
-        "heuristic; curve.csv, best.npz, last.npz and checkpoint.pt go to --out.",
-        allow_abbrev=False,
+        "self-play PPO (torch), resumable, stops after a CPU budget",
+        "Self-play PPO for Friday the 13th: the network plays itself and the heuristic; "
+        "config.json, curve.csv, best.npz, last.npz and checkpoint.pt go to --out.",
     )
     sub.add_argument("--out", type=Path, required=True, help="the run folder")
     sub.add_argument(
@@ -102,10 +100,7 @@ def _add_train(steps) -> None:
 
 
 def _add_play(steps) -> None:
-    sub = steps.add_parser(
-        "play", help="play a game in the terminal", description="Play Friday the 13th.",
-        allow_abbrev=False,
-    )  # fmt: skip
+    sub = add_step(steps, "play", "play a game in the terminal", "Play Friday the 13th.")
     sub.add_argument("--players", type=int, default=4, help="table size 3-6 (default 4)")
     sub.add_argument("--seat", type=int, default=0, help="your seat (default 0)")
     sub.add_argument("--opponents", default="heuristic", help="the others' agent")

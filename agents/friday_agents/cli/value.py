@@ -26,26 +26,34 @@ import shlex
 import sys
 from pathlib import Path
 
-from friday_agents.cli.arguments import add_device, add_progress
+from friday_agents.cli.arguments import (
+    add_device,
+    add_network_fit,
+    add_progress,
+    add_step,
+    add_steps,
+    add_workers,
+)
 from friday_agents.harness.errors import BadInputError
-from friday_agents.learning.config import parse_hidden
 
 #: The first deal index each deal set's data starts at unless told (experiments/level4-value/
 #: PLAN.md: training deals of no other study; validation deals that friday eval's choices,
 #: which play deals 0 on, do not reach).
 FIRST_INDEX = {"training": 300_000, "validation": 50_000}
+#: The largest leaf network ``friday value fit`` makes: what the compiled search plays
+#: (players.networks.leaf_net's MAX_LAYERS counts the output too), as LeafFit checks it.
+MOST_LAYERS, LARGEST = 3, 512
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.formatter_class = argparse.RawDescriptionHelpFormatter
-    parser.epilog = __doc__.split("\n\n", 1)[1]
-    steps = parser.add_subparsers(dest="step", required=True, metavar="STEP")
-    data = steps.add_parser(
+    steps = add_steps(parser, __doc__)
+    data = add_step(
+        steps,
         "data",
-        help="play and label positions, in chunks that resume",
-        description="Play an agent on deals of one level, branch continuations off its games, "
-        "and label every turn start by the win (1) or loss (0) of the game it lies in; chunks "
-        "of deals are written whole, and the same command plays only the missing ones.",
+        "play and label positions, in chunks that resume",
+        "Play an agent on deals of one level, branch continuations off its games, and label "
+        "every turn start by the win (1) or loss (0) of the game it lies in; chunks of deals "
+        "are written whole, and the same command plays only the missing ones.",
     )
     data.add_argument("--level", type=int, default=4, help="the level (default 4)")
     data.add_argument("--deals", type=int, required=True, help="how many deals to play")
@@ -69,21 +77,26 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     data.add_argument("--chunk-size", type=int, default=250, help="deals per chunk (default 250)")
     data.add_argument("--out", type=Path, required=True, help="the data folder (resumes)")
-    data.add_argument("--workers", type=int, default=2, help="processes (default 2)")
+    add_workers(data)
     add_progress(data)
     data.set_defaults(out_is_folder=True)
-    fit = steps.add_parser(
+    fit = add_step(
+        steps,
         "fit",
-        help="fit the leaf network on a data folder",
-        description="Fit the network of the probability of winning on a training-deal data "
-        "folder, keeping the epoch with the lowest log-loss on a validation-deal folder; writes "
-        "the network (.npz, played as value=FILE) and a report (JSON).",
+        "fit the leaf network on a data folder",
+        "Fit the network of the probability of winning on a training-deal data folder, keeping "
+        "the epoch with the lowest log-loss on a validation-deal folder; writes the network "
+        "(.npz, played as value=FILE) and a report (JSON).",
     )
     fit.add_argument("--data", type=Path, required=True, help="training-deal data folder")
     fit.add_argument("--validation", type=Path, required=True, help="validation-deal folder")
-    fit.add_argument("--out", type=Path, required=True, help="the network (.npz)")
-    fit.add_argument("--report", type=Path, help="the fit's report (JSON; default OUT.json)")
-    fit.add_argument("--hidden", default="64,64", help="hidden layer sizes (default 64,64)")
+    add_network_fit(
+        fit,
+        (64, 64),
+        report="the fit's report (JSON; default OUT.json)",
+        most_layers=MOST_LAYERS,
+        largest=LARGEST,
+    )
     fit.add_argument("--max-epochs", type=int, default=20, help="at most (default 20)")
     fit.add_argument(
         "--patience", type=int, default=3, help="epochs without a better validation loss (3)"
@@ -94,7 +107,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default="all",
         help="fit on every position (default) or on the agent's own games' only",
     )
-    fit.add_argument("--seed", type=int, default=0)
     add_device(fit)
 
 
@@ -223,7 +235,7 @@ def _fit(args: argparse.Namespace) -> int:
         validation=args.validation,
         out=args.out,
         report=args.report,
-        hidden=_hidden(args.hidden),
+        hidden=args.hidden,
         max_epochs=args.max_epochs,
         patience=args.patience,
         sources=args.sources,
@@ -232,7 +244,3 @@ def _fit(args: argparse.Namespace) -> int:
     )
     fit_leaf_value(settings)
     return 0
-
-
-def _hidden(text: str) -> tuple[int, ...]:
-    return parse_hidden(text, BadInputError, "--hidden", most_layers=3, largest=512)
