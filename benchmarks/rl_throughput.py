@@ -11,8 +11,14 @@ Each run trains from scratch on level 1 at the study's setting (64 envs x 128 st
 process, 64-64 networks, 4 epochs of 4 minibatches) with no held-out evaluation between the
 ends; the figure is the median over the updates after the first of (frames of one update of
 every process) / (its wall seconds), read from the run's own curve (``part_wall_seconds``, the
-trainer's timers). The ratio of N processes to 1 is measured in one call, on one machine:
-pause other work on it first.
+trainer's timers). The ratio of N processes to 1 is taken within each round, the counts
+taking turns (1 2, then 2 1), on one machine: ``--pause PID ...`` stops other work on it
+(each process with its children, SIGSTOP) while it measures and continues it at the end
+whatever happens; the JSON records the commit, the load before and after and how many
+processes were paused.
+
+    python benchmarks/rl_throughput.py --processes 1,2 --updates 30 --rounds 5 \\
+        --pause $(cat /tmp/run-*.pid) --out benchmarks/rl_throughput_cpu.json
 """
 
 from __future__ import annotations
@@ -30,6 +36,10 @@ import tempfile
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO / "benchmarks"))
+
+from rl_vs_sb3 import add_run_options, measured_while_paused  # noqa: E402
+
 SETTING = {
     "level": 1,
     "num_envs": 64,
@@ -112,6 +122,35 @@ def scaling_of(rounds: list[list[dict]]) -> dict:
     }
 
 
+def measure_rounds(args: argparse.Namespace, counts: list[int]) -> list[list[dict]]:
+    """Every process count once per round (the ratio is taken within a round), in turns:
+    the given order in even rounds, the reverse in odd ones."""
+    rounds = []
+    with tempfile.TemporaryDirectory() as scratch:
+        for number in range(args.rounds):
+            runs = {}
+            for n in counts if number % 2 == 0 else counts[::-1]:
+                rows = run_rl(n, args.updates, args.device, Path(scratch) / f"r{number}p{n}")
+                runs[n] = measure(rows, n)
+                print(json.dumps({"round": number, **runs[n]}), flush=True)
+            rounds.append([runs[n] for n in counts])
+    return rounds
+
+
+def _arguments(argv: list[str] | None) -> str:
+    """The command's arguments, the paused processes' ids left out (this machine's)."""
+    words, skipping = [], False
+    for word in argv if argv is not None else sys.argv[1:]:
+        if word == "--pause" or word.startswith("--pause="):
+            skipping = word == "--pause"
+            continue
+        if skipping and word.isdigit():
+            continue
+        skipping = False
+        words.append(word)
+    return shlex.join(words)
+
+
 def machine(device: str) -> dict:
     import torch
 
@@ -136,29 +175,29 @@ def machine(device: str) -> dict:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(allow_abbrev=False, description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(
+        allow_abbrev=False, description=" ".join(__doc__.split("\n\n")[0].split())
+    )
     parser.add_argument("--processes", default="1,2", help="process counts, e.g. 1,2")
     parser.add_argument("--updates", type=int, default=12, help="updates per run")
     parser.add_argument("--rounds", type=int, default=3, help="rounds of every count (default 3)")
     parser.add_argument("--device", default="cpu", choices=("cpu", "cuda"))
-    parser.add_argument("--note", default="", help="what else ran on the machine")
-    parser.add_argument("--out", type=Path, required=True, help="result file (.json)")
+    add_run_options(parser)
     args = parser.parse_args(argv)
+    if args.out is None:
+        parser.error("--out is required: the result file (.json)")
     counts = [int(n) for n in args.processes.split(",")]
-    rounds = []  # every process count once per round: the ratio is taken within a round
-    with tempfile.TemporaryDirectory() as scratch:
-        for round_number in range(args.rounds):
-            runs = []
-            for n in counts:
-                rows = run_rl(n, args.updates, args.device, Path(scratch) / f"r{round_number}p{n}")
-                runs.append(measure(rows, n))
-                print(json.dumps({"round": round_number, **runs[-1]}), flush=True)
-            rounds.append(runs)
+    rounds, context = measured_while_paused(args, lambda: measure_rounds(args, counts))
     result = {
         "what": "friday rl end to end: wall frames/s, and wall µs per frame of each part",
-        "command": "python benchmarks/rl_throughput.py " + shlex.join(argv or sys.argv[1:]),
+        "command": "python benchmarks/rl_throughput.py " + _arguments(argv),
         "machine": machine(args.device),
         "note": args.note,
+        "when": context["when"],
+        "commit": context["commit"],
+        "load_average_before": context["load_average_before"],
+        "load_average_after": context["load_average_after"],
+        "paused_processes": context["paused_processes"],
         "setting": SETTING,
         "runs": [median_run([runs[i] for runs in rounds]) for i in range(len(counts))],
         "rounds": rounds,

@@ -26,7 +26,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import Any
 
@@ -47,16 +47,40 @@ RESULTS = REPO / "benchmarks" / "rl_vs_sb3.json"
 
 @contextmanager
 def paused(pids: list[int]) -> Iterator[None]:
-    """``pids`` stopped while the block runs, and continued after it whatever happens."""
-    stopped = []
+    """``pids`` and every process they started (children, theirs, ...) stopped while the
+    block runs, and continued after it whatever happens. A parent is stopped before its
+    children (it starts no new one meanwhile) and continued after them."""
+    stopped: list[int] = []
     try:
         for pid in pids:
-            os.kill(pid, signal.SIGSTOP)
-            stopped.append(pid)
+            for member in [pid, *descendants(pid)]:
+                if member not in stopped:
+                    os.kill(member, signal.SIGSTOP)
+                    stopped.append(member)
         yield
     finally:
-        for pid in stopped:
-            os.kill(pid, signal.SIGCONT)
+        for pid in reversed(stopped):
+            with suppress(ProcessLookupError):  # it ended meanwhile (killed by someone else)
+                os.kill(pid, signal.SIGCONT)
+
+
+def descendants(pid: int) -> list[int]:
+    """The processes below ``pid`` (children first, then theirs), from /proc (none where
+    there is no /proc)."""
+    children: dict[int, list[int]] = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            text = stat.read_text()
+        except OSError:  # it ended while we read
+            continue
+        parent = int(text[text.rindex(")") + 2 :].split()[1])  # after the command's name
+        children.setdefault(parent, []).append(int(stat.parent.name))
+    found, queue = [], [pid]
+    while queue:
+        below = sorted(children.get(queue.pop(0), []))
+        found += below
+        queue += below
+    return found
 
 
 def add_run_options(parser: argparse.ArgumentParser) -> None:
@@ -84,7 +108,7 @@ def measured_while_paused(
         "machine": machine(),
         "load_average_before": [round(x, 2) for x in load_before],
         "load_average_after": [round(x, 2) for x in os.getloadavg()],
-        "paused_processes": len(args.pause),
+        "paused_processes": len(args.pause),  # each with the processes it started
         "note": args.note,
     }
     return rows, context

@@ -19,10 +19,12 @@ from friday_agents.learning.rl.group import Group
 
 
 class TwinGroup(Group):
-    """One process that reports a twin: every number it gathers comes back twice."""
+    """One process that reports a twin: each update's exchange (its CPU seconds among
+    what it sends) comes back twice."""
 
     def gather(self, value):
-        return [value, value] if isinstance(value, float) else super().gather(value)
+        twin = isinstance(value, dict) and "cpu" in value
+        return [value, value] if twin else super().gather(value)
 
 
 def cpu_column(out, tiny_rl, monkeypatch, group=None) -> list[float]:

@@ -1,7 +1,9 @@
-"""Ctrl-C under ``torchrun --nproc_per_node 2 friday rl``: the terminal sends SIGINT to the
-whole process group (torchrun and both workers; torchrun passes it on to them as well). Every
-process stops after the same update, rank 0 saves the one checkpoint of the run, and the run
-resumes from it with as many processes."""
+"""Ctrl-C under ``torchrun --nproc_per_node 2 friday rl``: the terminal sends SIGINT to
+torchrun's process group; torchrun starts each worker in a session of its own and passes the
+signal on to them. Every process stops after the same update, rank 0 saves the one
+checkpoint of the run, and the run resumes from it with as many processes. Signals that come
+after the first (torchrun may repeat one, or send SIGTERM) do not stop a worker before the
+save: the second case sends each worker a SIGINT and a SIGTERM more."""
 
 from __future__ import annotations
 
@@ -42,8 +44,15 @@ def curve_rows(out: Path) -> list[dict]:
     return [json.loads(line) for line in path.read_text().splitlines() if line.endswith("}")]
 
 
+def workers_of(pid: int) -> list[int]:
+    """The processes torchrun ``pid`` started (its children)."""
+    tasks = Path(f"/proc/{pid}/task")
+    return [int(c) for task in tasks.iterdir() for c in (task / "children").read_text().split()]
+
+
 @pytest.mark.slow
-def test_ctrl_c_under_torchrun_saves_one_resumable_checkpoint(tmp_path):
+@pytest.mark.parametrize("more_signals", [False, True], ids=["ctrl-c", "ctrl-c-then-more"])
+def test_ctrl_c_under_torchrun_saves_one_resumable_checkpoint(tmp_path, more_signals):
     out = tmp_path / "run"
     command, env = torchrun_command(out, *TINY, "--frames", str(10**8))
     run = subprocess.Popen(
@@ -51,10 +60,16 @@ def test_ctrl_c_under_torchrun_saves_one_resumable_checkpoint(tmp_path):
     )
     try:
         deadline = time.monotonic() + 180
+        # a condition, polled: the run has trained (the signal never races its start)
         while len(curve_rows(out)) < 3 and time.monotonic() < deadline and run.poll() is None:
             time.sleep(0.2)
         assert len(curve_rows(out)) >= 3, "the run did not start training"
+        workers = workers_of(run.pid)
+        assert len(workers) == 2
         os.killpg(run.pid, signal.SIGINT)  # what Ctrl-C in a terminal does
+        for worker in workers if more_signals else []:
+            for repeated in (signal.SIGINT, signal.SIGTERM):
+                os.kill(worker, repeated)
         _, stderr = run.communicate(timeout=180)
     finally:
         if run.poll() is None:

@@ -32,11 +32,15 @@ class CtrlC:
 
 
 @contextlib.contextmanager
-def stop_at_a_boundary() -> Iterator[CtrlC]:
-    """Within: the first Ctrl-C only sets ``requested`` (the loop stops at its next
-    boundary, where its state can be saved whole); a second one stops at once
-    (``KeyboardInterrupt``). Only where Python handles Ctrl-C: on the main thread, with
-    SIGINT not ignored; elsewhere ``requested`` stays false."""
+def stop_at_a_boundary(
+    signals: tuple[signal.Signals, ...] = (signal.SIGINT,), second_stops: bool = True
+) -> Iterator[CtrlC]:
+    """Within: the first Ctrl-C (or another of ``signals``) only sets ``requested`` (the
+    loop stops at its next boundary, where its state can be saved whole); a second one
+    stops at once (``KeyboardInterrupt``), unless ``second_stops`` is false: then every
+    later one is taken as the same request (a process whose launcher passes signals on
+    and may repeat them, and which must reach its save). Only where Python handles Ctrl-C:
+    on the main thread, with SIGINT not ignored; elsewhere ``requested`` stays false."""
     flag = CtrlC()
     if threading.current_thread() is not threading.main_thread() or signal.getsignal(
         signal.SIGINT
@@ -45,12 +49,13 @@ def stop_at_a_boundary() -> Iterator[CtrlC]:
         return
 
     def remember(signum: int, frame: object) -> None:
-        if flag.requested:
+        if flag.requested and second_stops:
             raise KeyboardInterrupt
         flag.requested = True
 
-    previous = signal.signal(signal.SIGINT, remember)
+    previous = {number: signal.signal(number, remember) for number in signals}
     try:
         yield flag
     finally:
-        signal.signal(signal.SIGINT, previous)
+        for number, handler in previous.items():
+            signal.signal(number, handler)

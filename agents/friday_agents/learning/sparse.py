@@ -120,9 +120,9 @@ class DenseRows:
         self.rows = 0
         self.generation += 1
 
-    def append(self, obs: np.ndarray) -> torch.Tensor:
-        """Add the rows of ``obs`` (one observation per row, copied to the device); their
-        row numbers, on the device."""
+    def append(self, obs: np.ndarray | torch.Tensor) -> torch.Tensor:
+        """Add the rows of ``obs`` (one observation per row, copied to the device unless
+        there already); their row numbers, on the device."""
         first, count = self.rows, len(obs)
         if first + count > len(self.obs):
             more = torch.zeros((count + len(self.obs), self.obs.shape[1]), device=self.device)

@@ -23,24 +23,28 @@ CALIBRATION_SHARE = 0.9
 
 
 class HeldOut:
-    """A vector env of ``config.eval_deals`` games for each level measured (a vector env
-    plays one level), and the policy's play on them, on ``device``."""
+    """The policy's play outside training, on ``device``, in a vector env per level and
+    number of games (a vector env plays one level; made when first needed)."""
 
     def __init__(self, config: RLConfig, device: torch.device) -> None:
         self.config, self.device = config, device
-        self.envs = {
-            level: make_envs(config, config.eval_deals, level) for level in config.eval_level_list()
-        }
+        self.envs: dict[tuple[int, int], Any] = {}
 
-    def evaluate(self, model: ActorCritic) -> dict[str, Any]:
+    def _envs(self, level: int, games: int) -> Any:
+        if (level, games) not in self.envs:
+            self.envs[level, games] = make_envs(self.config, games, level)
+        return self.envs[level, games]
+
+    def evaluate(self, model: ActorCritic, group: Group | None = None) -> dict[str, Any]:
         """The greedy policy (the legal action with the highest logit, as ``net`` plays)
         on the fixed validation deals of each level measured: win rate and mean score (the
         trained level's at the top of the row, every level's under ``heldout_by_level``
-        when ``--eval-levels`` names more)."""
+        when ``--eval-levels`` names more). The processes of ``group`` share the deals (the
+        weights are the same in all of them) and every one returns the whole row."""
         by_level = {}
         for level in self.config.eval_level_list():
             deals = heldout_deals(level, self.config.eval_deals)
-            won, score = self.play(model, deals, temperature=None, level=level)
+            won, score = self._play_shared(model, deals, level, group or Group())
             by_level[str(level)] = {
                 "heldout_win_rate": float(won.mean()),
                 "heldout_mean_score": float(score.mean()),
@@ -55,6 +59,23 @@ class HeldOut:
             row["heldout_trained_win_rate"] = float(np.mean(rates))
         return row
 
+    def _play_shared(
+        self, model: ActorCritic, deals: list[int], level: int, group: Group
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """Greedy play of ``deals``, each process of ``group`` playing every ``world``-th
+        deal from its rank on (rather than rank 0 all of them while the others wait): won
+        and score in deal order, in every process."""
+        mine = deals[group.rank :: group.world]
+        played = (
+            self.play(model, mine, temperature=None, level=level)
+            if mine
+            else (np.zeros(0, np.bool_), np.zeros(0, np.int64))
+        )
+        won, score = np.zeros(len(deals), np.bool_), np.zeros(len(deals), np.int64)
+        for rank, (part_won, part_score) in enumerate(group.gather(played)):
+            won[rank :: group.world], score[rank :: group.world] = part_won, part_score
+        return won, score
+
     def play(
         self,
         model: ActorCritic,
@@ -63,10 +84,9 @@ class HeldOut:
         generator: torch.Generator | None = None,
         level: int | None = None,
     ) -> tuple[np.ndarray, np.ndarray]:
-        """One game of each deal of ``level`` (default: the trained one; ``len(deals)`` is
-        the eval envs' count): greedy with ``temperature`` None, else sampled from the
-        logits divided by it. Won and score."""
-        envs = self.envs[self.config.level if level is None else level]
+        """One game of each deal of ``level`` (default: the trained one): greedy with
+        ``temperature`` None, else sampled from the logits divided by it. Won and score."""
+        envs = self._envs(self.config.level if level is None else level, len(deals))
         obs, info = envs.reset(options={"deal": deals})
         envs.set_next_deals(deals)  # games after the first are not counted
         won = np.zeros(len(deals), np.bool_)

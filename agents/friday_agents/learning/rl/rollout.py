@@ -55,6 +55,35 @@ def observation_rows(capacity: int, width: int, device: torch.device) -> Store:
     return DenseRows(capacity, width, device)
 
 
+class StepInputs:
+    """Each step's observations and masks on their way to the networks when they are kept
+    whole (`DenseRows`: the GPU path): written into host buffers and copied from there into
+    buffers on ``device``, every buffer allocated once and reused at every step of every
+    rollout. On a GPU the host buffers are pinned (page-locked), so the copies are direct
+    and asynchronous; each step ends by reading its actions back to the CPU, which waits
+    for them, so a buffer is never rewritten while its copy is under way. On the CPU (no
+    CUDA) the same code runs with plain memory and the device buffers are the host ones."""
+
+    def __init__(self, envs: int, width: int, actions: int, device: torch.device) -> None:
+        self.device = device
+        self.pinned = device.type == "cuda" and torch.cuda.is_available()
+        self.host_obs = torch.empty((envs, width), dtype=torch.float32, pin_memory=self.pinned)
+        self.host_mask = torch.empty((envs, actions), dtype=torch.bool, pin_memory=self.pinned)
+        on_host = device.type == "cpu"
+        self.obs = self.host_obs if on_host else torch.empty_like(self.host_obs, device=device)
+        self.mask = self.host_mask if on_host else torch.empty_like(self.host_mask, device=device)
+
+    def put(self, obs: np.ndarray, mask: np.ndarray) -> tuple[torch.Tensor, torch.Tensor]:
+        """``obs`` and ``mask`` (one env a row) in the device buffers (the same tensors at
+        every call)."""
+        np.copyto(self.host_obs.numpy(), obs, casting="same_kind")
+        np.copyto(self.host_mask.numpy(), mask, casting="same_kind")
+        if self.obs is not self.host_obs:
+            self.obs.copy_(self.host_obs, non_blocking=True)
+            self.mask.copy_(self.host_mask, non_blocking=True)
+        return self.obs, self.mask
+
+
 def sample(logits: torch.Tensor, generator: torch.Generator) -> tuple[torch.Tensor, torch.Tensor]:
     """One slot per row of the legal actions' logits (padding slots at `PADDING_LOGIT`),
     drawn with probability softmax(logits), and its log-probability. By the inverse of
@@ -81,12 +110,24 @@ def collect(
     rows: Store,
     generator: torch.Generator,
     device: torch.device,
+    inputs: StepInputs | None = None,
 ) -> Rollout:
     """Every env of ``games`` plays ``num_steps`` steps with ``model``'s policy, the actions
-    drawn by ``generator``. The observations go into ``rows`` as their non-zeros (the update
-    reads them there: rollout row ``t * num_envs + i`` is env i's at step t); the rollout
-    gives them dense, as ``obs``, when asked."""
+    drawn by ``generator``, every env's in one call of the networks per step. The
+    observations go into ``rows`` (the update reads them there: rollout row
+    ``t * num_envs + i`` is env i's at step t), through ``inputs`` where they are kept whole;
+    the rollout gives them dense, as ``obs``, when asked."""
     steps, n, on, cpu = games.config.num_steps, games.config.num_envs, device, games.cpu
+
+    def step_inputs() -> tuple[torch.Tensor, torch.Tensor]:
+        """This step's observations added to ``rows`` (their row numbers) and its masks,
+        on the device."""
+        if inputs is None:
+            return rows.append(games.obs.numpy()), games.mask.to(on, non_blocking=True)
+        obs, mask = inputs.put(games.obs.numpy(), games.mask.numpy())
+        assert isinstance(rows, DenseRows)  # the inputs of whole rows
+        return rows.append(obs), mask
+
     rows.clear()
     buffers = Rollout(rows, (steps, n, games.obs.shape[1]))
     buffers |= {
@@ -98,14 +139,13 @@ def collect(
         **{key: torch.zeros((steps, n), device=on) for key in ("logp", "reward", "done", "value")},
     }
     games.begin_rollout()
-    at = rows.append(games.obs.numpy())
+    at, mask = step_inputs()
     # the weights the whole rollout acts with (the sparse kernel's table, on the CPU)
     layers = layers_of(model)
     table = table_of(layers.first) if isinstance(rows, SparseRows) else None
     done = torch.zeros(n, device=on)
     for t in range(steps):
         with cpu.part("acting"), torch.no_grad():
-            mask = games.mask.to(on, non_blocking=True)
             buffers["mask"][t], buffers["done"][t] = mask, done
             ids = legal_ids(mask)
             logits, buffers["value"][t] = actor_critic(model, rows, at, ids, table, layers)
@@ -116,7 +156,7 @@ def collect(
         reward, done = games.step(action.numpy(), buffers["action"], t)
         buffers["reward"][t], done = reward.to(on), done.to(on)
         with cpu.part("acting"):
-            at = rows.append(games.obs.numpy())
+            at, mask = step_inputs()
     games.record_actions(np.arange(n), steps, buffers["action"])
     buffers.last_rows, buffers.last_done = at, done
     return buffers

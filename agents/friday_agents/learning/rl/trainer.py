@@ -32,6 +32,7 @@ from __future__ import annotations
 import copy
 import dataclasses
 import json
+import signal
 import time
 from pathlib import Path
 from typing import Any
@@ -43,7 +44,7 @@ from friday_agents.harness.curve import CURVE_FILE, append_row, read_curve
 from friday_agents.harness.device import torch_device
 from friday_agents.harness.errors import BadInputError
 from friday_agents.harness.files import read_model_file
-from friday_agents.harness.interrupts import stop_at_a_boundary
+from friday_agents.harness.interrupts import CtrlC, stop_at_a_boundary
 from friday_agents.learning.networks import MASKED_LOGIT, ActorCritic, kl_to_reference
 from friday_agents.learning.rl.bookkeeping import (
     CpuParts,
@@ -65,11 +66,12 @@ from friday_agents.learning.rl.checkpoint import (
 )
 from friday_agents.learning.rl.config import RLConfig, RLConfigError
 from friday_agents.learning.rl.games import TrainingGames
-from friday_agents.learning.rl.group import cuda_device_of, join
+from friday_agents.learning.rl.group import cuda_device_of, join, weights_sum
 from friday_agents.learning.rl.heldout import HeldOut
 from friday_agents.learning.rl.ppo import PPO, adam
-from friday_agents.learning.rl.rollout import Rollout, collect, observation_rows
+from friday_agents.learning.rl.rollout import Rollout, StepInputs, collect, observation_rows
 from friday_agents.learning.run_folder import write_config
+from friday_agents.learning.sparse import DenseRows
 from friday_env.errors import FridayError
 
 
@@ -104,8 +106,11 @@ class Trainer:
         width = self.games.envs.single_observation_space.shape[0]
         # a rollout's observations as their non-zeros, and the one after its last step
         self.rows = observation_rows(self.batch + self.config.num_envs, width, self.device)
+        self.inputs: StepInputs | None = None  # made at the first rollout, if rows are whole
         self.heldout = HeldOut(self.config, self.device)
         self.wall_per_frame = 0.0
+        # Ctrl-C as `run` watches it, and whether a process of the run was asked to stop
+        self.ctrl_c, self.stop_agreed = CtrlC(), False
         if resume:
             self._resume()
         else:
@@ -200,11 +205,19 @@ class Trainer:
         """Train until ``config.frames``; returns the last curve row."""
         bar = progress_bar(self.config.frames, self.frames, not (self.progress and self.group.main))
         row: dict[str, Any] = {}
+        # Ctrl-C (and, in a torchrun worker, torchrun's SIGINT or SIGTERM): stop after the
+        # update in progress, every process after the same one (`_log`'s exchange), then save.
+        # A torchrun worker takes no second signal as "stop now": torchrun passes signals on
+        # and may repeat them, and a worker killed before the save would lose the run's end.
+        many = self.group.world > 1
+        signals = (signal.SIGINT, signal.SIGTERM) if many else (signal.SIGINT,)
         try:
-            with stop_at_a_boundary() as ctrl_c:  # Ctrl-C: save after the update in progress
+            with stop_at_a_boundary(signals, second_stops=not many) as ctrl_c:
+                self.ctrl_c = ctrl_c
                 if self.updates == 0 and self.start_win_rate is None:
                     row = self._start()
-                while self.frames < self.config.frames and not self._stopping(ctrl_c):
+                self.stop_agreed = any(self.group.gather(ctrl_c.requested))
+                while self.frames < self.config.frames and not self.stop_agreed:
                     row = self._one_update()
                     bar.update(self.batch * self.group.world)
                     frames_left = self.config.frames - self.frames
@@ -213,16 +226,15 @@ class Trainer:
                     )
                     if self.updates % self.config.checkpoint_every == 0:
                         self.save_checkpoint()
+                self.save_checkpoint()
+                # no process leaves before rank 0 has written the checkpoint (torchrun stops
+                # the others when one exits first with an error code, 130 after Ctrl-C)
+                self.group.leave()
         finally:
             bar.close()
-        self.save_checkpoint()
-        if ctrl_c.requested:
+        if self.stop_agreed or ctrl_c.requested:
             raise TrainingInterrupted(self.updates, self.frames)
         return row or self._last_curve_row()
-
-    def _stopping(self, ctrl_c: Any) -> bool:
-        """Ctrl-C was pressed (in rank 0: every process stops at the same update)."""
-        return bool(self.group.share(ctrl_c.requested))
 
     def _last_curve_row(self) -> dict[str, Any]:
         """The curve's last row (a resumed run that had nothing left to do)."""
@@ -237,13 +249,16 @@ class Trainer:
         self.ppo.reference = copy.deepcopy(self.model.actor).requires_grad_(False)
         heldout = self._evaluate_once()
         self.start_win_rate = heldout["heldout_win_rate"]
-        self.cpu_seconds += self._cpu_since(cpu)
-        self.wall_seconds += time.perf_counter() - wall
-        return self._log({"phase": "start", **calibration}, heldout)
+        return self._log({"phase": "start", **calibration}, heldout, cpu, wall)
 
     def collect_rollout(self) -> Rollout:
-        """Every env plays ``num_steps`` steps with the current policy."""
-        return collect(self.model, self.games, self.rows, self.ppo.generator, self.device)
+        """Every env plays ``num_steps`` steps with the current policy (whole observations,
+        the GPU path's, pass through buffers made once for the run)."""
+        if self.inputs is None and isinstance(self.rows, DenseRows):
+            obs, mask = self.games.obs, self.games.mask
+            self.inputs = StepInputs(len(obs), obs.shape[1], mask.shape[1], self.device)
+        games, generator = self.games, self.ppo.generator
+        return collect(self.model, games, self.rows, generator, self.device, self.inputs)
 
     def _one_update(self) -> dict[str, Any]:
         cpu, wall = time.process_time(), time.perf_counter()
@@ -260,10 +275,10 @@ class Trainer:
         # resumed run must not, or the run would depend on where it was cut
         if periodic and not warmup:
             self._decay_kl(heldout["heldout_win_rate"])
-        self.cpu_seconds += self._cpu_since(cpu)  # the evaluation's cost included
-        self.wall_seconds += time.perf_counter() - wall
+        phase = "warmup" if warmup else "ppo"
+        row = self._log({"phase": phase, **coef, **losses}, heldout, cpu, wall)  # eval included
         self.wall_per_frame = (time.perf_counter() - wall) / self.batch  # for the ETA
-        return self._log({"phase": "warmup" if warmup else "ppo", **coef, **losses}, heldout)
+        return row
 
     def _anneal_progress_coef(self) -> dict[str, float]:
         """``--reward progress``: this update's coefficient (for its curve row), set on the
@@ -276,12 +291,6 @@ class Trainer:
         if config.progress_coef_final != config.progress_coef:
             self.games.envs.set_progress_coef(coef)
         return {"progress_coef": coef}
-
-    def _cpu_since(self, start: float) -> float:
-        """The CPU seconds of every process of the run since ``start`` (this process's
-        ``time.process_time()`` then): a data-parallel run's curve counts all its processes,
-        as its frames do."""
-        return float(sum(self.group.gather(time.process_time() - start)))
 
     def _decay_kl(self, win_rate: float) -> None:
         """Release the policy a step (halve the KL weight, by default) each time it shows
@@ -300,17 +309,35 @@ class Trainer:
     # ------------------------------------------------------------------ measure
 
     def _evaluate_once(self) -> dict[str, Any]:
-        """The held-out evaluation in rank 0, its row shared with the other processes (the
-        weights are the same everywhere: so would be their numbers)."""
-        return self.group.share(self.heldout.evaluate(self.model) if self.group.main else None)
+        """The held-out evaluation, its deals shared out among the processes (the weights
+        are the same everywhere), its row in every process."""
+        return self.heldout.evaluate(self.model, self.group)
 
-    def _log(self, row: dict[str, Any], heldout: dict[str, Any]) -> dict[str, Any]:
-        # every process's finished games (the train_ numbers are the whole run's)
-        finished = [
-            game for part in self.group.gather(self.games.episodes.finished) for game in part
-        ]
-        fights = [n for part in self.group.gather(self.games.finished_fights) for n in part]
-        spread = self.group.spread(list(self.model.parameters()))
+    def _log(
+        self, row: dict[str, Any], heldout: dict[str, Any], cpu: float, wall: float
+    ) -> dict[str, Any]:
+        """The curve row of the update that started at ``cpu`` (this process's
+        ``time.process_time()``) and ``wall``. The processes exchange what it needs in one
+        message each, the update's only one besides the gradients': the CPU seconds of
+        every process (a data-parallel run's curve counts all of them, as its frames do),
+        their finished games (the train_ numbers are the whole run's), their weights' sums
+        (``weights_spread``) and whether any was asked to stop (every process then stops
+        after this update)."""
+        mine = {
+            "cpu": time.process_time() - cpu,
+            "finished": self.games.episodes.finished,
+            "fights": self.games.finished_fights,
+            "weights": weights_sum(list(self.model.parameters())),
+            "stop": self.ctrl_c.requested,
+        }
+        everyone = self.group.gather(mine)
+        self.cpu_seconds += float(sum(part["cpu"] for part in everyone))
+        self.wall_seconds += time.perf_counter() - wall
+        self.stop_agreed = any(part["stop"] for part in everyone)
+        finished = [game for part in everyone for game in part["finished"]]
+        fights = [n for part in everyone for n in part["fights"]]
+        sums = [part["weights"] for part in everyone]
+        spread = max(sums) - min(sums)
         levels = self.config.trained_levels()
         row = {
             "frames": self.frames,
