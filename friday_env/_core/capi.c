@@ -22,6 +22,7 @@ static const friday_capi api = {
     .determinized = fr_determinized,
     .rng_prefetch = fr_rng_prefetch,
     .rng_use = fr_rng_use,
+    .encode_flat = fr_encode_flat,
 };
 
 int fr_register_capi(PyObject *module) {

@@ -16,7 +16,8 @@
 #include "friday.h"
 
 #define FRIDAY_CAPI_CAPSULE "friday_env._core.compiled._C_API"
-#define FRIDAY_CAPI_VERSION 2 /* 2: fr_rng_cache holds FR_RNG_CACHE_SIZE = 48 */
+/* 2: fr_rng_cache holds FR_RNG_CACHE_SIZE = 48; 3: encode_flat (the search's network rollouts) */
+#define FRIDAY_CAPI_VERSION 3
 
 typedef struct {
     int version;      /* FRIDAY_CAPI_VERSION */
@@ -43,6 +44,8 @@ typedef struct {
     void (*rng_prefetch)(fr_rng_cache *cache, const uint64_t *seeds, const int64_t *ks,
                          int32_t count);
     void (*rng_use)(fr_rng_cache *cache);
+    /* the "flat" observation (encode.c), FR_FLAT_SIZE floats: what a policy network reads */
+    void (*encode_flat)(const fr_game *g, float *out);
 } friday_capi;
 
 /* The env's table, checked; NULL with ImportError set when the env's extension is missing

@@ -96,6 +96,12 @@ AGENTS = {
     "search-finish3-horizon1": (lambda: SearchAgent(sims=6, horizon=1, finish=3), [(4, 1)]),
     "guided": (GuidedSearchAgent, [(1, 2), (4, 2)]),
     "oracle": (lambda: OracleSearchAgent(sims=8), [(3, 0)]),
+    # the rollouts a policy network's (policy_net.c: in double where numpy runs float32, the
+    # same choices unless two logits tie to float32 rounding, none on this deal)
+    "search-network-rollouts": (
+        lambda: SearchAgent(sims=8, prior="scratch", top=2, anchor="prior", rollout="scratch"),
+        [(1, 2)],
+    ),
 }
 
 
@@ -208,7 +214,8 @@ def test_ingredients_without_a_c_version_take_the_python_path():
     assert OracleSearchAgent().compiled_search(game).oracle
     assert not SearchAgent().compiled_search(game).oracle
     assert SearchAgent(value="value-net").compiled_search(game) is None
-    assert SearchAgent(rollout="guided-prior").compiled_search(game) is None
+    assert SearchAgent(rollout="guided-prior").compiled_search(game).rollout_network is not None
+    assert opaque_rollouts().compiled_search(game) is None
     assert SearchAgent().compiled_search(Game.new(1, 1, core="python")) is None
 
     class OtherWorlds(SearchAgent):
@@ -229,13 +236,20 @@ def test_the_compiled_search_is_told_its_world_and_refuses_an_unknown_one():
         compiled.compiled_search(game, world="dreamt", heuristic_rollouts=True, **told)
 
 
+def opaque_rollouts() -> SearchAgent:
+    """A search whose rollouts are a plain function's (a network's inside, which the search
+    cannot see): no C version (a network's own ``rollout=`` has one,
+    tests/agents/test_network_rollouts.py)."""
+    agent = SearchAgent(sims=4, rollout="guided-prior")
+    best = agent.rollout_policy
+    agent.rollout_policy = lambda game: best(game)
+    return agent
+
+
 @pytest.mark.parametrize(
     "factory",
-    [
-        lambda: SearchAgent(sims=4, value="value-net"),
-        lambda: SearchAgent(sims=4, rollout="guided-prior"),
-    ],
-    ids=["value-net", "rollout-net"],
+    [lambda: SearchAgent(sims=4, value="value-net"), opaque_rollouts],
+    ids=["value-net", "rollout-opaque"],
 )
 def test_the_python_path_plays_alike_on_compiled_games(factory, compiled_calls):
     steps = lockstep(factory, 2, evaluation_seed(2, 1))

@@ -31,3 +31,4 @@ void fr_rng_prefetch(fr_rng_cache *cache, const uint64_t *seeds, const int64_t *
     fr_capi->rng_prefetch(cache, seeds, ks, count);
 }
 void fr_rng_use(fr_rng_cache *cache) { fr_capi->rng_use(cache); }
+void fr_encode_flat(const fr_game *g, float *out) { fr_capi->encode_flat(g, out); }

@@ -30,7 +30,7 @@ import numpy as np
 
 from friday_agents.models import model_file
 from friday_agents.players.networks.linear_value import TURN_START_PHASES, WEIGHTS_FILE
-from friday_agents.players.networks.policy_net import policy_prior
+from friday_agents.players.networks.policy_net import PolicyNetwork, PolicyPrior, policy_prior
 from friday_agents.players.search.compiled import CompiledSearch, compiled_search
 from friday_agents.players.search.value_levels import load_leaf_value
 from friday_env import Game, Phase, determinized
@@ -166,8 +166,9 @@ class SearchAgent:
       ``guided`` does).
     - ``rollout`` — what plays the rollouts: ``""`` (default) the heuristic; a policy
       network named as for ``prior`` (``guided-prior``, ``net-v1``, ``net`` or an ``.npz``),
-      playing its best-rated action (about three times the time; it did not play better, see
-      the search study, ``experiments/search-strength/REPORT.md``).
+      playing its best-rated action (it did not play better than the heuristic, see the search
+      study, ``experiments/search-strength/REPORT.md``). A network on the flat observation
+      plays in the compiled search's C (``policy_net.c``), any other on the Python path.
     - ``anchor`` — the action that is always a candidate and wins ties: ``heuristic``
       (default) the heuristic's choice; ``prior`` the prior's best action (needs ``prior``
       and ``top`` of at least 2: the prior's ``top`` best actions are then the candidates).
@@ -306,7 +307,15 @@ class SearchAgent:
             finish=self.finish,
             heuristic_rollouts=self.rollout_policy is heuristic_policy,
             limits=(MAX_ROLLOUT_ACTIONS, MAX_FIGHTS_LEFT),
+            rollout_network=self.rollout_network(),
         )
+
+    def rollout_network(self) -> PolicyNetwork | None:
+        """The policy network whose best action plays the rollouts (``rollout=``), or None
+        where they are the heuristic's or another policy's (set by a subclass or a test)."""
+        prior = getattr(self.rollout_policy, "__self__", None)
+        is_best = getattr(self.rollout_policy, "__func__", None) is PolicyPrior.best
+        return prior.network if isinstance(prior, PolicyPrior) and is_best else None
 
     def world(self, game: Game, seed: int) -> Game:
         """One world to plan in: ``game`` with every hidden order resampled (the fair search

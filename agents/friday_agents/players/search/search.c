@@ -2,9 +2,10 @@
  *
  * One call plays a whole decision's simulations: for each world seed, a determinized copy of
  * the game (or, for the oracle, a re-seeded clone); in each world, for each candidate action,
- * a copy that plays the action and then the heuristic (FR_DEFAULT_PARAMS) on to where
- * `rollout` stops. Each rollout's end is reported, not valued: whether the game is over, its
- * level, step, score and result, and the leaf value's feature row
+ * a copy that plays the action and then the heuristic (FR_DEFAULT_PARAMS), or the policy
+ * network the request carries (policy_net.c), on to where `rollout` stops. Each rollout's end
+ * is reported, not valued: whether the game is over, its level, step, score and result, and
+ * the leaf value's feature row
  * (friday_agents.players.networks.linear_value.features / card_features). Python then
  * values each end exactly as the reference does (`float(row @ weights)`, numpy's own dot
  * product), so the totals are the same floats on both cores: see docs/compiled-core.md,
@@ -22,7 +23,15 @@ static int is_rollout_stop(int phase) {
     return phase == FR_CHOOSE_HAZARD || phase == FR_LAST_HAZARD || phase == FR_GAME_OVER;
 }
 
-int fr_rollout(fr_game *g, const fr_rollout_options *o) {
+/* The rollout policy's action in g (n legal actions): the network's where there is one, so
+ * a network rollout never calls the heuristic. */
+static int rollout_action(fr_game *g, int n, const fr_policy_net *policy) {
+    if (n == 1) return g->legal[0];
+    if (policy != NULL) return fr_policy_net_action(policy, g, n);
+    return fr_heuristic_action(g, &FR_DEFAULT_PARAMS);
+}
+
+int fr_rollout(fr_game *g, const fr_rollout_options *o, const fr_policy_net *policy) {
     int reached = 0;
     /* in 64 bits: the binding takes any int options, whose sum and product overflow int */
     int64_t limit = (int64_t)o->max_actions * ((int64_t)o->horizon + o->max_fights_left);
@@ -35,8 +44,7 @@ int fr_rollout(fr_game *g, const fr_rollout_options *o) {
             }
         }
         int n = fr_legal(g);
-        int action = n == 1 ? g->legal[0] : fr_heuristic_action(g, &FR_DEFAULT_PARAMS);
-        int status = fr_apply(g, action);
+        int status = fr_apply(g, rollout_action(g, n, policy));
         if (status == -1) return FR_SEARCH_BROKEN_ROLLOUT;
         if (status < 0) return FR_SEARCH_NO_MEMORY;
     }
@@ -169,7 +177,7 @@ int fr_search_worlds(const fr_game *root, const fr_search_request *r, int first,
                 status = FR_SEARCH_ILLEGAL;
                 break;
             }
-            status = applied < 0 ? FR_SEARCH_NO_MEMORY : fr_rollout(&trial, &r->options);
+            status = applied < 0 ? FR_SEARCH_NO_MEMORY : fr_rollout(&trial, &r->options, r->policy);
             if (status != 0) break;
             double *row = rows + (size_t)k * row_stride;
             record_end(&trial, r->layout, &ends[k], row);

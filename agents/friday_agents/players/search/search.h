@@ -4,6 +4,7 @@
 
 #include "heuristic.h"
 #include "leaf_net.h"
+#include "policy_net.h"
 
 /* How far a rollout plays (friday_agents.players.search.agent.rollout and its constants). */
 typedef struct {
@@ -35,10 +36,12 @@ typedef struct {
     fr_rollout_options options;
     const fr_leaf_layout *layout;
     const fr_leaf_net *net; /* the learned leaf value, valued here; NULL: Python values the rows */
+    const fr_policy_net *policy; /* what plays the rollouts; NULL: the heuristic */
 } fr_search_request;
 enum { FR_SEARCH_OK = 0, FR_SEARCH_ILLEGAL = 1, FR_SEARCH_NO_MEMORY = 2, FR_SEARCH_BROKEN_ROLLOUT = 3 };
-/* Plays the heuristic on g to the rollout's stop; FR_SEARCH_* status. */
-int fr_rollout(fr_game *g, const fr_rollout_options *o);
+/* Plays the policy network `policy` (NULL: the heuristic) on g to the rollout's stop;
+ * FR_SEARCH_* status. */
+int fr_rollout(fr_game *g, const fr_rollout_options *o, const fr_policy_net *policy);
 int fr_leaf_row_size(const fr_leaf_layout *layout);
 void fr_leaf_features(const fr_game *g, const fr_leaf_layout *layout, double *row);
 /* Fills ends[k] (k = w * n_actions + i) and its row (rows + k * row_stride, unless the game

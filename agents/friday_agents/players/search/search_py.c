@@ -6,7 +6,8 @@
  * tuple copy: an item's __index__ cannot resize what is being read); the rollouts then run
  * world by world without the GIL on a copy of the game, checking for signals in between.
  * With a learned leaf network (net: its sizes and weights, read-only while the rollouts run),
- * each end is valued in C into `values`.
+ * each end is valued in C into `values`; with a policy network (policy: likewise), it plays
+ * the rollouts instead of the heuristic.
  */
 #include <limits.h>
 
@@ -108,7 +109,7 @@ static int raise_status(int status, int bad_action) {
         PyErr_NoMemory();
     else
         PyErr_SetString(PyExc_RuntimeError,
-                        "search_rollouts: the heuristic chose an illegal action in a rollout");
+                        "search_rollouts: the rollout policy chose an illegal action");
     return -1;
 }
 
@@ -140,6 +141,9 @@ typedef struct {
     fr_leaf_net net;
     Py_buffer params; /* the network's weights, held while the rollouts run */
     int has_params;
+    fr_policy_net policy;
+    Py_buffer policy_params; /* the rollout policy's weights, held likewise */
+    int has_policy_params;
     fr_search_request request;
 } search_args;
 
@@ -234,6 +238,46 @@ static int parse_net(PyObject *obj, search_args *a) {
     return 0;
 }
 
+/* The rollout policy's layer sizes: FR_FLAT_SIZE inputs, hidden widths of 1 to
+ * FR_POLICY_NET_MAX_WIDTH, FR_A_NUM_ACTIONS logits; 1 to FR_POLICY_NET_MAX_LAYERS layers. */
+static int parse_policy_sizes(PyObject *obj, fr_policy_net *net) {
+    PyObject *items = int_tuple(obj, "policy sizes", FR_POLICY_NET_MAX_LAYERS + 1);
+    if (items == NULL) return -1;
+    int64_t sizes[FR_POLICY_NET_MAX_LAYERS + 1];
+    Py_ssize_t n = PyTuple_GET_SIZE(items);
+    int rc = read_ints(items, "policy sizes", 0, sizes);
+    Py_DECREF(items);
+    if (rc < 0) return -1;
+    for (Py_ssize_t i = 1; i < n - 1; i++)
+        rc |= sizes[i] < 1 || sizes[i] > FR_POLICY_NET_MAX_WIDTH;
+    if (n < 2 || rc || sizes[0] != FR_FLAT_SIZE || sizes[n - 1] != FR_A_NUM_ACTIONS) {
+        PyErr_Format(PyExc_ValueError,
+                     "search_rollouts: policy sizes must be %d inputs (the flat observation), "
+                     "up to %d hidden widths of 1 to %d, then %d logits",
+                     FR_FLAT_SIZE, FR_POLICY_NET_MAX_LAYERS - 1, FR_POLICY_NET_MAX_WIDTH,
+                     FR_A_NUM_ACTIONS);
+        return -1;
+    }
+    net->n_layers = (int)n - 1;
+    for (Py_ssize_t i = 0; i < n; i++) net->sizes[i] = (int)sizes[i];
+    return 0;
+}
+
+/* policy: (sizes, params), the network that plays the rollouts (policy_net.h's order). */
+static int parse_policy(PyObject *obj, search_args *a) {
+    PyObject *sizes, *params;
+    if (!PyArg_ParseTuple(obj, "OO:search_rollouts policy", &sizes, &params) ||
+        parse_policy_sizes(sizes, &a->policy) < 0)
+        return -1;
+    if (get_vector(params, &a->policy_params, 0, fr_policy_net_param_count(&a->policy), 1,
+                   "policy params") < 0)
+        return -1;
+    a->has_policy_params = 1;
+    a->policy.params = (const double *)a->policy_params.buf;
+    a->request.policy = &a->policy;
+    return 0;
+}
+
 /* args: game, actions, seeds, (horizon, finish, max_actions, max_fights_left, oracle), layout */
 static int parse_request(PyObject *const *args, search_args *a) {
     if (fr_kernel_game(args[0], "search_rollouts") == NULL) return -1;
@@ -249,6 +293,7 @@ static int parse_request(PyObject *const *args, search_args *a) {
     a->request.oracle = oracle;
     a->request.layout = &a->layout;
     a->request.net = NULL;
+    a->request.policy = NULL;
     return 0;
 }
 
@@ -308,19 +353,29 @@ static PyObject *run_search(PyObject *const *args, search_args *a) {
     Py_RETURN_NONE;
 }
 
+/* The optional arguments: net (None: Python values the rows; then values is not read) and
+ * policy (None: the heuristic plays the rollouts). */
+static int parse_networks(PyObject *const *args, Py_ssize_t nargs, search_args *a) {
+    if (nargs >= 9 && args[7] != Py_None && parse_net(args[7], a) < 0) return -1;
+    if (nargs == 10 && args[9] != Py_None && parse_policy(args[9], a) < 0) return -1;
+    return 0;
+}
+
 static PyObject *search_rollouts(PyObject *module, PyObject *const *args, Py_ssize_t nargs) {
-    if (nargs != 7 && nargs != 9) {
+    if (nargs != 7 && nargs != 9 && nargs != 10) {
         PyErr_SetString(PyExc_TypeError, "search_rollouts(game, actions, seeds, options, layout, "
-                                         "ends, rows[, net, values])");
+                                         "ends, rows[, net, values[, policy]])");
         return NULL;
     }
     search_args a;
     a.seeds = NULL;
     a.has_params = 0;
+    a.has_policy_params = 0;
     PyObject *result = NULL;
-    if (parse_request(args, &a) == 0 && (nargs == 7 || parse_net(args[7], &a) == 0))
+    if (parse_request(args, &a) == 0 && parse_networks(args, nargs, &a) == 0)
         result = run_search(args, &a);
     if (a.has_params) PyBuffer_Release(&a.params);
+    if (a.has_policy_params) PyBuffer_Release(&a.policy_params);
     PyMem_Free(a.seeds);
     return result;
 }
@@ -341,6 +396,25 @@ static PyObject *leaf_features(PyObject *module, PyObject *const *args, Py_ssize
     Py_RETURN_NONE;
 }
 
+/* The rollout policy's choice in one game: what policy_net.c plays at each rollout step. */
+static PyObject *policy_action(PyObject *module, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 2) {
+        PyErr_SetString(PyExc_TypeError, "policy_action(game, policy)");
+        return NULL;
+    }
+    fr_game *g = fr_kernel_game(args[0], "policy_action");
+    if (g == NULL) return NULL;
+    search_args a;
+    a.has_policy_params = 0;
+    if (parse_policy(args[1], &a) < 0) return NULL;
+    int n = fr_legal(g);
+    PyObject *result = n > 0 ? PyLong_FromLong(fr_policy_net_action(&a.policy, g, n))
+                             : PyErr_Format(PyExc_ValueError,
+                                            "policy_action: the game is over (no legal action)");
+    PyBuffer_Release(&a.policy_params);
+    return result;
+}
+
 static PyObject *is_core_game(PyObject *module, PyObject *obj) {
     return PyBool_FromLong(fr_capi->game_of(obj) != NULL);
 }
@@ -349,12 +423,23 @@ static PyMethodDef search_methods[] = {
     {"is_core_game", is_core_game, METH_O,
      "is_core_game(obj): whether obj is a compiled-core game (search_rollouts can read it)."},
     {"search_rollouts", (PyCFunction)(void (*)(void))search_rollouts, METH_FASTCALL,
-     "search_rollouts(game, actions, seeds, options, layout, ends, rows[, net, values]): one "
-     "search decision's rollouts, each end valued by the leaf network net when given "
+     "search_rollouts(game, actions, seeds, options, layout, ends, rows[, net, values[, "
+     "policy]]): one search decision's rollouts, each end valued by the leaf network net and "
+     "the rollouts played by the policy network policy when given (not None) "
      "(friday_agents.players.search.compiled)."},
+    {"policy_action", (PyCFunction)(void (*)(void))policy_action, METH_FASTCALL,
+     "policy_action(game, policy): the legal action the policy network (sizes, params) rates "
+     "highest, as search_rollouts' policy rollouts choose it."},
     {"leaf_features", (PyCFunction)(void (*)(void))leaf_features, METH_FASTCALL,
      "leaf_features(game, layout, row): the leaf value's feature row of game into row[0]."},
     {NULL, NULL, 0, NULL},
 };
 
-int fr_register_search(PyObject *module) { return PyModule_AddFunctions(module, search_methods); }
+int fr_register_search(PyObject *module) {
+    if (PyModule_AddFunctions(module, search_methods) < 0) return -1;
+    /* what a rollout policy network may be (compiled.py reads them) */
+    if (PyModule_AddIntConstant(module, "POLICY_NET_MAX_LAYERS", FR_POLICY_NET_MAX_LAYERS) < 0 ||
+        PyModule_AddIntConstant(module, "POLICY_NET_MAX_WIDTH", FR_POLICY_NET_MAX_WIDTH) < 0)
+        return -1;
+    return 0;
+}
