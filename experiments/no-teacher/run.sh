@@ -53,9 +53,30 @@ select3)  # stage 3's decision: the control and the variants on 500 level-1 vali
     runs=experiments/no-teacher/runs
     friday eval --agents "net:model=$runs/s3-c0.1-l1-to80m/policy.npz,net:model=$runs/s3-win-loss-20m/policy.npz,net:model=$runs/s3-anneal-20m/policy.npz" \
         --levels 1 --games 500 --deals validation --no-progress \
-        --out experiments/no-teacher/results/stage3-selection ;;
+        --out experiments/no-teacher/results/stage3-selection
+    python experiments/no-teacher/decide.py 3 ;;
 4)  # stage 4: width, level 1, c = 0.1, seed 1, 256-256, 25 M frames
     friday rl --reward progress --level 1 --hidden 256,256 --eval-levels 1,2,3,4 --no-progress \
         --progress-coef 0.1 --seed 1 --frames 25000000 --out experiments/no-teacher/runs/s1-c0.1-l1-w256 ;;
+5)  # stage 5 (amendments 1-2): stage 1's choice fine-tuned on levels 1-4 mixed with stage 2's
+    # coefficient, 30 M frames, then resumed to 40 M (no stage-3 variant adopted) or 10 M more
+    # from its policy with the adopted variant's reward
+    runs=experiments/no-teacher/runs
+    coef=$(python -c "import json; print(json.load(open('experiments/no-teacher/results/stage2-decision.json'))['chosen_coef'])")
+    friday rl --init "$runs/s3-c0.1-l1/policy.npz" --kl-coef 0 --init-temperature 1 \
+        --warmup-frames 200000 --reward progress --progress-coef "$coef" --levels 1,2,3,4 \
+        --eval-levels 1,2,3,4 --seed 1 --frames 30000000 --no-progress --out "$runs/s5-all-levels"
+    adopted=$(python -c "import json; print(json.load(open('experiments/no-teacher/results/stage3-decision.json'))['adopted'] or '')")
+    if [ -z "$adopted" ]; then
+        friday rl --resume --frames 40000000 --no-progress --out "$runs/s5-all-levels"
+    else
+        echo "stage 3 adopted $adopted: its 10 M frames follow (amendment 1)" >&2; exit 2
+    fi ;;
+select5)  # stage 5's selection: stage 1's choice and stage 5's policy on 500 validation deals a level
+    runs=experiments/no-teacher/runs
+    friday eval --agents "net:model=$runs/s3-c0.1-l1/policy.npz,net:model=$runs/s5-all-levels/policy.npz" \
+        --levels 1-4 --games 500 --deals validation --no-progress \
+        --out experiments/no-teacher/results/stage5-selection
+    python experiments/no-teacher/decide.py 5 ;;
 *)  echo "stage $stage: not planned to run yet (see PLAN.md)" >&2; exit 2 ;;
 esac
