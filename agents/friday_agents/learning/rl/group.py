@@ -2,10 +2,12 @@
 
 Each process steps its own native vector env on its own stream of training deals, computes
 its gradients on its own rollout, and the gradients are averaged over the processes before
-each optimiser step (one all-reduce of all of them at once): every process then takes the
-same step from the same weights, so the weights stay identical everywhere (the curve's
-``weights_spread`` checks it at every update). gloo carries the messages on the CPU, NCCL
-on GPUs. Started without torchrun (no ``WORLD_SIZE`` above 1) a run is one process and
+each optimiser step (all of them at once): every process then takes the same step from the
+same weights, so the weights stay identical everywhere (the curve's ``weights_spread`` checks
+it at every update). Processes on one machine, on the CPU, average through shared memory
+([`friday_agents.learning.rl.shared_mean`][friday_agents.learning.rl.shared_mean]); gloo
+carries the other messages on the CPU (and the gradients of runs over several machines),
+NCCL on GPUs. Started without torchrun (no ``WORLD_SIZE`` above 1) a run is one process and
 nothing here talks to anyone.
 """
 
@@ -17,13 +19,19 @@ from typing import Any
 import torch
 import torch.distributed as dist
 
+from friday_agents.learning.rl.shared_mean import SharedMean, usable
+
 
 class Group:
     """This process's place among the run's processes: ``rank`` of ``world``."""
 
-    def __init__(self, rank: int = 0, world: int = 1) -> None:
+    def __init__(self, rank: int = 0, world: int = 1, on_one_machine: bool = False) -> None:
         self.rank, self.world = rank, world
         self._flat: torch.Tensor | None = None  # the gradients' buffer, kept between steps
+        # processes on one machine, on the CPU: the mean through shared memory (made at the
+        # first step, when every process calls for it at once)
+        self.on_one_machine = on_one_machine
+        self._shared: SharedMean | None = None
 
     @property
     def main(self) -> bool:
@@ -41,10 +49,19 @@ class Group:
         # minibatch costs page faults every time)
         flat = self._buffer(sum(sizes), grads[0])
         torch.cat([grad.reshape(-1) for grad in grads], out=flat)
-        dist.all_reduce(flat)
-        flat /= self.world
+        if self.on_one_machine:
+            self._shared_mean(parameters).mean_(flat)
+        else:
+            dist.all_reduce(flat)
+            flat /= self.world
         parts = flat.split(sizes)
         torch._foreach_copy_(grads, [p.view_as(g) for p, g in zip(parts, grads, strict=True)])
+
+    def _shared_mean(self, parameters: list[torch.nn.Parameter]) -> SharedMean:
+        if self._shared is None:
+            capacity = sum(p.numel() for p in parameters)
+            self._shared = SharedMean(self.rank, self.world, capacity, self.share, dist.barrier)
+        return self._shared
 
     def _buffer(self, size: int, like: torch.Tensor) -> torch.Tensor:
         """The first ``size`` numbers of the gradients' buffer (grown when too small)."""
@@ -129,7 +146,9 @@ def join(device: torch.device) -> Group:
         return Group()
     if not dist.is_initialized():
         dist.init_process_group("nccl" if device.type == "cuda" else "gloo")
-    return Group(dist.get_rank(), dist.get_world_size())
+    local = int(os.environ.get("LOCAL_WORLD_SIZE", "0"))
+    world = dist.get_world_size()
+    return Group(dist.get_rank(), world, usable(world, local, device))
 
 
 def cuda_device_of(rank: int) -> torch.device:
