@@ -38,7 +38,7 @@ def level1_points(rows: list[dict[str, Any]]) -> list[tuple[int, float]]:
 
 
 def last_three_mean(points: list[tuple[int, float]]) -> float:
-    if len(points) < 3 or points[-1][0] < BUDGET - 819_200:
+    if len(points) < 3 or points[-1][0] < BUDGET - 81_920:
         raise SystemExit(f"a curve has not reached {BUDGET:,} frames yet")
     return sum(rate for _, rate in points[-3:]) / 3
 

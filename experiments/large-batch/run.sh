@@ -6,7 +6,7 @@ step=${1:?usage: bash experiments/large-batch/run.sh run|report}
 case "$step" in
 run)
     friday rl --reward progress --progress-coef 0.1 --level 1 --hidden 64,64 --seed 1 \
-        --num-envs 1024 --num-steps 16 --eval-every 50 --eval-levels 1 --frames 25000000 \
+        --num-envs 1024 --num-steps 16 --eval-every 5 --eval-levels 1 --frames 25000000 \
         --no-progress --out experiments/large-batch/runs/b1024-s1-c0.1-l1 ;;
 report)
     python experiments/large-batch/report.py ;;

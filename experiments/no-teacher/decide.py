@@ -35,7 +35,7 @@ def last_three_level1(run: str) -> dict[str, Any]:
     frames (600 games of the 200 validation deals)."""
     points = [p for p in heldout_points(curve_rows(RUNS / run)) if p["frames"] <= BUDGET]
     last = points[-3:]
-    if len(last) < 3 or last[-1]["frames"] < BUDGET - 819_200:
+    if len(last) < 3 or last[-1]["frames"] < BUDGET - 81_920:
         raise SystemExit(f"{run}: its curve has not reached {BUDGET:,} frames yet")
     rates = [p["win_rate"]["1"] for p in last]
     return {
