@@ -78,5 +78,32 @@ select5)  # stage 5's selection: stage 1's choice and stage 5's policy on 500 va
         --levels 1-4 --games 500 --deals validation --no-progress \
         --out experiments/no-teacher/results/stage5-selection
     python experiments/no-teacher/decide.py 5 ;;
+6-value)  # stage 6 (amendment 3): the leaf value from START's own games (START: scratch as stage 6
+    # starts), per level; the data in data/ (not committed), the fits in runs/s6-value
+    start=agents/friday_agents/models/scratch.npz
+    out=experiments/no-teacher/runs/s6-value
+    mkdir -p "$out"
+    for level in 1 2 3 4; do
+        friday value data --agent "net:model=$start" --continuations 0 --level "$level" \
+            --deals 2000 --out "data/no-teacher/value-l$level" --no-progress
+        friday value data --agent "net:model=$start" --continuations 0 --level "$level" \
+            --deal-set validation --deals 500 --out "data/no-teacher/value-validation-l$level" --no-progress
+        friday value fit --data "data/no-teacher/value-l$level" \
+            --validation "data/no-teacher/value-validation-l$level" --sources base --hidden 64,64 \
+            --seed 0 --out "$out/leaf-l$level.npz" --report "$out/leaf-l$level.json"
+    done
+    python - "$out" <<'PY'
+import json, sys
+out = sys.argv[1]
+levels = {str(level): f"leaf-l{level}.npz" for level in (1, 2, 3, 4)}
+note = "stage 6's leaf value: one network per level fitted on scratch's own games (PLAN.md, amendment 3)"
+text = json.dumps({"format": "friday-env/value-per-level", "levels": levels, "note": note}, indent=1)
+open(f"{out}/leaf_per_level.json", "w").write(text + "\n")
+PY
+    ;;
+6-distill)  # stage 6's expert iteration (amendment 3); resumes with the same line
+    friday distill --config experiments/no-teacher/s6-distill.json \
+        --out experiments/no-teacher/runs/s6-distill --data data/no-teacher/s6-distill \
+        --workers 2 --no-progress ;;
 *)  echo "stage $stage: not planned to run yet (see PLAN.md)" >&2; exit 2 ;;
 esac
