@@ -18,7 +18,7 @@ whatever happens; the JSON records the commit, the load before and after and how
 processes were paused.
 
     python benchmarks/rl_throughput.py --processes 1,2 --updates 30 --rounds 5 \\
-        --pause $(cat /tmp/run-*.pid) --out benchmarks/rl_throughput_cpu.json
+        --pause PID ... --out benchmarks/rl_throughput_cpu.json
 """
 
 from __future__ import annotations
