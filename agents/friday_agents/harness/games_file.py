@@ -101,7 +101,7 @@ def read_games(path: Path | str, missing_ok: bool = False) -> list[dict[str, Any
 def drop_cut_short_line(path: Path) -> None:
     """Remove ``path``'s last line (a write cut short) so that appending to it stays valid:
     a plain file is cut in place after its last newline (one step, and the file stays the
-    one a writer's lock holds, `friday_agents.harness.run_lock`); a compressed one is
+    one a writer's lock holds, [`run_lock`][friday_agents.harness.run_lock]); a compressed one is
     rewritten whole."""
     if path.suffix != ".gz":
         with path.open("rb+") as handle:
