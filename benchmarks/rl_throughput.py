@@ -17,8 +17,13 @@ taking turns (1 2, then 2 1), on one machine: ``--pause PID ...`` stops other wo
 whatever happens; the JSON records the commit, the load before and after and how many
 processes were paused.
 
-    python benchmarks/rl_throughput.py --processes 1,2 --updates 30 --rounds 5 \\
+    python benchmarks/rl_throughput.py --processes 1,2 --updates 30 --rounds 5 --ceiling \\
         --pause PID ... --out benchmarks/rl_throughput_cpu.json
+
+``--ceiling`` adds, to every round, the largest count as that many independent one-process
+runs started at once (no torchrun, nothing averaged): their summed frames/s over one
+process's is the most the machine's cores give (shared caches and memory, the hypervisor),
+the bound the data-parallel ratio is read against.
 """
 
 from __future__ import annotations
@@ -54,19 +59,48 @@ SETTING = {
 PARTS = ("env", "acting", "learning", "communication")
 
 
-def run_rl(processes: int, updates: int, device: str, out: Path) -> list[dict]:
-    """``friday rl`` (under torchrun for more than one process); its curve's rows."""
+def rl_command(processes: int, updates: int, device: str, out: Path, seed: int = 1) -> list[str]:
+    """``friday rl`` at `SETTING` (under torchrun for more than one process)."""
     frames = updates * SETTING["num_envs"] * SETTING["num_steps"] * processes
     flags = [f"--{k.replace('_', '-')}={v}" for k, v in SETTING.items()]
-    flags += [f"--frames={frames}", f"--device={device}", "--no-progress", f"--out={out}"]
+    flags += [f"--frames={frames}", f"--device={device}", f"--seed={seed}"]
+    flags += ["--no-progress", f"--out={out}"]
     if processes == 1:
-        command = [sys.executable, "-m", "friday_agents.cli", "rl", *flags]
-    else:
-        command = [sys.executable, "-m", "torch.distributed.run", "--standalone"]
-        command += [f"--nproc_per_node={processes}", "-m", "friday_agents.cli", "rl", *flags]
+        return [sys.executable, "-m", "friday_agents.cli", "rl", *flags]
+    command = [sys.executable, "-m", "torch.distributed.run", "--standalone"]
+    return [*command, f"--nproc_per_node={processes}", "-m", "friday_agents.cli", "rl", *flags]
+
+
+def run_rl(processes: int, updates: int, device: str, out: Path) -> list[dict]:
+    """``friday rl`` with ``processes`` processes; its curve's rows."""
+    return run_at_once([rl_command(processes, updates, device, out)], [out])[0]
+
+
+def run_at_once(commands: list[list[str]], outs: list[Path]) -> list[list[dict]]:
+    """The commands started together and waited for; each run's curve rows."""
     env = {**os.environ, "OMP_NUM_THREADS": "1"}
-    subprocess.run(command, check=True, env=env, cwd=REPO, stdout=subprocess.DEVNULL)
-    return [json.loads(line) for line in (out / "curve.jsonl").read_text().splitlines()]
+    started = [
+        subprocess.Popen(command, env=env, cwd=REPO, stdout=subprocess.DEVNULL)
+        for command in commands
+    ]
+    codes = [process.wait() for process in started]
+    for command, code in zip(commands, codes, strict=True):
+        if code != 0:
+            raise subprocess.CalledProcessError(code, command)
+    return [
+        [json.loads(line) for line in (out / "curve.jsonl").read_text().splitlines()]
+        for out in outs
+    ]
+
+
+def independent_runs(processes: int, updates: int, device: str, scratch: Path) -> dict:
+    """The machine's ceiling for ``processes`` processes: as many one-process runs at
+    once, nothing shared between them (no torchrun, no averaging; seeds 1, 2, ...), their
+    frames/s summed: what the cores give when the processes never wait for each other."""
+    outs = [scratch / f"alone{k}" for k in range(processes)]
+    commands = [rl_command(1, updates, device, out, k + 1) for k, out in enumerate(outs)]
+    each = [measure(rows, 1)["frames_per_s"] for rows in run_at_once(commands, outs)]
+    return {"processes": processes, "frames_per_s": round(sum(each), 1), "each": each}
 
 
 def measure(rows: list[dict], processes: int) -> dict:
@@ -111,6 +145,7 @@ def scaling_of(rounds: list[list[dict]]) -> dict:
     over the rounds (empty without a one-process run)."""
     ratios: dict[str, list[float]] = {}
     for runs in rounds:
+        runs = [r for r in runs if "ceiling" not in r]
         one = next((r for r in runs if r["processes"] == 1), None)
         for run in runs if one else []:
             ratios.setdefault(str(run["processes"]), []).append(
@@ -124,17 +159,48 @@ def scaling_of(rounds: list[list[dict]]) -> dict:
 
 def measure_rounds(args: argparse.Namespace, counts: list[int]) -> list[list[dict]]:
     """Every process count once per round (the ratio is taken within a round), in turns:
-    the given order in even rounds, the reverse in odd ones."""
+    the given order in even rounds, the reverse in odd ones; with ``--ceiling``, the
+    largest count's independent runs last in even rounds and first in odd ones (after each
+    round's runs, as ``{"ceiling": ...}``)."""
     rounds = []
     with tempfile.TemporaryDirectory() as scratch:
         for number in range(args.rounds):
-            runs = {}
-            for n in counts if number % 2 == 0 else counts[::-1]:
-                rows = run_rl(n, args.updates, args.device, Path(scratch) / f"r{number}p{n}")
-                runs[n] = measure(rows, n)
-                print(json.dumps({"round": number, **runs[n]}), flush=True)
-            rounds.append([runs[n] for n in counts])
+            runs: dict = {}
+            order: list = [*counts, "ceiling"] if args.ceiling else list(counts)
+            for n in order if number % 2 == 0 else order[::-1]:
+                folder = Path(scratch) / f"r{number}p{n}"
+                if n == "ceiling":
+                    runs[n] = independent_runs(max(counts), args.updates, args.device, folder)
+                else:
+                    runs[n] = measure(run_rl(n, args.updates, args.device, folder), n)
+                print(json.dumps({"round": number, "run": n, **runs[n]}), flush=True)
+            kept = [runs[n] for n in counts]
+            if args.ceiling:
+                kept.append({"ceiling": runs["ceiling"]})
+            rounds.append(kept)
     return rounds
+
+
+def ceiling_of(rounds: list[list[dict]]) -> dict:
+    """The independent runs' summed frames/s over one process's, and the largest count's
+    frames/s over theirs (how much of the ceiling the data-parallel run reaches), each
+    taken within a round: the median and the range over the rounds."""
+    found = [(runs[0], runs[-2], runs[-1]["ceiling"]) for runs in rounds if "ceiling" in runs[-1]]
+    if not found or found[0][0]["processes"] != 1:
+        return {}
+    over_one = [ceiling["frames_per_s"] / one["frames_per_s"] for one, _, ceiling in found]
+    reached = [most["frames_per_s"] / ceiling["frames_per_s"] for _, most, ceiling in found]
+    return {
+        "ceiling": {
+            "what": "independent one-process runs at once, their frames/s summed",
+            "processes": found[0][2]["processes"],
+            "frames_per_s": round(statistics.median(c["frames_per_s"] for _, _, c in found), 1),
+            "scaling": round(statistics.median(over_one), 2),
+            "scaling_range": [round(min(over_one), 2), round(max(over_one), 2)],
+            "data_parallel_of_ceiling": round(statistics.median(reached), 3),
+            "data_parallel_of_ceiling_range": [round(min(reached), 3), round(max(reached), 3)],
+        }
+    }
 
 
 def _arguments(argv: list[str] | None) -> str:
@@ -182,6 +248,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--updates", type=int, default=12, help="updates per run")
     parser.add_argument("--rounds", type=int, default=3, help="rounds of every count (default 3)")
     parser.add_argument("--device", default="cpu", choices=("cpu", "cuda"))
+    parser.add_argument(
+        "--ceiling", action="store_true",
+        help="each round also runs the largest count as independent one-process runs at "
+        "once (no averaging): the machine's bound on the ratio",
+    )  # fmt: skip
     add_run_options(parser)
     args = parser.parse_args(argv)
     if args.out is None:
@@ -202,9 +273,10 @@ def main(argv: list[str] | None = None) -> int:
         "runs": [median_run([runs[i] for runs in rounds]) for i in range(len(counts))],
         "rounds": rounds,
         **scaling_of(rounds),
+        **ceiling_of(rounds),
     }
     args.out.write_text(json.dumps(result, indent=1) + "\n")
-    print(json.dumps(result["scaling"]))
+    print(json.dumps({**result["scaling"], **result.get("ceiling", {})}))
     return 0
 
 
