@@ -4,7 +4,8 @@ Each process steps its own native vector env on its own stream of training deals
 its gradients on its own rollout, and the gradients are averaged over the processes before
 each optimiser step (all of them at once): every process then takes the same step from the
 same weights, so the weights stay identical everywhere (the curve's ``weights_spread`` checks
-it at every update). Processes on one machine, on the CPU, average through shared memory
+it at every update). Processes on one machine, on the CPU, average and gather (after the
+first averaging, which maps the memory) through shared memory
 ([`friday_agents.learning.rl.shared_mean`][friday_agents.learning.rl.shared_mean]); gloo
 carries the other messages on the CPU (and the gradients of runs over several machines),
 NCCL on GPUs. Started without torchrun (no ``WORLD_SIZE`` above 1) a run is one process and
@@ -14,6 +15,7 @@ nothing here talks to anyone.
 from __future__ import annotations
 
 import os
+import pickle
 from typing import Any
 
 import torch
@@ -83,8 +85,13 @@ class Group:
         and lists), in rank order."""
         if self.world == 1:
             return [value]
+        value = _to_numpy(value)  # tensors travel as numpy arrays
+        if self._shared is not None:  # mapped at the first averaging, in every process alike
+            parts = self._shared.exchange(pickle.dumps(value, pickle.HIGHEST_PROTOCOL))
+            if parts is not None:  # else one of them was too long: gloo, in every process
+                return [_to_tensors(pickle.loads(part)) for part in parts]
         out: list[Any] = [None] * self.world
-        dist.all_gather_object(out, _to_numpy(value))  # tensors travel as numpy arrays
+        dist.all_gather_object(out, value)
         return [_to_tensors(part) for part in out]
 
     def share(self, value: Any) -> Any:
