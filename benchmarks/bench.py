@@ -26,7 +26,10 @@ SB3's MaskablePPO with the same PPO (separate 64-64 tanh actor and critic, 64 en
 steps, 4 epochs of 4 minibatches, level 1, one torch thread), their ratio, and where a
 ``friday rl`` frame's CPU time goes (env, acting, learning, bookkeeping): read from the
 committed side-by-side run ``benchmarks/rl_vs_sb3.json`` (``python benchmarks/rl_vs_sb3.py``),
-the one measurement of that ratio, not measured again here.
+the one measurement of that ratio, not measured again here; and 2 processes' wall frames/s
+over one's (torchrun) with the machine's bound on it (two independent one-process runs at
+once), read from the committed ``benchmarks/rl_throughput_cpu.json``
+(``python benchmarks/rl_throughput.py``) alike.
 
 Each group runs in rounds, one per repeat, its members taking turns in a rotating order
 (A, B, A, B...); every ratio is taken within its round, and the results keep every round,
@@ -73,7 +76,16 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from bench_report import RL_RATIO_TARGET, RL_VS_SB3, format_spread, side_by_side_results, text_table
+from bench_report import (
+    RL_PROCESSES_TARGET,
+    RL_RATIO_TARGET,
+    RL_THROUGHPUT,
+    RL_VS_SB3,
+    format_spread,
+    processes_results,
+    side_by_side_results,
+    text_table,
+)
 
 from friday_agents.cli.arguments import add_progress, plain
 from friday_agents.harness.errors import MissingExtraError, require
@@ -238,6 +250,8 @@ TARGETS = {
     "search_guided_ratio": (True, 5.0),
     # issues 32 and 43: our trainer against the library a user would pick, same PPO
     "rl_fps_ratio": (True, RL_RATIO_TARGET),
+    # issue 43: friday rl's data-parallel runs, 2 processes against 1 on the 2-core machine
+    "rl_processes_ratio": (True, RL_PROCESSES_TARGET),
 }
 
 
@@ -575,10 +589,14 @@ def bench_rl(budget: Budget, results: Results) -> None:
     """(n) ``friday rl`` and SB3's MaskablePPO training with the same PPO (`RL_SETTING`), as
     the committed side-by-side run measured them (``python benchmarks/rl_vs_sb3.py`` writes
     ``benchmarks/rl_vs_sb3.json``): its rounds, the ratio within each, and where a ``friday
-    rl`` frame's CPU time goes. Read, not measured again: one measurement of the ratio, the
-    one the README states (a quick run's tiny setting gave another number)."""
-    doc = json.loads((Path(__file__).resolve().parents[1] / RL_VS_SB3).read_text(encoding="utf-8"))
-    for key, item in side_by_side_results(doc).items():
+    rl`` frame's CPU time goes; and the data-parallel ratio as ``python
+    benchmarks/rl_throughput.py`` measured it (``benchmarks/rl_throughput_cpu.json``). Read,
+    not measured again: one measurement of each ratio, the one the README states (a quick
+    run's tiny setting gave another number)."""
+    repo = Path(__file__).resolve().parents[1]
+    doc = json.loads((repo / RL_VS_SB3).read_text(encoding="utf-8"))
+    processes = json.loads((repo / RL_THROUGHPUT).read_text(encoding="utf-8"))
+    for key, item in {**side_by_side_results(doc), **processes_results(processes)}.items():
         runs, label, unit = item["runs"], item["label"], item["unit"]
         extra = {k: v for k, v in item.items() if k not in ("median", "min", "max", "runs")}
         del extra["label"], extra["unit"]

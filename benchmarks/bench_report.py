@@ -121,6 +121,44 @@ def _spread(runs: list[float], **extra: Any) -> dict[str, Any]:
     return {"median": median, "min": ordered[0], "max": ordered[-1], "runs": runs, **extra}
 
 
+#: Where ``python benchmarks/rl_throughput.py`` keeps ``friday rl``'s data-parallel runs on
+#: this project's 2-core machine (``friday bench``'s row (n) and the README read its ratio).
+RL_THROUGHPUT = "benchmarks/rl_throughput_cpu.json"
+#: Issue 43: 2 processes at least 1.8x one process's wall frames/s on the 2-core machine.
+RL_PROCESSES_TARGET = 1.8
+
+
+def processes_results(doc: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """Row (n)'s data-parallel results as the committed run ``doc`` (`RL_THROUGHPUT`'s
+    contents) measured them, round by round: 2 processes' wall frames/s over one's
+    (``rl_processes_ratio``) and, where the run measured it, the machine's bound on that
+    ratio, two independent one-process runs at once (``rl_processes_ceiling``)."""
+    source = {"source": RL_THROUGHPUT, "when": doc["when"], "command": doc["command"]}
+
+    def rate(runs: list[dict[str, Any]], processes: int) -> float:
+        return next(r["frames_per_s"] for r in runs if r.get("processes") == processes)
+
+    one = [rate(runs, 1) for runs in doc["rounds"]]
+    two = [rate(runs, 2) for runs in doc["rounds"]]
+    found = {
+        "rl_processes_ratio": _spread(
+            [b / a for a, b in zip(one, two, strict=True)],
+            label="(n) friday rl, 2 processes (torchrun) / 1, wall frames/s, per round",
+            unit="×",
+            **source,
+        )
+    }
+    ceilings = [runs[-1].get("ceiling") for runs in doc["rounds"]]
+    if all(ceilings):
+        found["rl_processes_ceiling"] = _spread(
+            [c["frames_per_s"] / a for a, c in zip(one, ceilings, strict=True)],
+            label="(n) the machine's bound: 2 independent 1-process runs at once / 1, per round",
+            unit="×",
+            **source,
+        )
+    return found
+
+
 def side_by_side_results(doc: dict[str, Any]) -> dict[str, dict[str, Any]]:
     """Row (n)'s results (``rl_fps_friday``, ``rl_fps_sb3``, ``rl_fps_ratio``) as the
     side-by-side run ``doc`` (`RL_VS_SB3`'s contents) measured them, round by round."""

@@ -67,7 +67,14 @@ CORE_GROUP_KEYS = {
         "search_guided_ratio",
         "search_guided_differing",
     },
-    "rl": {"rl_fps_friday", "rl_fps_sb3", "rl_fps_ratio"},  # (n), issue 32 (not a core group)
+    # (n), issues 32 and 43 (not a core group): against SB3, and over processes
+    "rl": {
+        "rl_fps_friday",
+        "rl_fps_sb3",
+        "rl_fps_ratio",
+        "rl_processes_ratio",
+        "rl_processes_ceiling",
+    },
 }
 
 
@@ -100,10 +107,13 @@ def test_quick_bench_completes_and_writes_every_measurement(quick_run):
     pairs = doc["meta"]["budget"]["ppo_pairs"]
     assert pairs == repeats  # every row the README shows has the same rounds
     side_by_side = json.loads((ROOT / sections.RL_VS_SB3).read_text(encoding="utf-8"))
+    processes = json.loads((ROOT / sections.RL_THROUGHPUT).read_text(encoding="utf-8"))
     for key, result in doc["results"].items():
         runs = 1 if key == "search_guided_differing" else repeats  # (m): one count in all
         if key.startswith("rl_fps_"):  # (n): the committed side-by-side run's rounds
             runs = len(side_by_side["rounds"])
+        if key.startswith("rl_processes_"):  # (n): the committed data-parallel run's rounds
+            runs = len(processes["rounds"])
         assert len(result["runs"]) == runs, key
         if key == "search_guided_differing":  # guided plays the same games on both cores
             assert result["runs"] == [0.0], "guided's games differ between the cores"
@@ -362,7 +372,11 @@ def test_the_committed_run_is_a_full_run_of_the_committed_command():
     assert doc["meta"]["threads"] == bench.SINGLE_THREADED
     assert doc["meta"]["quick"] is False, "the docs must show a full run"
     assert doc["meta"]["command"] == bench.COMMITTED_COMMAND
-    assert set(doc["results"]) == expected_keys(doc["meta"]["groups"])
+    # as rendered: row (n) read from its committed runs (a run made before row (n) had its
+    # data-parallel ratio gets it there, as a bench run now reads it)
+    rendered, _ = committed_with_side_by_side()
+    assert set(rendered["results"]) == expected_keys(doc["meta"]["groups"])
+    assert set(doc["results"]) <= expected_keys(doc["meta"]["groups"])
     assert "process_time" in doc["meta"]["timing"]  # the CPU-time method, with ranges
     assert all("min" in r and "max" in r for r in doc["results"].values())
 
@@ -374,7 +388,8 @@ def committed_check() -> dict:
 def committed_with_side_by_side() -> tuple[dict, dict]:
     """The committed bench run and its second run, row (n) from the side-by-side run."""
     side = json.loads((ROOT / sections.RL_VS_SB3).read_text(encoding="utf-8"))
-    return sections.with_side_by_side(committed_run(), committed_check(), side)
+    processes = json.loads((ROOT / sections.RL_THROUGHPUT).read_text(encoding="utf-8"))
+    return sections.with_side_by_side(committed_run(), committed_check(), side, processes)
 
 
 def test_row_n_and_the_readme_ratio_are_the_side_by_side_run():
@@ -391,6 +406,38 @@ def test_row_n_and_the_readme_ratio_are_the_side_by_side_run():
     median = doc["results"]["rl_fps_ratio"]["median"]
     assert f"`friday rl` trains at {median:.2f}×" in published_section("core-speeds")
     assert side["command"] in published_section("core-speeds")
+
+
+def test_row_n_and_the_readme_data_parallel_ratio_are_the_throughput_run():
+    """2 processes against 1: the bench's row (n), docs/performance.md and the README state
+    benchmarks/rl_throughput_cpu.json's rounds, the machine's bound beside it, and the
+    target of issue 43."""
+    processes = json.loads((ROOT / sections.RL_THROUGHPUT).read_text(encoding="utf-8"))
+    ratios = []
+    for runs in processes["rounds"]:
+        rate = {r["processes"]: r["frames_per_s"] for r in runs if "processes" in r}
+        ratios.append(rate[2] / rate[1])
+    doc, _ = committed_with_side_by_side()
+    assert doc["results"]["rl_processes_ratio"]["runs"] == ratios
+    median = doc["results"]["rl_processes_ratio"]["median"]
+    assert doc["targets"]["rl_processes_ratio"] == {
+        "at_least": True,
+        "bound": 1.8,
+        "met": median >= 1.8,
+    }
+    results = bench.Results()
+    bench.bench_rl(bench.quick_budget(1), results)
+    assert results.items["rl_processes_ratio"]["runs"] == ratios
+    readme = published_section("core-speeds")
+    assert f"On 2 processes (torchrun) it trains at {median:.2f}×" in readme
+    assert processes["command"] in readme
+    if "ceiling" in processes:  # measured in the same rounds: the machine's bound
+        bound = statistics.median(
+            runs[-1]["ceiling"]["frames_per_s"] / runs[0]["frames_per_s"]
+            for runs in processes["rounds"]
+        )
+        assert f"the machine's bound, {bound:.2f}×" in readme
+        assert "(n) the machine's bound" in published_section("performance")
 
 
 def test_the_second_run_reruns_the_ratios_after_the_committed_run():

@@ -30,11 +30,14 @@ if str(_BENCHMARKS) not in sys.path:
 from bench_cluster import COMMAND as CLUSTER_COMMAND  # noqa: E402
 from bench_cluster import NODE_SIZES  # noqa: E402
 from bench_report import (  # noqa: E402
+    RL_PROCESSES_TARGET,
     RL_RATIO_TARGET,
+    RL_THROUGHPUT,
     RL_VS_SB3,
     format_range,
     format_target,
     format_value,
+    processes_results,
     rows,
     side_by_side_results,
     within_first_range,
@@ -149,7 +152,12 @@ def _rl_lines(budget: dict[str, Any]) -> list[str]:
         "a `friday rl` frame are the medians over the rounds of its trainer's own CPU "
         "accounts: env (the vector env's steps), acting (the networks' forward on the "
         "observations' non-zeros and the action draws), learning (advantages and the PPO "
-        "updates), bookkeeping (the rest: buffers, game ends, the next deals)."
+        "updates), bookkeeping (the rest: buffers, game ends, the next deals). Its rows of 2 "
+        "processes and of the machine's bound are `friday rl`'s wall frames/s end to end at "
+        "the same setting per process, measured by `python benchmarks/rl_throughput.py` into "
+        f"`{RL_THROUGHPUT}` (1 process, 2 under torchrun, and 2 independent one-process runs "
+        "at once, nothing shared, taking turns within each round), which `friday bench` "
+        "reads too."
     ]
 
 
@@ -351,22 +359,40 @@ def _check_of(repo: Path, doc: dict[str, Any]) -> dict[str, Any] | None:
 def render_performance(repo: Path) -> str:
     doc = _load(repo, BENCH_RESULTS)
     check = _check_of(repo, doc)
-    return performance_section(*with_side_by_side(doc, check, _load(repo, RL_VS_SB3)))
+    return performance_section(*with_side_by_side(doc, check, *_trainer_runs(repo)))
+
+
+def _trainer_runs(repo: Path) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The committed runs row (n) reads: against SB3, and over processes."""
+    return _load(repo, RL_VS_SB3), _load(repo, RL_THROUGHPUT)
 
 
 def with_side_by_side(
-    doc: dict[str, Any], check: dict[str, Any] | None, side_by_side: dict[str, Any]
+    doc: dict[str, Any],
+    check: dict[str, Any] | None,
+    side_by_side: dict[str, Any],
+    processes: dict[str, Any] | None = None,
 ) -> tuple[dict[str, Any], dict[str, Any] | None]:
     """``friday bench``'s run and its second run with row (n) as the committed side-by-side
     run measured it (`RL_VS_SB3`, the one measurement of that ratio; a bench run reads it
-    too), and its target; the second run has no row (n) of its own."""
+    too) and, given ``processes`` (`RL_THROUGHPUT`'s contents), the data-parallel ratio and
+    its bound as that run measured them, with their targets; the second run has no row (n)
+    of its own."""
     rl = side_by_side_results(side_by_side)
-    ratio = rl["rl_fps_ratio"]["median"]
-    target = {"at_least": True, "bound": RL_RATIO_TARGET, "met": ratio >= RL_RATIO_TARGET}
+    if processes is not None:
+        rl |= processes_results(processes)
+    targets = {"rl_fps_ratio": RL_RATIO_TARGET, "rl_processes_ratio": RL_PROCESSES_TARGET}
     doc = {
         **doc,
         "results": {**doc["results"], **rl},
-        "targets": {**doc["targets"], "rl_fps_ratio": target},
+        "targets": {
+            **doc["targets"],
+            **{
+                key: {"at_least": True, "bound": bound, "met": rl[key]["median"] >= bound}
+                for key, bound in targets.items()
+                if key in rl
+            },
+        },
     }
     if check is not None:
         kept = {k: v for k, v in check["results"].items() if k not in rl}
@@ -488,7 +514,17 @@ RATIO_SENTENCES: dict[str, tuple[Callable[[float], str], Callable[[float], str],
         "`friday rl` trains at {median} [{range}] the frames per CPU-second of SB3's "
         "MaskablePPO with the same PPO and networks{wanted}",
     ),
+    # friday rl on 2 processes (torchrun) against 1, on the 2-core machine (row (n))
+    "rl_processes_ratio": (
+        lambda v: f"{v:.2f}×",
+        lambda v: f"{v:g}×",
+        "On 2 processes (torchrun) it trains at {median} [{range}] one process's wall "
+        "frames/s{wanted}",
+    ),
 }
+#: A ratio's bound on this machine, stated beside it: two independent one-process runs at
+#: once, nothing shared, give what the cores can.
+RATIO_BOUNDS = {"rl_processes_ratio": "rl_processes_ceiling"}
 
 
 def _ratio_sentence(doc: dict[str, Any], check: dict[str, Any] | None, key: str) -> str:
@@ -501,6 +537,12 @@ def _ratio_sentence(doc: dict[str, Any], check: dict[str, Any] | None, key: str)
         missed_here = "" if target["met"] else ", missed in this run"
         wanted = f" (target ≥ {show_bound(target['bound'])}{missed_here})"
     text = claim.format(median=show(result["median"]), range=format_range(result), wanted=wanted)
+    bound = doc["results"].get(RATIO_BOUNDS.get(key, ""))
+    if bound is not None:
+        text += (
+            f"; two independent one-process runs at once, the machine's bound, "
+            f"{show(bound['median'])} [{format_range(bound)}]"
+        )
     source = result.get("source")
     if source is not None:  # row (n): its own run, `python benchmarks/rl_vs_sb3.py`
         return (
@@ -521,7 +563,7 @@ def _ratio_sentence(doc: dict[str, Any], check: dict[str, Any] | None, key: str)
 def render_core_speeds(repo: Path) -> str:
     doc = _load(repo, BENCH_RESULTS)
     check = _check_of(repo, doc)
-    return core_speeds_section(*with_side_by_side(doc, check, _load(repo, RL_VS_SB3)))
+    return core_speeds_section(*with_side_by_side(doc, check, *_trainer_runs(repo)))
 
 
 # ---------------------------------------------------------------------- cluster
