@@ -108,7 +108,8 @@ def run(games: int, note: str, out: Path | None) -> dict[str, Any]:
 def main() -> None:
     parser = argparse.ArgumentParser(
         description="CPU per searched action of the search with network rollouts, compiled "
-        "vs Python, beside the default search (level-1 evaluation deals)."
+        "vs Python, beside the default search (level-1 evaluation deals).",
+        allow_abbrev=False,
     )
     parser.add_argument("--games", type=int, default=20, help="level-1 deals per setting")
     parser.add_argument("--note", default="", help="what else ran on the machine")
