@@ -33,8 +33,10 @@ def test_an_entry_with_progress_is_accepted_and_shown_in_its_own_column():
     check_entry(entry, "x.json")
     header, _, row = markdown_table([entry])
     assert header.endswith(f"| {PROGRESS_HEADER} |") and row.endswith("| 21.5 |")
-    others = load_leaderboard()["entries"]  # recorded before games held the numbers
-    assert PROGRESS_HEADER not in markdown_table(others)[0]
+    others = [  # the entries recorded before games held the numbers
+        e for e in load_leaderboard()["entries"] if "mean_hazards_beaten" not in e["levels"]["1"]
+    ]
+    assert others and PROGRESS_HEADER not in markdown_table(others)[0]
     assert markdown_table([entry, *others])[-1].endswith("| – |")
 
 
