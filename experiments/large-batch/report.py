@@ -31,9 +31,10 @@ def level1_points(rows: list[dict[str, Any]]) -> list[tuple[int, float]]:
     """(frames, held-out level-1 win rate) of each point at or before the budget."""
     points = []
     for row in rows:
-        by_level = row.get("heldout_by_level")
-        if by_level and row["frames"] <= BUDGET:
-            points.append((row["frames"], by_level["1"]["heldout_win_rate"]))
+        if "heldout_win_rate" not in row or row["frames"] > BUDGET:
+            continue
+        by_level = row.get("heldout_by_level")  # absent when level 1 alone is measured
+        points.append((row["frames"], (by_level["1"] if by_level else row)["heldout_win_rate"]))
     return points
 
 
