@@ -28,11 +28,18 @@ def sha256(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
+def chosen_agent(choice: dict) -> str:
+    """The chosen agent's spec: stage 1's choice holds it under ``agent``, the later stages'
+    decisions (``decide.py``) as the choice itself."""
+    chosen = choice["chosen"]
+    return chosen["agent"] if isinstance(chosen, dict) else chosen
+
+
 def chosen_policy(choice: dict) -> Path:
     """The repository-relative policy file the choice names."""
-    match = POLICY.match(choice["chosen"]["agent"])
+    agent = chosen_agent(choice)
+    match = POLICY.match(agent)
     if match is None:
-        agent = choice["chosen"]["agent"]
         raise SystemExit(f"the chosen agent {agent!r} is not a study run's policy")
     return Path(match.group(1))
 
