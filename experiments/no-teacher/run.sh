@@ -78,6 +78,13 @@ select5)  # stage 5's selection: stage 1's choice and stage 5's policy on 500 va
         --levels 1-4 --games 500 --deals validation --no-progress \
         --out experiments/no-teacher/results/stage5-selection
     python experiments/no-teacher/decide.py 5 ;;
+register5)  # stage 5's choice, if it is stage 5's policy, replaces scratch; the interim scratch's
+    # evaluation is kept as stage1-scratch*, and the new scratch plays the evaluation deals once
+    python experiments/no-teacher/register.py --choice experiments/no-teacher/results/stage5-decision.json
+    eval=experiments/no-teacher/results/eval
+    git mv "$eval/scratch-run" "$eval/stage1-scratch-run"
+    git mv "$eval/scratch.json" "$eval/stage1-scratch.json"
+    bash experiments/no-teacher/run.sh eval-scratch ;;
 6-value)  # stage 6 (amendment 3): the leaf value from START's own games (START: scratch as stage 6
     # starts), per level; the data in data/ (not committed), the fits in runs/s6-value
     start=agents/friday_agents/models/scratch.npz
