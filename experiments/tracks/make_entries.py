@@ -361,38 +361,54 @@ def check_registered(record: dict, results_file: str) -> None:
         )
 
 
+def run_chain(run: str) -> list[str]:
+    """The run and the study runs it started from (``--init`` of a run's ``policy.npz``),
+    first run first: a fine-tuned policy's frames and CPU are its start's and its own."""
+    chain = [run]
+    while init := read_json(f"{chain[0]}/config.json")["init"]:
+        start = Path(init).parent.as_posix()
+        if Path(init).name != "policy.npz" or not start.startswith(f"{NO_TEACHER}/runs/"):
+            raise SystemExit(
+                f"make_entries: {chain[0]} started from {init}, not a study run's policy: "
+                "its frames and CPU cannot be counted"
+            )
+        chain.insert(0, start)
+    return chain
+
+
 def scratch_entry() -> dict:
-    """The registered ``scratch``: PPO from nothing on the progress reward, one run's frames
-    and CPU (its committed curve), its evaluation beside the heuristic and guided."""
+    """The registered ``scratch``: PPO from nothing on the progress reward, the frames and CPU
+    of its run and of every run it started from (their committed curves), its evaluation
+    beside the heuristic and guided."""
     record = read_json(REGISTERED)
     check_registered(record, SCRATCH_RESULTS)
-    run = Path(record["source"]).parent.as_posix()
-    config = read_json(f"{run}/config.json")
-    if config["init"]:
-        raise SystemExit(
-            f"make_entries: {run} started from {config['init']}; the entry counts one run's "
-            "frames and CPU, so count its start's too before listing it"
-        )
-    last = committed_curve_rows(run)[-1]
+    chain = run_chain(Path(record["source"]).parent.as_posix())
+    lasts = [committed_curve_rows(run)[-1] for run in chain]
+    config = read_json(f"{chain[-1]}/config.json")
+    first = read_json(f"{chain[0]}/config.json")
+    frames = sum(last["frames"] for last in lasts)
+    cpu_seconds = sum(run_cpu_seconds(run, last) for run, last in zip(chain, lasts, strict=True))
+    trained = config.get("levels") or str(config["level"])
     return entry(
-        "a-ppo-progress-100m",
+        f"a-ppo-progress-{budget_row(frames).replace(' ', '').lower()}",
         "a",
-        last["frames"],
-        algorithm=f"PPO, reward progress, c = {config['progress_coef']} (friday rl): the agent "
-        "scratch",
+        frames,
+        algorithm=f"PPO, reward progress, c = {first['progress_coef']} then "
+        f"{config['progress_coef']} (friday rl): the agent scratch",
         frames_counted=TRAINER_FRAMES,
-        cpu_hours=round(run_cpu_seconds(run, last) / 3600, 3),
+        cpu_hours=round(cpu_seconds / 3600, 3),
         cpu_measured=TRAINER_CPU,
         levels=levels_of(SCRATCH_RESULTS, "scratch"),
         result={"file": SCRATCH_RESULTS, "agent": "scratch"},
-        run=run,
+        run=chain if len(chain) > 1 else chain[0],
         command=f"bash {NO_TEACHER}/run.sh 1; bash {NO_TEACHER}/run.sh select1; "
-        f"bash {NO_TEACHER}/run.sh register1; bash {NO_TEACHER}/run.sh eval-scratch",
-        notes=f"level {config['level']} trained; {config['hidden'].replace(',', '-')}, "
+        f"bash {NO_TEACHER}/run.sh 5; bash {NO_TEACHER}/run.sh select5; "
+        f"bash {NO_TEACHER}/run.sh register5",
+        notes=f"{' then '.join(chain)}: levels {trained} trained last; "
+        f"{first['hidden'].replace(',', '-')} (as its first run made it), "
         f"{config['num_envs']} envs x {config['num_steps']} steps, {config['epochs']} epochs "
-        f"of {config['minibatches']} minibatches, seed {config['seed']}: the no-teacher "
-        "study's stage-1 choice on 500 level-1 validation deals, registered as the agent "
-        f"scratch ({REGISTERED}; {NO_TEACHER}/PLAN.md)",
+        f"of {config['minibatches']} minibatches: the no-teacher study's choice on validation "
+        f"deals, registered as the agent scratch ({REGISTERED}; {NO_TEACHER}/PLAN.md)",
     )
 
 
