@@ -87,7 +87,7 @@ register5)  # stage 5's choice, if it is stage 5's policy, replaces scratch; the
     bash experiments/no-teacher/run.sh eval-scratch ;;
 6-value)  # stage 6 (amendment 3): the leaf value from START's own games (START: scratch as stage 6
     # starts), per level; the data in data/ (not committed), the fits in runs/s6-value
-    start=agents/friday_agents/models/scratch.npz
+    start=scratch  # by its role: the models folder's scratch.npz
     out=experiments/no-teacher/runs/s6-value
     mkdir -p "$out"
     for level in 1 2 3 4; do
