@@ -115,12 +115,18 @@ def plot(folders: list[Path], png: Path) -> None:
     figure.savefig(png, dpi=110)
 
 
+def _has_curve(folder: Path) -> bool:
+    return (folder / "curve.jsonl").exists() or (folder / "curve.jsonl.gz").exists()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], allow_abbrev=False)
     parser.add_argument("--runs", type=Path, default=RUNS, help="the run folders' parent")
     parser.add_argument("--out", type=Path, default=RESULTS, help="where the results go")
     args = parser.parse_args()
-    folders = sorted(p for p in args.runs.iterdir() if (p / "config.json").exists())
+    folders = sorted(  # friday rl's run folders (stage 6's distill and value have no curve)
+        p for p in args.runs.iterdir() if (p / "config.json").exists() and _has_curve(p)
+    )
     summaries = [run_summary(folder) for folder in folders]
     args.out.mkdir(exist_ok=True)
     (args.out / "summary.json").write_text(json.dumps(summaries, indent=1) + "\n")
