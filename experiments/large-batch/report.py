@@ -8,10 +8,11 @@ time per frame, and the plan's rule; writes ``results/summary.json`` and ``resul
 from __future__ import annotations
 
 import argparse
-import gzip
 import json
 from pathlib import Path
 from typing import Any
+
+from friday_agents.harness.paths import read_maybe_compressed
 
 REPO = Path(__file__).resolve().parents[2]
 HERE = Path(__file__).resolve().parent
@@ -26,8 +27,7 @@ PARTS = ("env", "acting", "learning", "communication")
 
 
 def curve_rows(folder: Path) -> list[dict[str, Any]]:
-    plain, packed = folder / "curve.jsonl", folder / "curve.jsonl.gz"
-    text = plain.read_text() if plain.exists() else gzip.decompress(packed.read_bytes()).decode()
+    text = read_maybe_compressed(folder / "curve.jsonl")
     return [json.loads(line) for line in text.splitlines() if line.strip()]
 
 

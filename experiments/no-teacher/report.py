@@ -12,10 +12,11 @@ included), the first frames at which it won a held-out game, and the held-out wi
 from __future__ import annotations
 
 import argparse
-import gzip
 import json
 from pathlib import Path
 from typing import Any
+
+from friday_agents.harness.paths import read_maybe_compressed
 
 HERE = Path(__file__).resolve().parent
 RUNS = HERE / "runs"
@@ -25,8 +26,7 @@ LEVELS = ("1", "2", "3", "4")
 
 def curve_rows(folder: Path) -> list[dict[str, Any]]:
     """The run's curve rows, from ``curve.jsonl`` or its compressed copy."""
-    plain, packed = folder / "curve.jsonl", folder / "curve.jsonl.gz"
-    text = plain.read_text() if plain.exists() else gzip.decompress(packed.read_bytes()).decode()
+    text = read_maybe_compressed(folder / "curve.jsonl")
     return [json.loads(line) for line in text.splitlines() if line.strip()]
 
 

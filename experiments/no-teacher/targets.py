@@ -12,11 +12,12 @@ Writes ``RUN/targets.json`` and prints one line per level.
 from __future__ import annotations
 
 import argparse
-import gzip
 import json
 from pathlib import Path
 
 import numpy as np
+
+from friday_agents.harness.paths import read_maybe_compressed
 
 RESAMPLES = 10_000
 SEED = 42  # the bootstrap's own stream, fixed so the interval is the same on every run
@@ -24,8 +25,7 @@ LEVEL_1_TARGET = 0.5
 
 
 def read_games(run: Path) -> list[dict]:
-    plain, packed = run / "games.jsonl", run / "games.jsonl.gz"
-    text = plain.read_text() if plain.exists() else gzip.decompress(packed.read_bytes()).decode()
+    text = read_maybe_compressed(run / "games.jsonl")
     return [json.loads(line) for line in text.splitlines() if line.strip()]
 
 
