@@ -6,6 +6,8 @@ stages 3 and 5, read from their ``friday eval`` selections on validation deals; 
     python experiments/no-teacher/decide.py 3    # whether stage 5 ends on a variant
     python experiments/no-teacher/decide.py 4    # whether 256-256 joins the candidates
     python experiments/no-teacher/decide.py 5    # which policy becomes scratch
+    python experiments/no-teacher/decide.py 6-margin  # the labelling search's margin
+    python experiments/no-teacher/decide.py 6-select  # which search becomes scratch-search
 
 Never reads an evaluation deal.
 """
@@ -111,11 +113,58 @@ def stage5() -> dict[str, Any]:
     }
 
 
+MARGINS = (0.0, 0.02, 0.05, 0.1, 0.2)  # amendment 4's sweep
+STAGE6_LEVELS = (1, 4)
+
+
+def mean_level_1_and_4(rates: dict[tuple[str, int], float], agent: str) -> float:
+    return sum(rates[(agent, level)] for level in STAGE6_LEVELS) / len(STAGE6_LEVELS)
+
+
+def stage6_margin() -> dict[str, Any]:
+    rates = validation_rates(RESULTS / "stage6-margin")
+    agents = {
+        margin: next(a for a, _ in rates if a.endswith(f":margin={margin:g}")) for margin in MARGINS
+    }
+    means = {str(margin): mean_level_1_and_4(rates, agent) for margin, agent in agents.items()}
+    chosen = max(MARGINS, key=lambda margin: (means[str(margin)], margin))  # ties: the larger
+    return {
+        "rule": "the highest mean of the level-1 and level-4 win rates on 100 validation deals "
+        "each (ties: the larger margin)",
+        "by_level": {str(m): [rates[(a, lv)] for lv in STAGE6_LEVELS] for m, a in agents.items()},
+        "mean": means,
+        "chosen_margin": chosen,
+    }
+
+
+def stage6_select() -> dict[str, Any]:
+    results = json.loads((RESULTS / "stage6-selection" / "results.json").read_text())
+    order = results["config"]["agents"]  # START's search first, then round 0, 1, ...
+    rates = validation_rates(RESULTS / "stage6-selection")
+    means = {agent: mean_level_1_and_4(rates, agent) for agent in order}
+    chosen = max(order, key=lambda agent: (means[agent], -order.index(agent)))  # ties: earlier
+    return {
+        "rule": "the highest mean of the level-1 and level-4 win rates on 500 validation deals "
+        "each (ties: the earlier candidate)",
+        "by_level": {a: [rates[(a, lv)] for lv in STAGE6_LEVELS] for a in order},
+        "mean": means,
+        "chosen": chosen,
+    }
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], allow_abbrev=False)
-    parser.add_argument("stage", type=int, choices=(2, 3, 4, 5))
+    stages = {
+        "2": stage2,
+        "3": stage3,
+        "4": stage4,
+        "5": stage5,
+        "6-margin": stage6_margin,
+        "6-select": stage6_select,
+    }
+    parser.add_argument("stage", choices=stages)
     args = parser.parse_args()
-    decision = {2: stage2, 3: stage3, 4: stage4, 5: stage5}[args.stage]()
+    decision = stages[args.stage]()
     text = json.dumps(decision, indent=1) + "\n"
     (RESULTS / f"stage{args.stage}-decision.json").write_text(text)
     print(text, end="")

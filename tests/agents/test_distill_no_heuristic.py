@@ -63,6 +63,7 @@ def test_a_study_without_the_new_settings_labels_as_before(tmp_path):
         ({"anchor": "network"}, "anchor (heuristic or prior)"),
         ({"anchor": "prior", "top": 1}, "anchor (prior needs top of at least 2)"),
         ({"rollout": "net"}, "rollout ('' for the heuristic, or prior)"),
+        ({"margin": -0.1}, "margin (a number >= 0)"),
     ],
 )
 def test_bad_anchor_and_rollout_are_refused_by_name(tmp_path, change, message):
@@ -70,3 +71,12 @@ def test_bad_anchor_and_rollout_are_refused_by_name(tmp_path, change, message):
     path.write_text(json.dumps(TINY | change))
     with pytest.raises(ExitConfigError, match=message.replace("(", r"\(").replace(")", r"\)")):
         load_config(path)
+
+
+def test_the_labelling_searchs_margin_goes_into_its_spec(tmp_path):
+    """PLAN amendment 4 of issue 42's stage 6: the labelling search departs from the round's
+    network only past ``margin``."""
+    path = tmp_path / "config.json"
+    path.write_text(json.dumps(NO_HEURISTIC | {"margin": 0.05}))
+    spec = load_config(path).teacher_spec("P")
+    assert spec.endswith(":top=2:anchor=prior:rollout=P:margin=0.05")

@@ -147,3 +147,35 @@ def test_a_search_with_no_heuristic_in_its_choices_does_not_import_it(tmp_path):
     spec = f"search:sims=2:prior={path}:rollout={path}"
     assert heuristic_modules(f"{spec}:top=2:anchor=prior") == []
     assert heuristic_modules(f"{spec}:top=2") != []
+
+
+def fixed_means(agent, means: list[float]):
+    """``agent``'s rollouts replaced by ones whose mean values per candidate are ``means``."""
+    worlds = max(1, agent.sims // len(means))
+    return lambda game, actions, seeds: np.array(means[: len(actions)]) * worlds
+
+
+@pytest.mark.parametrize(
+    ("margin", "lead", "departs"),
+    [(0.0, 0.01, True), (0.05, 0.04, False), (0.05, 0.06, True), (0.2, 0.15, False)],
+)
+def test_the_search_departs_from_its_anchor_only_past_the_margin(
+    tmp_path, monkeypatch, no_heuristic, margin, lead, departs
+):
+    """Issue 42's stage 6 (PLAN amendment 4): another candidate must beat the prior's best
+    action's mean leaf value by more than ``margin``."""
+    path = ranking_network(tmp_path / "rank.npz")
+    spec = f"search:sims=4:prior={path}:top=2:anchor=prior:rollout={path}:margin={margin}"
+    agent = make_agent(spec)
+    monkeypatch.setattr(agent, "rollout_totals", fixed_means(agent, [0.5, 0.5 + lead]))
+    for game in choice_states(2):
+        legal = list(game.legal_actions())
+        assert agent.act(game) == (legal[1] if departs else legal[0])
+        assert agent.last_values == [(legal[0], 0.5 + margin), (legal[1], 0.5 + lead)]
+
+
+@pytest.mark.parametrize("margin", ["-0.1", "nope", "nan"])
+def test_bad_margins_are_refused_in_one_line(tmp_path, margin):
+    path = ranking_network(tmp_path / "rank.npz")
+    with pytest.raises(AgentSpecError, match="margin"):
+        make_agent(f"search:prior={path}:top=2:anchor=prior:margin={margin}")

@@ -62,6 +62,10 @@ class ExitConfig(LearningConfig):
     - ``warm_start`` — each round's fit starts from the round's prior's weights (its policy,
       and its value head where it has one) instead of random ones (optional, default false);
       ``first_prior`` must then have the fit's shape (``hidden``), refused before any game.
+    - ``margin`` — how far another candidate's mean leaf value must exceed the anchor's for
+      the labelling search to depart from it (optional, default 0; the search's ``margin``
+      option). Its recorded values credit the anchor with the margin, so the soft targets
+      carry the same preference as its choices.
     """
 
     Error = ExitConfigError
@@ -86,6 +90,7 @@ class ExitConfig(LearningConfig):
     anchor: str = "heuristic"
     rollout: str = ""
     warm_start: bool = False
+    margin: float = 0.0
 
     def value_scale_of(self, level: int) -> float:
         """The factor of the search's action values on ``level`` (see ``value_scale``)."""
@@ -103,6 +108,8 @@ class ExitConfig(LearningConfig):
             spec += f":anchor={self.anchor}"
         if self.rollout == "prior":
             spec += f":rollout={prior}"
+        if self.margin:
+            spec += f":margin={self.margin:g}"
         return spec
 
     @property
@@ -169,6 +176,8 @@ def _check(config: ExitConfig, path: Path) -> None:
         bad.append("anchor (heuristic or prior)")
     elif config.anchor == "prior" and config.top < 2:
         bad.append("anchor (prior needs top of at least 2)")
+    if not isinstance(config.margin, int | float) or not config.margin >= 0:
+        bad.append("margin (a number >= 0)")
     if config.rollout not in ("", "prior"):
         bad.append("rollout ('' for the heuristic, or prior)")
     if config.teacher_games + config.student_games > ROUND_STRIDE:

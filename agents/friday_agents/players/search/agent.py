@@ -179,6 +179,11 @@ class SearchAgent:
       is not better: ``finish=0`` (every rollout to the game's end) won 0 of 20 level-1
       validation deals, where the heuristic won 2 and the default search 13 (``friday eval
       --agents heuristic,search,search:finish=0 --levels 1 --games 20 --deals validation``).
+    - ``margin`` — how much another candidate's mean leaf value must exceed the anchor's
+      before the search departs from the anchor (default 0: the best mean wins, ties go to
+      the anchor), in the value's own units: a win probability for a leaf network, points
+      for a linear model. A search whose anchor is a strong prior and whose rollout values
+      are noisy departs from it only on strong evidence.
 
     ## Speed
 
@@ -208,6 +213,7 @@ class SearchAgent:
         rollout: str = "",
         finish: int = PIRATE_STEP,
         anchor: str = "heuristic",
+        margin: float = 0.0,
     ) -> None:
         checked = (
             ("sims", sims),
@@ -217,6 +223,8 @@ class SearchAgent:
         for name, number in checked:
             if not isinstance(number, int) or number < 1:
                 raise ValueError(f"{name} must be a positive integer, got {number!r}")
+        if isinstance(margin, bool) or not isinstance(margin, int | float) or not margin >= 0:
+            raise ValueError(f"margin must be a number >= 0, got {margin!r}")
         if finish not in range(PIRATE_STEP + 1) or isinstance(finish, bool):
             raise ValueError(f"finish must be a step from 0 to {PIRATE_STEP}, got {finish!r}")
         self.horizon = horizon
@@ -232,10 +240,13 @@ class SearchAgent:
         self.rollout_policy = rollout_policy(rollout)
         self.finish = finish
         self.anchor = self._checked_anchor(anchor)
+        #: How far another candidate's mean leaf value must exceed the anchor's to be chosen.
+        self.margin = float(margin)
         self.rng = np.random.default_rng(0)
         #: The last searched decision's ``(action, mean rollout value)`` pairs (None after a
-        #: forced move): what recorded games keep as policy and value targets
-        #: (``friday imitate collect`` records them).
+        #: forced move), the anchor's credited with ``margin`` (the values the choice
+        #: compared): what recorded games keep as policy and value targets
+        #: (``friday imitate collect`` and ``friday distill`` record them).
         self.last_values: list[tuple[int, float]] | None = None
 
     def _checked_anchor(self, anchor: str) -> str:
@@ -272,9 +283,11 @@ class SearchAgent:
         worlds = max(1, self.sims // len(legal))
         seeds = [int(seed) for seed in self.rng.integers(0, 2**62, size=worlds)]
         totals = self.rollout_totals(game, legal, seeds)
-        self.last_values = [(a, float(t) / worlds) for a, t in zip(legal, totals, strict=True)]
+        means = totals / worlds
+        means[legal.index(default)] += self.margin  # the values the choice below compares
+        self.last_values = [(a, float(m)) for a, m in zip(legal, means, strict=True)]
         best = float(totals.max())
-        if totals[legal.index(default)] >= best - 1e-9:
+        if totals[legal.index(default)] >= best - 1e-9 - self.margin * worlds:
             return default
         return legal[int(totals.argmax())]
 
