@@ -112,5 +112,44 @@ PY
     friday distill --config experiments/no-teacher/s6-distill.json \
         --out experiments/no-teacher/runs/s6-distill --data data/no-teacher/s6-distill \
         --workers 2 --no-progress ;;
+6-margin)  # stage 6 (amendment 4): the labelling search's margin, on 100 validation deals of levels 1 and 4
+    search="search:sims=32:value=experiments/no-teacher/runs/s6-value/leaf_per_level.json:prior=scratch:top=2:anchor=prior:rollout=scratch"
+    agents=""
+    for margin in 0 0.02 0.05 0.1 0.2; do agents="$agents,$search:margin=$margin"; done
+    friday eval --agents "${agents#,}" --levels 1,4 --games 100 --deals validation --workers 1 \
+        --no-progress --out experiments/no-teacher/results/stage6-margin
+    python experiments/no-teacher/decide.py 6-margin ;;
+6m-distill)  # stage 6's expert iteration again (amendment 4): amendment 3's settings with the
+    # chosen margin, from START; resumes with the same line
+    python - <<'PY'
+import json
+folder = "experiments/no-teacher"
+config = json.load(open(f"{folder}/s6-distill.json"))
+margin = json.load(open(f"{folder}/results/stage6-margin-decision.json"))["chosen_margin"]
+config |= {"first_index": 560000, "margin": margin}
+open(f"{folder}/s6m-distill.json", "w").write(json.dumps(config, indent=1) + "\n")
+PY
+    friday distill --config experiments/no-teacher/s6m-distill.json \
+        --out experiments/no-teacher/runs/s6m-distill --data data/no-teacher/s6m-distill \
+        --workers 2 --no-progress ;;
+6-select)  # stage 6's selection (amendments 3-4): the search with START and with each round's
+    # network, on 500 validation deals of levels 1 and 4
+    agents=$(python - <<'PY'
+import json
+folder = "experiments/no-teacher"
+config = json.load(open(f"{folder}/s6m-distill.json"))
+networks = ["scratch"] + [
+    f"{folder}/runs/s6m-distill/round-{r:02d}/network.npz" for r in range(config["rounds"])
+]
+value, margin = config["value"], config["margin"]
+print(",".join(
+    f"search:sims=32:value={value}:prior={n}:top=2:anchor=prior:rollout={n}:margin={margin:g}"
+    for n in networks
+))
+PY
+)
+    friday eval --agents "$agents" --levels 1,4 --games 500 --deals validation --no-progress \
+        --out experiments/no-teacher/results/stage6-selection
+    python experiments/no-teacher/decide.py 6-select ;;
 *)  echo "stage $stage: not planned to run yet (see PLAN.md)" >&2; exit 2 ;;
 esac
