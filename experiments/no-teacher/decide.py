@@ -5,6 +5,7 @@ stages 3 and 5, read from their ``friday eval`` selections on validation deals; 
     python experiments/no-teacher/decide.py 2    # the coefficient of stages 5-6
     python experiments/no-teacher/decide.py 3    # whether stage 5 ends on a variant
     python experiments/no-teacher/decide.py 4    # whether 256-256 joins the candidates
+    python experiments/no-teacher/decide.py 4-select  # whether the wide run wins stage 1's
     python experiments/no-teacher/decide.py 5    # which policy becomes scratch
     python experiments/no-teacher/decide.py 6-margin  # the labelling search's margin
     python experiments/no-teacher/decide.py 6-select  # which search becomes scratch-search
@@ -68,6 +69,22 @@ def stage4() -> dict[str, Any]:
         "narrow": narrow,
         "ahead": ahead,
         "joins": ahead >= WIDE_AHEAD,
+    }
+
+
+def stage4_select() -> dict[str, Any]:
+    """Amendment 2: the wide run at 60 M frames as stage 1's fourth candidate, on the same 500
+    level-1 validation deals (the three seeds' games are stage 1's selection's)."""
+    seeds = json.loads((RESULTS / "stage1-selection" / "choice.json").read_text())
+    wide = validation_rates(RESULTS / "stage4-selection")
+    (agent, level), rate = next(iter(wide.items()))
+    best = seeds["chosen"]
+    return {
+        "rule": "the wide run wins stage 1's selection with strictly more of the 500 level-1 "
+        "validation deals than the three seeds' best (amendment 2)",
+        "seeds_best": {"agent": best["agent"], "win_rate": best["win_rate"]},
+        "wide": {"agent": agent, "level": level, "win_rate": rate},
+        "wide_wins": rate > best["win_rate"],
     }
 
 
@@ -158,6 +175,7 @@ def main() -> None:
         "2": stage2,
         "3": stage3,
         "4": stage4,
+        "4-select": stage4_select,
         "5": stage5,
         "6-margin": stage6_margin,
         "6-select": stage6_select,

@@ -58,6 +58,11 @@ select3)  # stage 3's decision: the control and the variants on 500 level-1 vali
 4)  # stage 4: width, level 1, c = 0.1, seed 1, 256-256, 25 M frames
     friday rl --reward progress --level 1 --hidden 256,256 --eval-levels 1,2,3,4 --no-progress \
         --progress-coef 0.1 --seed 1 --frames 25000000 --out experiments/no-teacher/runs/s1-c0.1-l1-w256 ;;
+select4)  # amendment 2: the wide run at 60 M frames as stage 1's fourth candidate (same 500 deals)
+    friday eval --agents net:model=experiments/no-teacher/runs/s1-c0.1-l1-w256/policy.npz \
+        --levels 1 --games 500 --deals validation --no-progress \
+        --out experiments/no-teacher/results/stage4-selection
+    python experiments/no-teacher/decide.py 4-select ;;
 5)  # stage 5 (amendments 1-2): stage 1's choice fine-tuned on levels 1-4 mixed with stage 2's
     # coefficient, 30 M frames, then resumed to 40 M (no stage-3 variant adopted) or 10 M more
     # from its policy with the adopted variant's reward
