@@ -124,6 +124,13 @@ PY
     friday eval --agents "${agents#,}" --levels 1,4 --games 100 --deals validation --workers 1 \
         --no-progress --out experiments/no-teacher/results/stage6-margin
     python experiments/no-teacher/decide.py 6-margin ;;
+6-departures)  # how often the search with START leaves its prior, margin 0 and 0.1 (50 validation
+    # deals of levels 1 and 4)
+    search="search:sims=32:value=experiments/no-teacher/runs/s6-value/leaf_per_level.json:prior=scratch:top=2:anchor=prior:rollout=scratch"
+    for margin in 0 0.1; do
+        python experiments/no-teacher/departures.py --agent "$search:margin=$margin" --levels 1,4 \
+            --deals 50 --out "experiments/no-teacher/results/stage6-departures/margin-$margin.json"
+    done ;;
 6m-distill)  # stage 6's expert iteration again (amendment 4): amendment 3's settings with the
     # chosen margin, from START; resumes with the same line
     python - <<'PY'
@@ -156,5 +163,18 @@ PY
     friday eval --agents "$agents" --levels 1,4 --games 500 --deals validation --no-progress \
         --out experiments/no-teacher/results/stage6-selection
     python experiments/no-teacher/decide.py 6-select ;;
+register6)  # stage 6's choice into the models folder (scratch-search, scratch-distilled)
+    python experiments/no-teacher/register_search.py ;;
+eval-scratch-search)  # scratch-search and scratch-distilled play the evaluation deals once,
+    # paired with heuristic and guided (guided deterministic: its games are scratch's run's)
+    friday eval --agents heuristic,scratch-search,scratch-distilled,guided --levels 1-4 --games 1000 \
+        --no-progress --out experiments/no-teacher/results/eval/scratch-search-run
+    cp experiments/no-teacher/results/eval/scratch-search-run/results.json \
+        experiments/no-teacher/results/eval/scratch-search.json
+    gzip -9f experiments/no-teacher/results/eval/scratch-search-run/games.jsonl
+    for agent in scratch-search scratch-distilled; do
+        python experiments/no-teacher/targets.py \
+            --run experiments/no-teacher/results/eval/scratch-search-run --agent "$agent"
+    done ;;
 *)  echo "stage $stage: not planned to run yet (see PLAN.md)" >&2; exit 2 ;;
 esac

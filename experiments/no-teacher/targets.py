@@ -6,7 +6,9 @@ with a bootstrap interval over the deals (both played the same 1,000 deals), fro
     python experiments/no-teacher/targets.py \
         --run experiments/no-teacher/results/eval/scratch-run --agent scratch
 
-Writes ``RUN/targets.json`` and prints one line per level.
+Writes ``RUN/targets.json`` (``RUN/targets-AGENT.json`` for another agent than ``scratch``;
+for ``scratch-search`` also its own targets, 80 % of level 1 and 44.5 % of level 4) and prints
+one line per level.
 """
 
 from __future__ import annotations
@@ -22,6 +24,8 @@ from friday_agents.harness.paths import read_maybe_compressed
 RESAMPLES = 10_000
 SEED = 42  # the bootstrap's own stream, fixed so the interval is the same on every run
 LEVEL_1_TARGET = 0.5
+#: scratch-search's own targets (issue 42, part 5): win rates on levels 1 and 4.
+SEARCH_TARGETS = {1: 0.80, 4: 0.445}
 
 
 def read_games(run: Path) -> list[dict]:
@@ -44,7 +48,7 @@ def paired_wins(games: list[dict], agent: str, level: int) -> tuple[np.ndarray, 
     )
 
 
-def level_target(mine: np.ndarray, theirs: np.ndarray, level: int) -> dict:
+def level_target(mine: np.ndarray, theirs: np.ndarray, level: int, agent: str) -> dict:
     rng = np.random.default_rng(SEED + level)
     gap = mine - 2 * theirs
     picks = rng.integers(0, len(gap), size=(RESAMPLES, len(gap)))
@@ -59,6 +63,9 @@ def level_target(mine: np.ndarray, theirs: np.ndarray, level: int) -> dict:
     }
     if level == 1:
         row["level_1_target_met"] = bool(mine.mean() >= LEVEL_1_TARGET)
+    if agent == "scratch-search" and level in SEARCH_TARGETS:
+        row["search_target"] = SEARCH_TARGETS[level]
+        row["search_target_met"] = bool(mine.mean() >= SEARCH_TARGETS[level])
     return row
 
 
@@ -69,8 +76,9 @@ def main() -> None:
     args = parser.parse_args()
     games = read_games(args.run)
     levels = sorted({game["level"] for game in games})
-    rows = [level_target(*paired_wins(games, args.agent, lv), lv) for lv in levels]
-    (args.run / "targets.json").write_text(
+    rows = [level_target(*paired_wins(games, args.agent, lv), lv, args.agent) for lv in levels]
+    name = "targets.json" if args.agent == "scratch" else f"targets-{args.agent}.json"
+    (args.run / name).write_text(
         json.dumps({"agent": args.agent, "resamples": RESAMPLES, "levels": rows}, indent=1) + "\n"
     )
     for row in rows:
