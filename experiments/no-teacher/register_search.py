@@ -1,8 +1,9 @@
-"""Register stage 6's choice (PLAN.md, amendments 3-4): copy into the models folder the chosen
-search's network (role ``scratch-search-net``, unless the choice is START, ``scratch`` itself),
-its leaf value (``scratch-search-value``, naming the four per-level leaf networks
-``scratch-leaf-level1`` to ``4``) and the last round's network (``scratch-distilled``), and
-record what was copied, from where, with SHA-256, in ``results/registered-search.json``:
+"""Register stage 6's choice (PLAN.md, amendments 3-4): copy into the models folder the last
+round's network (``scratch-distilled``), the chosen search's network (``scratch-search-net``,
+unless it is START's, ``scratch`` itself, or the last round's), its leaf value
+(``scratch-search-value``, naming the four per-level leaf networks ``scratch-leaf-level1`` to
+``4``), and record what was copied, from where, with SHA-256, in
+``results/registered-search.json``:
 
     python experiments/no-teacher/register_search.py
 
@@ -50,9 +51,16 @@ def main() -> None:
     choice = json.loads(CHOICE.read_text())
     config = json.loads(CONFIG.read_text())
     copied: dict[str, dict] = {}
+    last = HERE / "runs" / "s6m-distill" / f"round-{config['rounds'] - 1:02d}" / "network.npz"
+    copy(last, "scratch_distilled.npz", copied)
     prior = PRIOR.search(choice["chosen"]).group(1)
-    if prior != "scratch":  # START is scratch's own file, already registered
+    if prior == "scratch":  # START: scratch's own file, already registered
+        prior_role = "scratch"
+    elif (REPO / prior).resolve() == last.resolve():
+        prior_role = "scratch-distilled"
+    else:
         copy(REPO / prior, "scratch_search_net.npz", copied)
+        prior_role = "scratch-search-net"
     value_file = REPO / config["value"]
     levels = json.loads(value_file.read_text())["levels"]
     for level in LEVELS:
@@ -64,18 +72,17 @@ def main() -> None:
     per_level = {str(level): f"scratch_leaf_level{level}.npz" for level in LEVELS}
     text = {"format": "friday-env/value-per-level", "levels": per_level, "note": note}
     (MODELS / "scratch_search_value.json").write_text(json.dumps(text, indent=1) + "\n")
-    last = HERE / "runs" / "s6m-distill" / f"round-{config['rounds'] - 1:02d}" / "network.npz"
-    copy(last, "scratch_distilled.npz", copied)
     record = {
         "choice": relative(CHOICE),
         "chosen": choice["chosen"],
         "prior": prior,
+        "prior_role": prior_role,
         "margin": config["margin"],
         "copied": copied,
         "value": {"model": relative(MODELS / "scratch_search_value.json"), "levels": per_level},
     }
     RECORD.write_text(json.dumps(record, indent=1) + "\n")
-    print(f"scratch-search <- {choice['chosen']}")
+    print(f"scratch-search <- {choice['chosen']} (its network: the role {prior_role})")
 
 
 if __name__ == "__main__":

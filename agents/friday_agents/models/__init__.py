@@ -62,6 +62,13 @@ NET_V1 = MODELS_DIR / "net_v1.npz"
 #: ``scratch``: the best search-free policy learned from nothing (no teacher): the no-teacher
 #: study's choice on validation deals, copied by ``experiments/no-teacher/register.py``.
 SCRATCH = MODELS_DIR / "scratch.npz"
+#: ``scratch-search``'s leaf value: the four per-level leaf networks below, fitted on
+#: ``scratch``'s own games.
+SCRATCH_SEARCH_VALUE = MODELS_DIR / "scratch_search_value.json"
+SCRATCH_LEAF_LEVELS = tuple(MODELS_DIR / f"scratch_leaf_level{level}.npz" for level in (1, 2, 3, 4))
+#: ``scratch-distilled``: the last network of the no-teacher study's expert iteration, also
+#: ``scratch-search``'s prior, anchor and rollout policy (its stage-6 choice).
+SCRATCH_DISTILLED = MODELS_DIR / "scratch_distilled.npz"
 #: The manifest (in a checkout; not shipped in the wheel).
 MANIFEST = MODELS_DIR / "manifest.json"
 
@@ -81,6 +88,9 @@ ROLES: dict[str, Path] = {
         NET,
         NET_V1,
         SCRATCH,
+        SCRATCH_SEARCH_VALUE,
+        *SCRATCH_LEAF_LEVELS,
+        SCRATCH_DISTILLED,
     )
 }
 #: Roles whose file no default agent loads: in a source checkout, not in the wheel.

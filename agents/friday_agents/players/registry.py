@@ -36,6 +36,8 @@ AGENTS: dict[str, str] = {
     "ppo": "friday_agents.players.ppo.agent:PPOAgent",
     "net": "friday_agents.players.net.agent:NetAgent",
     "scratch": "friday_agents.players.net.agent:ScratchAgent",
+    "scratch-search": "friday_agents.players.search.scratch:ScratchSearchAgent",
+    "scratch-distilled": "friday_agents.players.net.agent:ScratchDistilledAgent",
     "oracle": "friday_agents.players.search.oracle:OracleSearchAgent",
 }
 #: Agents that read hidden information on purpose (upper bounds, not players): reports list

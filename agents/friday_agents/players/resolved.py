@@ -31,7 +31,7 @@ from typing import Any
 
 from friday_agents.harness.paths import portable_path as relative_path
 from friday_agents.models import MODELS_DIR, ROLES, model_file
-from friday_agents.players.registry import resolved_options
+from friday_agents.players.registry import agent_class, resolved_options
 from friday_env.json_text import JsonTextError, read_json
 
 #: The options that name a model file, in the order a played spec shows them.
@@ -41,7 +41,6 @@ _EMPTY_MEANS = {
     ("search", "value"): "search-value",
     ("oracle", "value"): "search-value",
     ("net", "model"): "net",
-    ("scratch", "model"): "scratch",
     ("ppo", "model"): "ppo-all-levels",
 }
 #: The format of a file of one value model per level (`players.search.value_levels`).
@@ -51,16 +50,26 @@ _PER_LEVEL = "friday-env/value-per-level"
 def resolve_spec(spec: str, **defaults: Any) -> dict[str, Any]:
     """The resolved spec of ``spec`` built with ``defaults`` (see the module docstring)."""
     name, options = resolved_options(spec, **defaults)
-    scratch = name == "scratch"  # takes no option: its network is its own
-    if scratch:
-        options = {"model": ""}
+    # the no-teacher agents' models are their own, not options: the class names them by role
+    fixed = getattr(agent_class(name), "fixed_models", None)
+    models = fixed_model_entries(fixed) if fixed else model_entries(name, options)
     return {
         "spec": spec,
         "agent": name,
         "defaults": {key: _plain(value) for key, value in defaults.items() if key in options},
-        "options": {} if scratch else {key: _plain(value) for key, value in options.items()},
-        "models": model_entries(name, options),
+        "options": {key: _plain(value) for key, value in options.items()},
+        "models": models,
     }
+
+
+def fixed_model_entries(fixed: dict[str, str]) -> list[dict[str, Any]]:
+    """The entries of the models an agent names itself (option -> role), as `model_entries`'."""
+    entries = []
+    for option, role in fixed.items():
+        path = ROLES[role]
+        entries.append(_entry(option, path))
+        entries += [_entry(f"{option}/level{lv}", file) for lv, file in _per_level_files(path)]
+    return entries
 
 
 def resolve_specs(specs: list[str] | tuple[str, ...], **defaults: Any) -> dict[str, dict]:

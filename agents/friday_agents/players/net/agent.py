@@ -13,10 +13,12 @@ fine-tuned by RL). Torch is needed only to fit a network, never to play one.
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 import numpy as np
 
 from friday_agents.harness.files import read_model_file
-from friday_agents.models import NET, SCRATCH, model_file
+from friday_agents.models import NET, SCRATCH, SCRATCH_DISTILLED, model_file
 from friday_agents.players.networks.policy_net import PolicyPrior, load_policy_network
 from friday_env import Game
 
@@ -79,6 +81,27 @@ class ScratchAgent(NetAgent):
 
     name = "scratch"
     default_model = SCRATCH
+    #: The model it loads, by option and role (its resolved spec's: it takes no option).
+    fixed_models: ClassVar[dict[str, str]] = {"model": "scratch"}
+
+    def __init__(self) -> None:
+        super().__init__("")
+
+
+class ScratchDistilledAgent(NetAgent):
+    """``scratch-distilled``: the last network of the no-teacher study's expert iteration
+    (``experiments/no-teacher/PLAN.md``, stage 6), played as ``net`` plays its network.
+
+    ``scratch``'s network fitted, round after round, on the decisions of ``scratch-search``'s
+    search with the round's network as its prior: no heuristic, no model made with one. The
+    model (role ``scratch-distilled``) is copied by
+    ``experiments/no-teacher/register_search.py``. It takes no options.
+    """
+
+    name = "scratch-distilled"
+    default_model = SCRATCH_DISTILLED
+    #: The model it loads, by option and role (its resolved spec's: it takes no option).
+    fixed_models: ClassVar[dict[str, str]] = {"model": "scratch-distilled"}
 
     def __init__(self) -> None:
         super().__init__("")
