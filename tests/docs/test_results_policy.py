@@ -39,6 +39,19 @@ NET_SCALE_ROUNDS = (
     "experiments/net-scale/results/distill/round-01/network.npz",
     "experiments/net-scale/results/distill/round-02/network.npz",
 )
+#: The no-teacher study's stage 6: the expert iteration's networks (its selection, below, plays
+#: the search with each) and the per-level leaf networks ``scratch-search``'s value copies.
+NO_TEACHER_ROUNDS = (
+    "experiments/no-teacher/runs/s6m-distill/round-00/network.npz",
+    "experiments/no-teacher/runs/s6m-distill/round-01/network.npz",
+    "experiments/no-teacher/runs/s6m-distill/round-02/network.npz",
+)
+NO_TEACHER_LEAVES = (
+    "experiments/no-teacher/runs/s6-value/leaf-l1.npz",
+    "experiments/no-teacher/runs/s6-value/leaf-l2.npz",
+    "experiments/no-teacher/runs/s6-value/leaf-l3.npz",
+    "experiments/no-teacher/runs/s6-value/leaf-l4.npz",
+)
 #: The level-4 leaf study's network, the one ``guided-leaf-level4`` ships (below).
 LEAF_STUDY_NETWORK = "experiments/level4-value/results/fits/h64.npz"
 
@@ -167,6 +180,25 @@ def test_the_net_scale_selection_reproduces_from_its_committed_games_and_network
     committed = json.loads((choose.RESULTS / "selection" / "choice.json").read_text())
     chosen = choose.choose_network(choose.RESULTS / "selection")
     assert json.loads(json.dumps(chosen)) == committed  # as the file holds it
+
+
+def test_the_no_teacher_search_selection_reproduces_and_its_files_are_registered(monkeypatch):
+    """Stage 6 chose among the search with START and with each round's network, on committed
+    games: the same choice from the files in git; what register_search.py copied into the
+    models folder is byte for byte what the study made (the rounds' networks, the leaves)."""
+    monkeypatch.syspath_prepend(str(REPO / "experiments" / "no-teacher"))  # its sibling imports
+    decide = _study_script("no-teacher", "decide")
+    agents = json.loads((decide.RESULTS / "stage6-selection" / "results.json").read_text())
+    for network in NO_TEACHER_ROUNDS:
+        assert (REPO / network).is_file()
+        assert any(f"prior={network}:" in agent for agent in agents["config"]["agents"])
+    committed = json.loads((decide.RESULTS / "stage6-select-decision.json").read_text())
+    assert json.loads(json.dumps(decide.stage6_select())) == committed
+    record = json.loads((decide.RESULTS / "registered-search.json").read_text())
+    sources = {entry["source"] for entry in record["copied"].values()}
+    assert set(NO_TEACHER_LEAVES) | {NO_TEACHER_ROUNDS[-1]} == sources
+    for entry in record["copied"].values():
+        assert (REPO / entry["model"]).read_bytes() == (REPO / entry["source"]).read_bytes()
 
 
 def test_the_leaf_study_played_the_network_guided_ships():
