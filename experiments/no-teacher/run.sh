@@ -166,8 +166,8 @@ PY
 register6)  # stage 6's choice into the models folder (scratch-search, scratch-distilled)
     python experiments/no-teacher/register_search.py ;;
 eval-scratch-search)  # scratch-search and scratch-distilled play the evaluation deals once,
-    # paired with heuristic and guided (guided deterministic: its games are scratch's run's)
-    friday eval --agents heuristic,scratch-search,scratch-distilled,guided --levels 1-4 --games 1000 \
+    # paired with heuristic and guided (each agent is paired with the one listed before it)
+    friday eval --agents heuristic,scratch-search,guided,scratch-distilled --levels 1-4 --games 1000 \
         --no-progress --out experiments/no-teacher/results/eval/scratch-search-run
     cp experiments/no-teacher/results/eval/scratch-search-run/results.json \
         experiments/no-teacher/results/eval/scratch-search.json
