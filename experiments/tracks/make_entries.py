@@ -412,6 +412,71 @@ def scratch_entry() -> dict:
     )
 
 
+#: The no-teacher study's ``scratch-search`` (stage 6): what register_search.py copied and its
+#: one play of the evaluation deals.
+REGISTERED_SEARCH = f"{NO_TEACHER}/results/registered-search.json"
+SCRATCH_SEARCH_RESULTS = f"{NO_TEACHER}/results/eval/scratch-search.json"
+SCRATCH_SEARCH_ROUNDS = f"{NO_TEACHER}/runs/s6m-distill"
+SCRATCH_SEARCH_VALUE = f"{NO_TEACHER}/runs/s6-value"
+
+
+def stage6_cpu_seconds() -> float:
+    """The leaf value's data and fits, and every finished round's games and fit (their own
+    counts; the validation play that measures each round is not included)."""
+    seconds = 0.0
+    for report in sorted((REPO / SCRATCH_SEARCH_VALUE).glob("leaf-l*.json")):
+        fit = json.loads(report.read_text())
+        seconds += fit["data_cpu_seconds"] + fit["fit_cpu_seconds"]
+    for summary_file in sorted((REPO / SCRATCH_SEARCH_ROUNDS).glob("round-*/summary.json")):
+        summary = json.loads(summary_file.read_text())
+        seconds += sum(part["cpu_seconds"] for part in summary["games"].values())
+        seconds += summary["fit"]["read_cpu_seconds"] + summary["fit"]["fit_cpu_seconds"]
+    return seconds
+
+
+def _as_list(run: str | list[str]) -> list[str]:
+    return [run] if isinstance(run, str) else list(run)
+
+
+def scratch_search_entry(scratch: dict) -> dict:
+    """``scratch-search``: search on ``scratch``'s ingredients learned from nothing (track b:
+    it restores states to search). Its frames are ``scratch``'s training frames (the search's
+    simulations, its labelling games and the leaf value's games were not counted: a lower
+    bound); its CPU is ``scratch``'s plus stage 6's."""
+    record = read_json(REGISTERED_SEARCH)
+    played = read_json(SCRATCH_SEARCH_RESULTS)["resolved"]["scratch-search"]["models"]
+    for model in played:
+        if model["sha256"] != hashlib.sha256((REPO / model["path"]).read_bytes()).hexdigest():
+            raise SystemExit(
+                f"make_entries: {model['path']} changed since {SCRATCH_SEARCH_RESULTS} played "
+                f"it; rerun bash {NO_TEACHER}/run.sh eval-scratch-search"
+            )
+    frames = scratch["frames"]
+    return entry(
+        f"b-scratch-search-{budget_row(frames).replace(' ', '').lower()}",
+        "b",
+        frames,
+        algorithm="scratch-search: determinized search whose prior, anchor and rollout policy "
+        "is a network learned from nothing and whose leaf value was fitted on its own games, "
+        f"departing from the network only past a margin of {record['margin']}",
+        frames_counted="scratch's training frames (its entry's); the search's simulations, "
+        "the labelling games of the expert iteration and the leaf value's games were not "
+        "counted: a lower bound",
+        cpu_hours=round(scratch["cpu_hours"] + stage6_cpu_seconds() / 3600, 3),
+        cpu_measured="scratch's (its entry's) plus the leaf value's data and fits and the "
+        "expert iteration's games and fits (their own counts; its validation play not counted)",
+        levels=levels_of(SCRATCH_SEARCH_RESULTS, "scratch-search"),
+        result={"file": SCRATCH_SEARCH_RESULTS, "agent": "scratch-search"},
+        run=[*_as_list(scratch["run"]), SCRATCH_SEARCH_VALUE, SCRATCH_SEARCH_ROUNDS],
+        command=f"{scratch['command']}; bash {NO_TEACHER}/run.sh 6-value; "
+        f"bash {NO_TEACHER}/run.sh 6-margin; bash {NO_TEACHER}/run.sh 6m-distill; "
+        f"bash {NO_TEACHER}/run.sh 6-select; bash {NO_TEACHER}/run.sh register6; "
+        f"bash {NO_TEACHER}/run.sh eval-scratch-search",
+        notes=f"searches at play time (32 simulations a decision); its network: "
+        f"{record['prior']} ({REGISTERED_SEARCH}; {NO_TEACHER}/PLAN.md, amendments 3-4)",
+    )
+
+
 def net_v1_cpu_hours() -> float:
     """``friday distill``'s rounds (its curve's CPU hours) and the level-1 fine-tuning."""
     distill = read_json("experiments/expert-iteration/results/curve.json")["rows"][-1]
@@ -487,7 +552,8 @@ def main(argv: list[str] | None = None) -> int:
         argv
     )
     entries = [rl_entry(id_) for id_ in RL_RUNS]
-    entries += [sb3_entry(), family_a_entry(), scratch_entry()]
+    scratch = scratch_entry()
+    entries += [sb3_entry(), family_a_entry(), scratch, scratch_search_entry(scratch)]
     entries += [teacher_entry(id_) for id_ in TEACHER]
     folder = HERE / "entries"
     folder.mkdir(exist_ok=True)

@@ -28,6 +28,9 @@ GUIDED_PRIORS_RUN = Path("experiments/rl/eval/guided_priors.json")
 #: The registered ``scratch``'s one play of the evaluation deals, beside the heuristic and
 #: guided (the no-teacher study, ``experiments/no-teacher/``).
 SCRATCH_RUN = Path("experiments/no-teacher/results/eval/scratch.json")
+#: The registered ``scratch-search`` and ``scratch-distilled``'s one play of the evaluation
+#: deals, beside the heuristic and guided (the no-teacher study's stage 6).
+SCRATCH_SEARCH_RUN = Path("experiments/no-teacher/results/eval/scratch-search.json")
 #: Rows of the headline table measured in other runs on the same evaluation deals: (results
 #: file, agent). ``net`` was measured paired against the network RL fine-tuning started from,
 #: ``scratch`` paired against the heuristic and guided.
@@ -35,10 +38,15 @@ HEADLINE_EXTRA: list[tuple[Path, str]] = [
     (Path("experiments/rl/eval/net_vs_start.json"), "net"),
     (GUIDED_PRIORS_RUN, "guided:prior=net"),
     (SCRATCH_RUN, "scratch"),
+    (SCRATCH_SEARCH_RUN, "scratch-search"),
+    (SCRATCH_SEARCH_RUN, "scratch-distilled"),
 ]
 #: The script step that wrote a row's results file, where one did (it also copies the run's
 #: results.json to the file): shown beside the run's own command.
-WRITTEN_BY = {SCRATCH_RUN: "bash experiments/no-teacher/run.sh eval-scratch"}
+WRITTEN_BY = {
+    SCRATCH_RUN: "bash experiments/no-teacher/run.sh eval-scratch",
+    SCRATCH_SEARCH_RUN: "bash experiments/no-teacher/run.sh eval-scratch-search",
+}
 
 
 class RowRun(NamedTuple):
@@ -240,15 +248,19 @@ def headline_section(repo: Path) -> str:
     if net is not None:
         rows.insert(sum(1 for r in rows if "(cheats)" not in r[0]), net[0])
         extra_commands.append(net[1])
+    played_by: dict[Path, tuple[list[str], str]] = {}  # file -> its agents, its command
     for path, agent in HEADLINE_EXTRA:
         run = read_json(repo, path)
         check_played_today(path, run, agent)
         other, agent = as_measured(run), played_names(run)[agent]
         fair_rows = sum(1 for r in rows if "(cheats)" not in r[0])
         rows.insert(fair_rows, _row(agent, _cells(other, agent), levels))
-        extra_commands.append(f"`{agent}`: {reproduced_by(path, other['command'])}")
+        played_by.setdefault(path, ([], reproduced_by(path, other["command"])))[0].append(agent)
+    for agents, command in played_by.values():
+        extra_commands.append(f"{', '.join(f'`{a}`' for a in agents)}: {command}")
     cpu_hours = sum(s["games"] / s["games_per_second"] for s in results["summary"]) / 3600
-    files = [HEADLINE_RESULTS, *(f for f, _ in HEADLINE_EXTRA), *(default.files if default else [])]
+    extra_files = dict.fromkeys(f for f, _ in HEADLINE_EXTRA)  # one file may give two rows
+    files = [HEADLINE_RESULTS, *extra_files, *(default.files if default else [])]
     files += [NET_SCALE_RUN] if net is not None else []
     lines = [
         *table(
