@@ -116,7 +116,11 @@ def plot(folders: list[Path], png: Path) -> None:
 
 
 def _has_curve(folder: Path) -> bool:
-    return (folder / "curve.jsonl").exists() or (folder / "curve.jsonl.gz").exists()
+    """A friday rl run folder with a curve (stage 6's distill folders have curves of their
+    own, drawn by rounds.py)."""
+    curve = (folder / "curve.jsonl").exists() or (folder / "curve.jsonl.gz").exists()
+    config = folder / "config.json"
+    return curve and config.exists() and "num_envs" in json.loads(config.read_text())
 
 
 def main() -> None:

@@ -52,6 +52,14 @@ NO_TEACHER_LEAVES = (
     "experiments/no-teacher/runs/s6-value/leaf-l3.npz",
     "experiments/no-teacher/runs/s6-value/leaf-l4.npz",
 )
+#: The no-teacher study's stage-1 candidates and the wide run (stage 4) that joined them: stage
+#: 1's selection and amendment 2's fourth candidate (below) play them.
+NO_TEACHER_STAGE1 = (
+    "experiments/no-teacher/runs/s1-c0.1-l1/policy.npz",
+    "experiments/no-teacher/runs/s2-c0.1-l1/policy.npz",
+    "experiments/no-teacher/runs/s3-c0.1-l1/policy.npz",
+)
+NO_TEACHER_WIDE = "experiments/no-teacher/runs/s1-c0.1-l1-w256/policy.npz"
 #: The level-4 leaf study's network, the one ``guided-leaf-level4`` ships (below).
 LEAF_STUDY_NETWORK = "experiments/level4-value/results/fits/h64.npz"
 
@@ -199,6 +207,21 @@ def test_the_no_teacher_search_selection_reproduces_and_its_files_are_registered
     assert set(NO_TEACHER_LEAVES) | {NO_TEACHER_ROUNDS[-1]} == sources
     for entry in record["copied"].values():
         assert (REPO / entry["model"]).read_bytes() == (REPO / entry["source"]).read_bytes()
+
+
+def test_the_no_teacher_stage1_selection_and_the_wide_candidate_reproduce(monkeypatch):
+    """Stage 1 chose among three seeds' policies and amendment 2 set the wide run beside them,
+    on the same 500 level-1 validation deals: the committed decisions from the files in git."""
+    monkeypatch.syspath_prepend(str(REPO / "experiments" / "no-teacher"))  # its sibling imports
+    decide = _study_script("no-teacher", "decide")
+    seeds = json.loads((decide.RESULTS / "stage1-selection" / "results.json").read_text())
+    for policy in NO_TEACHER_STAGE1:
+        assert (REPO / policy).is_file() and f"net:model={policy}" in seeds["config"]["agents"]
+    wide = json.loads((decide.RESULTS / "stage4-selection" / "results.json").read_text())
+    assert (REPO / NO_TEACHER_WIDE).is_file()
+    assert wide["config"]["agents"] == [f"net:model={NO_TEACHER_WIDE}"]
+    committed = json.loads((decide.RESULTS / "stage4-select-decision.json").read_text())
+    assert json.loads(json.dumps(decide.stage4_select())) == committed
 
 
 def test_the_leaf_study_played_the_network_guided_ships():
