@@ -421,17 +421,15 @@ SCRATCH_SEARCH_VALUE = f"{NO_TEACHER}/runs/s6-value"
 
 
 def stage6_cpu_seconds() -> float:
-    """The leaf value's data and fits, and every finished round's games and fit (their own
-    counts; the validation play that measures each round is not included)."""
+    """The leaf value's data and fits, and the expert iteration's games and fits (its curve's
+    CPU seconds, as for net-scale's distill run; the validation play that measures each round
+    is not included)."""
     seconds = 0.0
     for report in sorted((REPO / SCRATCH_SEARCH_VALUE).glob("leaf-l*.json")):
         fit = json.loads(report.read_text())
         seconds += fit["data_cpu_seconds"] + fit["fit_cpu_seconds"]
-    for summary_file in sorted((REPO / SCRATCH_SEARCH_ROUNDS).glob("round-*/summary.json")):
-        summary = json.loads(summary_file.read_text())
-        seconds += sum(part["cpu_seconds"] for part in summary["games"].values())
-        seconds += summary["fit"]["read_cpu_seconds"] + summary["fit"]["fit_cpu_seconds"]
-    return seconds
+    rounds = SCRATCH_SEARCH_ROUNDS
+    return seconds + run_cpu_seconds(rounds, curve_rows(rounds)[-1])
 
 
 def _as_list(run: str | list[str]) -> list[str]:

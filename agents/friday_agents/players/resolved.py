@@ -64,12 +64,7 @@ def resolve_spec(spec: str, **defaults: Any) -> dict[str, Any]:
 
 def fixed_model_entries(fixed: dict[str, str]) -> list[dict[str, Any]]:
     """The entries of the models an agent names itself (option -> role), as `model_entries`'."""
-    entries = []
-    for option, role in fixed.items():
-        path = ROLES[role]
-        entries.append(_entry(option, path))
-        entries += [_entry(f"{option}/level{lv}", file) for lv, file in _per_level_files(path)]
-    return entries
+    return _entries({option: ROLES[role] for option, role in fixed.items()})
 
 
 def resolve_specs(specs: list[str] | tuple[str, ...], **defaults: Any) -> dict[str, dict]:
@@ -79,11 +74,15 @@ def resolve_specs(specs: list[str] | tuple[str, ...], **defaults: Any) -> dict[s
 
 def model_entries(agent: str, options: dict[str, Any]) -> list[dict[str, Any]]:
     """Every model file the options make ``agent`` load, each by option, role, path, hash."""
+    paths = {o: _model_path(agent, o, options[o]) for o in MODEL_OPTIONS if o in options}
+    return _entries(paths)
+
+
+def _entries(paths: dict[str, Path | None]) -> list[dict[str, Any]]:
+    """Option -> the file it loads (None: none): each file's entry, and a per-level value
+    file's one per level (``value/level4``)."""
     entries = []
-    for option in MODEL_OPTIONS:
-        if option not in options:
-            continue
-        path = _model_path(agent, option, options[option])
+    for option, path in paths.items():
         if path is None:
             continue
         entries.append(_entry(option, path))
